@@ -1,0 +1,417 @@
+/*
+ * scope event log: record kinds, writer and reader.
+ *
+ * One log file per process.  The file is a plain sequence of zstd frames:
+ *
+ *   [file header]  a zstd *skippable* frame holding the magic "SCOPELOG" and the
+ *                  format version, so `zstd -dc FILE` decodes a log as it is;
+ *   [data frame]*  independent zstd frames (content size and checksum on), each
+ *                  decompressing to a batch of records whose first is a FRAME
+ *                  record (sequence number, clocks, why it was closed).
+ *
+ * A record is   varint type | varint body length | body.   Bodies are encoded
+ * field by field with LEB128 varints (zigzag for signed values) and
+ * length-prefixed byte strings; a reader skips record types it does not know and
+ * ignores trailing bytes of known ones, so newer writers stay readable.
+ * The full specification is docs/format.md; this header is its C face.
+ *
+ * Nothing here allocates once warmed up on the writer side, and nothing here
+ * knows about the recorder, the analysis or any user interface.
+ */
+#ifndef SCOPE_LOG_FORMAT_H
+#define SCOPE_LOG_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- versions and constants ------------------------------------------- */
+
+#define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
+#define SCOPE_LOG_VERSION_MINOR 0 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_FILE_EXT      "scope"
+
+/* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
+ * u32 payload size) whose payload is SCOPE_LOG_HEADER_PAYLOAD bytes. */
+#define SCOPE_LOG_SKIPPABLE_MAGIC 0x184D2A53u
+#define SCOPE_LOG_HEADER_MAGIC    "SCOPELOG"
+#define SCOPE_LOG_HEADER_PAYLOAD  24u
+#define SCOPE_LOG_HEADER_SIZE     (8u + SCOPE_LOG_HEADER_PAYLOAD)
+
+/* A reader refuses to inflate a frame that claims more than this. */
+#define SCOPE_LOG_MAX_FRAME_CONTENT (64u << 20)
+
+/* ---- record kinds ------------------------------------------------------ */
+
+enum scope_rec_type {
+    SCOPE_REC_FRAME = 1,          /* first record of every data frame */
+    SCOPE_REC_PROCESS = 2,        /* who wrote this log; in the first data frame */
+    SCOPE_REC_STRING = 3,         /* id -> bytes, for names used by other records */
+    SCOPE_REC_THREAD = 4,         /* recorder thread index -> OS thread */
+    SCOPE_REC_PHASE_NODE = 5,     /* a node of one thread's phase tree */
+    SCOPE_REC_PHASE_AGG = 6,      /* full aggregate of one phase node (newest wins) */
+    SCOPE_REC_COUNTER = 7,        /* full total of one counter in one phase (newest wins) */
+    SCOPE_REC_RESOURCE = 8,       /* one resource-sampler interval */
+    SCOPE_REC_MODULE = 9,         /* a mapped executable or library, for symbolization */
+    SCOPE_REC_STACK = 10,         /* id -> call stack (module-relative addresses) */
+    SCOPE_REC_STACK_SAMPLES = 11, /* full sample counts of stacks (newest wins) */
+    SCOPE_REC_MARK = 12,          /* an event: signal, fork, exec, failure, shutdown */
+    SCOPE_REC_TRACE = 13,         /* full phase events of a bounded trace window */
+    SCOPE_REC_TYPE_LIMIT          /* one past the last kind this reader knows */
+};
+
+/* Why a frame was closed. */
+enum scope_frame_reason {
+    SCOPE_FRAME_PERIODIC = 0, /* the writer thread's timer */
+    SCOPE_FRAME_FLUSH = 1,    /* an explicit scope_flush() */
+    SCOPE_FRAME_EXIT = 2,     /* atexit or scope_shutdown() */
+    SCOPE_FRAME_SIGNAL = 3,   /* a fatal or flush-requesting signal */
+    SCOPE_FRAME_FORK = 4,     /* just before fork(), in the parent */
+    SCOPE_FRAME_EXEC = 5,     /* just before exec() */
+    SCOPE_FRAME_REASON_LIMIT
+};
+
+enum scope_mark_kind {
+    SCOPE_MARK_SIGNAL = 1,       /* value: signal number */
+    SCOPE_MARK_FORK = 2,         /* value: child pid */
+    SCOPE_MARK_EXEC = 3,         /* text: the program exec'd */
+    SCOPE_MARK_FLUSH_FAILED = 4, /* value: errno */
+    SCOPE_MARK_SHUTDOWN = 5,     /* value: enum scope_shutdown_reason */
+    SCOPE_MARK_CAVEAT = 6,       /* text: plainly worded caveat */
+    SCOPE_MARK_DROPPED = 7,      /* value: number of items dropped; text: what */
+    SCOPE_MARK_UNBALANCED = 8,   /* value: phase node involved; text: what happened */
+    SCOPE_MARK_KIND_LIMIT
+};
+
+enum scope_shutdown_reason {
+    SCOPE_SHUTDOWN_EXIT = 0,   /* atexit */
+    SCOPE_SHUTDOWN_CALL = 1,   /* scope_shutdown() */
+    SCOPE_SHUTDOWN_SIGNAL = 2, /* a terminating signal */
+};
+
+/* Phase node flags. */
+#define SCOPE_PHASE_F_IO   0x1u /* opened with SCOPE_PHASE_IO: exact I/O bytes */
+#define SCOPE_PHASE_F_SYNC 0x2u /* opened with SCOPE_PHASE_SYNC */
+
+/* Resource sample presence bits: a figure whose bit is clear was NOT
+ * measured, which is different from a measured zero. */
+#define SCOPE_RES_RSS        0x01u
+#define SCOPE_RES_CPU_USER   0x02u
+#define SCOPE_RES_CPU_SYS    0x04u
+#define SCOPE_RES_DISK_READ  0x08u /* bytes that reached the block device */
+#define SCOPE_RES_DISK_WRITE 0x10u
+#define SCOPE_RES_CHAR_READ  0x20u /* bytes read by syscalls, page cache hits included */
+#define SCOPE_RES_CHAR_WRITE 0x40u
+
+#define SCOPE_GPU_BUSY      0x01u /* whole-device utilization */
+#define SCOPE_GPU_RUN       0x02u /* this run's own share (summed over its pids) */
+#define SCOPE_GPU_MEM_USED  0x04u /* device memory in use, all processes */
+#define SCOPE_GPU_MEM_RUN   0x08u /* device memory of this run's pids */
+#define SCOPE_GPU_MEM_TOTAL 0x10u
+
+/* I/O presence on a phase aggregate. */
+#define SCOPE_IO_MEASURED 0x1u
+
+/* ---- decoded records --------------------------------------------------- */
+
+/* Bytes as stored: not NUL-terminated, not necessarily UTF-8.  Display is the
+ * reader's job (see the analysis's escaping), storage keeps them as given. */
+typedef struct scope_bytes {
+    const uint8_t *ptr;
+    size_t len;
+} scope_bytes;
+
+typedef struct scope_rec_frame {
+    uint64_t seq;     /* 0, 1, 2 ... per file; a gap means frames were lost */
+    uint64_t mono_ns; /* CLOCK_MONOTONIC when the frame was closed */
+    uint64_t wall_ns; /* CLOCK_REALTIME when the frame was closed, ns since 1970 */
+    uint32_t reason;  /* enum scope_frame_reason */
+} scope_rec_frame;
+
+typedef struct scope_kv {
+    scope_bytes key;
+    scope_bytes value;
+} scope_kv;
+
+typedef struct scope_rec_process {
+    scope_bytes run_id; /* e.g. 20260813T2241-471c94; one per attempt */
+    scope_bytes uuid;   /* the file's own 8 hex digits */
+    scope_bytes host;
+    scope_bytes role;
+    scope_bytes job_id; /* batch job / launcher namespace, empty if none */
+    scope_bytes step_id;
+    scope_bytes exe;
+    scope_bytes cwd;
+    scope_bytes recorder_version;
+    int64_t pid, ppid;
+    int32_t rank, local_rank, node_rank, world_size; /* -1 when no launcher says */
+    uint64_t start_wall_ns;                          /* CLOCK_REALTIME at recorder start */
+    uint64_t start_mono_ns;                          /* CLOCK_MONOTONIC at recorder start */
+    uint32_t argc;
+    const scope_bytes *argv; /* argc entries */
+    uint32_t nsettings;
+    const scope_kv *settings; /* recorder settings in force, as key=value */
+} scope_rec_process;
+
+typedef struct scope_rec_string {
+    uint32_t id; /* 1..; 0 means "none" wherever a string id is used */
+    scope_bytes value;
+} scope_rec_string;
+
+typedef struct scope_rec_thread {
+    uint32_t index; /* recorder-local thread index, 1.. */
+    int64_t tid;    /* OS thread id */
+    uint64_t start_mono_ns;
+    scope_bytes name;
+} scope_rec_thread;
+
+typedef struct scope_rec_phase_node {
+    uint32_t id;     /* 1..; unique within the file */
+    uint32_t parent; /* 0 for a top-level phase of its thread */
+    uint32_t name;   /* string id */
+    uint32_t thread; /* thread index */
+    uint32_t flags;  /* SCOPE_PHASE_F_* */
+    uint32_t file;   /* string id of the source file, 0 when not recorded */
+    uint32_t line;   /* 0 when not recorded */
+} scope_rec_phase_node;
+
+typedef struct scope_hist_bin {
+    uint32_t bucket; /* see scope/log_hist.h */
+    uint64_t count;
+} scope_hist_bin;
+
+typedef struct scope_rec_phase_agg {
+    uint32_t node;
+    uint64_t count;   /* completed entries */
+    uint64_t wall_ns; /* sum of wall time */
+    uint64_t min_ns, max_ns;
+    uint64_t cpu_count;   /* entries whose thread CPU time was read */
+    uint64_t cpu_wall_ns; /* wall time of exactly those entries */
+    uint64_t cpu_ns;      /* their thread CPU time; wait% = 1 - cpu_ns / cpu_wall_ns */
+    uint32_t io_flags;    /* SCOPE_IO_MEASURED when any entry measured I/O */
+    uint64_t io_count;    /* entries whose I/O counters were read at both ends */
+    uint64_t io_failed;   /* entries whose I/O read failed: recorded as nothing */
+    uint64_t disk_read, disk_write, char_read, char_write;
+    uint32_t nbins; /* sparse histogram, buckets strictly increasing */
+    const scope_hist_bin *bins;
+} scope_rec_phase_agg;
+
+typedef struct scope_rec_counter {
+    uint32_t id;     /* 1..; one per (name, phase node) */
+    uint32_t name;   /* string id */
+    uint32_t node;   /* phase node open when counted, 0 for none */
+    uint32_t thread; /* thread index */
+    uint64_t calls;
+    int64_t total;
+} scope_rec_counter;
+
+typedef struct scope_gpu_figures {
+    uint32_t index;          /* NVML's device index: the machine's physical device */
+    uint32_t present;        /* SCOPE_GPU_* */
+    uint32_t busy_permyriad; /* 0..10000 = 0..100.00% */
+    uint32_t run_permyriad;
+    uint64_t mem_used, mem_run, mem_total; /* bytes */
+} scope_gpu_figures;
+
+typedef struct scope_rec_resource {
+    uint64_t mono_ns;                 /* start of the interval */
+    uint64_t interval_ns;             /* its length */
+    uint32_t node;                    /* phase node open at the interval's start, 0 for none */
+    uint32_t present;                 /* SCOPE_RES_* */
+    uint64_t rss;                     /* bytes, at the end of the interval */
+    uint64_t cpu_user_ns, cpu_sys_ns; /* during the interval */
+    uint64_t disk_read, disk_write, char_read, char_write; /* during the interval,
+                                                             the recorder's own excluded */
+    uint32_t ngpus;
+    const scope_gpu_figures *gpus;
+} scope_rec_resource;
+
+typedef struct scope_rec_module {
+    uint32_t id;
+    scope_bytes path;
+    scope_bytes build_id; /* raw bytes of the GNU build-id note, may be empty */
+    uint64_t base;        /* load address of the module's first byte */
+    uint64_t size;        /* extent of its mapping */
+} scope_rec_module;
+
+typedef struct scope_frame_addr {
+    uint32_t module; /* 0: unknown, then offset is an absolute address */
+    uint64_t offset; /* address relative to the module's base */
+} scope_frame_addr;
+
+typedef struct scope_rec_stack {
+    uint32_t id;
+    uint32_t nframes; /* innermost first */
+    const scope_frame_addr *frames;
+} scope_rec_stack;
+
+typedef struct scope_stack_count {
+    uint32_t stack;
+    uint64_t count;
+} scope_stack_count;
+
+typedef struct scope_rec_stack_samples {
+    uint32_t thread;
+    uint32_t node; /* phase node open while sampled, 0 for none */
+    uint64_t period_ns;
+    uint32_t n;
+    const scope_stack_count *counts; /* full totals for (thread, node, stack) */
+} scope_rec_stack_samples;
+
+typedef struct scope_rec_mark {
+    uint32_t kind; /* enum scope_mark_kind */
+    uint32_t thread;
+    uint64_t mono_ns;
+    int64_t value;
+    scope_bytes text;
+} scope_rec_mark;
+
+typedef struct scope_trace_event {
+    uint32_t node;
+    uint64_t start_ns; /* CLOCK_MONOTONIC */
+    uint64_t dur_ns;
+} scope_trace_event;
+
+typedef struct scope_rec_trace {
+    uint32_t thread;
+    uint32_t n; /* events in start order */
+    const scope_trace_event *events;
+} scope_rec_trace;
+
+typedef struct scope_record {
+    uint32_t type;   /* enum scope_rec_type, or an unknown kind (then only raw is set) */
+    scope_bytes raw; /* the undecoded body */
+    union {
+        scope_rec_frame frame;
+        scope_rec_process process;
+        scope_rec_string string;
+        scope_rec_thread thread;
+        scope_rec_phase_node phase_node;
+        scope_rec_phase_agg phase_agg;
+        scope_rec_counter counter;
+        scope_rec_resource resource;
+        scope_rec_module module;
+        scope_rec_stack stack;
+        scope_rec_stack_samples stack_samples;
+        scope_rec_mark mark;
+        scope_rec_trace trace;
+    } u;
+} scope_record;
+
+const char *scope_rec_type_name(uint32_t type);
+const char *scope_frame_reason_name(uint32_t reason);
+const char *scope_mark_kind_name(uint32_t kind);
+
+/* ---- writer ------------------------------------------------------------ */
+
+typedef struct scope_log_writer scope_log_writer;
+
+typedef struct scope_log_writer_options {
+    int level;             /* zstd level; 0 means the default (3) */
+    size_t max_frame_hint; /* expected largest frame, sizes the compressor; 0 = 1 MiB */
+} scope_log_writer_options;
+
+/* Creates a writer appending to fd (opened O_WRONLY|O_APPEND or positioned at
+ * the end) and writes the file header when the file is empty.  All memory the
+ * writer needs for frames up to max_frame_hint is taken here; a larger frame
+ * grows the record buffer once (warm-up), never the compressor.
+ * Returns 0, or a negative errno. */
+int scope_log_writer_open(scope_log_writer **out, int fd, const scope_log_writer_options *opt);
+
+/* Appends one record to the open frame (a frame opens with its first record).
+ * rec->raw is ignored; rec->type must be a kind this writer knows, except
+ * SCOPE_REC_FRAME, which the writer emits itself.  Returns 0 or -EINVAL/-ENOMEM. */
+int scope_log_writer_add(scope_log_writer *w, const scope_record *rec);
+
+/* Appends a record of any type from an already-encoded body (tests, tools). */
+int scope_log_writer_add_raw(scope_log_writer *w, uint32_t type, const void *body, size_t len);
+
+/* Bytes of records waiting in the open frame. */
+size_t scope_log_writer_pending(const scope_log_writer *w);
+
+/* Drops the open frame's records: for a caller that keeps failing to write
+ * (disk full for hours) and would rather resend full aggregates later than
+ * grow the buffer without bound. */
+void scope_log_writer_discard(scope_log_writer *w);
+
+/* Compresses the open frame, prefixed with its FRAME record, and writes it with
+ * one write(2).  An empty frame is still written (it proves liveness).  On a
+ * failed or short write the file is cut back to where the frame began, so the
+ * log never ends in a half frame this writer could have avoided; the frame's
+ * records are kept and written with the next close.
+ * Returns the number of bytes written, or a negative errno. */
+long scope_log_writer_close_frame(scope_log_writer *w, uint32_t reason, uint64_t mono_ns,
+                                  uint64_t wall_ns);
+
+/* Frames written so far (the next frame's sequence number). */
+uint64_t scope_log_writer_frames(const scope_log_writer *w);
+
+/* Bytes this writer has written to its file: the recorder subtracts them from
+ * its own I/O figures. */
+uint64_t scope_log_writer_bytes(const scope_log_writer *w);
+
+/* Frees the writer; does not close the fd and does not flush. */
+void scope_log_writer_free(scope_log_writer *w);
+
+/* ---- reader ------------------------------------------------------------ */
+
+typedef struct scope_log_reader scope_log_reader;
+
+/* One stretch of the file that could not be read. */
+typedef struct scope_log_damage {
+    uint64_t offset;      /* where the unreadable bytes start */
+    uint64_t length;      /* how many bytes were skipped */
+    uint64_t frames_lost; /* data frames known lost (from sequence numbers), 0 if unknown */
+    int truncated;        /* 1: the file ends inside a frame (a crash or a live writer) */
+    char what[120];       /* plainly worded: "checksum mismatch", "not a zstd frame" ... */
+} scope_log_damage;
+
+typedef struct scope_log_info {
+    uint16_t version_major, version_minor;
+    uint64_t file_size;
+    int header_ok; /* 0 when the header was damaged and the version assumed */
+} scope_log_info;
+
+/* Opens a log.  On failure returns a negative errno and writes a one-line
+ * message to msg (if given): an empty file, a file that is not a scope log,
+ * a log of a newer major version, or an OS error.  A damaged header is not a
+ * failure when intact frames follow it. */
+int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, size_t msglen);
+
+/* The same, over a caller-owned buffer that must outlive the reader. */
+int scope_log_reader_open_mem(scope_log_reader **out, const void *data, size_t size, char *msg,
+                              size_t msglen);
+
+const scope_log_info *scope_log_reader_info(const scope_log_reader *r);
+
+/* Advances to the next intact data frame and decodes its FRAME record into
+ * *frame (offset gets the frame's byte offset).  Returns 1, or 0 at the end.
+ * Damage found on the way is appended to the damage list, never fatal. */
+int scope_log_reader_next_frame(scope_log_reader *r, scope_rec_frame *frame, uint64_t *offset);
+
+/* Decodes the next record of the current frame into *rec (pointers inside are
+ * valid until the next call).  Returns 1, 0 at the end of the frame.  A record
+ * whose body does not decode is reported as damage and skipped. */
+int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec);
+
+size_t scope_log_reader_damage_count(const scope_log_reader *r);
+const scope_log_damage *scope_log_reader_damage(const scope_log_reader *r, size_t i);
+
+/* Frames read so far and their total compressed bytes. */
+uint64_t scope_log_reader_frames_read(const scope_log_reader *r);
+
+void scope_log_reader_close(scope_log_reader *r);
+
+/* ---- record bodies (for tools and tests) ------------------------------- */
+
+/* Encodes rec's body into buf (capacity cap).  Returns the body length, or
+ * the length it would need when cap is too small (nothing useful written). */
+size_t scope_record_encode(const scope_record *rec, uint8_t *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SCOPE_LOG_FORMAT_H */

@@ -1,0 +1,49 @@
+/*
+ * The fixed log-linear duration histogram shared by the recorder (which
+ * counts into it) and every reader (which takes quantiles from it).
+ *
+ * Values below 16 ns have a bucket each.  Above, every power of two is split
+ * into 16 equal sub-buckets, so a bucket is at most 1/16 = 6.25% wide and the
+ * midpoint of a bucket is within 3.2% of any value in it: "good to a few
+ * percent" for p50/p95/p99 at any scale, from nanoseconds to days, with one
+ * array of fixed size per phase node.  Changing these numbers is a new major
+ * format version.
+ */
+#ifndef SCOPE_LOG_HIST_H
+#define SCOPE_LOG_HIST_H
+
+#include <stdint.h>
+
+#define SCOPE_HIST_SUB_BITS 4
+#define SCOPE_HIST_SUB      (1u << SCOPE_HIST_SUB_BITS)                                     /* 16 */
+#define SCOPE_HIST_BUCKETS  (SCOPE_HIST_SUB + (64u - SCOPE_HIST_SUB_BITS) * SCOPE_HIST_SUB) /* 976 \
+                                                                                             */
+
+/* Bucket of a duration in ns: a handful of instructions, no branch on the
+ * common path besides the small-value test. */
+static inline uint32_t scope_hist_bucket(uint64_t ns) {
+    if (ns < SCOPE_HIST_SUB)
+        return (uint32_t)ns;
+    uint32_t e = 63u - (uint32_t)__builtin_clzll(ns); /* >= SCOPE_HIST_SUB_BITS */
+    uint32_t sub = (uint32_t)(ns >> (e - SCOPE_HIST_SUB_BITS)) & (SCOPE_HIST_SUB - 1u);
+    return SCOPE_HIST_SUB + (e - SCOPE_HIST_SUB_BITS) * SCOPE_HIST_SUB + sub;
+}
+
+/* Smallest value that falls in bucket b (b < SCOPE_HIST_BUCKETS). */
+static inline uint64_t scope_hist_lower(uint32_t b) {
+    if (b < SCOPE_HIST_SUB)
+        return b;
+    uint32_t e = (b - SCOPE_HIST_SUB) / SCOPE_HIST_SUB + SCOPE_HIST_SUB_BITS;
+    uint64_t sub = (b - SCOPE_HIST_SUB) % SCOPE_HIST_SUB;
+    return (SCOPE_HIST_SUB + sub) << (e - SCOPE_HIST_SUB_BITS);
+}
+
+/* Largest value that falls in bucket b. */
+static inline uint64_t scope_hist_upper(uint32_t b) {
+    if (b < SCOPE_HIST_SUB)
+        return b;
+    uint32_t e = (b - SCOPE_HIST_SUB) / SCOPE_HIST_SUB + SCOPE_HIST_SUB_BITS;
+    return scope_hist_lower(b) + ((uint64_t)1 << (e - SCOPE_HIST_SUB_BITS)) - 1u;
+}
+
+#endif

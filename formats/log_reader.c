@@ -1,0 +1,454 @@
+/*
+ * The log reader.  It walks the file frame by frame and never gives up on a
+ * file because part of it is bad: a frame that is cut short, fails its
+ * checksum or is not a frame at all is recorded as damage (offset, length,
+ * frames lost, why) and the reader resynchronizes on the next intact frame.
+ *
+ * Resynchronization scans for the zstd frame magic and accepts a candidate
+ * only when it decompresses completely, passes zstd's content checksum and
+ * begins with a well-formed FRAME record; the magic alone appears by chance in
+ * compressed data about once every 4 GiB, and such a false start fails
+ * those tests.
+ *
+ * The file is read into memory with read(2) rather than mapped: a live
+ * writer may cut its file back after a failed write, and a mapping would
+ * turn that into SIGBUS in the reader.  Logs are small (a few MB per
+ * process-day), and the analysis reads them one at a time.
+ */
+#define _GNU_SOURCE /* memmem */
+#include "file_header.h"
+#include "record_codec.h"
+#include "varint.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+static const uint8_t zstd_magic_bytes[4] = {0x28, 0xB5, 0x2F, 0xFD};
+
+enum frame_status {
+    FRAME_OK = 0,
+    FRAME_TRUNCATED,   /* the file ends inside the frame */
+    FRAME_NOT_A_FRAME, /* no zstd frame starts here */
+    FRAME_BAD_HEADER,  /* zstd frame header unusable (size unknown or absurd) */
+    FRAME_CORRUPT,     /* does not decompress */
+    FRAME_CHECKSUM,    /* decompresses, but the content checksum fails */
+    FRAME_NO_PROLOGUE, /* intact zstd, but not a scope frame */
+};
+
+static const char *frame_status_text(int st) {
+    switch (st) {
+    case FRAME_TRUNCATED:
+        return "the file ends inside a frame (the writer was killed, or is still writing)";
+    case FRAME_NOT_A_FRAME:
+        return "bytes that are not a log frame";
+    case FRAME_BAD_HEADER:
+        return "frame header damaged";
+    case FRAME_CORRUPT:
+        return "frame damaged: it does not decompress";
+    case FRAME_CHECKSUM:
+        return "frame damaged: checksum mismatch";
+    case FRAME_NO_PROLOGUE:
+        return "zstd frame that is not a scope log frame";
+    default:
+        return "unreadable bytes";
+    }
+}
+
+struct scope_log_reader {
+    const uint8_t *data;
+    size_t size;
+    uint8_t *owned; /* the file's bytes when opened from a path */
+    size_t pos;     /* next byte to examine */
+    ZSTD_DCtx *dctx;
+
+    uint8_t *frame; /* the current frame, decompressed */
+    size_t frame_len, frame_cap;
+    size_t rec_pos;
+    uint64_t frame_offset;
+    scope_rec_frame frame_rec;
+    int in_frame;
+
+    /* a frame found (and decoded) while opening, not yet handed out */
+    int pending;
+    size_t pending_at, pending_csize;
+
+    uint64_t frames_read;
+    int have_seq;
+    uint64_t next_seq;
+
+    scope_log_damage *damage;
+    size_t ndamage, damage_cap;
+
+    scope_decode_scratch scratch;
+    scope_log_info info;
+};
+
+static void set_msg(char *msg, size_t len, const char *fmt, ...) {
+    if (!msg || !len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+}
+
+static scope_log_damage *add_damage(scope_log_reader *r, uint64_t off, uint64_t len, uint64_t lost,
+                                    int truncated, const char *fmt, ...) {
+    if (r->ndamage == r->damage_cap) {
+        size_t cap = r->damage_cap ? r->damage_cap * 2 : 4;
+        scope_log_damage *d = realloc(r->damage, cap * sizeof *d);
+        if (!d)
+            return NULL; /* the report is lost, the data it describes was anyway */
+        r->damage = d;
+        r->damage_cap = cap;
+    }
+    scope_log_damage *d = &r->damage[r->ndamage++];
+    d->offset = off;
+    d->length = len;
+    d->frames_lost = lost;
+    d->truncated = truncated;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->what, sizeof d->what, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+/* Decodes the FRAME record a frame must begin with; returns its length. */
+static size_t parse_prologue(scope_log_reader *r, scope_rec_frame *fr) {
+    dec_buf b = {r->frame, r->frame_len, 0, 0};
+    uint64_t type = dec_u64(&b);
+    uint64_t len = dec_u64(&b);
+    if (b.bad || type != SCOPE_REC_FRAME || len > dec_remaining(&b))
+        return 0;
+    scope_record rec;
+    if (scope_record_decode(SCOPE_REC_FRAME, r->frame + b.pos, (size_t)len, &rec, &r->scratch) !=
+        SCOPE_DECODE_OK)
+        return 0;
+    *fr = rec.u.frame;
+    return b.pos + (size_t)len;
+}
+
+/* Tries to read one whole frame at `at` into r->frame. */
+static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_frame *fr,
+                     size_t *body_at) {
+    const uint8_t *p = r->data + at;
+    size_t rem = r->size - at;
+    if (rem < 4)
+        return memcmp(p, zstd_magic_bytes, rem) == 0 ? FRAME_TRUNCATED : FRAME_NOT_A_FRAME;
+    if (memcmp(p, zstd_magic_bytes, 4) != 0)
+        return FRAME_NOT_A_FRAME;
+
+    size_t cs = ZSTD_findFrameCompressedSize(p, rem);
+    if (ZSTD_isError(cs))
+        return ZSTD_getErrorCode(cs) == ZSTD_error_srcSize_wrong ? FRAME_TRUNCATED
+                                                                 : FRAME_BAD_HEADER;
+    unsigned long long content = ZSTD_getFrameContentSize(p, cs);
+    if (content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR ||
+        content > SCOPE_LOG_MAX_FRAME_CONTENT)
+        return FRAME_BAD_HEADER;
+    if (content > r->frame_cap) {
+        size_t cap = r->frame_cap ? r->frame_cap : 64 * 1024;
+        while (cap < content)
+            cap *= 2;
+        uint8_t *f = realloc(r->frame, cap);
+        if (!f)
+            return FRAME_BAD_HEADER;
+        r->frame = f;
+        r->frame_cap = cap;
+    }
+    size_t got = ZSTD_decompressDCtx(r->dctx, r->frame, (size_t)content, p, cs);
+    if (ZSTD_isError(got))
+        return ZSTD_getErrorCode(got) == ZSTD_error_checksum_wrong ? FRAME_CHECKSUM : FRAME_CORRUPT;
+    if (got != content)
+        return FRAME_CORRUPT;
+    r->frame_len = got;
+    size_t body = parse_prologue(r, fr);
+    if (!body)
+        return FRAME_NO_PROLOGUE;
+    *csize = cs;
+    *body_at = body;
+    return FRAME_OK;
+}
+
+/* The offset of the next intact frame at or after `from` (decoded into
+ * r->frame), or r->size when there is none. */
+static size_t resync(scope_log_reader *r, size_t from, size_t *csize, scope_rec_frame *fr,
+                     size_t *body_at) {
+    while (from + 4 <= r->size) {
+        const uint8_t *hit = memmem(r->data + from, r->size - from, zstd_magic_bytes, 4);
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - r->data);
+        if (try_frame(r, at, csize, fr, body_at) == FRAME_OK)
+            return at;
+        from = at + 1;
+    }
+    return r->size;
+}
+
+static void accept_frame(scope_log_reader *r, size_t at, size_t csize, const scope_rec_frame *fr,
+                         size_t body_at) {
+    /* A jump in sequence numbers counts the frames the damage before this
+     * one swallowed. */
+    if (r->have_seq && fr->seq > r->next_seq) {
+        uint64_t lost = fr->seq - r->next_seq;
+        scope_log_damage *d = r->ndamage ? &r->damage[r->ndamage - 1] : NULL;
+        if (d && d->offset + d->length == at)
+            d->frames_lost = lost;
+        else
+            add_damage(r, at, 0, lost, 0, "%llu frame(s) missing before this one",
+                       (unsigned long long)lost);
+    }
+    if (!r->have_seq || fr->seq >= r->next_seq)
+        r->next_seq = fr->seq + 1;
+    r->have_seq = 1;
+    r->pos = at + csize;
+    r->frame_offset = at;
+    r->frame_rec = *fr;
+    r->rec_pos = body_at;
+    r->in_frame = 1;
+    r->frames_read++;
+}
+
+int scope_log_reader_next_frame(scope_log_reader *r, scope_rec_frame *frame, uint64_t *offset) {
+    size_t csize = 0, body_at = 0;
+    scope_rec_frame fr;
+    r->in_frame = 0;
+    if (r->pending) {
+        r->pending = 0;
+        accept_frame(r, r->pending_at, r->pending_csize, &r->frame_rec, r->rec_pos);
+        goto found;
+    }
+    while (r->pos < r->size) {
+        const uint8_t *p = r->data + r->pos;
+        size_t rem = r->size - r->pos;
+        /* Skippable frames are allowed anywhere: room for future metadata. */
+        if (rem >= 4 && (le32_get(p) & 0xFFFFFFF0u) == 0x184D2A50u) {
+            if (rem >= 8 && 8 + (uint64_t)le32_get(p + 4) <= rem) {
+                r->pos += 8 + le32_get(p + 4);
+                continue;
+            }
+            add_damage(r, r->pos, rem, 0, 1, "the file ends inside a skippable frame");
+            r->pos = r->size;
+            break;
+        }
+        int st = try_frame(r, r->pos, &csize, &fr, &body_at);
+        if (st == FRAME_OK) {
+            accept_frame(r, r->pos, csize, &fr, body_at);
+            goto found;
+        }
+        size_t next = resync(r, r->pos + 1, &csize, &fr, &body_at);
+        int at_frame = st != FRAME_NOT_A_FRAME;
+        if (next < r->size) {
+            add_damage(r, r->pos, next - r->pos, at_frame, 0, "%s", frame_status_text(st));
+            accept_frame(r, next, csize, &fr, body_at);
+            goto found;
+        }
+        add_damage(r, r->pos, rem, at_frame, st == FRAME_TRUNCATED, "%s", frame_status_text(st));
+        r->pos = r->size;
+    }
+    return 0;
+found:
+    if (frame)
+        *frame = r->frame_rec;
+    if (offset)
+        *offset = r->frame_offset;
+    return 1;
+}
+
+int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
+    while (r->in_frame && r->rec_pos < r->frame_len) {
+        dec_buf b = {r->frame, r->frame_len, r->rec_pos, 0};
+        uint64_t type = dec_u64(&b);
+        uint64_t len = dec_u64(&b);
+        if (b.bad || len > dec_remaining(&b) || type > UINT32_MAX) {
+            /* The checksum passed, so a writer wrote this: stop at it. */
+            add_damage(r, r->frame_offset, 0, 0, 0,
+                       "frame %llu: record at +%zu overruns its frame; rest of frame skipped",
+                       (unsigned long long)r->frame_rec.seq, r->rec_pos);
+            r->rec_pos = r->frame_len;
+            break;
+        }
+        size_t at = r->rec_pos;
+        const uint8_t *body = r->frame + b.pos;
+        r->rec_pos = b.pos + (size_t)len;
+        int st = scope_record_decode((uint32_t)type, body, (size_t)len, rec, &r->scratch);
+        if (st == SCOPE_DECODE_OK)
+            return 1;
+        add_damage(r, r->frame_offset, 0, 0, 0, "frame %llu: %s %s record at +%zu skipped",
+                   (unsigned long long)r->frame_rec.seq,
+                   st == SCOPE_DECODE_NOMEM ? "no memory for" : "malformed",
+                   scope_rec_type_name((uint32_t)type), at);
+    }
+    return 0;
+}
+
+static int reader_init(scope_log_reader *r, char *msg, size_t msglen) {
+    r->info.file_size = r->size;
+    r->info.version_major = SCOPE_LOG_VERSION_MAJOR;
+    r->info.version_minor = SCOPE_LOG_VERSION_MINOR;
+    r->dctx = ZSTD_createDCtx();
+    if (!r->dctx) {
+        set_msg(msg, msglen, "out of memory");
+        return -ENOMEM;
+    }
+    if (r->size == 0) {
+        set_msg(msg, msglen, "empty file: nothing was ever recorded in it");
+        return -ENODATA;
+    }
+    uint16_t major = 0, minor = 0;
+    int hs = file_header_parse(r->data, r->size, &major, &minor);
+    if (hs == FILE_HEADER_OK) {
+        if (major > SCOPE_LOG_VERSION_MAJOR) {
+            set_msg(msg, msglen,
+                    "written by a newer scope (log format %u.%u); this build reads format %u.x",
+                    major, minor, SCOPE_LOG_VERSION_MAJOR);
+            return -EPROTONOSUPPORT;
+        }
+        r->info.version_major = major;
+        r->info.version_minor = minor;
+        r->info.header_ok = 1;
+        r->pos = SCOPE_LOG_HEADER_SIZE;
+        return 0;
+    }
+    if (hs == FILE_HEADER_SHORT) {
+        set_msg(msg, msglen, "the file ends inside its header (%zu bytes): nothing was recorded",
+                r->size);
+        return -ENODATA;
+    }
+    /* No usable header: a damaged log still has its frames; anything else is
+     * not ours. */
+    size_t csize, body_at;
+    scope_rec_frame fr;
+    size_t at = resync(r, 0, &csize, &fr, &body_at);
+    if (at == r->size) {
+        if (hs == FILE_HEADER_DAMAGED)
+            set_msg(msg, msglen, "a scope log whose header is damaged and no frame is readable");
+        else
+            set_msg(msg, msglen, "not a scope event log (no log header and no log frame found)");
+        return -EBADMSG;
+    }
+    add_damage(r, 0, at, 0, 0, "file header damaged; log format %u.x assumed",
+               SCOPE_LOG_VERSION_MAJOR);
+    r->pending = 1;
+    r->pending_at = at;
+    r->pending_csize = csize;
+    r->frame_rec = fr;
+    r->rec_pos = body_at;
+    return 0;
+}
+
+int scope_log_reader_open_mem(scope_log_reader **out, const void *data, size_t size, char *msg,
+                              size_t msglen) {
+    *out = NULL;
+    scope_log_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        set_msg(msg, msglen, "out of memory");
+        return -ENOMEM;
+    }
+    r->data = data;
+    r->size = size;
+    int rc = reader_init(r, msg, msglen);
+    if (rc < 0) {
+        scope_log_reader_close(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+static int read_whole(int fd, size_t size, uint8_t **out, size_t *got) {
+    uint8_t *buf = malloc(size ? size : 1);
+    if (!buf)
+        return -ENOMEM;
+    size_t n = 0;
+    while (n < size) {
+        ssize_t k = read(fd, buf + n, size - n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free(buf);
+            return -e;
+        }
+        if (k == 0)
+            break; /* the file shrank since fstat: read what is there */
+        n += (size_t)k;
+    }
+    *out = buf;
+    *got = n;
+    return 0;
+}
+
+int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, size_t msglen) {
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        set_msg(msg, msglen, "cannot open: %s", strerror(e));
+        return -e;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        set_msg(msg, msglen, "cannot stat: %s", strerror(e));
+        close(fd);
+        return -e;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        int dir = S_ISDIR(st.st_mode);
+        set_msg(msg, msglen, dir ? "is a directory, not a log file" : "not a regular file");
+        close(fd);
+        return dir ? -EISDIR : -EINVAL;
+    }
+    uint8_t *buf = NULL;
+    size_t got = 0;
+    int rc = read_whole(fd, (size_t)st.st_size, &buf, &got);
+    close(fd);
+    if (rc < 0) {
+        set_msg(msg, msglen, "cannot read: %s", strerror(-rc));
+        return rc;
+    }
+    rc = scope_log_reader_open_mem(out, buf, got, msg, msglen);
+    if (rc < 0) {
+        free(buf);
+        return rc;
+    }
+    (*out)->owned = buf;
+    return 0;
+}
+
+const scope_log_info *scope_log_reader_info(const scope_log_reader *r) {
+    return &r->info;
+}
+
+size_t scope_log_reader_damage_count(const scope_log_reader *r) {
+    return r->ndamage;
+}
+
+const scope_log_damage *scope_log_reader_damage(const scope_log_reader *r, size_t i) {
+    return i < r->ndamage ? &r->damage[i] : NULL;
+}
+
+uint64_t scope_log_reader_frames_read(const scope_log_reader *r) {
+    return r->frames_read;
+}
+
+void scope_log_reader_close(scope_log_reader *r) {
+    if (!r)
+        return;
+    ZSTD_freeDCtx(r->dctx);
+    scope_decode_scratch_free(&r->scratch);
+    free(r->frame);
+    free(r->damage);
+    free(r->owned);
+    free(r);
+}

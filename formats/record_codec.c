@@ -1,0 +1,500 @@
+/*
+ * Record bodies: one encoder and one decoder per kind, field by field, in the
+ * order docs/format.md lists them.  Encoders and decoders sit next to each
+ * other so that a field added to one is seen missing from the other.
+ */
+#include "record_codec.h"
+
+#include "varint.h"
+
+#include <scope/log_hist.h>
+#include <stdlib.h>
+
+/* ---- encoding ---------------------------------------------------------- */
+
+static void put_bytes(enc_buf *b, scope_bytes s) {
+    enc_bytes(b, s.ptr, s.len);
+}
+
+static void enc_frame(enc_buf *b, const scope_rec_frame *r) {
+    enc_u64(b, r->seq);
+    enc_u64(b, r->mono_ns);
+    enc_u64(b, r->wall_ns);
+    enc_u64(b, r->reason);
+}
+
+static void enc_process(enc_buf *b, const scope_rec_process *r) {
+    put_bytes(b, r->run_id);
+    put_bytes(b, r->uuid);
+    put_bytes(b, r->host);
+    put_bytes(b, r->role);
+    put_bytes(b, r->job_id);
+    put_bytes(b, r->step_id);
+    put_bytes(b, r->exe);
+    put_bytes(b, r->cwd);
+    put_bytes(b, r->recorder_version);
+    enc_i64(b, r->pid);
+    enc_i64(b, r->ppid);
+    enc_i64(b, r->rank);
+    enc_i64(b, r->local_rank);
+    enc_i64(b, r->node_rank);
+    enc_i64(b, r->world_size);
+    enc_u64(b, r->start_wall_ns);
+    enc_u64(b, r->start_mono_ns);
+    enc_u64(b, r->argc);
+    for (uint32_t i = 0; i < r->argc; i++)
+        put_bytes(b, r->argv[i]);
+    enc_u64(b, r->nsettings);
+    for (uint32_t i = 0; i < r->nsettings; i++) {
+        put_bytes(b, r->settings[i].key);
+        put_bytes(b, r->settings[i].value);
+    }
+}
+
+static void enc_phase_agg(enc_buf *b, const scope_rec_phase_agg *r) {
+    enc_u64(b, r->node);
+    enc_u64(b, r->count);
+    enc_u64(b, r->wall_ns);
+    enc_u64(b, r->min_ns);
+    enc_u64(b, r->max_ns);
+    enc_u64(b, r->cpu_count);
+    enc_u64(b, r->cpu_wall_ns);
+    enc_u64(b, r->cpu_ns);
+    enc_u64(b, r->io_flags);
+    enc_u64(b, r->io_count);
+    enc_u64(b, r->io_failed);
+    enc_u64(b, r->disk_read);
+    enc_u64(b, r->disk_write);
+    enc_u64(b, r->char_read);
+    enc_u64(b, r->char_write);
+    enc_u64(b, r->nbins);
+    /* Buckets as gaps from the previous one: sparse histograms of nearby
+     * buckets then cost one byte per bucket index. */
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < r->nbins; i++) {
+        enc_u64(b, r->bins[i].bucket - next);
+        enc_u64(b, r->bins[i].count);
+        next = r->bins[i].bucket + 1;
+    }
+}
+
+static void enc_resource(enc_buf *b, const scope_rec_resource *r) {
+    enc_u64(b, r->mono_ns);
+    enc_u64(b, r->interval_ns);
+    enc_u64(b, r->node);
+    enc_u64(b, r->present);
+    enc_u64(b, r->rss);
+    enc_u64(b, r->cpu_user_ns);
+    enc_u64(b, r->cpu_sys_ns);
+    enc_u64(b, r->disk_read);
+    enc_u64(b, r->disk_write);
+    enc_u64(b, r->char_read);
+    enc_u64(b, r->char_write);
+    enc_u64(b, r->ngpus);
+    for (uint32_t i = 0; i < r->ngpus; i++) {
+        const scope_gpu_figures *g = &r->gpus[i];
+        enc_u64(b, g->index);
+        enc_u64(b, g->present);
+        enc_u64(b, g->busy_permyriad);
+        enc_u64(b, g->run_permyriad);
+        enc_u64(b, g->mem_used);
+        enc_u64(b, g->mem_run);
+        enc_u64(b, g->mem_total);
+    }
+}
+
+static void enc_trace(enc_buf *b, const scope_rec_trace *r) {
+    enc_u64(b, r->thread);
+    enc_u64(b, r->n);
+    /* Starts as signed gaps from the previous event: events arrive in start
+     * order from one thread, so gaps are small, but any order survives. */
+    uint64_t prev = 0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        enc_u64(b, r->events[i].node);
+        enc_i64(b, (int64_t)(r->events[i].start_ns - prev));
+        enc_u64(b, r->events[i].dur_ns);
+        prev = r->events[i].start_ns;
+    }
+}
+
+/* Invariants the decoder enforces; the encoder refuses what would not decode. */
+static int encodable(const scope_record *rec) {
+    if (rec->type == SCOPE_REC_PHASE_AGG) {
+        const scope_rec_phase_agg *a = &rec->u.phase_agg;
+        if (a->nbins > 0 && !a->bins)
+            return 0;
+        for (uint32_t i = 0; i < a->nbins; i++) {
+            if (a->bins[i].bucket >= SCOPE_HIST_BUCKETS)
+                return 0;
+            if (i > 0 && a->bins[i].bucket <= a->bins[i - 1].bucket)
+                return 0;
+        }
+    }
+    if (rec->type == SCOPE_REC_PROCESS && ((rec->u.process.argc && !rec->u.process.argv) ||
+                                           (rec->u.process.nsettings && !rec->u.process.settings)))
+        return 0;
+    if (rec->type == SCOPE_REC_RESOURCE && rec->u.resource.ngpus && !rec->u.resource.gpus)
+        return 0;
+    if (rec->type == SCOPE_REC_STACK && rec->u.stack.nframes && !rec->u.stack.frames)
+        return 0;
+    if (rec->type == SCOPE_REC_STACK_SAMPLES && rec->u.stack_samples.n &&
+        !rec->u.stack_samples.counts)
+        return 0;
+    if (rec->type == SCOPE_REC_TRACE && rec->u.trace.n && !rec->u.trace.events)
+        return 0;
+    return 1;
+}
+
+size_t scope_record_encode(const scope_record *rec, uint8_t *buf, size_t cap) {
+    enc_buf b = {buf, buf ? cap : 0, 0};
+    if (!encodable(rec))
+        return 0;
+    switch (rec->type) {
+    case SCOPE_REC_FRAME:
+        enc_frame(&b, &rec->u.frame);
+        break;
+    case SCOPE_REC_PROCESS:
+        enc_process(&b, &rec->u.process);
+        break;
+    case SCOPE_REC_STRING:
+        enc_u64(&b, rec->u.string.id);
+        put_bytes(&b, rec->u.string.value);
+        break;
+    case SCOPE_REC_THREAD:
+        enc_u64(&b, rec->u.thread.index);
+        enc_i64(&b, rec->u.thread.tid);
+        enc_u64(&b, rec->u.thread.start_mono_ns);
+        put_bytes(&b, rec->u.thread.name);
+        break;
+    case SCOPE_REC_PHASE_NODE: {
+        const scope_rec_phase_node *n = &rec->u.phase_node;
+        enc_u64(&b, n->id);
+        enc_u64(&b, n->parent);
+        enc_u64(&b, n->name);
+        enc_u64(&b, n->thread);
+        enc_u64(&b, n->flags);
+        enc_u64(&b, n->file);
+        enc_u64(&b, n->line);
+        break;
+    }
+    case SCOPE_REC_PHASE_AGG:
+        enc_phase_agg(&b, &rec->u.phase_agg);
+        break;
+    case SCOPE_REC_COUNTER: {
+        const scope_rec_counter *c = &rec->u.counter;
+        enc_u64(&b, c->id);
+        enc_u64(&b, c->name);
+        enc_u64(&b, c->node);
+        enc_u64(&b, c->thread);
+        enc_u64(&b, c->calls);
+        enc_i64(&b, c->total);
+        break;
+    }
+    case SCOPE_REC_RESOURCE:
+        enc_resource(&b, &rec->u.resource);
+        break;
+    case SCOPE_REC_MODULE:
+        enc_u64(&b, rec->u.module.id);
+        put_bytes(&b, rec->u.module.path);
+        put_bytes(&b, rec->u.module.build_id);
+        enc_u64(&b, rec->u.module.base);
+        enc_u64(&b, rec->u.module.size);
+        break;
+    case SCOPE_REC_STACK:
+        enc_u64(&b, rec->u.stack.id);
+        enc_u64(&b, rec->u.stack.nframes);
+        for (uint32_t i = 0; i < rec->u.stack.nframes; i++) {
+            enc_u64(&b, rec->u.stack.frames[i].module);
+            enc_u64(&b, rec->u.stack.frames[i].offset);
+        }
+        break;
+    case SCOPE_REC_STACK_SAMPLES:
+        enc_u64(&b, rec->u.stack_samples.thread);
+        enc_u64(&b, rec->u.stack_samples.node);
+        enc_u64(&b, rec->u.stack_samples.period_ns);
+        enc_u64(&b, rec->u.stack_samples.n);
+        for (uint32_t i = 0; i < rec->u.stack_samples.n; i++) {
+            enc_u64(&b, rec->u.stack_samples.counts[i].stack);
+            enc_u64(&b, rec->u.stack_samples.counts[i].count);
+        }
+        break;
+    case SCOPE_REC_MARK:
+        enc_u64(&b, rec->u.mark.kind);
+        enc_u64(&b, rec->u.mark.thread);
+        enc_u64(&b, rec->u.mark.mono_ns);
+        enc_i64(&b, rec->u.mark.value);
+        put_bytes(&b, rec->u.mark.text);
+        break;
+    case SCOPE_REC_TRACE:
+        enc_trace(&b, &rec->u.trace);
+        break;
+    default:
+        return 0; /* unknown kinds go through the raw path */
+    }
+    return b.len;
+}
+
+/* ---- decoding ---------------------------------------------------------- */
+
+void scope_decode_scratch_free(scope_decode_scratch *s) {
+    for (int i = 0; i < 2; i++) {
+        free(s->slot[i]);
+        s->slot[i] = NULL;
+        s->cap[i] = 0;
+    }
+}
+
+/* An array of n elements of `size` bytes in a scratch slot.  Each element
+ * needs at least `min_wire` body bytes, so a count the body cannot hold is
+ * malformed before anything is allocated: a corrupt count never turns into a
+ * huge allocation. */
+static void *scratch_array(scope_decode_scratch *s, int slot, dec_buf *b, uint64_t n, size_t size,
+                           size_t min_wire, int *status) {
+    if (b->bad || n > dec_remaining(b) / min_wire) {
+        b->bad = 1;
+        return NULL;
+    }
+    if (n == 0)
+        return NULL;
+    size_t need = (size_t)n * size;
+    if (need > s->cap[slot]) {
+        size_t cap = s->cap[slot] ? s->cap[slot] : 256;
+        while (cap < need)
+            cap *= 2;
+        void *p = realloc(s->slot[slot], cap);
+        if (!p) {
+            *status = SCOPE_DECODE_NOMEM;
+            return NULL;
+        }
+        s->slot[slot] = p;
+        s->cap[slot] = cap;
+    }
+    return s->slot[slot];
+}
+
+static scope_bytes get_bytes(dec_buf *b) {
+    scope_bytes s;
+    dec_bytes(b, &s.ptr, &s.len);
+    return s;
+}
+
+static void dec_process(dec_buf *b, scope_rec_process *r, scope_decode_scratch *s, int *st) {
+    r->run_id = get_bytes(b);
+    r->uuid = get_bytes(b);
+    r->host = get_bytes(b);
+    r->role = get_bytes(b);
+    r->job_id = get_bytes(b);
+    r->step_id = get_bytes(b);
+    r->exe = get_bytes(b);
+    r->cwd = get_bytes(b);
+    r->recorder_version = get_bytes(b);
+    r->pid = dec_i64(b);
+    r->ppid = dec_i64(b);
+    r->rank = dec_i32(b);
+    r->local_rank = dec_i32(b);
+    r->node_rank = dec_i32(b);
+    r->world_size = dec_i32(b);
+    r->start_wall_ns = dec_u64(b);
+    r->start_mono_ns = dec_u64(b);
+    r->argc = dec_u32(b);
+    scope_bytes *argv = scratch_array(s, 0, b, r->argc, sizeof *argv, 1, st);
+    for (uint32_t i = 0; argv && i < r->argc; i++)
+        argv[i] = get_bytes(b);
+    r->argv = argv;
+    r->nsettings = dec_u32(b);
+    scope_kv *kv = scratch_array(s, 1, b, r->nsettings, sizeof *kv, 2, st);
+    for (uint32_t i = 0; kv && i < r->nsettings; i++) {
+        kv[i].key = get_bytes(b);
+        kv[i].value = get_bytes(b);
+    }
+    r->settings = kv;
+}
+
+static void dec_phase_agg(dec_buf *b, scope_rec_phase_agg *r, scope_decode_scratch *s, int *st) {
+    r->node = dec_u32(b);
+    r->count = dec_u64(b);
+    r->wall_ns = dec_u64(b);
+    r->min_ns = dec_u64(b);
+    r->max_ns = dec_u64(b);
+    r->cpu_count = dec_u64(b);
+    r->cpu_wall_ns = dec_u64(b);
+    r->cpu_ns = dec_u64(b);
+    r->io_flags = dec_u32(b);
+    r->io_count = dec_u64(b);
+    r->io_failed = dec_u64(b);
+    r->disk_read = dec_u64(b);
+    r->disk_write = dec_u64(b);
+    r->char_read = dec_u64(b);
+    r->char_write = dec_u64(b);
+    r->nbins = dec_u32(b);
+    scope_hist_bin *bins = scratch_array(s, 0, b, r->nbins, sizeof *bins, 2, st);
+    uint64_t next = 0;
+    for (uint32_t i = 0; bins && i < r->nbins; i++) {
+        uint64_t bucket = next + dec_u64(b);
+        if (bucket >= SCOPE_HIST_BUCKETS) {
+            b->bad = 1;
+            break;
+        }
+        bins[i].bucket = (uint32_t)bucket;
+        bins[i].count = dec_u64(b);
+        next = bucket + 1;
+    }
+    r->bins = bins;
+}
+
+static void dec_resource(dec_buf *b, scope_rec_resource *r, scope_decode_scratch *s, int *st) {
+    r->mono_ns = dec_u64(b);
+    r->interval_ns = dec_u64(b);
+    r->node = dec_u32(b);
+    r->present = dec_u32(b);
+    r->rss = dec_u64(b);
+    r->cpu_user_ns = dec_u64(b);
+    r->cpu_sys_ns = dec_u64(b);
+    r->disk_read = dec_u64(b);
+    r->disk_write = dec_u64(b);
+    r->char_read = dec_u64(b);
+    r->char_write = dec_u64(b);
+    r->ngpus = dec_u32(b);
+    scope_gpu_figures *g = scratch_array(s, 0, b, r->ngpus, sizeof *g, 7, st);
+    for (uint32_t i = 0; g && i < r->ngpus; i++) {
+        g[i].index = dec_u32(b);
+        g[i].present = dec_u32(b);
+        g[i].busy_permyriad = dec_u32(b);
+        g[i].run_permyriad = dec_u32(b);
+        g[i].mem_used = dec_u64(b);
+        g[i].mem_run = dec_u64(b);
+        g[i].mem_total = dec_u64(b);
+    }
+    r->gpus = g;
+}
+
+static void dec_stack(dec_buf *b, scope_rec_stack *r, scope_decode_scratch *s, int *st) {
+    r->id = dec_u32(b);
+    r->nframes = dec_u32(b);
+    scope_frame_addr *f = scratch_array(s, 0, b, r->nframes, sizeof *f, 2, st);
+    for (uint32_t i = 0; f && i < r->nframes; i++) {
+        f[i].module = dec_u32(b);
+        f[i].offset = dec_u64(b);
+    }
+    r->frames = f;
+}
+
+static void dec_stack_samples(dec_buf *b, scope_rec_stack_samples *r, scope_decode_scratch *s,
+                              int *st) {
+    r->thread = dec_u32(b);
+    r->node = dec_u32(b);
+    r->period_ns = dec_u64(b);
+    r->n = dec_u32(b);
+    scope_stack_count *c = scratch_array(s, 0, b, r->n, sizeof *c, 2, st);
+    for (uint32_t i = 0; c && i < r->n; i++) {
+        c[i].stack = dec_u32(b);
+        c[i].count = dec_u64(b);
+    }
+    r->counts = c;
+}
+
+static void dec_trace(dec_buf *b, scope_rec_trace *r, scope_decode_scratch *s, int *st) {
+    r->thread = dec_u32(b);
+    r->n = dec_u32(b);
+    scope_trace_event *e = scratch_array(s, 0, b, r->n, sizeof *e, 3, st);
+    uint64_t prev = 0;
+    for (uint32_t i = 0; e && i < r->n; i++) {
+        e[i].node = dec_u32(b);
+        e[i].start_ns = prev + (uint64_t)dec_i64(b);
+        e[i].dur_ns = dec_u64(b);
+        prev = e[i].start_ns;
+    }
+    r->events = e;
+}
+
+int scope_record_decode(uint32_t type, const uint8_t *body, size_t len, scope_record *rec,
+                        scope_decode_scratch *s) {
+    dec_buf b = {body, len, 0, 0};
+    int status = SCOPE_DECODE_OK;
+    memset(&rec->u, 0, sizeof rec->u);
+    rec->type = type;
+    rec->raw.ptr = body;
+    rec->raw.len = len;
+    switch (type) {
+    case SCOPE_REC_FRAME: {
+        scope_rec_frame *f = &rec->u.frame;
+        f->seq = dec_u64(&b);
+        f->mono_ns = dec_u64(&b);
+        f->wall_ns = dec_u64(&b);
+        f->reason = dec_u32(&b);
+        break;
+    }
+    case SCOPE_REC_PROCESS:
+        dec_process(&b, &rec->u.process, s, &status);
+        break;
+    case SCOPE_REC_STRING:
+        rec->u.string.id = dec_u32(&b);
+        rec->u.string.value = get_bytes(&b);
+        break;
+    case SCOPE_REC_THREAD:
+        rec->u.thread.index = dec_u32(&b);
+        rec->u.thread.tid = dec_i64(&b);
+        rec->u.thread.start_mono_ns = dec_u64(&b);
+        rec->u.thread.name = get_bytes(&b);
+        break;
+    case SCOPE_REC_PHASE_NODE: {
+        scope_rec_phase_node *n = &rec->u.phase_node;
+        n->id = dec_u32(&b);
+        n->parent = dec_u32(&b);
+        n->name = dec_u32(&b);
+        n->thread = dec_u32(&b);
+        n->flags = dec_u32(&b);
+        n->file = dec_u32(&b);
+        n->line = dec_u32(&b);
+        break;
+    }
+    case SCOPE_REC_PHASE_AGG:
+        dec_phase_agg(&b, &rec->u.phase_agg, s, &status);
+        break;
+    case SCOPE_REC_COUNTER: {
+        scope_rec_counter *c = &rec->u.counter;
+        c->id = dec_u32(&b);
+        c->name = dec_u32(&b);
+        c->node = dec_u32(&b);
+        c->thread = dec_u32(&b);
+        c->calls = dec_u64(&b);
+        c->total = dec_i64(&b);
+        break;
+    }
+    case SCOPE_REC_RESOURCE:
+        dec_resource(&b, &rec->u.resource, s, &status);
+        break;
+    case SCOPE_REC_MODULE:
+        rec->u.module.id = dec_u32(&b);
+        rec->u.module.path = get_bytes(&b);
+        rec->u.module.build_id = get_bytes(&b);
+        rec->u.module.base = dec_u64(&b);
+        rec->u.module.size = dec_u64(&b);
+        break;
+    case SCOPE_REC_STACK:
+        dec_stack(&b, &rec->u.stack, s, &status);
+        break;
+    case SCOPE_REC_STACK_SAMPLES:
+        dec_stack_samples(&b, &rec->u.stack_samples, s, &status);
+        break;
+    case SCOPE_REC_MARK:
+        rec->u.mark.kind = dec_u32(&b);
+        rec->u.mark.thread = dec_u32(&b);
+        rec->u.mark.mono_ns = dec_u64(&b);
+        rec->u.mark.value = dec_i64(&b);
+        rec->u.mark.text = get_bytes(&b);
+        break;
+    case SCOPE_REC_TRACE:
+        dec_trace(&b, &rec->u.trace, s, &status);
+        break;
+    default:
+        return SCOPE_DECODE_OK; /* unknown kind: type and raw body only */
+    }
+    if (status != SCOPE_DECODE_OK)
+        return status;
+    if (b.bad) {
+        memset(&rec->u, 0, sizeof rec->u);
+        return SCOPE_DECODE_MALFORMED;
+    }
+    return SCOPE_DECODE_OK;
+}

@@ -1,0 +1,59 @@
+/*
+ * scope-tui: the command line.  Subcommands come from one table, which also
+ * writes the help, so the two cannot disagree.
+ */
+#include "commands.h"
+#include "text_escape.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef SCOPE_VERSION
+#define SCOPE_VERSION "unknown"
+#endif
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *args;
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"dump", scope_cmd_dump, "[--frames|--summary] FILE...",
+     "print an event log's frames and records, and what was skipped"},
+};
+
+static void usage(FILE *f) {
+    fputs("usage: scope-tui COMMAND [ARGS...]\n"
+          "       scope-tui --help | --version\n\n"
+          "scope records where the time goes in long multi-process programs.\n\n"
+          "Commands:\n",
+          f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-6s %-30s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    fputs("\nRun 'scope-tui COMMAND --help' for a command's options.\n", f);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("scope-tui %s\n", SCOPE_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fputs("scope-tui: unknown command '", stderr);
+    scope_fput_escaped(stderr, (const unsigned char *)cmd, strlen(cmd), 0);
+    fputs("' (see 'scope-tui --help')\n", stderr);
+    return 2;
+}

@@ -1,0 +1,92 @@
+/* Escaping of names from logs for display; see text_escape.h. */
+#include "text_escape.h"
+
+size_t scope_utf8_seq_len(const uint8_t *p, size_t n, uint32_t *codepoint) {
+    uint32_t c = p[0];
+    size_t len;
+    uint32_t min;
+    if (c < 0x80) {
+        *codepoint = c;
+        return 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+        len = 2, min = 0x80, c &= 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3, min = 0x800, c &= 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4, min = 0x10000, c &= 0x07;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (p[i] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *codepoint = c;
+    return len;
+}
+
+typedef struct out_buf {
+    char *p;
+    size_t cap, len;
+} out_buf;
+
+static void put(out_buf *o, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++, o->len++)
+        if (o->len + 1 < o->cap)
+            o->p[o->len] = s[i];
+}
+
+size_t scope_escape(const uint8_t *p, size_t n, char *out, size_t cap, unsigned flags) {
+    static const char hex[] = "0123456789abcdef";
+    out_buf o = {out, cap, 0};
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len(p + i, n - i, &cp);
+        if (len == 0 || cp < 0x20 || cp == 0x7F) {
+            char e[4] = {'\\', 'x', hex[p[i] >> 4], hex[p[i] & 15]};
+            put(&o, e, 4);
+            i++;
+        } else if (cp >= 0x80 && cp <= 0x9F) {
+            /* C1 controls are valid UTF-8 but some terminals obey them
+             * (U+009B is a CSI); show the code point. */
+            char e[6] = {'\\', 'u', '0', '0', hex[cp >> 4], hex[cp & 15]};
+            put(&o, e, 6);
+            i += len;
+        } else if (cp == '\\' || (cp == '"' && (flags & SCOPE_ESCAPE_QUOTE))) {
+            char e[2] = {'\\', (char)cp};
+            put(&o, e, 2);
+            i++;
+        } else {
+            put(&o, (const char *)p + i, len);
+            i += len;
+        }
+    }
+    if (cap > 0)
+        out[o.len < cap ? o.len : cap - 1] = '\0';
+    return o.len;
+}
+
+void scope_fput_escaped(FILE *f, const uint8_t *p, size_t n, unsigned flags) {
+    char small[256];
+    size_t need = scope_escape(p, n, small, sizeof small, flags);
+    if (need < sizeof small) {
+        fwrite(small, 1, need, f);
+        return;
+    }
+    /* Long names: escape in pieces that never split a UTF-8 sequence (an
+     * escape is at most 4 characters per byte, so 48 bytes always fit). */
+    size_t i = 0;
+    while (i < n) {
+        size_t chunk = n - i < 48 ? n - i : 48;
+        while (i + chunk < n && chunk > 1 && (p[i + chunk] & 0xC0) == 0x80)
+            chunk--;
+        size_t len = scope_escape(p + i, chunk, small, sizeof small, flags);
+        fwrite(small, 1, len, f);
+        i += chunk;
+    }
+}
