@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_getFrameHeader */
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -37,6 +38,7 @@ enum frame_status {
     FRAME_TRUNCATED,   /* the file ends inside the frame */
     FRAME_NOT_A_FRAME, /* no zstd frame starts here */
     FRAME_BAD_HEADER,  /* zstd frame header unusable (size unknown or absurd) */
+    FRAME_BAD_SIZE,    /* block sizes run past intact frames that follow */
     FRAME_CORRUPT,     /* does not decompress */
     FRAME_CHECKSUM,    /* decompresses, but the content checksum fails */
     FRAME_NO_PROLOGUE, /* intact zstd, but not a scope frame */
@@ -50,6 +52,8 @@ static const char *frame_status_text(int st) {
         return "bytes that are not a log frame";
     case FRAME_BAD_HEADER:
         return "frame header damaged";
+    case FRAME_BAD_SIZE:
+        return "frame damaged: its block sizes are wrong";
     case FRAME_CORRUPT:
         return "frame damaged: it does not decompress";
     case FRAME_CHECKSUM:
@@ -150,10 +154,14 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
     if (ZSTD_isError(cs))
         return ZSTD_getErrorCode(cs) == ZSTD_error_srcSize_wrong ? FRAME_TRUNCATED
                                                                  : FRAME_BAD_HEADER;
-    unsigned long long content = ZSTD_getFrameContentSize(p, cs);
-    if (content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR ||
-        content > SCOPE_LOG_MAX_FRAME_CONTENT)
+    /* Our writer always records the content size and a checksum; a frame
+     * without them is not one of ours, or its header is damaged. */
+    ZSTD_frameHeader fh;
+    if (ZSTD_getFrameHeader(&fh, p, cs) != 0 || fh.frameType != ZSTD_frame ||
+        fh.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN || !fh.checksumFlag ||
+        fh.frameContentSize > SCOPE_LOG_MAX_FRAME_CONTENT)
         return FRAME_BAD_HEADER;
+    unsigned long long content = fh.frameContentSize;
     if (content > r->frame_cap) {
         size_t cap = r->frame_cap ? r->frame_cap : 64 * 1024;
         while (cap < content)
@@ -196,18 +204,18 @@ static size_t resync(scope_log_reader *r, size_t from, size_t *csize, scope_rec_
 
 static void accept_frame(scope_log_reader *r, size_t at, size_t csize, const scope_rec_frame *fr,
                          size_t body_at) {
-    /* A jump in sequence numbers counts the frames the damage before this
-     * one swallowed. */
-    if (r->have_seq && fr->seq > r->next_seq) {
-        uint64_t lost = fr->seq - r->next_seq;
-        scope_log_damage *d = r->ndamage ? &r->damage[r->ndamage - 1] : NULL;
-        if (d && d->offset + d->length == at)
-            d->frames_lost = lost;
-        else
-            add_damage(r, at, 0, lost, 0, "%llu frame(s) missing before this one",
-                       (unsigned long long)lost);
-    }
-    if (!r->have_seq || fr->seq >= r->next_seq)
+    /* Sequence numbers start at 0 in every file, so the jump to this frame
+     * counts exactly the frames the damage just before it swallowed: a
+     * foreign or garbage stretch swallowed none. */
+    uint64_t expect = r->have_seq ? r->next_seq : 0;
+    uint64_t lost = fr->seq > expect ? fr->seq - expect : 0;
+    scope_log_damage *d = r->ndamage ? &r->damage[r->ndamage - 1] : NULL;
+    if (d && d->length && d->offset + d->length == at)
+        d->frames_lost = lost;
+    else if (lost)
+        add_damage(r, at, 0, lost, 0, "%llu frame(s) missing before this one",
+                   (unsigned long long)lost);
+    if (fr->seq >= expect)
         r->next_seq = fr->seq + 1;
     r->have_seq = 1;
     r->pos = at + csize;
@@ -228,31 +236,29 @@ int scope_log_reader_next_frame(scope_log_reader *r, scope_rec_frame *frame, uin
         goto found;
     }
     while (r->pos < r->size) {
-        const uint8_t *p = r->data + r->pos;
         size_t rem = r->size - r->pos;
-        /* Skippable frames are allowed anywhere: room for future metadata. */
-        if (rem >= 4 && (le32_get(p) & 0xFFFFFFF0u) == 0x184D2A50u) {
-            if (rem >= 8 && 8 + (uint64_t)le32_get(p + 4) <= rem) {
-                r->pos += 8 + le32_get(p + 4);
-                continue;
-            }
-            add_damage(r, r->pos, rem, 0, 1, "the file ends inside a skippable frame");
-            r->pos = r->size;
-            break;
-        }
+        /* After the header a log holds data frames only, so anything else
+         * (a skippable frame included) is damage to resynchronize past,
+         * never a length to trust. */
         int st = try_frame(r, r->pos, &csize, &fr, &body_at);
         if (st == FRAME_OK) {
             accept_frame(r, r->pos, csize, &fr, body_at);
             goto found;
         }
         size_t next = resync(r, r->pos + 1, &csize, &fr, &body_at);
-        int at_frame = st != FRAME_NOT_A_FRAME;
         if (next < r->size) {
-            add_damage(r, r->pos, next - r->pos, at_frame, 0, "%s", frame_status_text(st));
+            /* A frame that claims to run past the end of the file while
+             * intact frames follow it was damaged, not cut short. */
+            if (st == FRAME_TRUNCATED)
+                st = FRAME_BAD_SIZE;
+            add_damage(r, r->pos, next - r->pos, 0, 0, "%s", frame_status_text(st));
             accept_frame(r, next, csize, &fr, body_at);
             goto found;
         }
-        add_damage(r, r->pos, rem, at_frame, st == FRAME_TRUNCATED, "%s", frame_status_text(st));
+        /* Nothing intact follows.  A stretch that starts like a frame cost at
+         * least that frame; how many more is unknowable. */
+        add_damage(r, r->pos, rem, st != FRAME_NOT_A_FRAME, st == FRAME_TRUNCATED, "%s",
+                   frame_status_text(st));
         r->pos = r->size;
     }
     return 0;
@@ -307,6 +313,11 @@ static int reader_init(scope_log_reader *r, char *msg, size_t msglen) {
     uint16_t major = 0, minor = 0;
     int hs = file_header_parse(r->data, r->size, &major, &minor);
     if (hs == FILE_HEADER_OK) {
+        if (major == 0) {
+            set_msg(msg, msglen, "log format %u.%u: no scope release wrote major version 0", major,
+                    minor);
+            return -EPROTONOSUPPORT;
+        }
         if (major > SCOPE_LOG_VERSION_MAJOR) {
             set_msg(msg, msglen,
                     "written by a newer scope (log format %u.%u); this build reads format %u.x",

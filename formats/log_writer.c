@@ -119,6 +119,8 @@ int scope_log_writer_open(scope_log_writer **out, int fd, const scope_log_writer
     if (fstat(fd, &st) != 0)
         return -errno;
 
+    if (st.st_size != 0)
+        return -EEXIST; /* sequence numbers are per file: one writer per log */
     scope_log_writer *w = calloc(1, sizeof *w);
     if (!w)
         return -ENOMEM;
@@ -128,7 +130,7 @@ int scope_log_writer_open(scope_log_writer **out, int fd, const scope_log_writer
     w->out_cap = ZSTD_compressBound(w->raw_cap);
     w->out = malloc(w->out_cap);
     int rc = w->raw && w->out ? setup_compressor(w, level, hint) : -ENOMEM;
-    if (rc == 0 && st.st_size == 0) {
+    if (rc == 0) {
         uint8_t header[SCOPE_LOG_HEADER_SIZE];
         size_t done;
         file_header_build(header, SCOPE_LOG_VERSION_MAJOR, SCOPE_LOG_VERSION_MINOR);
@@ -142,16 +144,19 @@ int scope_log_writer_open(scope_log_writer **out, int fd, const scope_log_writer
         scope_log_writer_free(w);
         return rc;
     }
-    w->frame_start = (uint64_t)st.st_size + w->bytes;
+    w->frame_start = w->bytes;
     *out = w;
     return 0;
 }
 
-/* Makes room for `body_max` more body bytes after a record header. */
+/* Makes room for `body_max` more body bytes after a record header, within
+ * the frame size every reader accepts. */
 static int reserve(scope_log_writer *w, size_t body_max) {
     if (w->raw_len == 0)
         w->raw_len = FRAME_RESERVE;
     size_t need = w->raw_len + RECORD_HEADER_MAX + body_max;
+    if (need > SCOPE_LOG_MAX_FRAME_CONTENT) /* bounds the decompressed frame too */
+        return -E2BIG;
     return need <= w->raw_cap ? 0 : grow(w, need);
 }
 

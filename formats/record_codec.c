@@ -330,11 +330,12 @@ static void dec_phase_agg(dec_buf *b, scope_rec_phase_agg *r, scope_decode_scrat
     scope_hist_bin *bins = scratch_array(s, 0, b, r->nbins, sizeof *bins, 2, st);
     uint64_t next = 0;
     for (uint32_t i = 0; bins && i < r->nbins; i++) {
-        uint64_t bucket = next + dec_u64(b);
-        if (bucket >= SCOPE_HIST_BUCKETS) {
+        uint64_t gap = dec_u64(b);
+        if (gap >= SCOPE_HIST_BUCKETS - next) { /* also stops a wrapping gap */
             b->bad = 1;
             break;
         }
+        uint64_t bucket = next + gap;
         bins[i].bucket = (uint32_t)bucket;
         bins[i].count = dec_u64(b);
         next = bucket + 1;

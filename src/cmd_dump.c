@@ -278,7 +278,7 @@ static int dump_file(FILE *f, const char *path, enum dump_detail detail) {
         scope_record rec;
         while (scope_log_reader_next_record(r, &rec)) {
             records++;
-            unknown += rec.type >= SCOPE_REC_TYPE_LIMIT;
+            unknown += !scope_rec_type_known(rec.type);
             if (detail == DUMP_RECORDS)
                 dump_record(f, &rec);
         }

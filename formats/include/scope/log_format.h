@@ -200,7 +200,7 @@ typedef struct scope_rec_phase_agg {
 } scope_rec_phase_agg;
 
 typedef struct scope_rec_counter {
-    uint32_t id;     /* 1..; one per (name, phase node) */
+    uint32_t id;     /* 1..; one per (name, phase node, thread), never reused */
     uint32_t name;   /* string id */
     uint32_t node;   /* phase node open when counted, 0 for none */
     uint32_t thread; /* thread index */
@@ -302,6 +302,11 @@ typedef struct scope_record {
 } scope_record;
 
 const char *scope_rec_type_name(uint32_t type);
+
+/* Whether this reader decodes records of this kind (others come back raw). */
+static inline int scope_rec_type_known(uint32_t type) {
+    return type >= SCOPE_REC_FRAME && type < SCOPE_REC_TYPE_LIMIT;
+}
 const char *scope_frame_reason_name(uint32_t reason);
 const char *scope_mark_kind_name(uint32_t kind);
 
@@ -314,16 +319,20 @@ typedef struct scope_log_writer_options {
     size_t max_frame_hint; /* expected largest frame, sizes the compressor; 0 = 1 MiB */
 } scope_log_writer_options;
 
-/* Creates a writer appending to fd (opened O_WRONLY|O_APPEND or positioned at
- * the end) and writes the file header when the file is empty.  All memory the
- * writer needs for frames up to max_frame_hint is taken here; a larger frame
- * grows the record buffer once (warm-up), never the compressor.
+/* Creates a writer for a new, empty file (fd opened O_WRONLY, ideally
+ * O_APPEND|O_CREAT|O_EXCL) and writes the file header.  A log is written by
+ * one writer from start to end, so frame sequence numbers are per file; a
+ * non-empty file is refused with -EEXIST.  All memory the writer needs for
+ * frames up to max_frame_hint is taken here; a larger frame grows the record
+ * buffer once (warm-up), never the compressor.
  * Returns 0, or a negative errno. */
 int scope_log_writer_open(scope_log_writer **out, int fd, const scope_log_writer_options *opt);
 
 /* Appends one record to the open frame (a frame opens with its first record).
  * rec->raw is ignored; rec->type must be a kind this writer knows, except
- * SCOPE_REC_FRAME, which the writer emits itself.  Returns 0 or -EINVAL/-ENOMEM. */
+ * SCOPE_REC_FRAME, which the writer emits itself.  Returns 0, -EINVAL (not
+ * encodable), -ENOMEM, or -E2BIG when the frame would pass
+ * SCOPE_LOG_MAX_FRAME_CONTENT: close the frame and add the record again. */
 int scope_log_writer_add(scope_log_writer *w, const scope_record *rec);
 
 /* Appends a record of any type from an already-encoded body (tests, tools). */
@@ -338,10 +347,11 @@ size_t scope_log_writer_pending(const scope_log_writer *w);
 void scope_log_writer_discard(scope_log_writer *w);
 
 /* Compresses the open frame, prefixed with its FRAME record, and writes it with
- * one write(2).  An empty frame is still written (it proves liveness).  On a
- * failed or short write the file is cut back to where the frame began, so the
- * log never ends in a half frame this writer could have avoided; the frame's
- * records are kept and written with the next close.
+ * one write(2) (a short write is continued).  An empty frame is still written
+ * (it proves liveness).  When a write fails after part of the frame reached
+ * the file, the file is cut back to where the frame began, so the log never
+ * ends in a half frame this writer could have avoided; the frame's records
+ * are kept and written with the next close.
  * Returns the number of bytes written, or a negative errno. */
 long scope_log_writer_close_frame(scope_log_writer *w, uint32_t reason, uint64_t mono_ns,
                                   uint64_t wall_ns);
@@ -366,7 +376,7 @@ typedef struct scope_log_damage {
     uint64_t length;      /* how many bytes were skipped */
     uint64_t frames_lost; /* data frames known lost (from sequence numbers), 0 if unknown */
     int truncated;        /* 1: the file ends inside a frame (a crash or a live writer) */
-    char what[120];       /* plainly worded: "checksum mismatch", "not a zstd frame" ... */
+    char what[120];       /* plainly worded, e.g. "frame damaged: checksum mismatch" */
 } scope_log_damage;
 
 typedef struct scope_log_info {
@@ -400,7 +410,7 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec);
 size_t scope_log_reader_damage_count(const scope_log_reader *r);
 const scope_log_damage *scope_log_reader_damage(const scope_log_reader *r, size_t i);
 
-/* Frames read so far and their total compressed bytes. */
+/* Intact data frames read so far. */
 uint64_t scope_log_reader_frames_read(const scope_log_reader *r);
 
 void scope_log_reader_close(scope_log_reader *r);

@@ -2,8 +2,8 @@
  * The fixed log-linear duration histogram shared by the recorder (which
  * counts into it) and every reader (which takes quantiles from it).
  *
- * Values below 16 ns have a bucket each.  Above, every power of two is split
- * into 16 equal sub-buckets, so a bucket is at most 1/16 = 6.25% wide and the
+ * Every power of two from 16 ns up is split into 16 equal sub-buckets (so
+ * each value below 32 ns has a bucket of its own), so a bucket is at most 1/16 = 6.25% wide and the
  * midpoint of a bucket is within 3.2% of any value in it: "good to a few
  * percent" for p50/p95/p99 at any scale, from nanoseconds to days, with one
  * array of fixed size per phase node.  Changing these numbers is a new major
@@ -15,9 +15,9 @@
 #include <stdint.h>
 
 #define SCOPE_HIST_SUB_BITS 4
-#define SCOPE_HIST_SUB      (1u << SCOPE_HIST_SUB_BITS)                                     /* 16 */
-#define SCOPE_HIST_BUCKETS  (SCOPE_HIST_SUB + (64u - SCOPE_HIST_SUB_BITS) * SCOPE_HIST_SUB) /* 976 \
-                                                                                             */
+#define SCOPE_HIST_SUB      (1u << SCOPE_HIST_SUB_BITS) /* 16 */
+/* 16 + 60 * 16 = 976 buckets cover every uint64_t. */
+#define SCOPE_HIST_BUCKETS (SCOPE_HIST_SUB + (64u - SCOPE_HIST_SUB_BITS) * SCOPE_HIST_SUB)
 
 /* Bucket of a duration in ns: a handful of instructions, no branch on the
  * common path besides the small-value test. */
