@@ -15,8 +15,8 @@
  * the figures.  When frame_offsets is not NULL it receives the byte offset of
  * each data frame, and file_size (if not NULL) the final size.
  * Returns 0, or a negative errno. */
-int log_sample_write_log(const char *path, unsigned nframes, unsigned seed,
-                         uint64_t *frame_offsets, uint64_t *file_size);
+int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint64_t *frame_offsets,
+                         uint64_t *file_size);
 
 /* ---- single sample records (round-trip tests) ------------------------- */
 
@@ -41,8 +41,7 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant);
  * elements and byte strings included (raw is not compared).  Returns 1 when
  * they are equal; otherwise 0, with the first differing field named in `why`
  * (e.g. "process.argv[2]: 3 bytes vs 4 bytes"). */
-int log_sample_record_equal(const scope_record *a, const scope_record *b, char *why,
-                            size_t whylen);
+int log_sample_record_equal(const scope_record *a, const scope_record *b, char *why, size_t whylen);
 
 /* ---- whole-log dumps (damage tests) ----------------------------------- */
 

@@ -1,0 +1,1438 @@
+/* Sample records and sample logs for the tests, the fuzz corpus and the
+ * benchmarks.  Everything here is deterministic: the same seed gives the same
+ * bytes, so a failure found with a sample log can be reproduced from its seed. */
+#include "log_samples.h"
+
+#include <scope/log_hist.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A byte-string literal, embedded NULs included (sizeof, not strlen). */
+#define B(lit)   ((scope_bytes){(const uint8_t *)(lit), sizeof(lit) - 1})
+#define NO_BYTES ((scope_bytes){NULL, 0})
+
+static scope_bytes bytes_of(const char *s) {
+    return (scope_bytes){(const uint8_t *)s, strlen(s)};
+}
+
+/* splitmix64: small, good enough, and the same on every platform. */
+static uint64_t rnd_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform-ish in [lo, hi]. */
+static uint64_t rnd_range(uint64_t *s, uint64_t lo, uint64_t hi) {
+    return lo + rnd_next(s) % (hi - lo + 1);
+}
+
+/* ---- single sample records -------------------------------------------- */
+
+/* Every byte value once: a byte string no text convention can mangle quietly. */
+static uint8_t all_bytes[256];
+
+/* A string longer than 127 bytes, so its length prefix needs two varint bytes. */
+static uint8_t long_text[300];
+
+static void init_static_bytes(void) {
+    for (unsigned i = 0; i < sizeof all_bytes; i++)
+        all_bytes[i] = (uint8_t)i;
+    for (unsigned i = 0; i < sizeof long_text; i++)
+        long_text[i] = (uint8_t)("/scratch/\x01\x7f\xff/"[i % 14]);
+}
+
+/* Storage of variant 3 (large arrays), rebuilt by every call that asks for it. */
+static struct {
+    scope_bytes argv[300];
+    char argv_text[300][12];
+    scope_kv settings[100];
+    char settings_text[100][2][16];
+    scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+    scope_gpu_figures gpus[64];
+    scope_frame_addr frames[512];
+    scope_stack_count counts[1000];
+    scope_trace_event events[2000];
+} big;
+
+static void fill_process(scope_rec_process *p, unsigned variant) {
+    static const scope_bytes argv0[] = {
+        {(const uint8_t *)"train", 5},
+        {(const uint8_t *)"--config", 8},
+        {(const uint8_t *)"cfg/az.yaml", 11},
+        {(const uint8_t *)"--workers=8", 11},
+    };
+    static const scope_kv settings0[] = {
+        {{(const uint8_t *)"interval_s", 10}, {(const uint8_t *)"2", 1}},
+        {{(const uint8_t *)"lines_hz", 8}, {(const uint8_t *)"100", 3}},
+        {{(const uint8_t *)"trace", 5}, {(const uint8_t *)"off", 3}},
+    };
+    /* An empty argument, a lone NUL, a byte that is never UTF-8 and a
+     * terminal escape: each must come back as given. */
+    static scope_bytes argv1[5];
+    static scope_kv settings1[3];
+
+    switch (variant) {
+    case 0:
+        p->run_id = B("20260813T2241-471c94");
+        p->uuid = B("9f3a61c2");
+        p->host = B("node017");
+        p->role = B("trainer");
+        p->job_id = B("812345");
+        p->step_id = B("0");
+        p->exe = B("/opt/az/bin/train");
+        p->cwd = B("/scratch/az");
+        p->recorder_version = B("0.1.0");
+        p->pid = 48211;
+        p->ppid = 48190;
+        p->rank = 3;
+        p->local_rank = 1;
+        p->node_rank = 1;
+        p->world_size = 8;
+        p->start_wall_ns = 1786660000123456789ull;
+        p->start_mono_ns = 9876543210ull;
+        p->argc = NELEM(argv0);
+        p->argv = argv0;
+        p->nsettings = NELEM(settings0);
+        p->settings = settings0;
+        break;
+    case 1:
+        argv1[0] = NO_BYTES;
+        argv1[1] = B("\0");
+        argv1[2] = B("\xff\xfe");
+        argv1[3] = B("\x1b[2J\x1b]0;title\x07");
+        argv1[4] = (scope_bytes){all_bytes, sizeof all_bytes};
+        settings1[0] = (scope_kv){NO_BYTES, NO_BYTES};
+        settings1[1] = (scope_kv){B("k\0ey"), B("\xc3\x28")};
+        settings1[2] = (scope_kv){(scope_bytes){long_text, sizeof long_text}, B("\r\n")};
+        p->run_id = B("\x1b[31mred\x07\n\t\r");
+        p->uuid = B("a\0b\0");
+        p->host = B("\xff\xfe\xc3\x28 \xe2\x82");
+        p->role = B("\xc0\xaf\xed\xa0\x80");
+        p->job_id = (scope_bytes){all_bytes, sizeof all_bytes};
+        p->step_id = NO_BYTES;
+        p->exe = B("/bin/\0hidden");
+        p->cwd = (scope_bytes){long_text, sizeof long_text};
+        p->recorder_version = B("\0");
+        p->pid = INT64_MIN;
+        p->ppid = INT64_MAX;
+        p->rank = -1;
+        p->local_rank = -1;
+        p->node_rank = INT32_MIN;
+        p->world_size = INT32_MAX;
+        p->start_wall_ns = UINT64_MAX;
+        p->start_mono_ns = 0;
+        p->argc = NELEM(argv1);
+        p->argv = argv1;
+        p->nsettings = NELEM(settings1);
+        p->settings = settings1;
+        break;
+    case 2:
+        p->rank = p->local_rank = p->node_rank = p->world_size = -1;
+        p->pid = 1;
+        p->ppid = 0;
+        break;
+    default:
+        for (unsigned i = 0; i < NELEM(big.argv); i++) {
+            snprintf(big.argv_text[i], sizeof big.argv_text[i], "arg%u", i * 7919u);
+            big.argv[i] = bytes_of(big.argv_text[i]);
+        }
+        for (unsigned i = 0; i < NELEM(big.settings); i++) {
+            snprintf(big.settings_text[i][0], sizeof big.settings_text[i][0], "key%u", i);
+            snprintf(big.settings_text[i][1], sizeof big.settings_text[i][1], "%u", i * i);
+            big.settings[i].key = bytes_of(big.settings_text[i][0]);
+            big.settings[i].value = bytes_of(big.settings_text[i][1]);
+        }
+        p->run_id = B("20260813T2241-471c94");
+        p->uuid = B("00000000");
+        p->host = B("h");
+        p->role = B("r");
+        p->pid = 2;
+        p->ppid = 1;
+        p->rank = 1023;
+        p->local_rank = 7;
+        p->node_rank = 127;
+        p->world_size = 1024;
+        p->argc = NELEM(big.argv);
+        p->argv = big.argv;
+        p->nsettings = NELEM(big.settings);
+        p->settings = big.settings;
+        break;
+    }
+}
+
+static void fill_phase_agg(scope_rec_phase_agg *a, unsigned variant) {
+    static scope_hist_bin bins0[6];
+    static const scope_hist_bin bins1[] = {
+        {0, UINT64_MAX}, {1, 0}, {500, 1}, {SCOPE_HIST_BUCKETS - 1, UINT64_MAX}};
+    static const uint64_t durations0[] = {3, 900, 1200, 45000, 46000, 2000000000ull};
+
+    switch (variant) {
+    case 0:
+        for (unsigned i = 0; i < NELEM(bins0); i++) {
+            bins0[i].bucket = scope_hist_bucket(durations0[i]);
+            bins0[i].count = 1 + i * 3;
+        }
+        a->node = 3;
+        a->count = 5120;
+        a->wall_ns = 61234567890ull;
+        a->min_ns = 3;
+        a->max_ns = 2000000000ull;
+        a->cpu_count = 5000;
+        a->cpu_wall_ns = 60000000000ull;
+        a->cpu_ns = 41000000000ull;
+        a->io_flags = SCOPE_IO_MEASURED;
+        a->io_count = 12;
+        a->io_failed = 1;
+        a->disk_read = 1u << 20;
+        a->disk_write = 0;
+        a->char_read = 5u << 20;
+        a->char_write = 4096;
+        a->nbins = NELEM(bins0);
+        a->bins = bins0;
+        break;
+    case 1:
+        a->node = UINT32_MAX;
+        a->count = a->wall_ns = a->min_ns = a->max_ns = UINT64_MAX;
+        a->cpu_count = a->cpu_wall_ns = a->cpu_ns = UINT64_MAX;
+        a->io_flags = UINT32_MAX;
+        a->io_count = a->io_failed = UINT64_MAX;
+        a->disk_read = a->disk_write = a->char_read = a->char_write = UINT64_MAX;
+        a->nbins = NELEM(bins1);
+        a->bins = bins1;
+        break;
+    case 2:
+        a->node = 1;
+        break;
+    default:
+        for (unsigned i = 0; i < SCOPE_HIST_BUCKETS; i++) {
+            big.bins[i].bucket = i;
+            big.bins[i].count = (uint64_t)i * 0x10001u;
+        }
+        a->node = 7;
+        a->count = 1;
+        a->nbins = SCOPE_HIST_BUCKETS;
+        a->bins = big.bins;
+        break;
+    }
+}
+
+static void fill_resource(scope_rec_resource *r, unsigned variant) {
+    /* Two devices: the second without this run's share, as when NVML's
+     * accounting mode is off. */
+    static const scope_gpu_figures gpus0[] = {
+        {0,
+         SCOPE_GPU_BUSY | SCOPE_GPU_RUN | SCOPE_GPU_MEM_USED | SCOPE_GPU_MEM_RUN |
+             SCOPE_GPU_MEM_TOTAL,
+         8734, 8100, 40ull << 30, 37ull << 30, 80ull << 30},
+        {3, SCOPE_GPU_BUSY | SCOPE_GPU_MEM_USED | SCOPE_GPU_MEM_TOTAL, 0, 0, 1ull << 30, 0,
+         80ull << 30},
+    };
+    static const scope_gpu_figures gpus1[] = {
+        {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX},
+        {0, 0, 0, 0, 0, 0, 0},
+    };
+    switch (variant) {
+    case 0:
+        r->mono_ns = 12000000000ull;
+        r->interval_ns = 1000000000ull;
+        r->node = 4;
+        r->present = SCOPE_RES_RSS | SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS | SCOPE_RES_CHAR_READ |
+                     SCOPE_RES_CHAR_WRITE;
+        r->rss = 3ull << 30;
+        r->cpu_user_ns = 930000000;
+        r->cpu_sys_ns = 40000000;
+        r->char_read = 1 << 20;
+        r->char_write = 65536;
+        r->ngpus = NELEM(gpus0);
+        r->gpus = gpus0;
+        break;
+    case 1:
+        r->mono_ns = r->interval_ns = UINT64_MAX;
+        r->node = UINT32_MAX;
+        r->present = UINT32_MAX;
+        r->rss = r->cpu_user_ns = r->cpu_sys_ns = UINT64_MAX;
+        r->disk_read = r->disk_write = r->char_read = r->char_write = UINT64_MAX;
+        r->ngpus = NELEM(gpus1);
+        r->gpus = gpus1;
+        break;
+    case 2:
+        r->mono_ns = 1;
+        break;
+    default:
+        for (unsigned i = 0; i < NELEM(big.gpus); i++) {
+            big.gpus[i] = (scope_gpu_figures){
+                i, i & 0x1f, i * 150, i * 100, (uint64_t)i << 32, (uint64_t)i << 20, 80ull << 30};
+        }
+        r->mono_ns = 5;
+        r->interval_ns = 1000000000ull;
+        r->present = 0x7f;
+        r->ngpus = NELEM(big.gpus);
+        r->gpus = big.gpus;
+        break;
+    }
+}
+
+static void fill_stack(scope_rec_stack *s, unsigned variant) {
+    static const scope_frame_addr frames0[] = {
+        {2, 0x1a2b3}, {2, 0x19f00}, {1, 0x4410}, {1, 0x4021}, {3, 0x29d90}, {0, 0x7ffff7a2d083},
+    };
+    static const scope_frame_addr frames1[] = {
+        {UINT32_MAX, UINT64_MAX}, {0, 0}, {0, UINT64_MAX}, {UINT32_MAX, 0}};
+    switch (variant) {
+    case 0:
+        s->id = 17;
+        s->nframes = NELEM(frames0);
+        s->frames = frames0;
+        break;
+    case 1:
+        s->id = UINT32_MAX;
+        s->nframes = NELEM(frames1);
+        s->frames = frames1;
+        break;
+    case 2:
+        s->id = 1;
+        break;
+    default:
+        for (unsigned i = 0; i < NELEM(big.frames); i++)
+            big.frames[i] = (scope_frame_addr){i % 5, 0x400000u + i * 0x1234u};
+        s->id = 99;
+        s->nframes = NELEM(big.frames);
+        s->frames = big.frames;
+        break;
+    }
+}
+
+static void fill_stack_samples(scope_rec_stack_samples *s, unsigned variant) {
+    static const scope_stack_count counts0[] = {{1, 412}, {2, 37}, {17, 1}, {5, 9000}};
+    static const scope_stack_count counts1[] = {{UINT32_MAX, UINT64_MAX}, {0, 0}};
+    switch (variant) {
+    case 0:
+        s->thread = 1;
+        s->node = 4;
+        s->period_ns = 10000000;
+        s->n = NELEM(counts0);
+        s->counts = counts0;
+        break;
+    case 1:
+        s->thread = UINT32_MAX;
+        s->node = UINT32_MAX;
+        s->period_ns = UINT64_MAX;
+        s->n = NELEM(counts1);
+        s->counts = counts1;
+        break;
+    case 2:
+        s->thread = 2;
+        break;
+    default:
+        for (unsigned i = 0; i < NELEM(big.counts); i++)
+            big.counts[i] = (scope_stack_count){i + 1, (uint64_t)i * i * i};
+        s->thread = 3;
+        s->node = 11;
+        s->period_ns = 1000000;
+        s->n = NELEM(big.counts);
+        s->counts = big.counts;
+        break;
+    }
+}
+
+static void fill_trace(scope_rec_trace *t, unsigned variant) {
+    static const scope_trace_event events0[] = {
+        {1, 5000000000ull, 2000000000ull},
+        {2, 5000001000ull, 1200000000ull},
+        {3, 5000002000ull, 40000},
+        {4, 5000003000ull, 900},
+    };
+    /* Out of order and wrapping gaps: the encoding stores signed gaps, and
+     * any order must survive. */
+    static const scope_trace_event events1[] = {
+        {UINT32_MAX, UINT64_MAX, UINT64_MAX}, {0, 0, 0}, {1, UINT64_MAX, 1}, {2, 1, UINT64_MAX},
+        {3, (uint64_t)INT64_MAX + 1, 0},
+    };
+    switch (variant) {
+    case 0:
+        t->thread = 1;
+        t->n = NELEM(events0);
+        t->events = events0;
+        break;
+    case 1:
+        t->thread = UINT32_MAX;
+        t->n = NELEM(events1);
+        t->events = events1;
+        break;
+    case 2:
+        t->thread = 1;
+        break;
+    default:
+        for (unsigned i = 0; i < NELEM(big.events); i++)
+            big.events[i] = (scope_trace_event){1 + i % 11, 1000000000ull + i * 25000ull,
+                                                (uint64_t)(i % 97) * 1000};
+        t->thread = 2;
+        t->n = NELEM(big.events);
+        t->events = big.events;
+        break;
+    }
+}
+
+int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
+    if (variant >= LOG_SAMPLE_VARIANTS)
+        return -EINVAL;
+    init_static_bytes();
+    memset(rec, 0, sizeof *rec);
+    rec->type = type;
+    switch (type) {
+    case SCOPE_REC_FRAME: {
+        static const scope_rec_frame f[] = {
+            {3, 16000000000ull, 1786660016000000000ull, SCOPE_FRAME_PERIODIC},
+            {UINT64_MAX, UINT64_MAX, UINT64_MAX, SCOPE_FRAME_EXEC},
+            {0, 0, 0, SCOPE_FRAME_PERIODIC},
+            {1u << 20, 1, 2, SCOPE_FRAME_SIGNAL},
+        };
+        rec->u.frame = f[variant];
+        return 0;
+    }
+    case SCOPE_REC_PROCESS:
+        fill_process(&rec->u.process, variant);
+        return 0;
+    case SCOPE_REC_STRING: {
+        if (variant == 0)
+            rec->u.string = (scope_rec_string){1, B("self_play")};
+        else if (variant == 1)
+            rec->u.string = (scope_rec_string){UINT32_MAX, {all_bytes, sizeof all_bytes}};
+        else if (variant == 2)
+            rec->u.string = (scope_rec_string){0, NO_BYTES};
+        else
+            rec->u.string = (scope_rec_string){4000000000u, {long_text, sizeof long_text}};
+        return 0;
+    }
+    case SCOPE_REC_THREAD: {
+        static const scope_rec_thread t[] = {
+            {1, 48211, 9876543210ull, {(const uint8_t *)"main", 4}},
+            {UINT32_MAX, INT64_MIN, UINT64_MAX, {(const uint8_t *)"\x1b]0;pwned\x07\0x", 13}},
+            {0, -1, 0, {NULL, 0}},
+            {2, INT64_MAX, 1, {(const uint8_t *)"loader", 6}},
+        };
+        rec->u.thread = t[variant];
+        return 0;
+    }
+    case SCOPE_REC_PHASE_NODE: {
+        static const scope_rec_phase_node n[] = {
+            {3, 2, 3, 1, 0, 15, 212},
+            {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX},
+            {0, 0, 0, 0, 0, 0, 0},
+            {9, 1, 7, 1, SCOPE_PHASE_F_IO | SCOPE_PHASE_F_SYNC, 18, 1},
+        };
+        rec->u.phase_node = n[variant];
+        return 0;
+    }
+    case SCOPE_REC_PHASE_AGG:
+        fill_phase_agg(&rec->u.phase_agg, variant);
+        return 0;
+    case SCOPE_REC_COUNTER: {
+        static const scope_rec_counter c[] = {
+            {1, 10, 3, 1, 320, 20480},
+            {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT64_MAX, INT64_MIN},
+            {0, 0, 0, 0, 0, 0},
+            {5, 14, 0, 2, 7, INT64_MAX},
+        };
+        rec->u.counter = c[variant];
+        return 0;
+    }
+    case SCOPE_REC_RESOURCE:
+        fill_resource(&rec->u.resource, variant);
+        return 0;
+    case SCOPE_REC_MODULE: {
+        static const uint8_t build_id[20] = {0x4c, 0x1d, 0x2e, 0x00, 0xff, 0x10, 0x9a,
+                                             0x00, 0x00, 0x7f, 0x80, 0x81, 0xc3, 0x28,
+                                             0x0a, 0x0d, 0x1b, 0x5b, 0x32, 0x4a};
+        if (variant == 0)
+            rec->u.module = (scope_rec_module){2,
+                                               B("/usr/lib/x86_64-linux-gnu/libm.so.6"),
+                                               {build_id, sizeof build_id},
+                                               0x7f12a0000000ull,
+                                               0xfe000};
+        else if (variant == 1)
+            rec->u.module = (scope_rec_module){UINT32_MAX,
+                                               B("/tmp/\x1b[1m\0lib\xff.so"),
+                                               {all_bytes, sizeof all_bytes},
+                                               UINT64_MAX,
+                                               UINT64_MAX};
+        else if (variant == 2)
+            rec->u.module = (scope_rec_module){0, NO_BYTES, NO_BYTES, 0, 0};
+        else
+            rec->u.module = (scope_rec_module){
+                1, {long_text, sizeof long_text}, NO_BYTES, 0x400000, 1ull << 40};
+        return 0;
+    }
+    case SCOPE_REC_STACK:
+        fill_stack(&rec->u.stack, variant);
+        return 0;
+    case SCOPE_REC_STACK_SAMPLES:
+        fill_stack_samples(&rec->u.stack_samples, variant);
+        return 0;
+    case SCOPE_REC_MARK: {
+        if (variant == 0)
+            rec->u.mark = (scope_rec_mark){SCOPE_MARK_FORK, 1, 14000000000ull, 48377, NO_BYTES};
+        else if (variant == 1)
+            rec->u.mark = (scope_rec_mark){UINT32_MAX, UINT32_MAX, UINT64_MAX, INT64_MIN,
+                                           B("\0\x1b[31m\xff\n")};
+        else if (variant == 2)
+            rec->u.mark = (scope_rec_mark){0, 0, 0, 0, NO_BYTES};
+        else
+            rec->u.mark =
+                (scope_rec_mark){SCOPE_MARK_CAVEAT, 0, 1, INT64_MAX, {long_text, sizeof long_text}};
+        return 0;
+    }
+    case SCOPE_REC_TRACE:
+        fill_trace(&rec->u.trace, variant);
+        return 0;
+    default:
+        return -EINVAL;
+    }
+}
+
+/* ---- field-by-field comparison ---------------------------------------- */
+
+typedef struct cmp {
+    char *why;
+    size_t whylen;
+    int equal;
+} cmp;
+
+static void differ(cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void differ(cmp *c, const char *fmt, ...) {
+    if (!c->equal)
+        return; /* keep the first difference: later ones are usually its echo */
+    c->equal = 0;
+    if (c->why && c->whylen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->why, c->whylen, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static void cmp_u64(cmp *c, const char *field, uint64_t a, uint64_t b) {
+    if (a != b)
+        differ(c, "%s: %llu vs %llu", field, (unsigned long long)a, (unsigned long long)b);
+}
+
+static void cmp_i64(cmp *c, const char *field, int64_t a, int64_t b) {
+    if (a != b)
+        differ(c, "%s: %lld vs %lld", field, (long long)a, (long long)b);
+}
+
+static void cmp_bytes(cmp *c, const char *field, scope_bytes a, scope_bytes b) {
+    if (a.len != b.len)
+        differ(c, "%s: %zu bytes vs %zu bytes", field, a.len, b.len);
+    else if (a.len && (!a.ptr || !b.ptr))
+        differ(c, "%s: NULL pointer with %zu bytes", field, a.len);
+    else if (a.len && memcmp(a.ptr, b.ptr, a.len) != 0)
+        differ(c, "%s: %zu bytes differ", field, a.len);
+}
+
+/* An array count, and a non-NULL pointer wherever the count is not 0. */
+static int cmp_count(cmp *c, const char *field, uint64_t na, const void *pa, uint64_t nb,
+                     const void *pb) {
+    cmp_u64(c, field, na, nb);
+    if (na == nb && na && (!pa || !pb))
+        differ(c, "%s: NULL array of %llu elements", field, (unsigned long long)na);
+    return c->equal;
+}
+
+#define CMP_U(f)  cmp_u64(&c, #f, x->f, y->f)
+#define CMP_I(f)  cmp_i64(&c, #f, x->f, y->f)
+#define CMP_B(f)  cmp_bytes(&c, #f, x->f, y->f)
+#define CMP_AU(f) cmp_u64(&c, name, x->f, y->f)
+
+int log_sample_record_equal(const scope_record *a, const scope_record *b, char *why,
+                            size_t whylen) {
+    cmp c = {why, whylen, 1};
+    char name[96];
+    if (why && whylen)
+        why[0] = '\0';
+    if (a->type != b->type) {
+        differ(&c, "type: %u vs %u", a->type, b->type);
+        return 0;
+    }
+    switch (a->type) {
+    case SCOPE_REC_FRAME: {
+        const scope_rec_frame *x = &a->u.frame, *y = &b->u.frame;
+        CMP_U(seq);
+        CMP_U(mono_ns);
+        CMP_U(wall_ns);
+        CMP_U(reason);
+        break;
+    }
+    case SCOPE_REC_PROCESS: {
+        const scope_rec_process *x = &a->u.process, *y = &b->u.process;
+        CMP_B(run_id);
+        CMP_B(uuid);
+        CMP_B(host);
+        CMP_B(role);
+        CMP_B(job_id);
+        CMP_B(step_id);
+        CMP_B(exe);
+        CMP_B(cwd);
+        CMP_B(recorder_version);
+        CMP_I(pid);
+        CMP_I(ppid);
+        CMP_I(rank);
+        CMP_I(local_rank);
+        CMP_I(node_rank);
+        CMP_I(world_size);
+        CMP_U(start_wall_ns);
+        CMP_U(start_mono_ns);
+        if (cmp_count(&c, "process.argc", x->argc, x->argv, y->argc, y->argv)) {
+            for (uint32_t i = 0; i < x->argc; i++) {
+                snprintf(name, sizeof name, "process.argv[%u]", i);
+                cmp_bytes(&c, name, x->argv[i], y->argv[i]);
+            }
+        }
+        if (cmp_count(&c, "process.nsettings", x->nsettings, x->settings, y->nsettings,
+                      y->settings)) {
+            for (uint32_t i = 0; i < x->nsettings; i++) {
+                snprintf(name, sizeof name, "process.settings[%u].key", i);
+                cmp_bytes(&c, name, x->settings[i].key, y->settings[i].key);
+                snprintf(name, sizeof name, "process.settings[%u].value", i);
+                cmp_bytes(&c, name, x->settings[i].value, y->settings[i].value);
+            }
+        }
+        break;
+    }
+    case SCOPE_REC_STRING: {
+        const scope_rec_string *x = &a->u.string, *y = &b->u.string;
+        CMP_U(id);
+        CMP_B(value);
+        break;
+    }
+    case SCOPE_REC_THREAD: {
+        const scope_rec_thread *x = &a->u.thread, *y = &b->u.thread;
+        CMP_U(index);
+        CMP_I(tid);
+        CMP_U(start_mono_ns);
+        CMP_B(name);
+        break;
+    }
+    case SCOPE_REC_PHASE_NODE: {
+        const scope_rec_phase_node *x = &a->u.phase_node, *y = &b->u.phase_node;
+        CMP_U(id);
+        CMP_U(parent);
+        CMP_U(name);
+        CMP_U(thread);
+        CMP_U(flags);
+        CMP_U(file);
+        CMP_U(line);
+        break;
+    }
+    case SCOPE_REC_PHASE_AGG: {
+        const scope_rec_phase_agg *x = &a->u.phase_agg, *y = &b->u.phase_agg;
+        CMP_U(node);
+        CMP_U(count);
+        CMP_U(wall_ns);
+        CMP_U(min_ns);
+        CMP_U(max_ns);
+        CMP_U(cpu_count);
+        CMP_U(cpu_wall_ns);
+        CMP_U(cpu_ns);
+        CMP_U(io_flags);
+        CMP_U(io_count);
+        CMP_U(io_failed);
+        CMP_U(disk_read);
+        CMP_U(disk_write);
+        CMP_U(char_read);
+        CMP_U(char_write);
+        if (cmp_count(&c, "phase_agg.nbins", x->nbins, x->bins, y->nbins, y->bins)) {
+            for (uint32_t i = 0; i < x->nbins; i++) {
+                snprintf(name, sizeof name, "phase_agg.bins[%u].bucket", i);
+                CMP_AU(bins[i].bucket);
+                snprintf(name, sizeof name, "phase_agg.bins[%u].count", i);
+                CMP_AU(bins[i].count);
+            }
+        }
+        break;
+    }
+    case SCOPE_REC_COUNTER: {
+        const scope_rec_counter *x = &a->u.counter, *y = &b->u.counter;
+        CMP_U(id);
+        CMP_U(name);
+        CMP_U(node);
+        CMP_U(thread);
+        CMP_U(calls);
+        CMP_I(total);
+        break;
+    }
+    case SCOPE_REC_RESOURCE: {
+        const scope_rec_resource *x = &a->u.resource, *y = &b->u.resource;
+        CMP_U(mono_ns);
+        CMP_U(interval_ns);
+        CMP_U(node);
+        CMP_U(present);
+        CMP_U(rss);
+        CMP_U(cpu_user_ns);
+        CMP_U(cpu_sys_ns);
+        CMP_U(disk_read);
+        CMP_U(disk_write);
+        CMP_U(char_read);
+        CMP_U(char_write);
+        if (cmp_count(&c, "resource.ngpus", x->ngpus, x->gpus, y->ngpus, y->gpus)) {
+            for (uint32_t i = 0; i < x->ngpus; i++) {
+#define CMP_GPU(f)                                                                                 \
+    snprintf(name, sizeof name, "resource.gpus[%u]." #f, i);                                       \
+    CMP_AU(gpus[i].f)
+                CMP_GPU(index);
+                CMP_GPU(present);
+                CMP_GPU(busy_permyriad);
+                CMP_GPU(run_permyriad);
+                CMP_GPU(mem_used);
+                CMP_GPU(mem_run);
+                CMP_GPU(mem_total);
+#undef CMP_GPU
+            }
+        }
+        break;
+    }
+    case SCOPE_REC_MODULE: {
+        const scope_rec_module *x = &a->u.module, *y = &b->u.module;
+        CMP_U(id);
+        CMP_B(path);
+        CMP_B(build_id);
+        CMP_U(base);
+        CMP_U(size);
+        break;
+    }
+    case SCOPE_REC_STACK: {
+        const scope_rec_stack *x = &a->u.stack, *y = &b->u.stack;
+        CMP_U(id);
+        if (cmp_count(&c, "stack.nframes", x->nframes, x->frames, y->nframes, y->frames)) {
+            for (uint32_t i = 0; i < x->nframes; i++) {
+                snprintf(name, sizeof name, "stack.frames[%u].module", i);
+                CMP_AU(frames[i].module);
+                snprintf(name, sizeof name, "stack.frames[%u].offset", i);
+                CMP_AU(frames[i].offset);
+            }
+        }
+        break;
+    }
+    case SCOPE_REC_STACK_SAMPLES: {
+        const scope_rec_stack_samples *x = &a->u.stack_samples, *y = &b->u.stack_samples;
+        CMP_U(thread);
+        CMP_U(node);
+        CMP_U(period_ns);
+        if (cmp_count(&c, "stack_samples.n", x->n, x->counts, y->n, y->counts)) {
+            for (uint32_t i = 0; i < x->n; i++) {
+                snprintf(name, sizeof name, "stack_samples.counts[%u].stack", i);
+                CMP_AU(counts[i].stack);
+                snprintf(name, sizeof name, "stack_samples.counts[%u].count", i);
+                CMP_AU(counts[i].count);
+            }
+        }
+        break;
+    }
+    case SCOPE_REC_MARK: {
+        const scope_rec_mark *x = &a->u.mark, *y = &b->u.mark;
+        CMP_U(kind);
+        CMP_U(thread);
+        CMP_U(mono_ns);
+        CMP_I(value);
+        CMP_B(text);
+        break;
+    }
+    case SCOPE_REC_TRACE: {
+        const scope_rec_trace *x = &a->u.trace, *y = &b->u.trace;
+        CMP_U(thread);
+        if (cmp_count(&c, "trace.n", x->n, x->events, y->n, y->events)) {
+            for (uint32_t i = 0; i < x->n; i++) {
+                snprintf(name, sizeof name, "trace.events[%u].node", i);
+                CMP_AU(events[i].node);
+                snprintf(name, sizeof name, "trace.events[%u].start_ns", i);
+                CMP_AU(events[i].start_ns);
+                snprintf(name, sizeof name, "trace.events[%u].dur_ns", i);
+                CMP_AU(events[i].dur_ns);
+            }
+        }
+        break;
+    }
+    default:
+        /* Unknown kinds carry nothing but their raw body. */
+        cmp_bytes(&c, "raw", a->raw, b->raw);
+        break;
+    }
+    return c.equal;
+}
+
+/* ---- a realistic sample log ------------------------------------------- */
+
+/* The program being "recorded": an AlphaZero-style trainer whose main thread
+ * alternates self-play and training, with a loader thread and an environment
+ * worker. */
+enum {
+    S_ITERATION = 1,
+    S_SELF_PLAY,
+    S_MCTS,
+    S_ENV_STEP,
+    S_LOAD_BATCH,
+    S_TRAIN,
+    S_CHECKPOINT,
+    S_FORWARD,
+    S_BACKWARD,
+    S_MCTS_SIMS,
+    S_ENV_STEPS,
+    S_SAMPLES_LOADED,
+    S_BYTES_CHECKPOINTED,
+    S_QUEUE_DELTA,
+    S_MAIN_C,
+    S_SELFPLAY_C,
+    S_TRAIN_C,
+    S_LOADER_C,
+    S_CHECKPOINT_C,
+    S_ENV_C,
+    S_NSTRINGS
+};
+
+static const char *const sample_strings[S_NSTRINGS] = {
+    [S_ITERATION] = "iteration",
+    [S_SELF_PLAY] = "self_play",
+    [S_MCTS] = "mcts",
+    [S_ENV_STEP] = "env_step",
+    [S_LOAD_BATCH] = "load_batch",
+    [S_TRAIN] = "train",
+    [S_CHECKPOINT] = "checkpoint",
+    [S_FORWARD] = "forward",
+    [S_BACKWARD] = "backward",
+    [S_MCTS_SIMS] = "mcts_simulations",
+    [S_ENV_STEPS] = "env_steps",
+    [S_SAMPLES_LOADED] = "samples_loaded",
+    [S_BYTES_CHECKPOINTED] = "bytes_checkpointed",
+    [S_QUEUE_DELTA] = "replay_queue_delta",
+    [S_MAIN_C] = "az/main.c",
+    [S_SELFPLAY_C] = "az/selfplay.c",
+    [S_TRAIN_C] = "az/train.c",
+    [S_LOADER_C] = "az/loader.c",
+    [S_CHECKPOINT_C] = "az/checkpoint.c",
+    [S_ENV_C] = "az/env.c",
+};
+
+enum { T_MAIN = 1, T_LOADER = 2, T_ENV = 3, NTHREADS = 3 };
+
+/* Per node: how many entries a 2-second frame adds and their typical length. */
+typedef struct sample_node {
+    scope_rec_phase_node def;
+    unsigned per_frame;  /* entries completed per frame (0: see every) */
+    unsigned every;      /* when per_frame is 0: one entry every `every` frames */
+    uint64_t mean_ns;    /* typical duration */
+    unsigned cpu_permil; /* share of wall time on CPU */
+} sample_node;
+
+#define NNODES 11
+static const sample_node sample_nodes[NNODES] = {
+    {{1, 0, S_ITERATION, T_MAIN, 0, S_MAIN_C, 88}, 1, 0, 1900000000ull, 700},
+    {{2, 1, S_SELF_PLAY, T_MAIN, 0, S_SELFPLAY_C, 41}, 1, 0, 1100000000ull, 820},
+    {{3, 2, S_MCTS, T_MAIN, 0, S_SELFPLAY_C, 57}, 48, 0, 21000000ull, 950},
+    {{4, 3, S_ENV_STEP, T_MAIN, 0, S_ENV_C, 130}, 96, 0, 180000ull, 990},
+    {{5, 1, S_TRAIN, T_MAIN, 0, S_TRAIN_C, 20}, 1, 0, 700000000ull, 400},
+    {{6, 5, S_LOAD_BATCH, T_MAIN, 0, S_TRAIN_C, 33}, 8, 0, 4000000ull, 300},
+    {{7, 5, S_FORWARD, T_MAIN, SCOPE_PHASE_F_SYNC, S_TRAIN_C, 47}, 8, 0, 38000000ull, 150},
+    {{8, 5, S_BACKWARD, T_MAIN, SCOPE_PHASE_F_SYNC, S_TRAIN_C, 52}, 8, 0, 51000000ull, 120},
+    {{9, 1, S_CHECKPOINT, T_MAIN, SCOPE_PHASE_F_IO, S_CHECKPOINT_C, 12}, 0, 3, 90000000ull, 200},
+    {{10, 0, S_LOAD_BATCH, T_LOADER, SCOPE_PHASE_F_IO, S_LOADER_C, 75}, 12, 0, 15000000ull, 250},
+    {{11, 0, S_ENV_STEP, T_ENV, 0, S_ENV_C, 130}, 200, 0, 170000ull, 980},
+};
+
+/* Running totals, written as full values each frame ("newest wins"). */
+typedef struct sample_state {
+    uint64_t rng;
+    scope_rec_phase_agg agg[NNODES];
+    uint64_t hist[NNODES][SCOPE_HIST_BUCKETS];
+    scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+    uint64_t counter_calls[5];
+    int64_t counter_total[5];
+    uint64_t stack_counts[3][12];
+    unsigned nstacks;
+} sample_state;
+
+static int add(scope_log_writer *w, const scope_record *rec) {
+    return scope_log_writer_add(w, rec);
+}
+
+static int write_definitions(scope_log_writer *w, unsigned seed, uint64_t start_mono,
+                             uint64_t start_wall) {
+    scope_record rec;
+    int rc;
+    static const scope_bytes argv[] = {
+        {(const uint8_t *)"./train", 7},
+        {(const uint8_t *)"--config", 8},
+        {(const uint8_t *)"cfg/az.yaml", 11},
+        {(const uint8_t *)"--selfplay-workers", 18},
+        {(const uint8_t *)"8", 1},
+    };
+    static const scope_kv settings[] = {
+        {{(const uint8_t *)"frame_interval_s", 16}, {(const uint8_t *)"2", 1}},
+        {{(const uint8_t *)"resource_interval_s", 19}, {(const uint8_t *)"1", 1}},
+        {{(const uint8_t *)"lines_hz", 8}, {(const uint8_t *)"100", 3}},
+        {{(const uint8_t *)"trace_window_s", 14}, {(const uint8_t *)"0", 1}},
+    };
+    char uuid[16], host[16];
+    snprintf(uuid, sizeof uuid, "%08x", (seed * 2654435761u) ^ 0x5c0be1u);
+    snprintf(host, sizeof host, "node%03u", seed % 64);
+
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_PROCESS;
+    scope_rec_process *p = &rec.u.process;
+    p->run_id = B("20260813T2241-471c94");
+    p->uuid = bytes_of(uuid);
+    p->host = bytes_of(host);
+    p->role = B("trainer");
+    p->job_id = B("812345");
+    p->step_id = B("0");
+    p->exe = B("/opt/az/bin/train");
+    p->cwd = B("/scratch/az/run7");
+    p->recorder_version = B("0.1.0");
+    p->pid = 40000 + seed % 20000;
+    p->ppid = 39990;
+    p->rank = (int32_t)(seed % 8);
+    p->local_rank = (int32_t)(seed % 4);
+    p->node_rank = (int32_t)(seed % 8 / 4);
+    p->world_size = 8;
+    p->start_wall_ns = start_wall;
+    p->start_mono_ns = start_mono;
+    p->argc = NELEM(argv);
+    p->argv = argv;
+    p->nsettings = NELEM(settings);
+    p->settings = settings;
+    if ((rc = add(w, &rec)) < 0)
+        return rc;
+
+    for (uint32_t id = 1; id < S_NSTRINGS; id++) {
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_STRING;
+        rec.u.string.id = id;
+        rec.u.string.value = bytes_of(sample_strings[id]);
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+
+    static const char *const thread_names[NTHREADS + 1] = {NULL, "main", "loader",
+                                                           "env-worker\x1b[31m\xff"};
+    for (uint32_t t = 1; t <= NTHREADS; t++) {
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_THREAD;
+        rec.u.thread.index = t;
+        rec.u.thread.tid = p->pid + (t - 1) * 3;
+        rec.u.thread.start_mono_ns = start_mono + (t - 1) * 1500000ull;
+        rec.u.thread.name = bytes_of(thread_names[t]);
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+
+    for (unsigned i = 0; i < NNODES; i++) {
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_PHASE_NODE;
+        rec.u.phase_node = sample_nodes[i].def;
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+
+    /* The executable and two libraries, with GNU build ids. */
+    static const struct {
+        const char *path;
+        uint64_t base, size;
+    } modules[] = {
+        {"/opt/az/bin/train", 0x555555554000ull, 0x2d000},
+        {"/usr/lib/x86_64-linux-gnu/libm.so.6", 0x7ffff7e00000ull, 0xfe000},
+        {"/usr/lib/x86_64-linux-gnu/libc.so.6", 0x7ffff7a00000ull, 0x1c7000},
+    };
+    for (uint32_t m = 0; m < NELEM(modules); m++) {
+        uint8_t build_id[20];
+        uint64_t s = 0xb111d1du + m;
+        for (unsigned i = 0; i < sizeof build_id; i++)
+            build_id[i] = (uint8_t)rnd_next(&s);
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_MODULE;
+        rec.u.module.id = m + 1;
+        rec.u.module.path = bytes_of(modules[m].path);
+        rec.u.module.build_id = (scope_bytes){build_id, sizeof build_id};
+        rec.u.module.base = modules[m].base;
+        rec.u.module.size = modules[m].size;
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Stack `id` (1..): a few frames in the executable over libm/libc. */
+static int write_stack(scope_log_writer *w, uint32_t id) {
+    scope_frame_addr frames[8];
+    uint64_t s = 0x57ac0000u + id;
+    uint32_t n = 3 + id % 5;
+    for (uint32_t i = 0; i < n; i++) {
+        frames[i].module = i == 0 ? 2 + id % 2 : 1;
+        frames[i].offset = 0x1000 + rnd_next(&s) % 0x2c000;
+    }
+    scope_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_STACK;
+    rec.u.stack.id = id;
+    rec.u.stack.nframes = n;
+    rec.u.stack.frames = frames;
+    return add(w, &rec);
+}
+
+static int write_aggregates(scope_log_writer *w, sample_state *st, unsigned f) {
+    scope_record rec;
+    int rc;
+    for (unsigned i = 0; i < NNODES; i++) {
+        const sample_node *n = &sample_nodes[i];
+        unsigned entries = n->per_frame ? n->per_frame : (f % n->every == n->every - 1);
+        if (!entries)
+            continue; /* nothing new: the previous frame's aggregate still stands */
+        scope_rec_phase_agg *a = &st->agg[i];
+        a->node = n->def.id;
+        for (unsigned e = 0; e < entries; e++) {
+            /* Mostly near the mean, now and then 4x slower: a tail to find. */
+            uint64_t d = n->mean_ns / 2 + rnd_next(&st->rng) % n->mean_ns;
+            if (rnd_next(&st->rng) % 50 == 0)
+                d *= 4;
+            if (a->count == 0 || d < a->min_ns)
+                a->min_ns = d;
+            if (d > a->max_ns)
+                a->max_ns = d;
+            a->count++;
+            a->wall_ns += d;
+            st->hist[i][scope_hist_bucket(d)]++;
+            /* One entry in 40 ran on a thread whose CPU clock could not be
+             * read: it counts in wall time but not in wait%. */
+            if (rnd_next(&st->rng) % 40 != 0) {
+                a->cpu_count++;
+                a->cpu_wall_ns += d;
+                a->cpu_ns += d * n->cpu_permil / 1000;
+            }
+            if (n->def.flags & SCOPE_PHASE_F_IO) {
+                a->io_flags = SCOPE_IO_MEASURED;
+                if (rnd_next(&st->rng) % 100 == 0) {
+                    a->io_failed++;
+                } else {
+                    a->io_count++;
+                    if (n->def.id == 9) {
+                        uint64_t bytes = 48ull << 20;
+                        a->char_write += bytes;
+                        a->disk_write += bytes - (bytes >> 3);
+                    } else {
+                        uint64_t bytes = (1ull << 20) + rnd_next(&st->rng) % (1u << 20);
+                        a->char_read += bytes;
+                        a->disk_read += bytes * (rnd_next(&st->rng) % 4) / 4; /* cache hits */
+                    }
+                }
+            }
+        }
+        uint32_t nbins = 0;
+        for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++) {
+            if (st->hist[i][b])
+                st->bins[nbins++] = (scope_hist_bin){b, st->hist[i][b]};
+        }
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_PHASE_AGG;
+        rec.u.phase_agg = *a;
+        rec.u.phase_agg.nbins = nbins;
+        rec.u.phase_agg.bins = st->bins;
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+
+    static const struct {
+        uint32_t name, node, thread;
+    } counters[5] = {
+        {S_MCTS_SIMS, 3, T_MAIN},         {S_ENV_STEPS, 11, T_ENV},
+        {S_SAMPLES_LOADED, 10, T_LOADER}, {S_BYTES_CHECKPOINTED, 9, T_MAIN},
+        {S_QUEUE_DELTA, 0, T_LOADER},
+    };
+    for (unsigned c = 0; c < NELEM(counters); c++) {
+        /* What one 2-second frame adds to each counter. */
+        uint64_t calls = 12;
+        int64_t amount = 0;
+        switch (c) {
+        case 0: /* 48 searches of 64 simulations */
+            calls = 48;
+            amount = 48 * 64;
+            break;
+        case 1:
+            calls = 200;
+            amount = 200;
+            break;
+        case 2: /* 12 batches of 256 samples */
+            amount = 12 * 256;
+            break;
+        case 3: /* one checkpoint every third frame */
+            calls = f % 3 == 2;
+            amount = calls ? 48 << 20 : 0;
+            break;
+        default: /* a signed counter that drifts both ways */
+            amount = (int64_t)(rnd_next(&st->rng) % 2001) - 1000;
+            break;
+        }
+        if (!calls)
+            continue;
+        st->counter_calls[c] += calls;
+        st->counter_total[c] += amount;
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_COUNTER;
+        rec.u.counter = (scope_rec_counter){c + 1,
+                                            counters[c].name,
+                                            counters[c].node,
+                                            counters[c].thread,
+                                            st->counter_calls[c],
+                                            st->counter_total[c]};
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int write_resources(scope_log_writer *w, sample_state *st, unsigned seed, unsigned f,
+                           uint64_t start_mono) {
+    /* One sample per simulated second, two seconds per frame. */
+    unsigned ngpus = seed % 3;
+    for (unsigned s = 0; s < 2; s++) {
+        uint64_t second = (uint64_t)f * 2 + s;
+        scope_gpu_figures gpus[2];
+        for (unsigned g = 0; g < ngpus; g++) {
+            gpus[g].index = g * 2; /* the run uses devices 0 and 2 of the node */
+            gpus[g].present = SCOPE_GPU_BUSY | SCOPE_GPU_MEM_USED | SCOPE_GPU_MEM_TOTAL;
+            /* Only device 0 has accounting mode on, so only it has this
+             * run's share. */
+            if (g == 0)
+                gpus[g].present |= SCOPE_GPU_RUN | SCOPE_GPU_MEM_RUN;
+            gpus[g].busy_permyriad = (uint32_t)rnd_range(&st->rng, 6000, 9900);
+            gpus[g].run_permyriad =
+                g == 0 ? gpus[g].busy_permyriad - (uint32_t)rnd_range(&st->rng, 0, 500) : 0;
+            gpus[g].mem_total = 80ull << 30;
+            gpus[g].mem_used = (30ull << 30) + rnd_range(&st->rng, 0, 1ull << 30);
+            gpus[g].mem_run = g == 0 ? gpus[g].mem_used - (2ull << 30) : 0;
+        }
+        scope_record rec;
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_RESOURCE;
+        scope_rec_resource *r = &rec.u.resource;
+        r->mono_ns = start_mono + second * 1000000000ull;
+        r->interval_ns = 1000000000ull + rnd_range(&st->rng, 0, 2000000);
+        r->node = s == 0 ? 3 : 7; /* mcts, then forward */
+        r->present = SCOPE_RES_RSS | SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS | SCOPE_RES_CHAR_READ |
+                     SCOPE_RES_CHAR_WRITE;
+        /* Odd seeds run in a container without block-layer figures. */
+        if (seed % 2 == 0)
+            r->present |= SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE;
+        r->rss = (2ull << 30) + second * (3u << 20);
+        r->cpu_user_ns = rnd_range(&st->rng, 1800000000ull, 2900000000ull);
+        r->cpu_sys_ns = rnd_range(&st->rng, 30000000, 90000000);
+        r->char_read = rnd_range(&st->rng, 0, 8u << 20);
+        r->char_write = rnd_range(&st->rng, 0, 1u << 16);
+        if (seed % 2 == 0) {
+            r->disk_read = r->char_read / 4;
+            r->disk_write = r->char_write;
+        }
+        r->ngpus = ngpus;
+        r->gpus = ngpus ? gpus : NULL;
+        int rc = add(w, &rec);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int write_samples(scope_log_writer *w, sample_state *st, unsigned f) {
+    int rc;
+    /* Two new stacks each frame, defined before their first use. */
+    for (unsigned k = 0; k < 2 && st->nstacks < 12; k++) {
+        if ((rc = write_stack(w, ++st->nstacks)) < 0)
+            return rc;
+    }
+    static const struct {
+        uint32_t thread, node;
+    } where[3] = {{T_MAIN, 4}, {T_MAIN, 7}, {T_LOADER, 10}};
+    for (unsigned k = 0; k < NELEM(where); k++) {
+        scope_stack_count counts[12];
+        uint32_t n = 0;
+        for (uint32_t s = 0; s < st->nstacks; s++) {
+            if ((s + k) % 3 == 0 || s + 1 == st->nstacks)
+                st->stack_counts[k][s] += rnd_range(&st->rng, 1, 60);
+            if (st->stack_counts[k][s])
+                counts[n++] = (scope_stack_count){s + 1, st->stack_counts[k][s]};
+        }
+        scope_record rec;
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_STACK_SAMPLES;
+        rec.u.stack_samples.thread = where[k].thread;
+        rec.u.stack_samples.node = where[k].node;
+        rec.u.stack_samples.period_ns = 10000000;
+        rec.u.stack_samples.n = n;
+        rec.u.stack_samples.counts = n ? counts : NULL;
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+    (void)f;
+    return 0;
+}
+
+static int write_mark(scope_log_writer *w, uint32_t kind, uint32_t thread, uint64_t mono,
+                      int64_t value, const char *text) {
+    scope_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_MARK;
+    rec.u.mark = (scope_rec_mark){kind, thread, mono, value, text ? bytes_of(text) : NO_BYTES};
+    return add(w, &rec);
+}
+
+static int write_trace(scope_log_writer *w, sample_state *st, uint64_t t0) {
+    /* One iteration of the main thread, event by event, in start order. */
+    static const uint32_t nodes[] = {1, 2, 3, 4, 4, 4, 3, 4, 4, 5, 6, 7, 8, 6, 7, 8};
+    scope_trace_event ev[NELEM(nodes)];
+    uint64_t t = t0;
+    for (unsigned i = 0; i < NELEM(nodes); i++) {
+        ev[i].node = nodes[i];
+        ev[i].start_ns = t;
+        ev[i].dur_ns = sample_nodes[nodes[i] - 1].mean_ns / 4 + rnd_range(&st->rng, 0, 1000);
+        t += rnd_range(&st->rng, 1000, 2000000);
+    }
+    scope_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_TRACE;
+    rec.u.trace.thread = T_MAIN;
+    rec.u.trace.n = NELEM(ev);
+    rec.u.trace.events = ev;
+    return add(w, &rec);
+}
+
+int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint64_t *frame_offsets,
+                         uint64_t *file_size) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -errno;
+    scope_log_writer *w = NULL;
+    sample_state *st = calloc(1, sizeof *st);
+    int rc = st ? scope_log_writer_open(&w, fd, NULL) : -ENOMEM;
+    if (rc < 0)
+        goto out;
+    st->rng = 0x5c09e000u ^ ((uint64_t)seed << 32) ^ seed;
+
+    const uint64_t start_mono = 5000000000ull + (uint64_t)seed * 7919;
+    const uint64_t start_wall = 1786660000000000000ull + (uint64_t)seed * 1000003;
+    const uint64_t frame_ns = 2000000000ull;
+
+    for (unsigned f = 0; f < nframes; f++) {
+        uint64_t mono = start_mono + (f + 1) * frame_ns;
+        if (f == 0) {
+            if ((rc = write_definitions(w, seed, start_mono, start_wall)) < 0)
+                goto out;
+            if (seed % 3 == 0 &&
+                (rc = write_mark(w, SCOPE_MARK_CAVEAT, 0, start_mono + 1000, 0,
+                                 "GPU figures unavailable: libnvidia-ml.so.1 not found")) < 0)
+                goto out;
+        }
+        if ((rc = write_aggregates(w, st, f)) < 0 ||
+            (rc = write_resources(w, st, seed, f, start_mono)) < 0 ||
+            (rc = write_samples(w, st, f)) < 0)
+            goto out;
+        if (f == 1 && (rc = write_mark(w, SCOPE_MARK_FORK, T_MAIN, mono - 700000000ull,
+                                       40000 + (int64_t)(seed % 20000) + 17, NULL)) < 0)
+            goto out;
+        if (f % 5 == 3 && (rc = write_mark(w, SCOPE_MARK_DROPPED, T_LOADER, mono - 1000,
+                                           (int64_t)(f * 3 + 1), "trace events")) < 0)
+            goto out;
+        /* A trace window now and then; a one-frame log gets one too, so that
+         * every kind appears in any sample log. */
+        if ((f == 1 || f % 4 == 3 || nframes == 1) &&
+            (rc = write_trace(w, st, mono - frame_ns + 5000)) < 0)
+            goto out;
+        int last = f + 1 == nframes;
+        if (last &&
+            (rc = write_mark(w, SCOPE_MARK_SHUTDOWN, 0, mono - 10, SCOPE_SHUTDOWN_EXIT, NULL)) < 0)
+            goto out;
+
+        /* The file is appended to, so its size before a close is where that
+         * frame will begin. */
+        struct stat sb;
+        if (fstat(fd, &sb) < 0) {
+            rc = -errno;
+            goto out;
+        }
+        if (frame_offsets)
+            frame_offsets[f] = (uint64_t)sb.st_size;
+        long n = scope_log_writer_close_frame(w, last ? SCOPE_FRAME_EXIT : SCOPE_FRAME_PERIODIC,
+                                              mono, start_wall + (f + 1) * frame_ns);
+        if (n < 0) {
+            rc = (int)n;
+            goto out;
+        }
+    }
+    if (file_size) {
+        struct stat sb;
+        if (fstat(fd, &sb) < 0) {
+            rc = -errno;
+            goto out;
+        }
+        *file_size = (uint64_t)sb.st_size;
+    }
+    rc = 0;
+out:
+    scope_log_writer_free(w);
+    free(st);
+    if (close(fd) < 0 && rc == 0)
+        rc = -errno;
+    return rc;
+}
+
+/* ---- whole-log dumps -------------------------------------------------- */
+
+static int blob_append(log_sample_frame *f, size_t *cap, const void *p, size_t n) {
+    if (f->bloblen + n > *cap) {
+        size_t c = *cap ? *cap : 1024;
+        while (c < f->bloblen + n)
+            c *= 2;
+        uint8_t *b = realloc(f->blob, c);
+        if (!b)
+            return -ENOMEM;
+        f->blob = b;
+        *cap = c;
+    }
+    if (n)
+        memcpy(f->blob + f->bloblen, p, n);
+    f->bloblen += n;
+    return 0;
+}
+
+int log_sample_dump_mem(const void *data, size_t size, size_t max_frames, log_sample_dump *d) {
+    memset(d, 0, sizeof *d);
+    scope_log_reader *r = NULL;
+    d->rc = scope_log_reader_open_mem(&r, data, size, d->msg, sizeof d->msg);
+    if (d->rc < 0)
+        return 0;
+    d->info = *scope_log_reader_info(r);
+    d->frames = calloc(max_frames ? max_frames : 1, sizeof *d->frames);
+    if (!d->frames)
+        goto nomem;
+
+    scope_rec_frame fr;
+    uint64_t off;
+    while (scope_log_reader_next_frame(r, &fr, &off) == 1) {
+        if (d->nframes == max_frames) {
+            d->runaway = 1;
+            break;
+        }
+        log_sample_frame *f = &d->frames[d->nframes++];
+        size_t cap = 0;
+        f->offset = off;
+        f->frame = fr;
+        scope_record rec;
+        while (scope_log_reader_next_record(r, &rec) == 1) {
+            if (f->nrecords++ == 1000000) {
+                d->runaway = 1;
+                break;
+            }
+            uint64_t len = rec.raw.len;
+            if (blob_append(f, &cap, &rec.type, sizeof rec.type) < 0 ||
+                blob_append(f, &cap, &len, sizeof len) < 0 ||
+                blob_append(f, &cap, rec.raw.ptr, rec.raw.len) < 0)
+                goto nomem;
+        }
+        if (d->runaway)
+            break;
+    }
+    d->ndamage = scope_log_reader_damage_count(r);
+    if (d->ndamage) {
+        d->damage = calloc(d->ndamage, sizeof *d->damage);
+        if (!d->damage)
+            goto nomem;
+        for (size_t i = 0; i < d->ndamage; i++)
+            d->damage[i] = *scope_log_reader_damage(r, i);
+    }
+    scope_log_reader_close(r);
+    return 0;
+nomem:
+    scope_log_reader_close(r);
+    log_sample_dump_free(d);
+    return -ENOMEM;
+}
+
+int log_sample_frame_equal(const log_sample_frame *a, const log_sample_frame *b) {
+    return a->offset == b->offset && a->frame.seq == b->frame.seq &&
+           a->frame.mono_ns == b->frame.mono_ns && a->frame.wall_ns == b->frame.wall_ns &&
+           a->frame.reason == b->frame.reason && a->nrecords == b->nrecords &&
+           a->bloblen == b->bloblen && (!a->bloblen || memcmp(a->blob, b->blob, a->bloblen) == 0);
+}
+
+void log_sample_dump_free(log_sample_dump *d) {
+    for (size_t i = 0; i < d->nframes; i++)
+        free(d->frames[i].blob);
+    free(d->frames);
+    free(d->damage);
+    d->frames = NULL;
+    d->damage = NULL;
+    d->nframes = d->ndamage = 0;
+}
+
+int log_sample_read_file(const char *path, uint8_t **data, size_t *size) {
+    *data = NULL;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct stat sb;
+    if (fstat(fd, &sb) < 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    /* One spare byte so an empty file still yields a real allocation. */
+    uint8_t *buf = malloc((size_t)sb.st_size + 1);
+    if (!buf) {
+        close(fd);
+        return -ENOMEM;
+    }
+    size_t got = 0;
+    while (got < (size_t)sb.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)sb.st_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : EIO;
+            free(buf);
+            close(fd);
+            return -e;
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    *data = buf;
+    *size = got;
+    return 0;
+}
+
+int log_sample_write_file(const char *path, const void *data, size_t size) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -errno;
+    size_t put = 0;
+    while (put < size) {
+        ssize_t n = write(fd, (const uint8_t *)data + put, size - put);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            close(fd);
+            return -e;
+        }
+        put += (size_t)n;
+    }
+    return close(fd) < 0 ? -errno : 0;
+}

@@ -1,0 +1,106 @@
+/* Names from logs are data: the escaping every printer goes through. */
+#include "text_escape.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *esc(const char *in, size_t n, unsigned flags) {
+    static char out[512];
+    size_t need = scope_escape((const uint8_t *)in, n, out, sizeof out, flags);
+    ck_assert_uint_lt(need, sizeof out);
+    ck_assert_uint_eq(strlen(out), need);
+    return out;
+}
+
+#define ESC(lit) esc(lit, sizeof(lit) - 1, 0)
+
+START_TEST(plain_ascii_and_utf8_pass_through) {
+    ck_assert_str_eq(ESC("iteration/self_play"), "iteration/self_play");
+    ck_assert_str_eq(ESC("r\xc3\xa9sum\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x9a\x80"),
+                     "r\xc3\xa9sum\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x9a\x80");
+    ck_assert_str_eq(ESC(""), "");
+}
+END_TEST
+
+START_TEST(control_characters_are_escaped) {
+    ck_assert_str_eq(ESC("a\x1b[31mred\x07"), "a\\x1b[31mred\\x07");
+    ck_assert_str_eq(ESC("tab\tnl\ncr\r"), "tab\\x09nl\\x0acr\\x0d");
+    ck_assert_str_eq(ESC("del\x7f"), "del\\x7f");
+    ck_assert_str_eq(esc("nul\0x", 5, 0), "nul\\x00x");
+    /* U+009B is a single-character CSI on some terminals. */
+    ck_assert_str_eq(ESC("c1\xc2\x9b"), "c1\\u009b");
+    ck_assert_str_eq(ESC("\xc2\x85"), "\\u0085");
+}
+END_TEST
+
+START_TEST(invalid_utf8_is_escaped_bytewise) {
+    ck_assert_str_eq(ESC("\xff\xfe"), "\\xff\\xfe");
+    ck_assert_str_eq(ESC("\xc3\x28"), "\\xc3(");                       /* bad continuation */
+    ck_assert_str_eq(ESC("\xc0\xaf"), "\\xc0\\xaf");                   /* overlong '/' */
+    ck_assert_str_eq(ESC("\xed\xa0\x80"), "\\xed\\xa0\\x80");          /* surrogate */
+    ck_assert_str_eq(ESC("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80"); /* > U+10FFFF */
+    ck_assert_str_eq(ESC("cut\xe2\x82"), "cut\\xe2\\x82");             /* sequence cut short */
+    ck_assert_str_eq(ESC("\x80"), "\\x80");                            /* stray continuation */
+}
+END_TEST
+
+START_TEST(backslash_and_quote) {
+    ck_assert_str_eq(ESC("a\\x1b"), "a\\\\x1b"); /* an escape-looking name stays distinct */
+    ck_assert_str_eq(ESC("say \"hi\""), "say \"hi\"");
+    ck_assert_str_eq(esc("say \"hi\"", 8, SCOPE_ESCAPE_QUOTE), "say \\\"hi\\\"");
+}
+END_TEST
+
+START_TEST(truncated_output_is_terminated_and_sized) {
+    char out[6];
+    size_t need = scope_escape((const uint8_t *)"\x1b\x1b\x1b", 3, out, sizeof out, 0);
+    ck_assert_uint_eq(need, 12);
+    ck_assert_uint_eq(strlen(out), 5);
+    ck_assert_str_eq(out, "\\x1b\\");
+}
+END_TEST
+
+/* The streaming form must agree with the buffer form for long names whose
+ * multi-byte characters straddle its internal chunks. */
+START_TEST(long_names_stream_like_buffers) {
+    uint8_t in[1000];
+    for (size_t i = 0; i < sizeof in;) {
+        static const uint8_t pieces[][4] = {{0xe6, 0x97, 0xa5, 0},
+                                            {0x1b, 0, 0, 0},
+                                            {'a', 0, 0, 0},
+                                            {0xff, 0, 0, 0},
+                                            {0xc3, 0xa9, 0, 0}};
+        const uint8_t *p = pieces[(i * 7 + i / 3) % 5];
+        for (size_t k = 0; k < 4 && p[k] && i < sizeof in; k++)
+            in[i++] = p[k];
+    }
+    char *want = malloc(4 * sizeof in + 1);
+    scope_escape(in, sizeof in, want, 4 * sizeof in + 1, 0);
+    char *got = NULL;
+    size_t got_len = 0;
+    FILE *f = open_memstream(&got, &got_len);
+    scope_fput_escaped(f, in, sizeof in, 0);
+    fclose(f);
+    ck_assert_str_eq(got, want);
+    free(got);
+    free(want);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("text_escape");
+    TCase *tc = tcase_create("escape");
+    tcase_add_test(tc, plain_ascii_and_utf8_pass_through);
+    tcase_add_test(tc, control_characters_are_escaped);
+    tcase_add_test(tc, invalid_utf8_is_escaped_bytewise);
+    tcase_add_test(tc, backslash_and_quote);
+    tcase_add_test(tc, truncated_output_is_terminated_and_sized);
+    tcase_add_test(tc, long_names_stream_like_buffers);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
