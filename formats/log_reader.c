@@ -39,6 +39,7 @@ enum frame_status {
     FRAME_NOT_A_FRAME, /* no zstd frame starts here */
     FRAME_BAD_HEADER,  /* zstd frame header unusable (size unknown or absurd) */
     FRAME_BAD_SIZE,    /* block sizes run past intact frames that follow */
+    FRAME_NOMEM,       /* no memory to inflate it: the frame may well be intact */
     FRAME_CORRUPT,     /* does not decompress */
     FRAME_CHECKSUM,    /* decompresses, but the content checksum fails */
     FRAME_NO_PROLOGUE, /* intact zstd, but not a scope frame */
@@ -52,6 +53,8 @@ static const char *frame_status_text(int st) {
         return "bytes that are not a log frame";
     case FRAME_BAD_HEADER:
         return "frame header damaged";
+    case FRAME_NOMEM:
+        return "out of memory inflating a frame";
     case FRAME_BAD_SIZE:
         return "frame damaged: its block sizes are wrong";
     case FRAME_CORRUPT:
@@ -168,7 +171,7 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
             cap *= 2;
         uint8_t *f = realloc(r->frame, cap);
         if (!f)
-            return FRAME_BAD_HEADER;
+            return FRAME_NOMEM;
         r->frame = f;
         r->frame_cap = cap;
     }
@@ -213,8 +216,7 @@ static void accept_frame(scope_log_reader *r, size_t at, size_t csize, const sco
     if (d && d->length && d->offset + d->length == at)
         d->frames_lost = lost;
     else if (lost)
-        add_damage(r, at, 0, lost, 0, "%llu frame(s) missing before this one",
-                   (unsigned long long)lost);
+        add_damage(r, at, 0, lost, 0, "sequence numbers jump here");
     if (fr->seq >= expect)
         r->next_seq = fr->seq + 1;
     r->have_seq = 1;

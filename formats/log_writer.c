@@ -187,6 +187,8 @@ int scope_log_writer_add(scope_log_writer *w, const scope_record *rec) {
         if ((rc = reserve(w, len)) < 0)
             return rc;
         scope_record_encode(rec, w->raw + w->raw_len + RECORD_HEADER_MAX, len);
+    } else if (w->raw_len + RECORD_HEADER_MAX + len > SCOPE_LOG_MAX_FRAME_CONTENT) {
+        return -E2BIG; /* fits the buffer (grown earlier), not the frame limit */
     }
     seal(w, rec->type, len);
     return 0;

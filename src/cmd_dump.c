@@ -284,14 +284,15 @@ static int dump_file(FILE *f, const char *path, enum dump_detail detail) {
         }
     }
     size_t ndamage = scope_log_reader_damage_count(r);
-    fprintf(f, "summary: %" PRIu64 " frames, %" PRIu64 " records read",
-            scope_log_reader_frames_read(r), records);
+    uint64_t frames = scope_log_reader_frames_read(r);
+    fprintf(f, "summary: %" PRIu64 " frame%s, %" PRIu64 " record%s read", frames,
+            frames == 1 ? "" : "s", records, records == 1 ? "" : "s");
     if (unknown)
         fprintf(f, " (%" PRIu64 " of unknown kinds skipped)", unknown);
     if (ndamage == 0) {
         fputs("; nothing skipped\n", f);
     } else {
-        fprintf(f, "; %zu damaged stretch%s:\n", ndamage, ndamage == 1 ? "" : "es");
+        fprintf(f, "; %zu problem%s:\n", ndamage, ndamage == 1 ? "" : "s");
         dump_damage(f, r);
     }
     scope_log_reader_close(r);

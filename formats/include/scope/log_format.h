@@ -335,7 +335,8 @@ int scope_log_writer_open(scope_log_writer **out, int fd, const scope_log_writer
  * SCOPE_LOG_MAX_FRAME_CONTENT: close the frame and add the record again. */
 int scope_log_writer_add(scope_log_writer *w, const scope_record *rec);
 
-/* Appends a record of any type from an already-encoded body (tests, tools). */
+/* Appends a record of any type from an already-encoded body (tests, tools).
+ * Returns 0, -EINVAL for SCOPE_REC_FRAME, -ENOMEM or -E2BIG as above. */
 int scope_log_writer_add_raw(scope_log_writer *w, uint32_t type, const void *body, size_t len);
 
 /* Bytes of records waiting in the open frame. */
@@ -374,7 +375,8 @@ typedef struct scope_log_reader scope_log_reader;
 typedef struct scope_log_damage {
     uint64_t offset;      /* where the unreadable bytes start */
     uint64_t length;      /* how many bytes were skipped */
-    uint64_t frames_lost; /* data frames known lost (from sequence numbers), 0 if unknown */
+    uint64_t frames_lost; /* from sequence numbers; for a stretch running to the end of the
+                             file, at least this many (1 if it began like a frame) */
     int truncated;        /* 1: the file ends inside a frame (a crash or a live writer) */
     char what[120];       /* plainly worded, e.g. "frame damaged: checksum mismatch" */
 } scope_log_damage;
