@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Install every Debian package scope needs to build, test, fuzz and benchmark.
+#
+# Idempotent: when every package is already installed it touches nothing (no
+# apt-get update, no root needed), so the other scripts can call it on every run.
+# Runs as root, or through sudo when it is available.
+#
+# Usage: scripts/setup.sh [--check]
+#   --check   only report what is missing; exit 1 if anything is.
+set -euo pipefail
+
+# One package a line, grouped by what needs it.  Keep this the single list: the
+# README, CI and every other script rely on it being complete.
+PACKAGES=(
+    # toolchain and build
+    build-essential gcc cmake pkg-config
+    # libraries: terminal UI, HDF5 import/export, log compression, themes,
+    # symbolization, stack capture, JSON
+    libncurses-dev libhdf5-dev libzstd-dev libyaml-dev libdw-dev libunwind-dev libcjson-dev
+    # command-line tools the tests use: h5dump, zstd -dc on logs, real terminals
+    hdf5-tools zstd tmux
+    # unit tests
+    check
+    # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
+    clang libclang-rt-dev
+    # formatting and benchmarks (callgrind instruction counts)
+    clang-format valgrind
+    # multi-rank runs under mpirun
+    openmpi-bin libopenmpi-dev
+)
+
+check_only=0
+for arg in "$@"; do
+    case "$arg" in
+    --check) check_only=1 ;;
+    -h | --help)
+        sed -n '2,10s/^# \{0,1\}//p' "$0"
+        exit 0
+        ;;
+    *)
+        echo "setup.sh: unknown argument: $arg" >&2
+        exit 2
+        ;;
+    esac
+done
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+    echo "setup.sh: this script needs a Debian-based system (dpkg-query and apt-get)." >&2
+    echo "setup.sh: install these packages (or their equivalents) by hand: ${PACKAGES[*]}" >&2
+    exit 1
+fi
+
+# Print the arguments that are not installed packages, one a line.  A package
+# counts as present only when dpkg says "installed": one removed with its
+# configuration files left ("config-files") or a half-installed one is missing.
+not_installed() {
+    local pkg status
+    for pkg in "$@"; do
+        status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+        if [[ "$status" != "installed" ]]; then
+            echo "$pkg"
+        fi
+    done
+}
+
+mapfile -t missing < <(not_installed "${PACKAGES[@]}")
+
+if ((${#missing[@]} == 0)); then
+    echo "setup.sh: all ${#PACKAGES[@]} required packages are installed."
+    exit 0
+fi
+
+echo "setup.sh: missing packages: ${missing[*]}"
+if ((check_only)); then
+    exit 1
+fi
+
+# apt-get needs root.  sudo resets the environment, so DEBIAN_FRONTEND goes
+# through env(1) rather than an export.
+if ((EUID == 0)); then
+    as_root=(env)
+elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo env)
+else
+    echo "setup.sh: installing packages needs root, and sudo is not available." >&2
+    echo "setup.sh: as root, run: apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+fi
+apt_env=(DEBIAN_FRONTEND=noninteractive)
+# A fresh machine may still be running unattended-upgrades; wait for the dpkg
+# lock for a while instead of failing at once.
+apt_opts=(-o DPkg::Lock::Timeout=300)
+
+# Refresh the package lists only now that something must be installed: they
+# may be absent (fresh container) or stale (mirrors drop old versions).
+echo "setup.sh: apt-get update"
+if ! "${as_root[@]}" "${apt_env[@]}" apt-get "${apt_opts[@]}" update; then
+    echo "setup.sh: error: 'apt-get update' failed; check the network and the apt sources." >&2
+    exit 1
+fi
+
+echo "setup.sh: installing: ${missing[*]}"
+if ! "${as_root[@]}" "${apt_env[@]}" apt-get "${apt_opts[@]}" install -y --no-install-recommends \
+    "${missing[@]}"; then
+    echo "setup.sh: error: 'apt-get install' failed for: ${missing[*]}" >&2
+    exit 1
+fi
+
+# Check again, so a package apt silently skipped cannot pass unnoticed.
+mapfile -t still_missing < <(not_installed "${missing[@]}")
+if ((${#still_missing[@]} > 0)); then
+    echo "setup.sh: error: still not installed after apt-get: ${still_missing[*]}" >&2
+    exit 1
+fi
+echo "setup.sh: installed ${#missing[@]} package(s); all ${#PACKAGES[@]} required packages are present."

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Install what is missing, configure, build and run every test through CTest.
+#
+# Usage: scripts/test.sh [--sanitize] [--build-dir DIR]
+#   (no flag)         plain build in build/
+#   --sanitize        AddressSanitizer + UndefinedBehaviorSanitizer build with
+#                     warnings as errors, in build-asan/
+#   --build-dir DIR   build in DIR instead (relative to the current directory)
+# Extra CMake options can be given in the environment: SCOPE_CMAKE_ARGS="-DX=Y ...".
+# The exit status is ctest's (or that of the step that failed before it).
+set -euo pipefail
+
+# Locate the repository from this script, so it works from any directory.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+sanitize=0
+build_dir=""
+while (($# > 0)); do
+    case "$1" in
+    --sanitize) sanitize=1 ;;
+    --build-dir)
+        if (($# < 2)); then
+            echo "test.sh: --build-dir needs a directory" >&2
+            exit 2
+        fi
+        build_dir=$2
+        shift
+        ;;
+    --build-dir=*) build_dir=${1#--build-dir=} ;;
+    -h | --help)
+        sed -n '2,10s/^# \{0,1\}//p' "$0"
+        exit 0
+        ;;
+    *)
+        echo "test.sh: unknown argument: $1 (try --help)" >&2
+        exit 2
+        ;;
+    esac
+    shift
+done
+
+cmake_args=()
+if ((sanitize)); then
+    : "${build_dir:=$root/build-asan}"
+    # Benchmarks are left out: their figures mean nothing under sanitizers, and
+    # the plain build already compiles them.
+    cmake_args+=(-DSCOPE_SANITIZE=ON -DSCOPE_WERROR=ON -DSCOPE_BUILD_BENCH=OFF)
+    # Stop at the first report with a stack trace, and turn on the checks ASan
+    # leaves off by default.  Anything already in the environment is appended,
+    # so it wins (the sanitizers take the last value of a repeated option).
+    export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+    export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+else
+    : "${build_dir:=$root/build}"
+fi
+if [[ -n "${SCOPE_CMAKE_ARGS:-}" ]]; then
+    # Word splitting is the point here: the variable holds several options.
+    read -r -a extra <<<"$SCOPE_CMAKE_ARGS"
+    cmake_args+=("${extra[@]}")
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "==> setup"
+bash "$root/scripts/setup.sh"
+
+echo "==> configure $build_dir"
+cmake -S "$root" -B "$build_dir" "${cmake_args[@]}"
+
+echo "==> build ($jobs jobs)"
+cmake --build "$build_dir" -j "$jobs"
+
+echo "==> ctest"
+# ctest's status is the script's, so it is kept rather than left to set -e.
+# --no-tests=error: a build that registers no tests must not pass as green.
+status=0
+ctest --test-dir "$build_dir" --output-on-failure --no-tests=error || status=$?
+if ((status == 0)); then
+    echo "==> all tests passed ($build_dir)"
+else
+    echo "==> ctest failed with status $status ($build_dir)" >&2
+fi
+exit "$status"
