@@ -1,0 +1,112 @@
+/*
+ * Settings from the arguments of scope_init and the environment.  Every knob
+ * is documented in docs/recorder.md; a value that does not parse is an error
+ * message, not a silent default.
+ */
+#define _GNU_SOURCE /* program_invocation_short_name */
+#include "recorder.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int parse_seconds(const char *s, double lo, double hi, uint64_t *ns) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi))
+        return -1;
+    *ns = (uint64_t)(v * 1e9);
+    return 0;
+}
+
+static int copy(char *dst, size_t cap, const char *src) {
+    size_t n = strlen(src);
+    if (n >= cap)
+        return -1;
+    memcpy(dst, src, n + 1);
+    return 0;
+}
+
+int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, char *err,
+                        size_t errlen) {
+    memset(c, 0, sizeof *c);
+    c->frame_interval_ns = 5000000000ull;
+    c->cpu_mode = REC_CPU_ADAPTIVE;
+    const char *v;
+
+    if ((v = getenv("SCOPE_QUIET")) && *v && strcmp(v, "0") != 0)
+        c->quiet = 1;
+
+    /* The argument wins over the environment: a program that names its run
+     * directory means it. */
+    const char *dir = run_dir && *run_dir ? run_dir : getenv("SCOPE_RUN_DIR");
+    if (!dir || !*dir)
+        dir = "scope-run";
+    if (dir[0] == '/') {
+        if (copy(c->run_dir, sizeof c->run_dir, dir) < 0)
+            goto too_long;
+    } else {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd)) {
+            snprintf(err, errlen, "cannot resolve run directory '%s': %s", dir, strerror(errno));
+            return -1;
+        }
+        if ((size_t)snprintf(c->run_dir, sizeof c->run_dir, "%s/%s", cwd, dir) >= sizeof c->run_dir)
+            goto too_long;
+    }
+
+    const char *r = role && *role ? role : getenv("SCOPE_ROLE");
+    if (!r || !*r)
+        r = program_invocation_short_name;
+    if (!r || !*r)
+        r = "unknown";
+    /* A role longer than the field is cut, not refused: it is a label. */
+    snprintf(c->role, sizeof c->role, "%s", r);
+
+    if ((v = getenv("SCOPE_RUN_ID")) && *v) {
+        if (strlen(v) >= sizeof c->run_id || strchr(v, '/') || strchr(v, '_')) {
+            snprintf(err, errlen, "SCOPE_RUN_ID='%s' is not a run id (no '/' or '_', < 64 bytes)",
+                     v);
+            return -1;
+        }
+        copy(c->run_id, sizeof c->run_id, v);
+    }
+
+    if ((v = getenv("SCOPE_FRAME_INTERVAL")) && *v &&
+        parse_seconds(v, 0.05, 3600, &c->frame_interval_ns) < 0) {
+        snprintf(err, errlen, "SCOPE_FRAME_INTERVAL='%s' is not a number of seconds in 0.05..3600",
+                 v);
+        return -1;
+    }
+
+    if ((v = getenv("SCOPE_CPU_TIME")) && *v) {
+        if (!strcmp(v, "off") || !strcmp(v, "0"))
+            c->cpu_mode = REC_CPU_OFF;
+        else if (!strcmp(v, "adaptive"))
+            c->cpu_mode = REC_CPU_ADAPTIVE;
+        else if (!strcmp(v, "always") || !strcmp(v, "1"))
+            c->cpu_mode = REC_CPU_ALWAYS;
+        else {
+            snprintf(err, errlen, "SCOPE_CPU_TIME='%s' is not off, adaptive or always", v);
+            return -1;
+        }
+    }
+    if ((v = getenv("SCOPE_CPU_MIN_US")) && *v) {
+        uint64_t ns;
+        if (parse_seconds(v, 0, 1e9, &ns) < 0) {
+            snprintf(err, errlen, "SCOPE_CPU_MIN_US='%s' is not a number of microseconds", v);
+            return -1;
+        }
+        c->cpu_min_ns = ns / 1000000u; /* parsed as seconds: scale us */
+        if (c->cpu_min_ns == 0 && ns)
+            c->cpu_min_ns = 1;
+    }
+    return 0;
+too_long:
+    snprintf(err, errlen, "run directory path too long");
+    return -1;
+}

@@ -1,0 +1,253 @@
+/*
+ * Who this process is and where its log goes: host, pid, launcher ranks,
+ * run id and attempt, and RUN/workers/<host>/w_<run-id>_<pid>_<uuid8>.scope.
+ *
+ * Run ids.  A recorder started by another (a child that inherited
+ * SCOPE_RUN_ID) joins that run.  Ranks started by one launcher (one mpirun,
+ * one Slurm step) are nobody's children, so they meet in the run directory
+ * instead: the first rank to arrive publishes a fresh run id under
+ * RUN/.scope/launches/<key>, with <key> derived from the launcher's own job
+ * identity, and the others read it.  A new launch has a new key, hence a new
+ * run id: a new attempt.  Anything else starts a run of its own.
+ */
+#define _GNU_SOURCE
+#include "recorder.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t random64(void) {
+    uint64_t v = 0;
+    if (getrandom(&v, sizeof v, GRND_NONBLOCK) != (ssize_t)sizeof v)
+        v = rec_mono_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&v;
+    return v;
+}
+
+static const char *env_first(const char *const *names, const char **which) {
+    for (; *names; names++) {
+        const char *v = getenv(*names);
+        if (v && *v) {
+            if (which)
+                *which = *names;
+            return v;
+        }
+    }
+    return NULL;
+}
+
+static int32_t env_int(const char *const *names) {
+    const char *v = env_first(names, NULL);
+    if (!v)
+        return -1;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return (end != v && *end == '\0' && n >= 0 && n <= INT32_MAX) ? (int32_t)n : -1;
+}
+
+/* MPI launchers first: under mpirun inside a Slurm allocation SLURM_PROCID
+ * describes the mpirun step, not the rank. */
+static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                        "SLURM_PROCID",         "RANK",      NULL};
+static const char *const local_rank_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                                              "SLURM_LOCALID", "LOCAL_RANK", NULL};
+static const char *const node_vars[] = {"SLURM_NODEID", "GROUP_RANK", "NODE_RANK", NULL};
+static const char *const size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS",
+                                        "WORLD_SIZE", NULL};
+static const char *const job_vars[] = {"SLURM_JOB_ID",
+                                       "PMIX_NAMESPACE",
+                                       "OMPI_MCA_ess_base_jobid",
+                                       "PBS_JOBID",
+                                       "LSB_JOBID",
+                                       "TORCHELASTIC_RUN_ID",
+                                       NULL};
+
+static void copy_env(char *dst, size_t cap, const char *const *names) {
+    const char *v = env_first(names, NULL);
+    snprintf(dst, cap, "%s", v ? v : "");
+}
+
+/* The identity of this launch, the same in every rank it started, or ""
+ * when no launcher we know is present. */
+static void launch_key(char *out, size_t cap) {
+    static const char *const ns_vars[] = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
+                                          "OMPI_MCA_orte_ess_jobid", NULL};
+    const char *v, *which;
+    out[0] = '\0';
+    if ((v = env_first(ns_vars, &which))) {
+        snprintf(out, cap, "%s=%s", which, v);
+    } else if ((v = getenv("SLURM_JOB_ID")) && *v) {
+        const char *step = getenv("SLURM_STEP_ID"), *restart = getenv("SLURM_RESTART_COUNT");
+        snprintf(out, cap, "slurm=%s.%s.%s", v, step ? step : "", restart ? restart : "0");
+    } else if ((v = getenv("TORCHELASTIC_RUN_ID")) && *v) {
+        const char *restart = getenv("TORCHELASTIC_RESTART_COUNT");
+        snprintf(out, cap, "torch=%s.%s", v, restart ? restart : "0");
+    }
+}
+
+static void new_run_id(char *out, size_t cap) {
+    time_t now = time(NULL);
+    struct tm tm;
+    char stamp[32] = "00000000T0000";
+    if (localtime_r(&now, &tm))
+        strftime(stamp, sizeof stamp, "%Y%m%dT%H%M", &tm);
+    snprintf(out, cap, "%s-%06llx", stamp, (unsigned long long)(random64() & 0xffffff));
+}
+
+static int mkdir_p(char *path) {
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int rc = mkdir(path, 0777);
+        *p = '/';
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+/* Reads a published run id, waiting briefly for a publisher that is still
+ * writing.  Publication is a link() of a complete file, so a file that
+ * exists is complete; the wait covers only a slow shared filesystem. */
+static int read_published(const char *path, char *out, size_t cap) {
+    for (int tries = 0; tries < 2000; tries++) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t n = read(fd, out, cap - 1);
+            close(fd);
+            if (n > 0) {
+                out[n] = '\0';
+                out[strcspn(out, "\n")] = '\0';
+                return out[0] ? 0 : -1;
+            }
+        }
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    return -1;
+}
+
+static uint64_t fnv64(const char *s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) {
+        h ^= (uint8_t)*s;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The run id every rank of this launch agrees on. */
+static int rendezvous(rec_process *p, const char *key, char *err, size_t errlen) {
+    char dir[4200], final[4300], tmp[4400];
+    snprintf(dir, sizeof dir, "%s/.scope/launches", p->cfg.run_dir);
+    if (mkdir_p(dir) < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(final, sizeof final, "%s/%016llx", dir, (unsigned long long)fnv64(key));
+    /* Publish a complete file under a private name, then link() it to the
+     * shared name: exactly one rank's link succeeds, and whoever sees the
+     * shared name sees a whole run id. */
+    char id[64];
+    new_run_id(id, sizeof id);
+    snprintf(tmp, sizeof tmp, "%s.%d.%llx", final, (int)getpid(), (unsigned long long)random64());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    char line[600];
+    int len = snprintf(line, sizeof line, "%s\n%.500s\n", id, key);
+    int ok = write(fd, line, (size_t)len) == len;
+    close(fd);
+    int linked = ok && link(tmp, final) == 0;
+    int lost = !linked && errno == EEXIST;
+    unlink(tmp);
+    if (linked) {
+        snprintf(p->run_id, sizeof p->run_id, "%s", id);
+        return 0;
+    }
+    if (lost && read_published(final, p->run_id, sizeof p->run_id) == 0)
+        return 0; /* another rank published first: take its id */
+    snprintf(err, errlen, "cannot agree on a run id in %s: %s", dir, strerror(errno));
+    return -1;
+}
+
+int rec_identity_init(rec_process *p, char *err, size_t errlen) {
+    p->pid = getpid();
+    p->ppid = getppid();
+    if (gethostname(p->host, sizeof p->host) != 0 || !p->host[0])
+        snprintf(p->host, sizeof p->host, "localhost");
+    p->host[sizeof p->host - 1] = '\0';
+    for (char *c = p->host; *c; c++)
+        if (*c == '/')
+            *c = '_';
+    p->rank = env_int(rank_vars);
+    p->local_rank = env_int(local_rank_vars);
+    p->node_rank = env_int(node_vars);
+    p->world_size = env_int(size_vars);
+    copy_env(p->job_id, sizeof p->job_id, job_vars);
+    static const char *const step_vars[] = {"SLURM_STEP_ID", NULL};
+    copy_env(p->step_id, sizeof p->step_id, step_vars);
+    snprintf(p->uuid, sizeof p->uuid, "%08llx", (unsigned long long)(random64() & 0xffffffffu));
+    p->start_wall_ns = rec_wall_ns();
+    p->start_mono_ns = rec_mono_ns();
+
+    if (p->cfg.run_id[0]) {
+        snprintf(p->run_id, sizeof p->run_id, "%s", p->cfg.run_id);
+        return 0;
+    }
+    char key[512];
+    launch_key(key, sizeof key);
+    if (key[0]) {
+        char scoped[4700];
+        snprintf(scoped, sizeof scoped, "%s|%s", p->cfg.run_dir, key);
+        return rendezvous(p, scoped, err, errlen);
+    }
+    new_run_id(p->run_id, sizeof p->run_id);
+    return 0;
+}
+
+int rec_open_log(rec_process *p, char *err, size_t errlen) {
+    char dir[4400];
+    snprintf(dir, sizeof dir, "%s/workers/%s", p->cfg.run_dir, p->host);
+    if (mkdir_p(dir) < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(p->path, sizeof p->path, "%s/w_%s_%d_%s.%s", dir, p->run_id, (int)p->pid, p->uuid,
+             SCOPE_LOG_FILE_EXT);
+    int fd = open(p->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", p->path, strerror(errno));
+        return -1;
+    }
+    scope_log_writer_options opt = {0, 256 * 1024};
+    int rc = scope_log_writer_open(&p->w, fd, &opt);
+    if (rc < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", p->path, strerror(-rc));
+        close(fd);
+        unlink(p->path);
+        return -1;
+    }
+    p->fd = fd;
+    p->process_written = 0;
+    return 0;
+}
+
+/* Children started by exec or posix_spawn join this run with no
+ * configuration of their own. */
+void rec_export_env(const rec_process *p) {
+    setenv("SCOPE_PROFILE", "1", 1);
+    setenv("SCOPE_RUN_DIR", p->cfg.run_dir, 1);
+    setenv("SCOPE_RUN_ID", p->run_id, 1);
+}

@@ -1,0 +1,300 @@
+/*
+ * Per-thread recording state: the phase stack, the nodes of the thread's
+ * phase tree, its counters and the lookup structures that find them.
+ *
+ * Only the owning thread writes here.  Nodes and counters live in chunks that
+ * never move, published by a count the writer thread reads with acquire
+ * semantics, so the writer can read them while the owner adds more.  The
+ * lookup table and caches are the owner's alone and may be reallocated.
+ * Everything is allocated on first use of a (parent, name) pair: warm-up;
+ * a steady loop allocates nothing.
+ */
+#define _GNU_SOURCE /* gettid, pthread_getname_np */
+#include "recorder.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+__thread rec_thread *rec_self __attribute__((tls_model("initial-exec")));
+
+static _Atomic(rec_thread *) threads_head;
+static _Atomic uint32_t thread_count;
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+#define KIND_COUNTER (1u << 31) /* names stay below 2^20, so bit 31 is free */
+#define POOL_WORDS   8192u      /* 64 KiB of histogram octaves per pool chunk */
+
+static void on_thread_exit(void *arg) {
+    rec_thread *t = arg;
+    atomic_store_explicit(&t->exited, 1, memory_order_release);
+    rec_self = NULL;
+}
+
+static void make_exit_key(void) {
+    (void)pthread_key_create(&exit_key, on_thread_exit);
+}
+
+rec_thread *rec_threads_head(void) {
+    return atomic_load_explicit(&threads_head, memory_order_acquire);
+}
+
+static void init_identity(rec_thread *t) {
+    t->index = atomic_fetch_add(&thread_count, 1) + 1;
+    t->tid = (pid_t)syscall(SYS_gettid);
+    t->start_mono_ns = rec_mono_ns();
+    if (pthread_getname_np(pthread_self(), t->name, sizeof t->name) != 0)
+        t->name[0] = '\0';
+}
+
+rec_thread *rec_thread_attach(void) {
+    rec_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->stack = calloc(REC_MAX_DEPTH, sizeof *t->stack);
+    if (!t->stack) {
+        free(t);
+        return NULL;
+    }
+    init_identity(t);
+    pthread_once(&exit_key_once, make_exit_key);
+    (void)pthread_setspecific(exit_key, t);
+    rec_thread *old = atomic_load_explicit(&threads_head, memory_order_relaxed);
+    do
+        t->next = old;
+    while (!atomic_compare_exchange_weak_explicit(&threads_head, &old, t, memory_order_release,
+                                                  memory_order_relaxed));
+    rec_self = t;
+    return t;
+}
+
+/* ---- lookup ---------------------------------------------------------------- */
+
+typedef struct table_slot {
+    uint64_t key; /* parent << 32 | kind | name; 0 = empty (name ids start at 1) */
+    uint32_t idx;
+} table_slot;
+
+static uint32_t hash_key(uint64_t key) {
+    key *= 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(key >> 32);
+}
+
+static int table_grow(rec_thread *t) {
+    uint32_t cap = t->table ? (t->table_mask + 1) * 2 : 64;
+    table_slot *fresh = calloc(cap, sizeof *fresh);
+    if (!fresh)
+        return -1;
+    table_slot *old = (table_slot *)t->table;
+    for (uint32_t i = 0; old && i <= t->table_mask; i++) {
+        if (!old[i].key)
+            continue;
+        uint32_t j = hash_key(old[i].key) & (cap - 1);
+        while (fresh[j].key)
+            j = (j + 1) & (cap - 1);
+        fresh[j] = old[i];
+    }
+    free(old);
+    t->table = (uint64_t *)fresh;
+    t->table_mask = cap - 1;
+    return 0;
+}
+
+/* Finds key; on a miss returns 0 with *slot the empty slot to fill. */
+static uint32_t table_find(rec_thread *t, uint64_t key, table_slot **slot) {
+    if (!t->table || (t->table_used + 1) * 2 > t->table_mask + 1) {
+        if (table_grow(t) < 0) {
+            *slot = NULL;
+            return 0;
+        }
+    }
+    table_slot *tab = (table_slot *)t->table;
+    for (uint32_t i = hash_key(key) & t->table_mask;; i = (i + 1) & t->table_mask) {
+        if (tab[i].key == key)
+            return tab[i].idx;
+        if (!tab[i].key) {
+            *slot = &tab[i];
+            return 0;
+        }
+    }
+}
+
+static int cache_cover(rec_thread *t, uint32_t name) {
+    if (name < t->cache_len)
+        return 0;
+    uint32_t len = t->cache_len ? t->cache_len : 64;
+    while (len <= name)
+        len *= 2;
+    rec_cache *p = realloc(t->phase_cache, len * sizeof *p);
+    if (!p)
+        return -1;
+    memset(p + t->cache_len, 0, (len - t->cache_len) * sizeof *p);
+    t->phase_cache = p;
+    rec_cache *c = realloc(t->count_cache, len * sizeof *c);
+    if (!c)
+        return -1;
+    memset(c + t->cache_len, 0, (len - t->cache_len) * sizeof *c);
+    t->count_cache = c;
+    t->cache_len = len;
+    return 0;
+}
+
+/* A new zeroed element in a chunked array, or NULL at the limit. */
+static void *chunk_slot(void **chunks, _Atomic uint32_t *count, size_t size, uint32_t *idx) {
+    uint32_t n = atomic_load_explicit(count, memory_order_relaxed);
+    uint32_t c = n >> REC_CHUNK_SHIFT;
+    if (c >= REC_MAX_CHUNKS)
+        return NULL;
+    if (!chunks[c] && !(chunks[c] = calloc(REC_CHUNK, size)))
+        return NULL;
+    *idx = n + 1;
+    return (char *)chunks[c] + (size_t)(n & (REC_CHUNK - 1)) * size;
+}
+
+rec_node *rec_node_lookup(rec_thread *t, uint32_t parent, uint32_t name, const scope_site *site) {
+    if (cache_cover(t, name) < 0)
+        goto fail;
+    table_slot *slot;
+    uint64_t key = (uint64_t)parent << 32 | name;
+    uint32_t idx = table_find(t, key, &slot);
+    rec_node *n;
+    if (idx) {
+        n = rec_node_at(t, idx);
+    } else {
+        if (!slot)
+            goto fail;
+        n = chunk_slot((void **)t->nodes, &t->nnodes, sizeof *n, &idx);
+        if (!n)
+            goto fail;
+        n->idx = idx;
+        n->parent = parent;
+        n->name = name;
+        n->min_ns = UINT64_MAX;
+        n->cpu_on = 1;
+        if (site) {
+            n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
+                       (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
+            n->file = site->file_id;
+            n->line = site->line;
+        }
+        slot->key = key;
+        slot->idx = idx;
+        t->table_used++;
+        atomic_store_explicit(&t->nnodes, idx, memory_order_release);
+    }
+    t->phase_cache[name] = (rec_cache){parent, n};
+    return n;
+fail:
+    atomic_fetch_add_explicit(&t->dropped, 1, memory_order_relaxed);
+    return NULL;
+}
+
+rec_counter *rec_counter_lookup(rec_thread *t, uint32_t node, uint32_t name) {
+    if (cache_cover(t, name) < 0)
+        goto fail;
+    table_slot *slot;
+    uint64_t key = (uint64_t)node << 32 | KIND_COUNTER | name;
+    uint32_t idx = table_find(t, key, &slot);
+    rec_counter *c;
+    if (idx) {
+        c = rec_counter_at(t, idx);
+    } else {
+        if (!slot)
+            goto fail;
+        c = chunk_slot((void **)t->counters, &t->ncounters, sizeof *c, &idx);
+        if (!c)
+            goto fail;
+        c->idx = idx;
+        c->name = name;
+        c->node = node;
+        slot->key = key;
+        slot->idx = idx;
+        t->table_used++;
+        atomic_store_explicit(&t->ncounters, idx, memory_order_release);
+    }
+    t->count_cache[name] = (rec_cache){node, c};
+    return c;
+fail:
+    atomic_fetch_add_explicit(&t->dropped, 1, memory_order_relaxed);
+    return NULL;
+}
+
+/* The 16 counters of one histogram octave, carved from a per-thread pool.
+ * Published with release so the writer sees zeroed counters, not garbage. */
+uint64_t *rec_hist_octave(rec_thread *t, rec_node *n, uint32_t octave) {
+    if (t->pool_left < 16) {
+        uint64_t *chunk = calloc(POOL_WORDS, sizeof *chunk);
+        if (!chunk)
+            return NULL;
+        chunk[0] = (uint64_t)(uintptr_t)t->pool_chain; /* for freeing */
+        t->pool_chain = chunk;
+        t->pool = chunk + 16; /* keep octaves 128-byte aligned past the link */
+        t->pool_left = POOL_WORDS - 16;
+    }
+    uint64_t *oct = t->pool;
+    t->pool += 16;
+    t->pool_left -= 16;
+    __atomic_store_n(&n->hist[octave], oct, __ATOMIC_RELEASE);
+    return oct;
+}
+
+/* ---- teardown (fork child, retired threads) -------------------------------- */
+
+void rec_thread_free_nodes(rec_thread *t) {
+    for (uint32_t c = 0; c < REC_MAX_CHUNKS && (t->nodes[c] || t->counters[c]); c++) {
+        free(t->nodes[c]);
+        free(t->counters[c]);
+        t->nodes[c] = NULL;
+        t->counters[c] = NULL;
+    }
+    while (t->pool_chain) {
+        uint64_t *next = (uint64_t *)(uintptr_t)t->pool_chain[0];
+        free(t->pool_chain);
+        t->pool_chain = next;
+    }
+    t->pool = NULL;
+    t->pool_left = 0;
+    free(t->table);
+    free(t->phase_cache);
+    free(t->count_cache);
+    t->table = NULL;
+    t->phase_cache = t->count_cache = NULL;
+    t->table_mask = t->table_used = t->cache_len = 0;
+    atomic_store(&t->nnodes, 0);
+    atomic_store(&t->ncounters, 0);
+    t->w_nodes = t->w_counters = 0;
+}
+
+/* In a forked child: the calling thread is the only one left.  The others'
+ * structures are freed (their threads do not exist here) and the survivor
+ * starts over with an empty tree and a clean phase stack. */
+void rec_threads_forget_all_but(rec_thread *keep) {
+    rec_thread *t = atomic_load(&threads_head);
+    while (t) {
+        rec_thread *next = t->next;
+        if (t != keep) {
+            rec_thread_free_nodes(t);
+            free(t->stack);
+            free(t);
+        }
+        t = next;
+    }
+    atomic_store(&thread_count, 0);
+    atomic_store(&threads_head, keep);
+    if (keep) {
+        keep->next = NULL;
+        rec_thread_free_nodes(keep);
+        memset(keep->stack, 0, REC_MAX_DEPTH * sizeof *keep->stack);
+        keep->depth = keep->overflow = 0;
+        keep->w_defined = 0;
+        keep->w_unbalanced = keep->w_dropped = 0;
+        atomic_store(&keep->unbalanced_end_empty, 0);
+        atomic_store(&keep->dropped, 0);
+        atomic_store(&keep->exited, 0);
+        atomic_store(&keep->retired, 0);
+        init_identity(keep);
+    }
+}
