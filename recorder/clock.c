@@ -43,8 +43,15 @@ uint64_t rec_ticks_to_mono(uint64_t ticks) {
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-/* The kernel trusts the TSC only when it is invariant; we follow it. */
+#include <cpuid.h>
+
+/* The TSC is usable when it is invariant (constant rate, running in every
+ * idle state: CPUID 0x80000007 EDX bit 8), or when the kernel keeps time
+ * with it, which it does only after checking the same and more. */
 static int tsc_trusted(void) {
+    unsigned a, b, c, d;
+    if (__get_cpuid(0x80000007u, &a, &b, &c, &d) && (d & (1u << 8)))
+        return 1;
     char buf[64] = "";
     FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
     if (!f)

@@ -2,25 +2,39 @@
  * The hot path: entering and leaving phases, and counting.
  *
  * An entry finds its node through a per-thread cache indexed by name id
- * (hit when the same phase opens under the same parent as last time, which
+ * (a hit when the same phase opens under the same parent as last time, which
  * is what loops do), pushes a frame and reads the clock.  An exit reads the
  * clock first, then updates the node inside its sequence counter.  No lock,
  * no atomic read-modify-write, no allocation once each (parent, name) pair
  * has been seen.
+ *
+ * Each fast path is a leaf: everything unusual (first use, a cache miss, a
+ * phase that reads CPU time, a histogram octave not yet allocated, nesting
+ * deeper than the stack) leaves through a tail call to a cold function, so
+ * the fast path saves no registers and stays near 40 instructions a side.
+ *
+ * stack[0] is a sentinel frame for the thread's root (node idx 0), so the
+ * parent of any entry is stack[depth].node without a test; an entry that
+ * could not be recorded pushes the `dropped` sentinel, whose idx matches no
+ * cache entry, so its children and counters take the slow path and are
+ * counted as dropped.
  */
 #include "recorder.h"
 
 #include <scope/log_hist.h>
 #include <string.h>
 
+#define COLD __attribute__((noinline, cold))
+
 volatile int scope_hot_ = 1; /* the environment has not been read yet */
 
-/* Settings the hot path reads, copied here at start so they share a line. */
 struct rec_hot_settings rec_hot = {REC_CPU_ADAPTIVE, 50000};
+
+/* ---- getting the thread ------------------------------------------------- */
 
 /* The calling thread's state, attaching it (and starting the recorder from
  * the environment on first use) when it has none. */
-static rec_thread *slow_self(void) {
+static COLD rec_thread *slow_self(void) {
     int st = atomic_load_explicit(&rec_proc.state, memory_order_acquire);
     if (st == REC_UNKNOWN || st == REC_CHILD) {
         rec_first_use();
@@ -33,66 +47,96 @@ static rec_thread *slow_self(void) {
     return rec_thread_attach();
 }
 
-static inline rec_thread *self(void) {
-    rec_thread *t = rec_self;
-    return __builtin_expect(t != NULL, 1) ? t : slow_self();
+static inline uint32_t site_name(scope_site *site) {
+    uint32_t name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
+    return name ? name : rec_site_register(site);
 }
 
-static inline void enter(rec_thread *t, uint32_t name, const scope_site *site) {
+/* ---- entering ------------------------------------------------------------ */
+
+static inline void push_clock(const rec_thread *t, rec_frame *f) {
+    f->cpu0 = 0;
+    f->t0 = rec_ticks_with(t->clock_tsc);
+}
+
+/* CPU time is read before the clock, so the system call stays out of the
+ * phase's wall time. */
+static COLD void push_clock_cpu(const rec_thread *t, rec_frame *f) {
+    f->cpu0 = rec_thread_cpu_ns();
+    f->t0 = rec_ticks_with(t->clock_tsc);
+}
+
+/* Any entry the fast path does not take: nesting too deep, a cache miss, a
+ * dropped parent, the first use of a name by this thread. */
+static COLD void enter_slow(rec_thread *t, uint32_t name, const scope_site *site) {
     uint32_t depth = t->depth;
-    if (__builtin_expect(depth >= REC_MAX_DEPTH, 0)) {
+    if (depth >= REC_MAX_DEPTH - 1) {
         t->depth = depth + 1; /* counted so that exits pair up; not recorded */
         t->overflow++;
         return;
     }
-    rec_node *parent = depth ? t->stack[depth - 1].node : NULL;
+    rec_node *parent = t->stack[depth].node;
     rec_node *n = NULL;
-    if (name && (!depth || parent)) { /* below a dropped node everything is dropped */
-        uint32_t pidx = parent ? parent->idx : 0;
-        if (name < t->cache_len && t->phase_cache[name].parent == pidx && t->phase_cache[name].item)
-            n = t->phase_cache[name].item;
-        else
-            n = rec_node_lookup(t, pidx, name, site);
-    }
-    rec_frame *f = &t->stack[depth];
+    if (name && parent != &t->dropped)
+        n = rec_node_lookup(t, parent->idx, name, site);
+    rec_frame *f = &t->stack[depth + 1];
+    f->node = n ? n : &t->dropped;
+    t->depth = depth + 1;
+    if (n && n->cpu_on)
+        push_clock_cpu(t, f);
+    else
+        push_clock(t, f);
+}
+
+static inline void enter(rec_thread *t, uint32_t name, const scope_site *site) {
+    uint32_t depth = t->depth;
+    rec_cache *c = &t->phase_cache[name];
+    if (__builtin_expect(depth >= REC_MAX_DEPTH - 1 || name >= t->cache_len ||
+                             c->parent != t->stack[depth].node->idx,
+                         0))
+        return enter_slow(t, name, site);
+    rec_node *n = c->item;
+    rec_frame *f = &t->stack[depth + 1];
     f->node = n;
     t->depth = depth + 1;
-    /* CPU time before the clock: the system call stays out of the phase's
-     * wall time. */
-    f->cpu0 = n && n->cpu_on ? rec_thread_cpu_ns() : 0;
-    f->t0 = rec_ticks();
+    if (__builtin_expect(n->cpu_on, 0))
+        return push_clock_cpu(t, f);
+    push_clock(t, f);
+}
+
+static COLD void enter_first(scope_site *site) {
+    rec_thread *t = slow_self();
+    if (t)
+        enter(t, site_name(site), site);
 }
 
 void scope_phase_enter_(scope_site *site) {
-    rec_thread *t = self();
-    if (__builtin_expect(!t, 0))
-        return;
+    rec_thread *t = rec_self;
     uint32_t name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(!name, 0))
-        name = rec_site_register(site);
+    if (__builtin_expect(!t || !name, 0))
+        return enter_first(site);
     enter(t, name, site);
 }
 
 void scope_phase_begin(const char *name) {
     if (!scope_hot_)
         return;
-    rec_thread *t = self();
+    rec_thread *t = rec_self ? rec_self : slow_self();
     if (!t)
         return;
     const char *nm = name ? name : "(null)";
     enter(t, rec_name_intern(nm, strlen(nm)), NULL);
 }
 
-static void record_exit(rec_thread *t, rec_node *n, const rec_frame *f, uint64_t now) {
-    uint64_t d = rec_ticks_to_ns(now - f->t0);
-    if (__builtin_expect((int64_t)(now - f->t0) < 0, 0))
-        d = 0; /* a clock that went backwards measures nothing, never 2^64 */
-    uint64_t cpu = f->cpu0 ? rec_thread_cpu_ns() : 0;
-    uint32_t b = scope_hist_bucket(d);
-    uint64_t *oct = n->hist[b >> 4];
-    if (__builtin_expect(!oct, 0))
-        oct = rec_hist_octave(t, n, b >> 4);
+/* ---- leaving -------------------------------------------------------------- */
 
+static inline uint64_t elapsed_ns(const rec_thread *t, uint64_t now, uint64_t t0) {
+    int64_t dt = (int64_t)(now - t0);
+    dt &= ~(dt >> 63); /* a clock that stepped back measured nothing, not 2^64 */
+    return rec_ticks_to_ns_with((uint64_t)dt, t->clock_mult);
+}
+
+static inline void update(rec_node *n, uint64_t *oct, uint32_t b, uint64_t d) {
     rec_seq_begin(&n->seq);
     n->count++;
     n->wall_ns += d;
@@ -100,58 +144,103 @@ static void record_exit(rec_thread *t, rec_node *n, const rec_frame *f, uint64_t
         n->min_ns = d;
     if (d > n->max_ns)
         n->max_ns = d;
+    oct[b & 15]++;
+    rec_seq_end(&n->seq);
+}
+
+/* The first entry to land in a histogram octave of this node. */
+static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_t d) {
+    uint64_t *oct = rec_hist_octave(t, n, b >> 4);
     if (oct)
-        oct[b & 15]++;
-    if (f->cpu0 && cpu >= f->cpu0) {
+        update(n, oct, b, d);
+    else
+        atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
+}
+
+/* An entry that read CPU time: the wait% figures, and the adaptive rule's
+ * first half (the writer thread re-enables reads for phases that grow long). */
+static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
+    uint64_t cpu = rec_thread_cpu_ns();
+    rec_node *n = f->node;
+    uint64_t d = elapsed_ns(t, now, f->t0);
+    uint32_t b = scope_hist_bucket(d);
+    uint64_t *oct = n->hist[b >> 4];
+    if (!oct && !(oct = rec_hist_octave(t, n, b >> 4))) {
+        atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
+        return;
+    }
+    rec_seq_begin(&n->seq);
+    n->count++;
+    n->wall_ns += d;
+    if (d < n->min_ns)
+        n->min_ns = d;
+    if (d > n->max_ns)
+        n->max_ns = d;
+    oct[b & 15]++;
+    if (cpu >= f->cpu0) {
         n->cpu_count++;
         n->cpu_wall_ns += d;
         n->cpu_ns += cpu - f->cpu0;
     }
     rec_seq_end(&n->seq);
+    /* Read for the first entries, then only while the phase is long enough
+     * that two reads cost under 2% of it. */
+    if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->count >= 4 &&
+        n->wall_ns < n->count * rec_hot.cpu_min_ns)
+        n->cpu_on = 0;
+}
 
-    /* Adaptive CPU time: keep reading it for the first few entries and for
-     * phases whose mean is long enough that two reads cost under 2%. */
-    if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE)
-        n->cpu_on = n->count < 4 || n->wall_ns >= n->count * rec_hot.cpu_min_ns;
+/* An exit with nothing open, or of an entry nested too deep to record. */
+static COLD void exit_edge(rec_thread *t) {
+    uint32_t depth = t->depth;
+    if (depth >= REC_MAX_DEPTH) {
+        t->depth = depth - 1;
+        return;
+    }
+    /* After fork() the child leaves the blocks its parent had open: those
+     * ends are expected.  Any other is an unbalanced end. */
+    if (t->inherited)
+        t->inherited--;
+    else
+        atomic_fetch_add_explicit(&t->unbalanced_end_empty, 1, memory_order_relaxed);
 }
 
 void scope_phase_exit_(void) {
-    uint64_t now = rec_ticks();
     rec_thread *t = rec_self;
     if (__builtin_expect(!t, 0))
         return;
+    uint64_t now = rec_ticks_with(t->clock_tsc);
     uint32_t depth = t->depth;
-    if (__builtin_expect(depth == 0, 0)) {
-        /* After fork() the child leaves the blocks its parent had open:
-         * those ends are expected.  Any other is an unbalanced end. */
-        if (t->inherited)
-            t->inherited--;
-        else
-            atomic_fetch_add_explicit(&t->unbalanced_end_empty, 1, memory_order_relaxed);
-        return;
-    }
-    t->depth = --depth;
-    if (__builtin_expect(depth >= REC_MAX_DEPTH, 0))
-        return;
+    if (__builtin_expect(depth - 1u >= REC_MAX_DEPTH - 1u, 0))
+        return exit_edge(t);
     rec_frame *f = &t->stack[depth];
-    if (f->node)
-        record_exit(t, f->node, f, now);
+    t->depth = depth - 1;
+    if (__builtin_expect(f->cpu0 != 0, 0))
+        return exit_cpu(t, f, now);
+    rec_node *n = f->node;
+    uint64_t d = elapsed_ns(t, now, f->t0);
+    uint32_t b = scope_hist_bucket(d);
+    uint64_t *oct = n->hist[b >> 4];
+    if (__builtin_expect(!oct, 0))
+        return exit_new_octave(t, n, b, d);
+    update(n, oct, b, d);
 }
 
 void scope_phase_end(void) {
     scope_phase_exit_();
 }
 
-static void count_add(rec_thread *t, uint32_t name, int64_t v) {
-    uint32_t depth = t->depth < REC_MAX_DEPTH ? t->depth : REC_MAX_DEPTH;
-    rec_node *cur = depth ? t->stack[depth - 1].node : NULL;
-    if (depth && !cur)
-        return; /* counted inside a dropped node: dropped with it */
-    uint32_t nidx = cur ? cur->idx : 0;
-    rec_counter *c;
-    if (name < t->cache_len && t->count_cache[name].parent == nidx && t->count_cache[name].item)
-        c = t->count_cache[name].item;
-    else if (!(c = rec_counter_lookup(t, nidx, name)))
+/* ---- counting ------------------------------------------------------------- */
+
+static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v) {
+    uint32_t depth = t->depth < REC_MAX_DEPTH ? t->depth : REC_MAX_DEPTH - 1;
+    rec_node *cur = t->stack[depth].node;
+    if (!name || cur == &t->dropped) {
+        atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
+        return; /* counted inside a dropped phase: dropped with it */
+    }
+    rec_counter *c = rec_counter_lookup(t, cur->idx, name);
+    if (!c)
         return;
     rec_seq_begin(&c->seq);
     c->calls++;
@@ -159,25 +248,40 @@ static void count_add(rec_thread *t, uint32_t name, int64_t v) {
     rec_seq_end(&c->seq);
 }
 
-void scope_count_slow_(scope_site *site, int64_t n) {
-    rec_thread *t = self();
-    if (__builtin_expect(!t, 0))
-        return;
-    uint32_t name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(!name, 0))
-        name = rec_site_register(site);
-    if (name)
-        count_add(t, name, n);
+static inline void count_add(rec_thread *t, uint32_t name, int64_t v) {
+    uint32_t depth = t->depth;
+    rec_cache *c = &t->count_cache[name];
+    if (__builtin_expect(depth >= REC_MAX_DEPTH || name >= t->cache_len ||
+                             c->parent != t->stack[depth].node->idx,
+                         0))
+        return count_slow(t, name, v);
+    rec_counter *k = c->item;
+    rec_seq_begin(&k->seq);
+    k->calls++;
+    k->total += v;
+    rec_seq_end(&k->seq);
 }
 
-void scope_count(const char *name, int64_t n) {
+static COLD void count_first(scope_site *site, int64_t v) {
+    rec_thread *t = slow_self();
+    if (t)
+        count_add(t, site_name(site), v);
+}
+
+void scope_count_slow_(scope_site *site, int64_t v) {
+    rec_thread *t = rec_self;
+    uint32_t name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(!t || !name, 0))
+        return count_first(site, v);
+    count_add(t, name, v);
+}
+
+void scope_count(const char *name, int64_t v) {
     if (!scope_hot_)
         return;
-    rec_thread *t = self();
+    rec_thread *t = rec_self ? rec_self : slow_self();
     if (!t)
         return;
     const char *nm = name ? name : "(null)";
-    uint32_t id = rec_name_intern(nm, strlen(nm));
-    if (id)
-        count_add(t, id, n);
+    count_add(t, rec_name_intern(nm, strlen(nm)), v);
 }

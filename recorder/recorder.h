@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define REC_MAX_DEPTH    256u /* deeper nesting is counted, not recorded */
+#define REC_MAX_DEPTH    256u /* frames incl. the root sentinel; deeper is counted only */
 #define REC_HIST_OCTAVES 61u  /* SCOPE_HIST_BUCKETS / 16, rounded up */
 #define REC_CHUNK_SHIFT  8u   /* nodes and counters live in chunks of 256 */
 #define REC_CHUNK        (1u << REC_CHUNK_SHIFT)
@@ -74,6 +74,21 @@ static inline uint64_t rec_ticks_to_ns(uint64_t d) {
     return (uint64_t)(((unsigned __int128)d * rec_clk.mult) >> 32);
 }
 
+/* The same two, with the settings the calling thread keeps a copy of. */
+static inline uint64_t rec_ticks_with(int tsc) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (__builtin_expect(tsc, 1))
+        return __builtin_ia32_rdtsc();
+#else
+    (void)tsc;
+#endif
+    return rec_mono_ns();
+}
+
+static inline uint64_t rec_ticks_to_ns_with(uint64_t d, uint64_t mult) {
+    return (uint64_t)(((unsigned __int128)d * mult) >> 32);
+}
+
 /* ---- names --------------------------------------------------------------- */
 
 /* Names (phase and counter names) are interned once per process: the name
@@ -99,9 +114,11 @@ typedef struct rec_node {
     uint64_t cpu_count, cpu_wall_ns, cpu_ns;
     uint64_t *hist[REC_HIST_OCTAVES]; /* 16 counters each, allocated on first use */
     /* writer-side bookkeeping (only the writer thread touches these) */
-    uint64_t w_count;
-    uint8_t w_defined;
+    uint64_t w_count, w_wall_ns;
 } rec_node;
+
+#define REC_IDX_DROPPED UINT32_MAX       /* the dropped sentinel's idx */
+#define REC_CACHE_EMPTY (UINT32_MAX - 1) /* a cache slot's parent before first use */
 
 typedef struct rec_counter {
     _Atomic uint32_t seq;
@@ -125,6 +142,11 @@ typedef struct rec_cache {
 } rec_cache;
 
 typedef struct rec_thread {
+    /* a copy of the clock's settings, next to the rest of what the hot path
+     * touches, so reading the clock costs no extra load of a global */
+    uint64_t clock_mult;
+    uint8_t clock_tsc;
+
     struct rec_thread *next; /* registry: pushed at the head, never unlinked */
     uint32_t index;          /* thread index in the log, 1.. */
     pid_t tid;
@@ -134,10 +156,10 @@ typedef struct rec_thread {
     _Atomic int retired; /* writer wrote its last state and freed its nodes */
     int w_defined;       /* writer has written the THREAD record */
 
-    uint32_t depth;     /* open phases, REC_MAX_DEPTH-clamped in stack */
-    uint32_t overflow;  /* entries beyond REC_MAX_DEPTH (not recorded) */
+    uint32_t depth;     /* open phases; the k-th is stack[k] while k < REC_MAX_DEPTH */
+    uint32_t overflow;  /* entries nested too deep to record */
     uint32_t inherited; /* phases a forked child's parent had open: their ends are expected */
-    rec_frame *stack;   /* REC_MAX_DEPTH frames */
+    rec_frame stack[REC_MAX_DEPTH]; /* stack[0] is the root sentinel */
 
     /* nodes and counters: chunks written by the owner, published by count */
     rec_node *nodes[REC_MAX_CHUNKS];
@@ -157,9 +179,13 @@ typedef struct rec_thread {
     uint32_t pool_left;
     uint64_t *pool_chain;
 
+    /* sentinel nodes: stack[0] holds the root (idx 0); an entry that could
+     * not be recorded holds `dropped` (idx REC_IDX_DROPPED) */
+    rec_node root, dropped;
+
     /* caveats counted on the hot path, reported by the writer */
     _Atomic uint64_t unbalanced_end_empty; /* end with nothing open */
-    _Atomic uint64_t dropped;              /* nodes/counters past the limits */
+    _Atomic uint64_t dropped_count;        /* entries or counts not recorded */
     uint64_t w_unbalanced, w_dropped;
 } rec_thread;
 

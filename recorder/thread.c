@@ -42,6 +42,21 @@ rec_thread *rec_threads_head(void) {
     return atomic_load_explicit(&threads_head, memory_order_acquire);
 }
 
+static int cache_cover(rec_thread *t, uint32_t name);
+
+/* The sentinels and an empty cache, so the hot path tests nothing twice. */
+static int init_recording(rec_thread *t) {
+    memset(&t->root, 0, sizeof t->root);
+    memset(&t->dropped, 0, sizeof t->dropped);
+    t->dropped.idx = REC_IDX_DROPPED;
+    t->root.min_ns = t->dropped.min_ns = UINT64_MAX;
+    t->stack[0] = (rec_frame){&t->root, 0, 0};
+    t->clock_tsc = (uint8_t)rec_clk.use_tsc;
+    t->clock_mult = rec_clk.mult;
+    t->depth = t->overflow = 0;
+    return cache_cover(t, 63);
+}
+
 static void init_identity(rec_thread *t) {
     t->index = atomic_fetch_add(&thread_count, 1) + 1;
     t->tid = (pid_t)syscall(SYS_gettid);
@@ -54,12 +69,11 @@ rec_thread *rec_thread_attach(void) {
     rec_thread *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->stack = calloc(REC_MAX_DEPTH, sizeof *t->stack);
-    if (!t->stack) {
+    init_identity(t);
+    if (init_recording(t) < 0) {
         free(t);
         return NULL;
     }
-    init_identity(t);
     pthread_once(&exit_key_once, make_exit_key);
     (void)pthread_setspecific(exit_key, t);
     rec_thread *old = atomic_load_explicit(&threads_head, memory_order_relaxed);
@@ -131,13 +145,13 @@ static int cache_cover(rec_thread *t, uint32_t name) {
     rec_cache *p = realloc(t->phase_cache, len * sizeof *p);
     if (!p)
         return -1;
-    memset(p + t->cache_len, 0, (len - t->cache_len) * sizeof *p);
     t->phase_cache = p;
     rec_cache *c = realloc(t->count_cache, len * sizeof *c);
     if (!c)
         return -1;
-    memset(c + t->cache_len, 0, (len - t->cache_len) * sizeof *c);
     t->count_cache = c;
+    for (uint32_t i = t->cache_len; i < len; i++)
+        p[i] = c[i] = (rec_cache){REC_CACHE_EMPTY, NULL};
     t->cache_len = len;
     return 0;
 }
@@ -173,7 +187,7 @@ rec_node *rec_node_lookup(rec_thread *t, uint32_t parent, uint32_t name, const s
         n->parent = parent;
         n->name = name;
         n->min_ns = UINT64_MAX;
-        n->cpu_on = 1;
+        n->cpu_on = rec_hot.cpu_mode != REC_CPU_OFF;
         if (site) {
             n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
                        (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
@@ -188,7 +202,7 @@ rec_node *rec_node_lookup(rec_thread *t, uint32_t parent, uint32_t name, const s
     t->phase_cache[name] = (rec_cache){parent, n};
     return n;
 fail:
-    atomic_fetch_add_explicit(&t->dropped, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
     return NULL;
 }
 
@@ -218,7 +232,7 @@ rec_counter *rec_counter_lookup(rec_thread *t, uint32_t node, uint32_t name) {
     t->count_cache[name] = (rec_cache){node, c};
     return c;
 fail:
-    atomic_fetch_add_explicit(&t->dropped, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
     return NULL;
 }
 
@@ -257,6 +271,9 @@ void rec_thread_free_nodes(rec_thread *t) {
     }
     t->pool = NULL;
     t->pool_left = 0;
+    /* the sentinels' octaves came from the pool just freed */
+    memset(t->root.hist, 0, sizeof t->root.hist);
+    memset(t->dropped.hist, 0, sizeof t->dropped.hist);
     free(t->table);
     free(t->phase_cache);
     free(t->count_cache);
@@ -277,7 +294,6 @@ void rec_threads_forget_all_but(rec_thread *keep) {
         rec_thread *next = t->next;
         if (t != keep) {
             rec_thread_free_nodes(t);
-            free(t->stack);
             free(t);
         }
         t = next;
@@ -287,12 +303,12 @@ void rec_threads_forget_all_but(rec_thread *keep) {
     if (keep) {
         keep->next = NULL;
         rec_thread_free_nodes(keep);
-        memset(keep->stack, 0, REC_MAX_DEPTH * sizeof *keep->stack);
-        keep->depth = keep->overflow = 0;
+        memset(keep->stack, 0, sizeof keep->stack);
+        init_recording(keep);
         keep->w_defined = 0;
         keep->w_unbalanced = keep->w_dropped = 0;
         atomic_store(&keep->unbalanced_end_empty, 0);
-        atomic_store(&keep->dropped, 0);
+        atomic_store(&keep->dropped_count, 0);
         atomic_store(&keep->exited, 0);
         atomic_store(&keep->retired, 0);
         init_identity(keep);

@@ -216,7 +216,13 @@ static void add_thread(rec_thread *t) {
             .bins = bins,
         };
         add(&r);
+        /* Adaptive CPU time, second half: a phase whose entries of the last
+         * interval were long enough gets its CPU time read again. */
+        if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && !n->cpu_on && s.count > n->w_count &&
+            s.wall_ns - n->w_wall_ns >= (s.count - n->w_count) * rec_hot.cpu_min_ns)
+            n->cpu_on = 1;
         n->w_count = s.count;
+        n->w_wall_ns = s.wall_ns;
     }
     uint32_t nc = atomic_load_explicit(&t->ncounters, memory_order_acquire);
     for (uint32_t i = 1; i <= nc; i++) {
@@ -237,7 +243,7 @@ static void add_thread(rec_thread *t) {
                  "scope_phase_end() with no phase open");
         t->w_unbalanced = ub;
     }
-    uint64_t dr = atomic_load_explicit(&t->dropped, memory_order_relaxed);
+    uint64_t dr = atomic_load_explicit(&t->dropped_count, memory_order_relaxed);
     if (dr != t->w_dropped) {
         add_mark(SCOPE_MARK_DROPPED, t->index, (int64_t)dr,
                  "phase or counter entries not recorded (per-thread limit or no memory)");
@@ -252,8 +258,9 @@ static void add_open_phases(rec_thread *t, const char *when) {
         return;
     char text[160];
     snprintf(text, sizeof text, "%u phase(s) still open %s", depth - t->inherited, when);
-    rec_node *top = depth && depth <= REC_MAX_DEPTH ? t->stack[depth - 1].node : NULL;
-    add_mark(SCOPE_MARK_UNBALANCED, t->index, top ? (int64_t)top->idx : 0, text);
+    rec_node *top = t->stack[depth < REC_MAX_DEPTH ? depth : REC_MAX_DEPTH - 1].node;
+    add_mark(SCOPE_MARK_UNBALANCED, t->index, top->idx == REC_IDX_DROPPED ? 0 : (int64_t)top->idx,
+             text);
 }
 
 static void reset_sent_state(void) {

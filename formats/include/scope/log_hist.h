@@ -24,9 +24,11 @@
 static inline uint32_t scope_hist_bucket(uint64_t ns) {
     if (ns < SCOPE_HIST_SUB)
         return (uint32_t)ns;
-    uint32_t e = 63u - (uint32_t)__builtin_clzll(ns); /* >= SCOPE_HIST_SUB_BITS */
+    /* e = index of the top bit (a single bsr); then
+     * 16 + (e - 4) * 16 + sub  ==  16 * e - 48 + sub */
+    uint32_t e = 63u ^ (uint32_t)__builtin_clzll(ns);
     uint32_t sub = (uint32_t)(ns >> (e - SCOPE_HIST_SUB_BITS)) & (SCOPE_HIST_SUB - 1u);
-    return SCOPE_HIST_SUB + (e - SCOPE_HIST_SUB_BITS) * SCOPE_HIST_SUB + sub;
+    return (e << SCOPE_HIST_SUB_BITS) - 3u * SCOPE_HIST_SUB + sub;
 }
 
 /* Smallest value that falls in bucket b (b < SCOPE_HIST_BUCKETS). */
