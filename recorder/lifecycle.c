@@ -242,12 +242,12 @@ static void fork_child(void) {
     atomic_store(&p->flush_done, 0);
     atomic_store(&p->flush_reason, 0);
     atomic_store(&p->signal_seen, 0);
-    rec_thread *me = rec_self;
+    rec_thread *me = rec_attached(rec_self) ? rec_self : NULL;
     uint32_t open = me ? me->depth : 0;
     rec_threads_forget_all_but(me);
     if (me)
         me->inherited = open;
     rec_fork_survivor = me;
-    rec_self = NULL;
+    rec_self = &rec_unattached;
     set_state(REC_CHILD);
 }

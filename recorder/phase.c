@@ -42,14 +42,9 @@ static COLD rec_thread *slow_self(void) {
     }
     if (st != REC_ON)
         return NULL;
-    if (rec_self)
+    if (rec_attached(rec_self))
         return rec_self; /* a forked child's survivor, re-adopted by rec_first_use */
     return rec_thread_attach();
-}
-
-static inline uint32_t site_name(scope_site *site) {
-    uint32_t name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
-    return name ? name : rec_site_register(site);
 }
 
 /* ---- entering ------------------------------------------------------------ */
@@ -66,9 +61,20 @@ static COLD void push_clock_cpu(const rec_thread *t, rec_frame *f) {
     f->t0 = rec_ticks_with(t->clock_tsc);
 }
 
-/* Any entry the fast path does not take: nesting too deep, a cache miss, a
- * dropped parent, the first use of a name by this thread. */
-static COLD void enter_slow(rec_thread *t, uint32_t name, const scope_site *site) {
+static inline void enter(rec_thread *t, uint32_t name, scope_site *site);
+
+/* Any entry the fast path does not take: a thread's first entry, a site's
+ * first use, nesting too deep, a cache miss, a dropped parent. */
+static COLD void enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
+    if (!rec_attached(t)) {
+        if ((t = slow_self()))
+            enter(t, name, site);
+        return;
+    }
+    if (!name && site) {
+        enter(t, rec_site_register(site), site);
+        return;
+    }
     uint32_t depth = t->depth;
     if (depth >= REC_MAX_DEPTH - 1) {
         t->depth = depth + 1; /* counted so that exits pair up; not recorded */
@@ -88,7 +94,7 @@ static COLD void enter_slow(rec_thread *t, uint32_t name, const scope_site *site
         push_clock(t, f);
 }
 
-static inline void enter(rec_thread *t, uint32_t name, const scope_site *site) {
+static inline void enter(rec_thread *t, uint32_t name, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->phase_cache[name];
     if (__builtin_expect(depth >= REC_MAX_DEPTH - 1 || name >= t->cache_len ||
@@ -104,28 +110,17 @@ static inline void enter(rec_thread *t, uint32_t name, const scope_site *site) {
     push_clock(t, f);
 }
 
-static COLD void enter_first(scope_site *site) {
-    rec_thread *t = slow_self();
-    if (t)
-        enter(t, site_name(site), site);
-}
-
+/* An unregistered site has id 0, whose cache slot never matches: its first
+ * use falls to enter_slow like any miss. */
 void scope_phase_enter_(scope_site *site) {
-    rec_thread *t = rec_self;
-    uint32_t name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(!t || !name, 0))
-        return enter_first(site);
-    enter(t, name, site);
+    enter(rec_self, __atomic_load_n(&site->id, __ATOMIC_ACQUIRE), site);
 }
 
 void scope_phase_begin(const char *name) {
     if (!scope_hot_)
         return;
-    rec_thread *t = rec_self ? rec_self : slow_self();
-    if (!t)
-        return;
     const char *nm = name ? name : "(null)";
-    enter(t, rec_name_intern(nm, strlen(nm)), NULL);
+    enter(rec_self, rec_name_intern(nm, strlen(nm)), NULL);
 }
 
 /* ---- leaving -------------------------------------------------------------- */
@@ -192,6 +187,8 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
 
 /* An exit with nothing open, or of an entry nested too deep to record. */
 static COLD void exit_edge(rec_thread *t) {
+    if (!rec_attached(t))
+        return; /* an end before this thread's first entry */
     uint32_t depth = t->depth;
     if (depth >= REC_MAX_DEPTH) {
         t->depth = depth - 1;
@@ -207,8 +204,6 @@ static COLD void exit_edge(rec_thread *t) {
 
 void scope_phase_exit_(void) {
     rec_thread *t = rec_self;
-    if (__builtin_expect(!t, 0))
-        return;
     uint64_t now = rec_ticks_with(t->clock_tsc);
     uint32_t depth = t->depth;
     if (__builtin_expect(depth - 1u >= REC_MAX_DEPTH - 1u, 0))
@@ -232,7 +227,18 @@ void scope_phase_end(void) {
 
 /* ---- counting ------------------------------------------------------------- */
 
-static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v) {
+static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site);
+
+static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
+    if (!rec_attached(t)) {
+        if ((t = slow_self()))
+            count_add(t, name, v, site);
+        return;
+    }
+    if (!name && site) {
+        count_add(t, rec_site_register(site), v, site);
+        return;
+    }
     uint32_t depth = t->depth < REC_MAX_DEPTH ? t->depth : REC_MAX_DEPTH - 1;
     rec_node *cur = t->stack[depth].node;
     if (!name || cur == &t->dropped) {
@@ -248,13 +254,13 @@ static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v) {
     rec_seq_end(&c->seq);
 }
 
-static inline void count_add(rec_thread *t, uint32_t name, int64_t v) {
+static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->count_cache[name];
     if (__builtin_expect(depth >= REC_MAX_DEPTH || name >= t->cache_len ||
                              c->parent != t->stack[depth].node->idx,
                          0))
-        return count_slow(t, name, v);
+        return count_slow(t, name, v, site);
     rec_counter *k = c->item;
     rec_seq_begin(&k->seq);
     k->calls++;
@@ -262,26 +268,13 @@ static inline void count_add(rec_thread *t, uint32_t name, int64_t v) {
     rec_seq_end(&k->seq);
 }
 
-static COLD void count_first(scope_site *site, int64_t v) {
-    rec_thread *t = slow_self();
-    if (t)
-        count_add(t, site_name(site), v);
-}
-
 void scope_count_slow_(scope_site *site, int64_t v) {
-    rec_thread *t = rec_self;
-    uint32_t name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(!t || !name, 0))
-        return count_first(site, v);
-    count_add(t, name, v);
+    count_add(rec_self, __atomic_load_n(&site->id, __ATOMIC_ACQUIRE), v, site);
 }
 
 void scope_count(const char *name, int64_t v) {
     if (!scope_hot_)
         return;
-    rec_thread *t = rec_self ? rec_self : slow_self();
-    if (!t)
-        return;
     const char *nm = name ? name : "(null)";
-    count_add(t, rec_name_intern(nm, strlen(nm)), v);
+    count_add(rec_self, rec_name_intern(nm, strlen(nm)), v, NULL);
 }

@@ -204,7 +204,15 @@ struct rec_hot_settings {
 };
 extern struct rec_hot_settings rec_hot;
 
+/* The calling thread's state.  A thread that has not recorded yet points at
+ * rec_unattached, whose depth sends every call down a slow path, so the fast
+ * paths need no NULL test. */
 extern __thread rec_thread *rec_self __attribute__((tls_model("initial-exec")));
+extern rec_thread rec_unattached;
+
+static inline int rec_attached(const rec_thread *t) {
+    return t != &rec_unattached;
+}
 
 rec_thread *rec_thread_attach(void);
 rec_node *rec_node_lookup(rec_thread *t, uint32_t parent, uint32_t name, const scope_site *site);

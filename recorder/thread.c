@@ -18,7 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-__thread rec_thread *rec_self __attribute__((tls_model("initial-exec")));
+rec_thread rec_unattached = {.depth = REC_MAX_DEPTH};
+__thread rec_thread *rec_self __attribute__((tls_model("initial-exec"))) = &rec_unattached;
 
 static _Atomic(rec_thread *) threads_head;
 static _Atomic uint32_t thread_count;
@@ -31,7 +32,7 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static void on_thread_exit(void *arg) {
     rec_thread *t = arg;
     atomic_store_explicit(&t->exited, 1, memory_order_release);
-    rec_self = NULL;
+    rec_self = &rec_unattached;
 }
 
 static void make_exit_key(void) {
