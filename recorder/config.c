@@ -34,7 +34,8 @@ static int copy(char *dst, size_t cap, const char *src) {
 int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, char *err,
                         size_t errlen) {
     memset(c, 0, sizeof *c);
-    c->frame_interval_ns = 5000000000ull;
+    c->frame_interval_ns = 0; /* automatic: see rec_frame_interval() */
+    c->hist_interval_ns = 120000000000ull;
     c->cpu_mode = REC_CPU_ADAPTIVE;
     const char *v;
 
@@ -80,6 +81,12 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
         parse_seconds(v, 0.05, 3600, &c->frame_interval_ns) < 0) {
         snprintf(err, errlen, "SCOPE_FRAME_INTERVAL='%s' is not a number of seconds in 0.05..3600",
                  v);
+        return -1;
+    }
+
+    if ((v = getenv("SCOPE_HIST_INTERVAL")) && *v &&
+        parse_seconds(v, 0, 86400, &c->hist_interval_ns) < 0) {
+        snprintf(err, errlen, "SCOPE_HIST_INTERVAL='%s' is not a number of seconds in 0..86400", v);
         return -1;
     }
 

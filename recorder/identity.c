@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -82,10 +83,13 @@ static void launch_key(char *out, size_t cap) {
     out[0] = '\0';
     if ((v = env_first(ns_vars, &which))) {
         snprintf(out, cap, "%s=%s", which, v);
-    } else if ((v = getenv("SLURM_JOB_ID")) && *v) {
-        const char *step = getenv("SLURM_STEP_ID"), *restart = getenv("SLURM_RESTART_COUNT");
-        snprintf(out, cap, "slurm=%s.%s.%s", v, step ? step : "", restart ? restart : "0");
-    } else if ((v = getenv("TORCHELASTIC_RUN_ID")) && *v) {
+    } else if ((v = getenv("SLURM_JOB_ID")) && *v && getenv("SLURM_STEP_ID")) {
+        /* Only srun steps launch ranks together; successive programs in a
+         * batch script (no step id) are separate runs. */
+        const char *restart = getenv("SLURM_RESTART_COUNT");
+        snprintf(out, cap, "slurm=%s.%s.%s", v, getenv("SLURM_STEP_ID"), restart ? restart : "0");
+    } else if ((v = getenv("TORCHELASTIC_RUN_ID")) && *v && strcmp(v, "none") != 0) {
+        /* torchrun's default rendezvous id is the literal "none": no key. */
         const char *restart = getenv("TORCHELASTIC_RESTART_COUNT");
         snprintf(out, cap, "torch=%s.%s", v, restart ? restart : "0");
     }
@@ -231,8 +235,23 @@ int rec_open_log(rec_process *p, char *err, size_t errlen) {
         snprintf(err, errlen, "cannot create %s: %s", p->path, strerror(errno));
         return -1;
     }
+    /* The header is written from the calling thread.  Under a file-size
+     * limit that write raises SIGXFSZ, which would kill the program: block
+     * it, and swallow the one this write raised (only that one). */
+    sigset_t xfsz, old, pending;
+    sigemptyset(&xfsz);
+    sigaddset(&xfsz, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &xfsz, &old);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGXFSZ);
     scope_log_writer_options opt = {0, 256 * 1024};
     int rc = scope_log_writer_open(&p->w, fd, &opt);
+    sigpending(&pending);
+    if (!was_pending && sigismember(&pending, SIGXFSZ)) {
+        struct timespec zero = {0, 0};
+        sigtimedwait(&xfsz, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc < 0) {
         snprintf(err, errlen, "cannot write %s: %s", p->path, strerror(-rc));
         close(fd);

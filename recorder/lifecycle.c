@@ -146,9 +146,28 @@ void rec_first_use(void) {
     pthread_mutex_unlock(&life);
 }
 
+static int env_false(const char *v) {
+    return v && (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+                 !strcasecmp(v, "off"));
+}
+
 int scope_init(const char *run_dir, const char *role) {
+    /* SCOPE_PROFILE=0 switches off even a program that asks to record. */
+    if (env_false(getenv("SCOPE_PROFILE"))) {
+        if (atomic_load(&rec_proc.state) == REC_UNKNOWN)
+            set_state(REC_OFF);
+        return 0;
+    }
     pthread_mutex_lock(&life);
     int st = atomic_load(&rec_proc.state);
+    /* Started from the environment by an earlier call: the program's own
+     * role still applies while nothing has been written. */
+    if (st == REC_ON && role && *role) {
+        pthread_mutex_lock(&rec_proc.work);
+        if (!rec_proc.process_written)
+            snprintf(rec_proc.cfg.role, sizeof rec_proc.cfg.role, "%s", role);
+        pthread_mutex_unlock(&rec_proc.work);
+    }
     if (st == REC_CHILD) {
         /* A forked worker naming its own role ("actor") gets it. */
         if (role && *role)

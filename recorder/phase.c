@@ -71,20 +71,21 @@ static COLD void enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
             enter(t, name, site);
         return;
     }
-    if (!name && site) {
-        enter(t, rec_site_register(site), site);
-        return;
-    }
+    if (!name && site)
+        name = rec_site_register(site); /* 0 still when the name table is full */
     uint32_t depth = t->depth;
     if (depth >= REC_MAX_DEPTH - 1) {
         t->depth = depth + 1; /* counted so that exits pair up; not recorded */
         t->overflow++;
+        atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
         return;
     }
     rec_node *parent = t->stack[depth].node;
     rec_node *n = NULL;
     if (name && parent != &t->dropped)
-        n = rec_node_lookup(t, parent->idx, name, site);
+        n = rec_node_lookup(t, parent, name, site); /* counts its own failures */
+    else
+        atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
     rec_frame *f = &t->stack[depth + 1];
     f->node = n ? n : &t->dropped;
     t->depth = depth + 1;
@@ -178,17 +179,17 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
         n->cpu_ns += cpu - f->cpu0;
     }
     rec_seq_end(&n->seq);
-    /* Read for the first entries, then only while the phase is long enough
-     * that two reads cost under 2% of it. */
-    if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->count >= 4 &&
+    /* Adaptive: the first four entries decide whether reads go on; after
+     * that the writer thread decides, from each interval's mean. */
+    if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->count == 4 &&
         n->wall_ns < n->count * rec_hot.cpu_min_ns)
         n->cpu_on = 0;
 }
 
 /* An exit with nothing open, or of an entry nested too deep to record. */
 static COLD void exit_edge(rec_thread *t) {
-    if (!rec_attached(t))
-        return; /* an end before this thread's first entry */
+    if (!rec_attached(t) && !(t = slow_self()))
+        return; /* not recording */
     uint32_t depth = t->depth;
     if (depth >= REC_MAX_DEPTH) {
         t->depth = depth - 1;
@@ -235,17 +236,15 @@ static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site 
             count_add(t, name, v, site);
         return;
     }
-    if (!name && site) {
-        count_add(t, rec_site_register(site), v, site);
-        return;
-    }
+    if (!name && site)
+        name = rec_site_register(site); /* 0 still when the name table is full */
     uint32_t depth = t->depth < REC_MAX_DEPTH ? t->depth : REC_MAX_DEPTH - 1;
     rec_node *cur = t->stack[depth].node;
     if (!name || cur == &t->dropped) {
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
         return; /* counted inside a dropped phase: dropped with it */
     }
-    rec_counter *c = rec_counter_lookup(t, cur->idx, name);
+    rec_counter *c = rec_counter_lookup(t, cur, name);
     if (!c)
         return;
     rec_seq_begin(&c->seq);

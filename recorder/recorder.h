@@ -35,11 +35,12 @@ enum rec_cpu_mode { REC_CPU_OFF, REC_CPU_ADAPTIVE, REC_CPU_ALWAYS };
 typedef struct rec_config {
     char run_dir[4096]; /* absolute */
     char role[256];
-    char run_id[64]; /* empty: derive */
-    uint64_t frame_interval_ns;
-    int cpu_mode;        /* enum rec_cpu_mode */
-    uint64_t cpu_min_ns; /* adaptive: read CPU time for phases at least this long */
-    int quiet;           /* SCOPE_QUIET: no stderr lines */
+    char run_id[64];            /* empty: derive */
+    uint64_t frame_interval_ns; /* 0: automatic */
+    uint64_t hist_interval_ns;  /* periodic frames carry histograms this often */
+    int cpu_mode;               /* enum rec_cpu_mode */
+    uint64_t cpu_min_ns;        /* adaptive: read CPU time for phases at least this long */
+    int quiet;                  /* SCOPE_QUIET: no stderr lines */
 } rec_config;
 
 int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, char *err,
@@ -104,8 +105,10 @@ void rec_names_unlock(void);
 
 typedef struct rec_node {
     _Atomic uint32_t seq; /* odd while the owner updates */
-    uint32_t idx;         /* 1.. within its thread */
+    uint32_t idx;         /* 1.. within its thread: where it is stored */
     uint32_t parent;      /* parent node idx, 0 at top level */
+    uint32_t id;          /* unique in the process's log: PHASE_NODE id */
+    uint32_t parent_id;   /* the parent's id, 0 at top level */
     uint32_t name;        /* name id */
     uint32_t flags;       /* SCOPE_PHASE_F_* */
     uint32_t file, line;  /* name id of the source file, line; 0 when unknown */
@@ -115,6 +118,7 @@ typedef struct rec_node {
     uint64_t *hist[REC_HIST_OCTAVES]; /* 16 counters each, allocated on first use */
     /* writer-side bookkeeping (only the writer thread touches these) */
     uint64_t w_count, w_wall_ns;
+    uint64_t w_hist_count; /* count when its histogram was last written */
 } rec_node;
 
 #define REC_IDX_DROPPED UINT32_MAX       /* the dropped sentinel's idx */
@@ -122,9 +126,11 @@ typedef struct rec_node {
 
 typedef struct rec_counter {
     _Atomic uint32_t seq;
-    uint32_t idx;  /* 1.. within its thread */
-    uint32_t name; /* name id */
-    uint32_t node; /* node idx open when counted */
+    uint32_t idx;     /* 1.. within its thread: where it is stored */
+    uint32_t name;    /* name id */
+    uint32_t node;    /* node idx open when counted */
+    uint32_t id;      /* unique in the process's log: COUNTER id */
+    uint32_t node_id; /* the open node's id, 0 for none */
     uint64_t calls;
     int64_t total;
     uint64_t w_calls;
@@ -215,8 +221,11 @@ static inline int rec_attached(const rec_thread *t) {
 }
 
 rec_thread *rec_thread_attach(void);
-rec_node *rec_node_lookup(rec_thread *t, uint32_t parent, uint32_t name, const scope_site *site);
-rec_counter *rec_counter_lookup(rec_thread *t, uint32_t node, uint32_t name);
+rec_node *rec_node_lookup(rec_thread *t, const rec_node *parent, uint32_t name,
+                          const scope_site *site);
+rec_counter *rec_counter_lookup(rec_thread *t, const rec_node *node, uint32_t name);
+void rec_ids_reset(void);
+void rec_thread_unlink_retired(void);
 uint64_t *rec_hist_octave(rec_thread *t, rec_node *n, uint32_t octave);
 rec_thread *rec_threads_head(void);
 void rec_threads_forget_all_but(rec_thread *keep);
@@ -292,6 +301,7 @@ void rec_export_env(const rec_process *p);
 int rec_writer_start(void);
 void rec_writer_stop(int reason);
 int rec_write_frame(int reason);
+uint64_t rec_frame_interval(uint64_t since_start_ns);
 
 /* signals (signals.c) */
 void rec_signals_install(void);

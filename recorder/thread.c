@@ -169,7 +169,18 @@ static void *chunk_slot(void **chunks, _Atomic uint32_t *count, size_t size, uin
     return (char *)chunks[c] + (size_t)(n & (REC_CHUNK - 1)) * size;
 }
 
-rec_node *rec_node_lookup(rec_thread *t, uint32_t parent, uint32_t name, const scope_site *site) {
+/* Ids in the log are per process (file), not per thread: nodes and counters
+ * of all threads draw from these. */
+static _Atomic uint32_t next_node_id, next_counter_id;
+
+void rec_ids_reset(void) {
+    atomic_store(&next_node_id, 0);
+    atomic_store(&next_counter_id, 0);
+}
+
+rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
+                          const scope_site *site) {
+    uint32_t parent = pnode->idx;
     if (cache_cover(t, name) < 0)
         goto fail;
     table_slot *slot;
@@ -186,6 +197,8 @@ rec_node *rec_node_lookup(rec_thread *t, uint32_t parent, uint32_t name, const s
             goto fail;
         n->idx = idx;
         n->parent = parent;
+        n->id = atomic_fetch_add(&next_node_id, 1) + 1;
+        n->parent_id = pnode->id;
         n->name = name;
         n->min_ns = UINT64_MAX;
         n->cpu_on = rec_hot.cpu_mode != REC_CPU_OFF;
@@ -207,7 +220,8 @@ fail:
     return NULL;
 }
 
-rec_counter *rec_counter_lookup(rec_thread *t, uint32_t node, uint32_t name) {
+rec_counter *rec_counter_lookup(rec_thread *t, const rec_node *pnode, uint32_t name) {
+    uint32_t node = pnode->idx;
     if (cache_cover(t, name) < 0)
         goto fail;
     table_slot *slot;
@@ -225,6 +239,8 @@ rec_counter *rec_counter_lookup(rec_thread *t, uint32_t node, uint32_t name) {
         c->idx = idx;
         c->name = name;
         c->node = node;
+        c->id = atomic_fetch_add(&next_counter_id, 1) + 1;
+        c->node_id = pnode->id;
         slot->key = key;
         slot->idx = idx;
         t->table_used++;
@@ -286,6 +302,38 @@ void rec_thread_free_nodes(rec_thread *t) {
     t->w_nodes = t->w_counters = 0;
 }
 
+/* Frees the structures of threads the writer has retired (exited and fully
+ * written), so a program that churns through short-lived threads does not
+ * grow.  Only the writer thread unlinks, and new threads only ever replace
+ * the head, so the only race is with a push at the head, which the
+ * compare-and-swap settles. */
+void rec_thread_unlink_retired(void) {
+    rec_thread *prev = NULL, *t = atomic_load_explicit(&threads_head, memory_order_acquire);
+    while (t) {
+        rec_thread *next = t->next;
+        if (!atomic_load_explicit(&t->retired, memory_order_acquire)) {
+            prev = t;
+        } else if (prev) {
+            prev->next = next;
+            free(t);
+        } else {
+            rec_thread *expect = t;
+            if (atomic_compare_exchange_strong(&threads_head, &expect, next)) {
+                free(t);
+            } else {
+                /* a thread was pushed in front: t now has a predecessor */
+                rec_thread *p = expect;
+                while (p->next != t)
+                    p = p->next;
+                p->next = next;
+                free(t);
+                prev = p;
+            }
+        }
+        t = next;
+    }
+}
+
 /* In a forked child: the calling thread is the only one left.  The others'
  * structures are freed (their threads do not exist here) and the survivor
  * starts over with an empty tree and a clean phase stack. */
@@ -301,6 +349,7 @@ void rec_threads_forget_all_but(rec_thread *keep) {
     }
     atomic_store(&thread_count, 0);
     atomic_store(&threads_head, keep);
+    rec_ids_reset();
     if (keep) {
         keep->next = NULL;
         rec_thread_free_nodes(keep);

@@ -31,7 +31,11 @@
 #define BS(s)   B(s, strlen(s))
 
 static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+/* Whether this frame carries histograms (see rec_write_frame). */
+static int with_hist;
+static uint64_t last_hist_frame_ns;
 static uint64_t failed_writes, last_errno;
+static int failed_mark_added; /* one FLUSH_FAILED mark per streak of failures */
 static int resend_all;
 static uint32_t names_written;
 
@@ -73,7 +77,10 @@ static void add_process(void) {
         cwd[0] = '\0';
 
     char interval[32], cpu_min[32];
-    snprintf(interval, sizeof interval, "%.3f", (double)p->cfg.frame_interval_ns / 1e9);
+    if (p->cfg.frame_interval_ns)
+        snprintf(interval, sizeof interval, "%.3f", (double)p->cfg.frame_interval_ns / 1e9);
+    else
+        snprintf(interval, sizeof interval, "auto");
     snprintf(cpu_min, sizeof cpu_min, "%.1f", (double)rec_hot.cpu_min_ns / 1e3);
     static const char *const cpu_names[] = {"off", "adaptive", "always"};
     scope_kv settings[] = {
@@ -116,14 +123,36 @@ typedef struct node_snap {
     uint32_t nbins;
 } node_snap;
 
-/* A consistent copy of a node, or 0 when its owner kept it busy (a thread
- * stopped inside an update by a signal, say): then this frame skips it and
- * the next one carries it. */
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* A copy of a node.  The scalars (count, sums, min, max) are copied under
+ * the node's sequence counter, so they agree with each other exactly.  The
+ * histogram is read first, without it: copying up to 976 buckets takes
+ * longer than one entry of a hot phase, so a consistent copy could starve.
+ * Because the owner bumps the count before the bucket, and the buckets are
+ * read before the count, the buckets then sum to at most `count`: the
+ * difference is the entries that ended while the copy was taken.  Returns 0
+ * when the owner stayed inside one update (stopped there by a signal, say):
+ * the next frame carries the node. */
 static int snap_node(rec_node *n, node_snap *s) {
-    for (int tries = 0; tries < 200; tries++) {
+    s->nbins = 0;
+    for (uint32_t o = 0; o < REC_HIST_OCTAVES; o++) {
+        uint64_t *oct = __atomic_load_n(&n->hist[o], __ATOMIC_ACQUIRE);
+        for (uint32_t k = 0; oct && k < 16; k++) {
+            uint64_t c = __atomic_load_n(&oct[k], __ATOMIC_RELAXED);
+            if (c)
+                bins[s->nbins++] = (scope_hist_bin){o * 16 + k, c};
+        }
+    }
+    atomic_thread_fence(memory_order_acquire);
+    for (int tries = 0; tries < 100000; tries++) {
         uint32_t s1 = atomic_load_explicit(&n->seq, memory_order_acquire);
         if (s1 & 1) {
-            sched_yield();
+            cpu_relax();
             continue;
         }
         s->count = n->count;
@@ -133,15 +162,6 @@ static int snap_node(rec_node *n, node_snap *s) {
         s->cpu_count = n->cpu_count;
         s->cpu_wall_ns = n->cpu_wall_ns;
         s->cpu_ns = n->cpu_ns;
-        s->nbins = 0;
-        for (uint32_t o = 0; o < REC_HIST_OCTAVES; o++) {
-            uint64_t *oct = __atomic_load_n(&n->hist[o], __ATOMIC_ACQUIRE);
-            for (uint32_t k = 0; oct && k < 16; k++) {
-                uint64_t c = __atomic_load_n(&oct[k], __ATOMIC_RELAXED);
-                if (c)
-                    bins[s->nbins++] = (scope_hist_bin){o * 16 + k, c};
-            }
-        }
         atomic_thread_fence(memory_order_acquire);
         if (atomic_load_explicit(&n->seq, memory_order_relaxed) == s1)
             return 1;
@@ -150,10 +170,10 @@ static int snap_node(rec_node *n, node_snap *s) {
 }
 
 static int snap_counter(rec_counter *c, uint64_t *calls, int64_t *total) {
-    for (int tries = 0; tries < 200; tries++) {
+    for (int tries = 0; tries < 100000; tries++) {
         uint32_t s1 = atomic_load_explicit(&c->seq, memory_order_acquire);
         if (s1 & 1) {
-            sched_yield();
+            cpu_relax();
             continue;
         }
         *calls = c->calls;
@@ -191,8 +211,8 @@ static void add_thread(rec_thread *t) {
     for (uint32_t i = t->w_nodes + 1; i <= nn; i++) {
         rec_node *n = rec_node_at(t, i);
         r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
-        r.u.phase_node = (scope_rec_phase_node){n->idx,   n->parent, n->name, t->index,
-                                                n->flags, n->file,   n->line};
+        r.u.phase_node = (scope_rec_phase_node){n->id,    n->parent_id, n->name, t->index,
+                                                n->flags, n->file,      n->line};
         add(&r);
     }
     t->w_nodes = nn;
@@ -204,7 +224,7 @@ static void add_thread(rec_thread *t) {
             continue;
         r = (scope_record){.type = SCOPE_REC_PHASE_AGG};
         r.u.phase_agg = (scope_rec_phase_agg){
-            .node = n->idx,
+            .node = n->id,
             .count = s.count,
             .wall_ns = s.wall_ns,
             .min_ns = s.count ? s.min_ns : 0,
@@ -212,15 +232,17 @@ static void add_thread(rec_thread *t) {
             .cpu_count = s.cpu_count,
             .cpu_wall_ns = s.cpu_wall_ns,
             .cpu_ns = s.cpu_ns,
-            .nbins = s.nbins,
+            .nbins = with_hist || !n->w_hist_count ? s.nbins : 0,
             .bins = bins,
         };
+        if (r.u.phase_agg.nbins)
+            n->w_hist_count = s.count;
         add(&r);
-        /* Adaptive CPU time, second half: a phase whose entries of the last
-         * interval were long enough gets its CPU time read again. */
-        if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && !n->cpu_on && s.count > n->w_count &&
-            s.wall_ns - n->w_wall_ns >= (s.count - n->w_count) * rec_hot.cpu_min_ns)
-            n->cpu_on = 1;
+        /* Adaptive CPU time after the first entries: reads go on or off with
+         * the mean of the last interval's entries, so a phase that turns
+         * long (or short) is followed within a frame. */
+        if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->w_count >= 4 && s.count > n->w_count)
+            n->cpu_on = s.wall_ns - n->w_wall_ns >= (s.count - n->w_count) * rec_hot.cpu_min_ns;
         n->w_count = s.count;
         n->w_wall_ns = s.wall_ns;
     }
@@ -232,7 +254,7 @@ static void add_thread(rec_thread *t) {
         if (!snap_counter(c, &calls, &total) || (calls == c->w_calls && !resend_all))
             continue;
         r = (scope_record){.type = SCOPE_REC_COUNTER};
-        r.u.counter = (scope_rec_counter){c->idx, c->name, c->node, t->index, calls, total};
+        r.u.counter = (scope_rec_counter){c->id, c->name, c->node_id, t->index, calls, total};
         add(&r);
         c->w_calls = calls;
     }
@@ -259,8 +281,7 @@ static void add_open_phases(rec_thread *t, const char *when) {
     char text[160];
     snprintf(text, sizeof text, "%u phase(s) still open %s", depth - t->inherited, when);
     rec_node *top = t->stack[depth < REC_MAX_DEPTH ? depth : REC_MAX_DEPTH - 1].node;
-    add_mark(SCOPE_MARK_UNBALANCED, t->index, top->idx == REC_IDX_DROPPED ? 0 : (int64_t)top->idx,
-             text);
+    add_mark(SCOPE_MARK_UNBALANCED, t->index, (int64_t)top->id, text);
 }
 
 static void reset_sent_state(void) {
@@ -282,6 +303,16 @@ int rec_write_frame(int reason) {
         add_process();
         p->process_written = 1;
     }
+    /* Histograms are most of a frame's bytes.  Periodic frames carry the
+     * scalars of every changed phase and, every hist_interval, the
+     * histograms too; flushes, exits and signals always carry everything.
+     * A PHASE_AGG without bins leaves the node's histogram as the last
+     * one written (docs/format.md). */
+    uint64_t now = rec_mono_ns();
+    with_hist = reason != SCOPE_FRAME_PERIODIC || resend_all ||
+                now - last_hist_frame_ns >= p->cfg.hist_interval_ns;
+    if (with_hist)
+        last_hist_frame_ns = now;
     add_names();
     for (rec_thread *t = rec_threads_head(); t; t = t->next) {
         if (atomic_load_explicit(&t->retired, memory_order_acquire))
@@ -300,11 +331,13 @@ int rec_write_frame(int reason) {
                 add_open_phases(t, "at exit");
         add_mark(SCOPE_MARK_SHUTDOWN, 0, p->shutdown_reason, "");
     }
-    if (failed_writes) {
+    /* Failed frames stay pending, this mark with them: add it once. */
+    if (failed_writes && !failed_mark_added) {
         char text[160];
-        snprintf(text, sizeof text, "%llu frame write(s) failed before this one: %s",
-                 (unsigned long long)failed_writes, strerror((int)last_errno));
+        snprintf(text, sizeof text, "writing frames failed (%s); what they held follows",
+                 strerror((int)last_errno));
         add_mark(SCOPE_MARK_FLUSH_FAILED, 0, (int64_t)last_errno, text);
+        failed_mark_added = 1;
     }
 
     long rc = scope_log_writer_close_frame(p->w, (uint32_t)reason, rec_mono_ns(), rec_wall_ns());
@@ -316,11 +349,13 @@ int rec_write_frame(int reason) {
         if (scope_log_writer_pending(p->w) > PENDING_LIMIT) {
             scope_log_writer_discard(p->w);
             reset_sent_state();
+            failed_mark_added = 0; /* it was discarded with the rest */
         }
         atomic_store(&p->last_flush_failed, 1);
         return -1;
     }
     failed_writes = 0;
+    failed_mark_added = 0;
     resend_all = 0;
     atomic_store(&p->last_flush_failed, 0);
     /* Threads that had exited are now fully written: free their nodes. */
@@ -331,10 +366,23 @@ int rec_write_frame(int reason) {
             atomic_store_explicit(&t->retired, 1, memory_order_release);
         }
     }
+    rec_thread_unlink_retired();
     return 0;
 }
 
 /* ---- the thread ------------------------------------------------------------ */
+
+/* How long until the next periodic frame.  Automatic: every 5 s for the
+ * first 5 minutes, when a short run or a crash early on would otherwise
+ * lose a large share of what it did, then every 30 s, which keeps a long run
+ * near its target log size (bench/bench_recorder --log-size) while a SIGKILL
+ * costs at most the last 30 s of hours.  Flushes, exit and signals write a
+ * frame at once whatever the interval. */
+uint64_t rec_frame_interval(uint64_t since_start_ns) {
+    if (rec_proc.cfg.frame_interval_ns)
+        return rec_proc.cfg.frame_interval_ns;
+    return since_start_ns < 300000000000ull ? 5000000000ull : 30000000000ull;
+}
 
 static void *writer_main(void *arg) {
     (void)arg;
@@ -347,7 +395,7 @@ static void *writer_main(void *arg) {
     sigaddset(&block, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &block, NULL);
     rec_process *p = &rec_proc;
-    uint64_t next = rec_mono_ns() + p->cfg.frame_interval_ns;
+    uint64_t next = rec_mono_ns() + rec_frame_interval(0);
     for (;;) {
         uint64_t now = rec_mono_ns();
         int wait_ms = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
@@ -364,10 +412,10 @@ static void *writer_main(void *arg) {
         if (req > atomic_load(&p->flush_done)) {
             rec_write_frame(atomic_exchange(&p->flush_reason, SCOPE_FRAME_FLUSH));
             atomic_store(&p->flush_done, req);
-            next = now + p->cfg.frame_interval_ns;
+            next = now + rec_frame_interval(now - p->start_mono_ns);
         } else if (now >= next) {
             rec_write_frame(SCOPE_FRAME_PERIODIC);
-            next = now + p->cfg.frame_interval_ns;
+            next = now + rec_frame_interval(now - p->start_mono_ns);
         }
         pthread_mutex_unlock(&p->work);
         if (stop)
@@ -378,9 +426,12 @@ static void *writer_main(void *arg) {
 
 int rec_writer_start(void) {
     rec_process *p = &rec_proc;
-    names_written = 0;
-    resend_all = 0;
+    /* A new file (first start, a restart after scope_shutdown, a forked
+     * child): every definition and aggregate goes into it again. */
+    reset_sent_state();
     failed_writes = 0;
+    failed_mark_added = 0;
+    last_hist_frame_ns = 0;
     p->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (p->wake_fd < 0)
         return -1;

@@ -195,7 +195,8 @@ typedef struct scope_rec_phase_agg {
     uint64_t io_count;    /* entries whose I/O counters were read at both ends */
     uint64_t io_failed;   /* entries whose I/O read failed: recorded as nothing */
     uint64_t disk_read, disk_write, char_read, char_write;
-    uint32_t nbins; /* sparse histogram, buckets strictly increasing */
+    uint32_t nbins; /* sparse histogram, buckets strictly increasing; none with count > 0:
+                       the histogram is that of the newest record of this node with bins */
     const scope_hist_bin *bins;
 } scope_rec_phase_agg;
 

@@ -1,0 +1,487 @@
+/*
+ * bench_recorder: what libscope costs the program it lives in.
+ *
+ *   bench_recorder              the overhead table: ns per call, median of
+ *                               several runs, next to clock_gettime measured
+ *                               in the same process
+ *   bench_recorder --memory     resident memory of 8 threads entering 1,000
+ *                               distinct phases, 10 million entries in all
+ *   bench_recorder --log-size [SECONDS]  log bytes per process-hour of a
+ *                               pipeline-like workload at default settings
+ *   bench_recorder --loop MODE N  N calls of one mode, nothing printed: what
+ *                               bench/callgrind.sh runs under valgrind to count
+ *                               instructions per call
+ *
+ * Every mode runs in a child process of its own, so "disabled" really is a
+ * process in which the recorder was never started.  Runs go to a temporary
+ * run directory, removed at the end.
+ */
+#define _GNU_SOURCE
+#include <scope/log_format.h>
+#include <scope/scope.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RUNS 7
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- the modes -------------------------------------------------------------- */
+
+enum mode {
+    M_CLOCK,     /* clock_gettime(CLOCK_MONOTONIC): the yardstick */
+    M_DISABLED,  /* SCOPE_PHASE with the recorder never started */
+    M_ENABLED,   /* SCOPE_PHASE recording, CPU time off */
+    M_ADAPTIVE,  /* SCOPE_PHASE recording, default adaptive CPU time */
+    M_CPU,       /* SCOPE_PHASE recording, CPU time on every entry */
+    M_NESTED,    /* three nested SCOPE_PHASEs, cost per phase */
+    M_EXPLICIT,  /* scope_phase_begin(name)/scope_phase_end() */
+    M_COUNT,     /* SCOPE_COUNT recording */
+    M_COUNT_OFF, /* SCOPE_COUNT with the recorder never started */
+    M_MODES
+};
+
+static const struct {
+    const char *name;
+    const char *label;
+    const char *cpu_time; /* SCOPE_CPU_TIME for the child, NULL: unset */
+    int start;            /* scope_init in the child */
+    long iterations;
+} modes[M_MODES] = {
+    [M_CLOCK] = {"clock", "clock_gettime(CLOCK_MONOTONIC)", NULL, 0, 10000000},
+    [M_DISABLED] = {"disabled", "phase enter+exit, recorder disabled", NULL, 0, 50000000},
+    [M_ENABLED] = {"enabled", "phase enter+exit, recording (CPU time off)", "off", 1, 10000000},
+    [M_ADAPTIVE] = {"adaptive", "phase enter+exit, recording (adaptive CPU time)", NULL, 1,
+                    10000000},
+    [M_CPU] = {"cpu", "phase enter+exit, recording with CPU time", "always", 1, 1000000},
+    [M_NESTED] = {"nested", "phase enter+exit, 3 nested, per phase", "off", 1, 3000000},
+    [M_EXPLICIT] = {"explicit", "scope_phase_begin(name)/end, per phase", "off", 1, 5000000},
+    [M_COUNT] = {"count", "SCOPE_COUNT, recording", "off", 1, 50000000},
+    [M_COUNT_OFF] = {"count-off", "SCOPE_COUNT, recorder disabled", NULL, 0, 50000000},
+};
+
+/* Calls per iteration: the nested mode makes three phases per iteration. */
+static int calls_per_iteration(int m) {
+    return m == M_NESTED ? 3 : 1;
+}
+
+/* The measured loops.  noinline so each mode is one comparable function. */
+static __attribute__((noinline)) void loop(int m, long n) {
+    struct timespec ts;
+    switch (m) {
+    case M_CLOCK:
+        for (long i = 0; i < n; i++)
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+        break;
+    case M_DISABLED:
+    case M_ENABLED:
+    case M_ADAPTIVE:
+    case M_CPU:
+        for (long i = 0; i < n; i++)
+            SCOPE_PHASE("bench") {
+                __asm__ volatile("" ::: "memory");
+            }
+        break;
+    case M_NESTED:
+        for (long i = 0; i < n; i++)
+            SCOPE_PHASE("outer") {
+                SCOPE_PHASE("middle") {
+                    SCOPE_PHASE("inner") {
+                        __asm__ volatile("" ::: "memory");
+                    }
+                }
+            }
+        break;
+    case M_EXPLICIT:
+        for (long i = 0; i < n; i++) {
+            scope_phase_begin("explicit");
+            __asm__ volatile("" ::: "memory");
+            scope_phase_end();
+        }
+        break;
+    case M_COUNT:
+    case M_COUNT_OFF:
+        for (long i = 0; i < n; i++)
+            SCOPE_COUNT("items", 1);
+        break;
+    }
+}
+
+static int find_mode(const char *name) {
+    for (int m = 0; m < M_MODES; m++)
+        if (!strcmp(modes[m].name, name))
+            return m;
+    return -1;
+}
+
+static void child_env(int m, const char *run_dir) {
+    unsetenv("SCOPE_PROFILE");
+    unsetenv("SCOPE_RUN_ID");
+    setenv("SCOPE_QUIET", "1", 1);
+    setenv("SCOPE_RUN_DIR", run_dir, 1);
+    if (modes[m].cpu_time)
+        setenv("SCOPE_CPU_TIME", modes[m].cpu_time, 1);
+    else
+        unsetenv("SCOPE_CPU_TIME");
+}
+
+/* In a child: RUNS timed repetitions of one mode, ns per call written to fd. */
+static void measure(int m, const char *run_dir, int fd) {
+    child_env(m, run_dir);
+    if (modes[m].start && scope_init(run_dir, "bench") != 0)
+        _exit(3);
+    long n = modes[m].iterations;
+    loop(m, n / 10); /* warm-up: caches, first-use allocations, CPU frequency */
+    double ns[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        uint64_t a = now_ns();
+        loop(m, n);
+        ns[r] = (double)(now_ns() - a) / ((double)n * calls_per_iteration(m));
+    }
+    double med = median(ns, RUNS);
+    if (write(fd, &med, sizeof med) != sizeof med)
+        _exit(4);
+    _exit(0);
+}
+
+static double run_mode(int m, const char *run_dir) {
+    int p[2];
+    if (pipe(p) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        measure(m, run_dir, p[1]);
+    }
+    close(p[1]);
+    double v = -1;
+    if (read(p[0], &v, sizeof v) != sizeof v)
+        v = -1;
+    close(p[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? v : -1;
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+#define MEM_THREADS 8
+#define MEM_PHASES  1000
+#define MEM_ENTRIES 10000000L
+
+static char phase_names[MEM_PHASES][16];
+static long entries_done[MEM_THREADS];
+
+static void *memory_worker(void *arg) {
+    long id = (long)(intptr_t)arg;
+    long per = MEM_ENTRIES / MEM_THREADS;
+    for (long i = 0; i < per; i++) {
+        /* Every thread walks all 1,000 names; every other entry opens a
+         * fixed child inside, so each thread's tree has 2,000 nodes, all
+         * seen within the first few thousand entries: from then on memory
+         * must not move, however many entries follow. */
+        long k = (i * 7 + id) % MEM_PHASES;
+        scope_phase_begin(phase_names[k]);
+        if (i & 1) {
+            scope_phase_begin(phase_names[(k + MEM_PHASES / 2) % MEM_PHASES]);
+            scope_phase_end();
+        }
+        scope_phase_end();
+        __atomic_store_n(&entries_done[id], i + 1, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+static long rss_kib(void) {
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+static long total_entries(void) {
+    long sum = 0;
+    for (int i = 0; i < MEM_THREADS; i++)
+        sum += __atomic_load_n(&entries_done[i], __ATOMIC_RELAXED);
+    return sum;
+}
+
+static int memory_bench(const char *run_dir) {
+    setenv("SCOPE_QUIET", "1", 1);
+    for (int i = 0; i < MEM_PHASES; i++)
+        snprintf(phase_names[i], sizeof phase_names[i], "phase_%03d", i);
+    long before = rss_kib();
+    if (scope_init(run_dir, "memory") != 0)
+        return 1;
+    pthread_t th[MEM_THREADS];
+    for (long i = 0; i < MEM_THREADS; i++)
+        pthread_create(&th[i], NULL, memory_worker, (void *)(intptr_t)i);
+    printf("resident memory: %d threads, %d distinct phase names, %d tree nodes per thread\n",
+           MEM_THREADS, MEM_PHASES, 2 * MEM_PHASES);
+    printf("  %-22s %10ld KiB\n", "before scope_init", before);
+    static const long marks[] = {100000, 1000000, 2500000, 5000000, 7500000, MEM_ENTRIES};
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        while (total_entries() < marks[k])
+            usleep(2000);
+        char label[32];
+        snprintf(label, sizeof label, "after %ld entries", marks[k]);
+        printf("  %-22s %10ld KiB\n", label, rss_kib());
+        fflush(stdout);
+    }
+    for (int i = 0; i < MEM_THREADS; i++)
+        pthread_join(th[i], NULL);
+    scope_shutdown();
+    printf("  %-22s %10ld KiB\n", "after scope_shutdown", rss_kib());
+    return 0;
+}
+
+/* ---- log size -------------------------------------------------------------- */
+
+/* Busy for about `us` microseconds: phases of realistic, varied length. */
+static void spin_us(unsigned us) {
+    uint64_t end = now_ns() + us * 1000ull;
+    while (now_ns() < end)
+        __asm__ volatile("" ::: "memory");
+}
+
+static volatile int log_size_stop;
+
+/* A learner-like thread: 12 phases, 3 counters. */
+static void *learner_thread(void *arg) {
+    (void)arg;
+    for (unsigned it = 0; !log_size_stop; it++) {
+        SCOPE_PHASE("iteration") {
+            SCOPE_PHASE("load_batch") {
+                SCOPE_PHASE("read_shard") {
+                    spin_us(300 + it % 200);
+                }
+                SCOPE_PHASE("decode") {
+                    spin_us(200);
+                }
+                SCOPE_COUNT("samples_loaded", 256);
+            }
+            SCOPE_PHASE("train") {
+                SCOPE_PHASE("forward") {
+                    spin_us(900 + it % 300);
+                }
+                SCOPE_PHASE("backward") {
+                    spin_us(1500);
+                }
+                SCOPE_PHASE("optimizer") {
+                    spin_us(200);
+                }
+                SCOPE_COUNT("gradient_steps", 1);
+            }
+            if (it % 50 == 0)
+                SCOPE_PHASE("checkpoint") {
+                    SCOPE_PHASE("serialize") {
+                        spin_us(3000);
+                    }
+                    SCOPE_PHASE("fsync") {
+                        usleep(2000);
+                    }
+                    SCOPE_COUNT("bytes_checkpointed", 40 << 20);
+                }
+            SCOPE_PHASE("wait_for_actors") {
+                usleep(1000 + it % 1000);
+            }
+        }
+    }
+    return NULL;
+}
+
+/* An actor-like thread: 8 phases, 2 counters, fast inner phases. */
+static void *actor_thread(void *arg) {
+    (void)arg;
+    while (!log_size_stop) {
+        SCOPE_PHASE("self_play") {
+            for (int m = 0; m < 20; m++)
+                SCOPE_PHASE("mcts") {
+                    SCOPE_PHASE("select") {
+                        spin_us(5);
+                    }
+                    SCOPE_PHASE("expand") {
+                        spin_us(10);
+                    }
+                    SCOPE_PHASE("evaluate") {
+                        spin_us(20);
+                    }
+                    SCOPE_PHASE("backup") {
+                        spin_us(3);
+                    }
+                    SCOPE_COUNT("mcts_simulations", 64);
+                }
+            SCOPE_PHASE("env_step") {
+                spin_us(100);
+            }
+            SCOPE_PHASE("send_trajectory") {
+                usleep(500);
+            }
+            SCOPE_COUNT("env_steps", 1);
+        }
+    }
+    return NULL;
+}
+
+/* Sizes of the log's frames, split by whether they carry histograms. */
+typedef struct frame_sizes {
+    long total, frames;
+    long hist_frames, hist_bytes, plain_frames, plain_bytes;
+} frame_sizes;
+
+static int measure_log(const char *path, frame_sizes *fs) {
+    char msg[256];
+    scope_log_reader *r;
+    if (scope_log_reader_open(&r, path, msg, sizeof msg) < 0) {
+        fprintf(stderr, "bench_recorder: %s: %s\n", path, msg);
+        return -1;
+    }
+    fs->total = (long)scope_log_reader_info(r)->file_size;
+    scope_rec_frame fr;
+    uint64_t off, prev_off = 0;
+    int prev_hist = -1;
+    while (scope_log_reader_next_frame(r, &fr, &off)) {
+        if (prev_hist >= 0) {
+            *(prev_hist ? &fs->hist_bytes : &fs->plain_bytes) += (long)(off - prev_off);
+            *(prev_hist ? &fs->hist_frames : &fs->plain_frames) += 1;
+        }
+        scope_record rec;
+        prev_hist = 0;
+        while (scope_log_reader_next_record(r, &rec))
+            if (rec.type == SCOPE_REC_PHASE_AGG && rec.u.phase_agg.nbins)
+                prev_hist = 1;
+        prev_off = off;
+        fs->frames++;
+    }
+    if (prev_hist >= 0) {
+        *(prev_hist ? &fs->hist_bytes : &fs->plain_bytes) += fs->total - (long)prev_off;
+        *(prev_hist ? &fs->hist_frames : &fs->plain_frames) += 1;
+    }
+    scope_log_reader_close(r);
+    return 0;
+}
+
+static int log_size_bench(const char *dir, int seconds) {
+    unsetenv("SCOPE_FRAME_INTERVAL");
+    unsetenv("SCOPE_HIST_INTERVAL");
+    unsetenv("SCOPE_CPU_TIME");
+    setenv("SCOPE_QUIET", "1", 1);
+    if (scope_init(dir, "pipeline") != 0)
+        return 1;
+    pthread_t learner, actor;
+    pthread_create(&learner, NULL, learner_thread, NULL);
+    pthread_create(&actor, NULL, actor_thread, NULL);
+    sleep((unsigned)seconds);
+    log_size_stop = 1;
+    pthread_join(learner, NULL);
+    pthread_join(actor, NULL);
+    scope_shutdown();
+
+    char cmd[600], path[4096] = "";
+    snprintf(cmd, sizeof cmd, "find '%s/workers' -type f -name '*.scope'", dir);
+    FILE *p = popen(cmd, "r");
+    if (!p || !fgets(path, sizeof path, p)) {
+        fprintf(stderr, "bench_recorder: no log written under %s\n", dir);
+        return 1;
+    }
+    pclose(p);
+    path[strcspn(path, "\n")] = '\0';
+    frame_sizes fs = {0};
+    if (measure_log(path, &fs) < 0 || !fs.plain_frames || !fs.hist_frames)
+        return 1;
+    double plain = (double)fs.plain_bytes / fs.plain_frames;
+    double hist = (double)fs.hist_bytes / fs.hist_frames;
+    /* The automatic schedule: a frame every 5 s for 5 minutes, then every
+     * 30 s (60 + 110 frames an hour); histograms at most every 120 s (30 of
+     * those frames carry them). */
+    double hour = 140 * plain + 30 * hist;
+    printf("log size at default settings: one process, 2 threads, 20 phases, 5 counters\n");
+    printf("  %-40s %10d s\n", "recorded for", seconds);
+    printf("  %-40s %10ld bytes in %ld frames\n", "log file", fs.total, fs.frames);
+    printf("  %-40s %10.0f bytes (%ld frames)\n", "frame without histograms, mean", plain,
+           fs.plain_frames);
+    printf("  %-40s %10.0f bytes (%ld frames)\n", "frame with histograms, mean", hist,
+           fs.hist_frames);
+    printf("  %-40s %10.1f KiB\n", "per process-hour (140 + 30 frames)", hour / 1024);
+    return 0;
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static char run_dir[] = "/tmp/scope-bench-XXXXXX";
+
+static void cleanup(void) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", run_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench_recorder: could not remove %s\n", run_dir);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 4 && !strcmp(argv[1], "--loop")) {
+        int m = find_mode(argv[2]);
+        if (m < 0) {
+            fprintf(stderr, "bench_recorder: unknown mode %s\n", argv[2]);
+            return 2;
+        }
+        /* The caller sets the environment (SCOPE_RUN_DIR, SCOPE_CPU_TIME). */
+        if (modes[m].start && scope_init(NULL, "bench") != 0)
+            return 3;
+        loop(m, atol(argv[3]));
+        return 0;
+    }
+    if (!mkdtemp(run_dir)) {
+        perror("bench_recorder: mkdtemp");
+        return 1;
+    }
+    atexit(cleanup);
+    if (argc == 2 && !strcmp(argv[1], "--memory"))
+        return memory_bench(run_dir);
+    if (argc >= 2 && !strcmp(argv[1], "--log-size"))
+        return log_size_bench(run_dir, argc > 2 ? atoi(argv[2]) : 60);
+    if (argc != 1) {
+        fprintf(stderr,
+                "usage: bench_recorder [--memory | --log-size [SECONDS] | --loop MODE N]\n");
+        return 2;
+    }
+
+    printf("libscope overhead, ns per call (median of %d runs, each in a fresh process)\n\n", RUNS);
+    printf("  %-50s %9s %12s\n", "what", "ns/call", "x clock_gettime");
+    double clock = run_mode(M_CLOCK, run_dir);
+    for (int m = 0; m < M_MODES; m++) {
+        double v = m == M_CLOCK ? clock : run_mode(m, run_dir);
+        if (v < 0) {
+            printf("  %-50s %9s\n", modes[m].label, "failed");
+            continue;
+        }
+        printf("  %-50s %9.2f %12.2f\n", modes[m].label, v, clock > 0 ? v / clock : 0);
+    }
+    printf("\nInstructions per call: bench/callgrind.sh.  Memory: bench_recorder --memory.\n");
+    return 0;
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Fuzzes the event-log reader with libFuzzer.
+#
+#   scripts/fuzz.sh [--seconds N] [--target NAME|all] [--jobs N]
+#
+# Configures a clang build with ASan+UBSan into build-fuzz/, builds the fuzz
+# targets and the corpus writer, writes a fresh seed corpus of real logs into
+# build-fuzz/corpus/, replays the saved inputs under tests/fuzz/regressions/,
+# then fuzzes each chosen target for N seconds (default 60).  Inputs that grew
+# coverage are kept in build-fuzz/corpus-found/ across runs; crashing inputs
+# land in build-fuzz/artifacts/.  Exits non-zero when anything crashed.
+#
+# Targets: fuzz_log_reader (whole files, the default), fuzz_log_suffix (bytes
+# after a valid header), fuzz_log_records (decompressed frame content, with a
+# decode/encode round trip); `all` runs each for N seconds.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build-fuzz"
+seconds=60
+target=fuzz_log_reader
+jobs="${SCOPE_JOBS:-2}"
+
+usage() {
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
+}
+
+while (($#)); do
+    case "$1" in
+    --seconds) seconds="${2:?--seconds needs a value}"; shift 2 ;;
+    --seconds=*) seconds="${1#*=}"; shift ;;
+    --target) target="${2:?--target needs a value}"; shift 2 ;;
+    --target=*) target="${1#*=}"; shift ;;
+    --jobs) jobs="${2:?--jobs needs a value}"; shift 2 ;;
+    --jobs=*) jobs="${1#*=}"; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "fuzz.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
+if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1)); then
+    echo "fuzz.sh: --seconds wants a positive whole number, not '$seconds'" >&2
+    exit 2
+fi
+
+all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records)
+declare -A corpus_mode=([fuzz_log_reader]=file [fuzz_log_suffix]=suffix [fuzz_log_records]=records)
+if [[ "$target" == all ]]; then
+    targets=("${all_targets[@]}")
+elif [[ -n "${corpus_mode[$target]:-}" ]]; then
+    targets=("$target")
+else
+    echo "fuzz.sh: unknown target '$target' (one of: ${all_targets[*]} all)" >&2
+    exit 2
+fi
+
+# Packages (clang and its libFuzzer runtime in libclang-rt-dev) come from
+# scripts/setup.sh, which does nothing when everything is already installed.
+if [[ -f "$root/scripts/setup.sh" ]]; then
+    bash "$root/scripts/setup.sh"
+fi
+if ! command -v clang >/dev/null 2>&1; then
+    echo "fuzz.sh: needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-dev)" >&2
+    exit 1
+fi
+
+echo "== configure ($build)"
+# CC only counts when the build folder is new: a folder once configured with
+# another compiler starts over.
+if [[ -f "$build/CMakeCache.txt" ]] &&
+    ! grep -qE '^CMAKE_C_COMPILER:[A-Z]+=.*clang[^/]*$' "$build/CMakeCache.txt"; then
+    echo "fuzz.sh: $build was configured without clang; configuring it afresh" >&2
+    rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+fi
+CC=clang cmake -S "$root" -B "$build" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSCOPE_SANITIZE=ON -DSCOPE_BUILD_FUZZ=ON -DSCOPE_BUILD_BENCH=OFF >/dev/null
+echo "== build"
+cmake --build "$build" -j "$jobs" --target make_corpus "${targets[@]}"
+
+bin_of() {
+    # Ninja and Makefiles both put the targets under tests/fuzz/.
+    echo "$build/tests/fuzz/$1"
+}
+
+mkdir -p "$build/artifacts" "$build/logs"
+# Artifacts of earlier runs stay (they may not be saved anywhere else); the
+# marker tells this run's crashes from theirs.
+started="$build/logs/.started"
+touch "$started"
+status=0
+declare -a summary
+
+for t in "${targets[@]}"; do
+    seeds="$build/corpus"
+    [[ "$t" == fuzz_log_reader ]] || seeds="$build/corpus-${corpus_mode[$t]}"
+    found="$build/corpus-found/$t"
+    rm -rf "$seeds"
+    mkdir -p "$found"
+    echo "== seed corpus for $t ($seeds)"
+    "$build/tests/fuzz/make_corpus" --mode "${corpus_mode[$t]}" "$seeds"
+
+    # Saved crashers first: a fixed bug must stay fixed.
+    regress="$root/tests/fuzz/regressions/$t"
+    if compgen -G "$regress/*" >/dev/null; then
+        echo "== replaying $(find "$regress" -type f | wc -l) regression input(s) for $t"
+        if ! "$(bin_of "$t")" "$regress"/* >"$build/logs/$t-regressions.log" 2>&1; then
+            echo "fuzz.sh: $t: a regression input fails again; see $build/logs/$t-regressions.log" >&2
+            status=1
+        fi
+    fi
+
+    echo "== fuzzing $t for ${seconds}s"
+    log="$build/logs/$t.log"
+    # Writable folder first: libFuzzer adds new inputs to the first one only,
+    # so the regenerated seeds stay as make_corpus wrote them.
+    rc=0
+    "$(bin_of "$t")" \
+        -max_total_time="$seconds" \
+        -max_len=1048576 \
+        -rss_limit_mb=2048 \
+        -timeout=10 \
+        -print_final_stats=1 \
+        -artifact_prefix="$build/artifacts/$t-" \
+        "$found" "$seeds" >"$log" 2>&1 || rc=$?
+
+    # The last status line carries the run's totals: "#N DONE cov: C ft: F corp: ...".
+    last="$(grep -E '^#[0-9]+' "$log" | tail -n 1 |
+        grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[A-Za-z]*' || true)"
+    execs="$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' || true)"
+    rate="$(grep -E '^stat::average_exec_per_sec:' "$log" | awk '{print $2}' || true)"
+    if ((rc != 0)); then
+        status=1
+        summary+=("$t: CRASH (exit $rc) after ${execs:-?} execs; log $log")
+        grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz:|artifact_prefix|Test unit written)' "$log" |
+            head -n 20 >&2 || true
+    else
+        summary+=("$t: ok, ${execs:-?} execs (${rate:-?}/s), ${last:-no status line}")
+    fi
+done
+
+echo "== summary (${seconds}s per target)"
+printf '  %s\n' "${summary[@]}"
+if [[ -n "$(find "$build/artifacts" -type f -newer "$started" -print -quit)" ]]; then
+    echo "  new crash artifacts (copy the ones worth keeping to tests/fuzz/regressions/TARGET/):"
+    find "$build/artifacts" -type f -newer "$started" -printf '    %p\n' | sort
+fi
+exit "$status"
