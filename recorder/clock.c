@@ -33,15 +33,6 @@ uint64_t rec_thread_cpu_ns(void) {
     return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
-/* CLOCK_MONOTONIC ns for a tick count taken on this clock. */
-uint64_t rec_ticks_to_mono(uint64_t ticks) {
-    if (!rec_clk.use_tsc)
-        return ticks;
-    if (ticks >= rec_clk.tick0)
-        return rec_clk.mono0 + rec_ticks_to_ns(ticks - rec_clk.tick0);
-    return rec_clk.mono0 - rec_ticks_to_ns(rec_clk.tick0 - ticks);
-}
-
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
@@ -90,8 +81,6 @@ void rec_clock_calibrate(void) {
         if (t1 > t0) {
             rec_clk.mult = (uint64_t)(((unsigned __int128)(n1 - n0) << 32) / (t1 - t0));
             rec_clk.use_tsc = 1;
-            rec_clk.tick0 = __builtin_ia32_rdtsc();
-            rec_clk.mono0 = rec_mono_ns();
             return;
         }
     }

@@ -76,7 +76,6 @@ static COLD void enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
     uint32_t depth = t->depth;
     if (depth >= REC_MAX_DEPTH - 1) {
         t->depth = depth + 1; /* counted so that exits pair up; not recorded */
-        t->overflow++;
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
         return;
     }

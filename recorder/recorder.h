@@ -53,7 +53,6 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
 typedef struct rec_clock {
     int use_tsc;
     uint64_t mult; /* ns = ticks * mult >> 32 */
-    uint64_t tick0, mono0;
 } rec_clock;
 
 extern rec_clock rec_clk;
@@ -61,21 +60,8 @@ void rec_clock_calibrate(void);
 uint64_t rec_mono_ns(void);
 uint64_t rec_wall_ns(void);
 uint64_t rec_thread_cpu_ns(void);
-uint64_t rec_ticks_to_mono(uint64_t ticks);
 
-static inline uint64_t rec_ticks(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    if (__builtin_expect(rec_clk.use_tsc, 1))
-        return __builtin_ia32_rdtsc();
-#endif
-    return rec_mono_ns();
-}
-
-static inline uint64_t rec_ticks_to_ns(uint64_t d) {
-    return (uint64_t)(((unsigned __int128)d * rec_clk.mult) >> 32);
-}
-
-/* The same two, with the settings the calling thread keeps a copy of. */
+/* The clock, read with the settings the calling thread keeps a copy of. */
 static inline uint64_t rec_ticks_with(int tsc) {
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_expect(tsc, 1))
@@ -163,7 +149,6 @@ typedef struct rec_thread {
     int w_defined;       /* writer has written the THREAD record */
 
     uint32_t depth;     /* open phases; the k-th is stack[k] while k < REC_MAX_DEPTH */
-    uint32_t overflow;  /* entries nested too deep to record */
     uint32_t inherited; /* phases a forked child's parent had open: their ends are expected */
     rec_frame stack[REC_MAX_DEPTH]; /* stack[0] is the root sentinel */
 
@@ -268,7 +253,6 @@ typedef struct rec_process {
     int fd;
     scope_log_writer *w;
     int process_written;
-    uint64_t bytes_at_discard;
     /* the writer thread */
     pthread_t writer;
     int writer_running;
@@ -279,7 +263,6 @@ typedef struct rec_process {
     _Atomic int last_flush_failed;
     pthread_mutex_t work; /* held by the writer while it works; fork waits on it */
     /* caveats raised before the writer could write them */
-    _Atomic uint64_t unbalanced_exit_open;
     _Atomic int signal_seen;
     int shutdown_reason; /* enum scope_shutdown_reason, for the SHUTDOWN mark */
 } rec_process;

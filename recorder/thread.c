@@ -54,7 +54,7 @@ static int init_recording(rec_thread *t) {
     t->stack[0] = (rec_frame){&t->root, 0, 0};
     t->clock_tsc = (uint8_t)rec_clk.use_tsc;
     t->clock_mult = rec_clk.mult;
-    t->depth = t->overflow = 0;
+    t->depth = 0;
     return cache_cover(t, 63);
 }
 
