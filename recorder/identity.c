@@ -149,6 +149,34 @@ static uint64_t fnv64(const char *s) {
     return h;
 }
 
+/* Writes from the calling thread (the launch file, the log header) must not
+ * raise SIGXFSZ under a file-size limit: that would kill the program.  The
+ * guard blocks it, and on release swallows the one such a write raised, and
+ * only that one. */
+typedef struct xfsz_guard {
+    sigset_t set, old;
+    int was_pending;
+} xfsz_guard;
+
+static void xfsz_block(xfsz_guard *g) {
+    sigset_t pending;
+    sigemptyset(&g->set);
+    sigaddset(&g->set, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &g->set, &g->old);
+    sigpending(&pending);
+    g->was_pending = sigismember(&pending, SIGXFSZ);
+}
+
+static void xfsz_release(xfsz_guard *g) {
+    sigset_t pending;
+    sigpending(&pending);
+    if (!g->was_pending && sigismember(&pending, SIGXFSZ)) {
+        struct timespec zero = {0, 0};
+        sigtimedwait(&g->set, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
 /* The run id every rank of this launch agrees on. */
 static int rendezvous(rec_process *p, const char *key, char *err, size_t errlen) {
     char dir[4200], final[4300], tmp[4400];
@@ -171,7 +199,10 @@ static int rendezvous(rec_process *p, const char *key, char *err, size_t errlen)
     }
     char line[600];
     int len = snprintf(line, sizeof line, "%s\n%.500s\n", id, key);
+    xfsz_guard g;
+    xfsz_block(&g);
     int ok = write(fd, line, (size_t)len) == len;
+    xfsz_release(&g);
     close(fd);
     int linked = ok && link(tmp, final) == 0;
     int lost = !linked && errno == EEXIST;
@@ -235,23 +266,11 @@ int rec_open_log(rec_process *p, char *err, size_t errlen) {
         snprintf(err, errlen, "cannot create %s: %s", p->path, strerror(errno));
         return -1;
     }
-    /* The header is written from the calling thread.  Under a file-size
-     * limit that write raises SIGXFSZ, which would kill the program: block
-     * it, and swallow the one this write raised (only that one). */
-    sigset_t xfsz, old, pending;
-    sigemptyset(&xfsz);
-    sigaddset(&xfsz, SIGXFSZ);
-    pthread_sigmask(SIG_BLOCK, &xfsz, &old);
-    sigpending(&pending);
-    int was_pending = sigismember(&pending, SIGXFSZ);
     scope_log_writer_options opt = {0, 256 * 1024};
+    xfsz_guard g;
+    xfsz_block(&g); /* the header is written from the calling thread */
     int rc = scope_log_writer_open(&p->w, fd, &opt);
-    sigpending(&pending);
-    if (!was_pending && sigismember(&pending, SIGXFSZ)) {
-        struct timespec zero = {0, 0};
-        sigtimedwait(&xfsz, NULL, &zero);
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    xfsz_release(&g);
     if (rc < 0) {
         snprintf(err, errlen, "cannot write %s: %s", p->path, strerror(-rc));
         close(fd);

@@ -5,7 +5,8 @@
  * States: UNKNOWN until the first call reads the environment; ON while
  * recording; OFF when not asked to record; FAILED when asked but unable
  * (one line on stderr, the program runs on unrecorded); CHILD in a forked
- * child, which starts its own log on its first call.  scope_hot_ is nonzero
+ * child, which starts its own log on its first call; STOPPED after
+ * scope_shutdown, for good.  scope_hot_ is nonzero
  * exactly when a call must look further than one branch.
  */
 #define _GNU_SOURCE
@@ -175,7 +176,15 @@ int scope_init(const char *run_dir, const char *role) {
         restart_child_locked();
         st = atomic_load(&rec_proc.state);
     }
-    int rc = st == REC_ON ? 0 : start_locked(run_dir, role);
+    int rc = 0;
+    if (st == REC_STOPPED) {
+        /* Recording again would start a second log repeating the first
+         * one's totals, which a reader would count twice. */
+        rec_warn("scope_init after scope_shutdown: a process records one log; not recording");
+        rc = -1;
+    } else if (st != REC_ON) {
+        rc = start_locked(run_dir, role);
+    }
     pthread_mutex_unlock(&life);
     return rc;
 }
@@ -184,7 +193,7 @@ static void stop_locked(int reason) {
     if (atomic_load(&rec_proc.state) != REC_ON)
         return;
     rec_proc.shutdown_reason = reason;
-    set_state(REC_OFF);
+    set_state(REC_STOPPED);
     rec_writer_stop(SCOPE_FRAME_EXIT);
     scope_log_writer_free(rec_proc.w);
     rec_proc.w = NULL;

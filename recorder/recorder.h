@@ -233,8 +233,9 @@ enum rec_state {
     REC_UNKNOWN = 0, /* the environment has not been read yet */
     REC_OFF,         /* not recording */
     REC_ON,
-    REC_CHILD,  /* a forked child: restart on first use */
-    REC_FAILED, /* could not start: stay off */
+    REC_CHILD,   /* a forked child: restart on first use */
+    REC_FAILED,  /* could not start: stay off */
+    REC_STOPPED, /* scope_shutdown ran: a process writes one log, so it stays off */
 };
 
 typedef struct rec_process {

@@ -222,6 +222,10 @@ static void add_thread(rec_thread *t) {
         /* count only grows, so an unchanged count is an unchanged node */
         if (!snap_node(n, &s) || s.count == 0 || (s.count == n->w_count && !resend_all))
             continue;
+        /* Its first entry ended while it was copied: no bucket yet.  The
+         * next frame writes it whole. */
+        if (s.nbins == 0)
+            continue;
         r = (scope_record){.type = SCOPE_REC_PHASE_AGG};
         r.u.phase_agg = (scope_rec_phase_agg){
             .node = n->id,
@@ -268,7 +272,8 @@ static void add_thread(rec_thread *t) {
     uint64_t dr = atomic_load_explicit(&t->dropped_count, memory_order_relaxed);
     if (dr != t->w_dropped) {
         add_mark(SCOPE_MARK_DROPPED, t->index, (int64_t)dr,
-                 "phase or counter entries not recorded (per-thread limit or no memory)");
+                 "entries or counts not recorded (nested too deep, past a per-thread limit, "
+                 "name table full, or no memory)");
         t->w_dropped = dr;
     }
 }
