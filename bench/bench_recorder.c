@@ -471,7 +471,8 @@ int main(int argc, char **argv) {
         return 2;
     }
 
-    printf("libscope overhead, ns per call (median of %d runs; each mode in a fresh process)\n\n", RUNS);
+    printf("libscope overhead, ns per call (median of %d runs; each mode in a fresh process)\n\n",
+           RUNS);
     printf("  %-50s %9s %12s\n", "what", "ns/call", "x clock_gettime");
     double clock = run_mode(M_CLOCK, run_dir);
     for (int m = 0; m < M_MODES; m++) {

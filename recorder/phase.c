@@ -54,11 +54,13 @@ static inline void push_clock(const rec_thread *t, rec_frame *f) {
     f->t0 = rec_ticks_with(t->clock_tsc);
 }
 
-/* CPU time is read before the clock, so the system call stays out of the
- * phase's wall time. */
+/* The CPU-time window must lie inside the wall-time window, or a phase that
+ * never waits shows a negative wait%: the clock first, then CPU time, and
+ * the reverse on exit.  The reads' own cost is then inside the phase, which
+ * the adaptive rule keeps under 2% of it. */
 static COLD void push_clock_cpu(const rec_thread *t, rec_frame *f) {
-    f->cpu0 = rec_thread_cpu_ns();
     f->t0 = rec_ticks_with(t->clock_tsc);
+    f->cpu0 = rec_thread_cpu_ns();
 }
 
 static inline void enter(rec_thread *t, uint32_t name, scope_site *site);
@@ -154,8 +156,9 @@ static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_
 
 /* An entry that read CPU time: the wait% figures, and the adaptive rule's
  * first half (the writer thread re-enables reads for phases that grow long). */
-static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
+static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
     uint64_t cpu = rec_thread_cpu_ns();
+    uint64_t now = rec_ticks_with(t->clock_tsc);
     rec_node *n = f->node;
     uint64_t d = elapsed_ns(t, now, f->t0);
     uint32_t b = scope_hist_bucket(d);
@@ -173,9 +176,12 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
         n->max_ns = d;
     oct[b & 15]++;
     if (cpu >= f->cpu0) {
+        /* The two clocks tick differently; CPU time can never exceed the
+         * wall time that contains it. */
+        uint64_t used = cpu - f->cpu0;
         n->cpu_count++;
         n->cpu_wall_ns += d;
-        n->cpu_ns += cpu - f->cpu0;
+        n->cpu_ns += used < d ? used : d;
     }
     rec_seq_end(&n->seq);
     /* Adaptive: the first four entries decide whether reads go on; after
@@ -211,7 +217,7 @@ void scope_phase_exit_(void) {
     rec_frame *f = &t->stack[depth];
     t->depth = depth - 1;
     if (__builtin_expect(f->cpu0 != 0, 0))
-        return exit_cpu(t, f, now);
+        return exit_cpu(t, f);
     rec_node *n = f->node;
     uint64_t d = elapsed_ns(t, now, f->t0);
     uint32_t b = scope_hist_bucket(d);

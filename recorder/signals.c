@@ -34,8 +34,10 @@ static int slot_of(int sig) {
 static void on_signal(int sig, siginfo_t *info, void *ctx) {
     int saved = errno;
     int slot = slot_of(sig);
+    /* The writer blocks these signals; should one reach it anyway (sent to
+     * it by thread id), it must not wait for itself. */
     if (atomic_load(&rec_proc.state) == REC_ON && rec_proc.writer_running &&
-        getpid() == rec_proc.pid) {
+        getpid() == rec_proc.pid && !pthread_equal(pthread_self(), rec_proc.writer)) {
         atomic_store(&rec_proc.signal_seen, sig);
         rec_request_flush(SCOPE_FRAME_SIGNAL, FLUSH_WAIT_MS);
     }

@@ -334,16 +334,21 @@ void rec_thread_unlink_retired(void) {
     }
 }
 
-/* In a forked child: the calling thread is the only one left.  The others'
- * structures are freed (their threads do not exist here) and the survivor
- * starts over with an empty tree and a clean phase stack. */
+/* Threads of the parent that do not exist in a forked child.  Their state
+ * was arbitrary at the fork (one may have been inside free()), so the child
+ * never frees it: it is kept here, reachable, and never used again. */
+static rec_thread *fork_graveyard;
+
+/* In a forked child: the calling thread is the only one left.  The others
+ * are set aside untouched, and the survivor starts over with an empty tree
+ * and a clean phase stack. */
 void rec_threads_forget_all_but(rec_thread *keep) {
     rec_thread *t = atomic_load(&threads_head);
     while (t) {
         rec_thread *next = t->next;
         if (t != keep) {
-            rec_thread_free_nodes(t);
-            free(t);
+            t->next = fork_graveyard;
+            fork_graveyard = t;
         }
         t = next;
     }

@@ -152,7 +152,12 @@ static int snap_node(rec_node *n, node_snap *s) {
     for (int tries = 0; tries < 100000; tries++) {
         uint32_t s1 = atomic_load_explicit(&n->seq, memory_order_acquire);
         if (s1 & 1) {
-            cpu_relax();
+            /* The owner is inside an update.  It may be off its CPU, even
+             * waiting for this one: spin briefly, then give the CPU away. */
+            if (tries % 64 == 63)
+                sched_yield();
+            else
+                cpu_relax();
             continue;
         }
         s->count = n->count;
@@ -173,7 +178,12 @@ static int snap_counter(rec_counter *c, uint64_t *calls, int64_t *total) {
     for (int tries = 0; tries < 100000; tries++) {
         uint32_t s1 = atomic_load_explicit(&c->seq, memory_order_acquire);
         if (s1 & 1) {
-            cpu_relax();
+            /* The owner is inside an update.  It may be off its CPU, even
+             * waiting for this one: spin briefly, then give the CPU away. */
+            if (tries % 64 == 63)
+                sched_yield();
+            else
+                cpu_relax();
             continue;
         }
         *calls = c->calls;
@@ -219,8 +229,13 @@ static void add_thread(rec_thread *t) {
     for (uint32_t i = 1; i <= nn; i++) {
         rec_node *n = rec_node_at(t, i);
         node_snap s;
-        /* count only grows, so an unchanged count is an unchanged node */
-        if (!snap_node(n, &s) || s.count == 0 || (s.count == n->w_count && !resend_all))
+        /* count only grows, so an unchanged count is an unchanged node; but a
+         * frame that carries histograms also brings any histogram that is
+         * older than its node's count (last sent in a frame without one). */
+        if (!snap_node(n, &s) || s.count == 0)
+            continue;
+        int stale_hist = with_hist && n->w_hist_count != s.count;
+        if (s.count == n->w_count && !resend_all && !stale_hist)
             continue;
         /* Its first entry ended while it was copied: no bucket yet.  The
          * next frame writes it whole. */
@@ -389,16 +404,17 @@ uint64_t rec_frame_interval(uint64_t since_start_ns) {
     return since_start_ns < 300000000000ull ? 5000000000ull : 30000000000ull;
 }
 
+static void writer_signals(sigset_t *set) {
+    sigemptyset(set);
+    sigaddset(set, SIGXFSZ);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGHUP);
+    sigaddset(set, SIGUSR1);
+}
+
 static void *writer_main(void *arg) {
     (void)arg;
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGXFSZ);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGHUP);
-    sigaddset(&block, SIGUSR1);
-    pthread_sigmask(SIG_BLOCK, &block, NULL);
     rec_process *p = &rec_proc;
     uint64_t next = rec_mono_ns() + rec_frame_interval(0);
     for (;;) {
@@ -440,9 +456,16 @@ int rec_writer_start(void) {
     p->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (p->wake_fd < 0)
         return -1;
-    /* The writer must not inherit the program's blocked or handled signals
-     * in a way that matters: it sets its own mask first thing. */
-    if (pthread_create(&p->writer, NULL, writer_main, NULL) != 0) {
+    /* The writer must never take a flush signal (its handler would wait for
+     * the writer itself) nor SIGXFSZ: it is born with them blocked, since a
+     * signal pending for the process could otherwise land on it before its
+     * first instruction. */
+    sigset_t block, old;
+    writer_signals(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int rc = pthread_create(&p->writer, NULL, writer_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
         close(p->wake_fd);
         p->wake_fd = -1;
         return -1;

@@ -1,0 +1,50 @@
+/* Numbers and names shared by the recorder's test programs and the drivers
+ * that check their logs: the drivers compute every expected count from the
+ * same definitions the programs ran with, so the two cannot drift apart. */
+#ifndef SCOPE_TESTS_RT_COMMON_H
+#define SCOPE_TESTS_RT_COMMON_H
+
+#include <stdint.h>
+
+/* ---- rt_threads: 8 threads nesting phases ------------------------------ */
+
+#define RT_THREADS     8
+#define RT_THREAD_NAME "rt-worker-%d" /* pthread name of worker i, 0-based */
+
+/* Different per thread, so a count that lands on the wrong thread shows. */
+static inline uint64_t rt_thread_iterations(int i) {
+    return 3000u + 37u * (uint64_t)i;
+}
+
+/* Iterations it (0-based) with it % RT_TRAIN_EVERY == 0 open "train". */
+#define RT_TRAIN_EVERY 5
+#define RT_MCTS_PER_IT 3
+#define RT_MCTS_SIMS   64
+#define RT_SAMPLES     256
+
+static inline uint64_t rt_thread_trains(int i) {
+    return (rt_thread_iterations(i) + RT_TRAIN_EVERY - 1) / RT_TRAIN_EVERY;
+}
+
+/* ---- rt_basic names: bytes a name may hold ------------------------------ */
+
+/* Control characters, an escape sequence and invalid UTF-8 (a lone
+ * continuation byte, a truncated sequence, an overlong form, 0xff): all must
+ * be stored exactly as given.  A C string cannot hold NUL, so none here. */
+static const char *const rt_odd_names[] = {
+    "\x1b[31mred\x1b[0m",    "bell\a",      "tab\there\nnewline\r", "\x01\x02\x1f\x7f",
+    "lone\x80 continuation", "cut\xe2\x82", "overlong\xc0\xaf",     "\xff\xfe\xfd",
+    "caf\xc3\xa9 ok",        "\xc3\x28",
+};
+#define RT_ODD_NAMES (sizeof rt_odd_names / sizeof rt_odd_names[0])
+
+/* ---- rt_signals ---------------------------------------------------------- */
+
+#define RT_SIG_ITERS 1000 /* "work" entries before the program reports ready */
+#define RT_SIG_MORE  250  /* more entries after its own SIGUSR1 handler ran */
+
+/* ---- rt_exits: ways out of a SCOPE_PHASE block -------------------------- */
+
+#define RT_EXIT_LOOPS 10
+
+#endif

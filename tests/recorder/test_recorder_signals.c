@@ -1,0 +1,299 @@
+/* Signals (progs/rt_signals.c).  SIGKILL keeps every frame closed before it;
+ * SIGTERM, SIGINT, SIGHUP and SIGUSR1 flush everything, then act as they
+ * would without the recorder: the process dies by that very signal, or the
+ * program's own handler runs and the program goes on. */
+#define _GNU_SOURCE
+#include "progs/rt_common.h"
+#include "rt_util.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static void start(rt_proc *p, const char *mode, const char *dir, const char *const *env) {
+    char *argv[] = {(char *)rt_prog("rt_signals"), (char *)mode, (char *)dir, NULL};
+    rt_opts o = {.env = env, .stdout_pipe = 1};
+    rt_spawn(p, argv, &o);
+    if (rt_wait_line(p->out_fd, "ready", 30) != 0) {
+        rt_wait(p, 0);
+        char *err = rt_stderr(p);
+        ck_abort_msg("rt_signals %s never said ready (%s); stderr:\n%s", mode, rt_status(p->status),
+                     rt_tail(err));
+    }
+}
+
+static const rr_log *load_one(const char *dir, rr_run *run) {
+    int n = rr_load(dir, run);
+    if (n != 1)
+        rt_print_run(run);
+    ck_assert_msg(n == 1, "%d logs, expected 1", n);
+    return &run->logs[0];
+}
+
+/* ---- SIGKILL -------------------------------------------------------------- */
+
+/* Frames of the live log, read as it is. */
+static size_t frames_now(const char *dir) {
+    char path[4400];
+    if (rr_list(dir, path, sizeof path) < 1)
+        return 0;
+    rr_log log;
+    rr_load_file(path, &log);
+    size_t n = log.nframes;
+    rr_log_free(&log);
+    return n;
+}
+
+START_TEST(test_sigkill_keeps_closed_frames) {
+    /* A few kills at different moments of the writer's cycle. */
+    for (int round = 0; round < 4; round++) {
+        char dir[4200];
+        rt_mkdir(dir, sizeof dir, "sigkill");
+        const char *env[] = {"SCOPE_FRAME_INTERVAL=0.1", NULL};
+        rt_proc p;
+        start(&p, "spin", dir, env);
+        size_t before = 0;
+        double deadline = rt_now() + (rt_sanitized() ? 60 : 20);
+        while ((before = frames_now(dir)) < 2 && rt_now() < deadline)
+            rt_sleep(0.01);
+        ck_assert_msg(before >= 2, "only %zu frame(s) on disk before the deadline", before);
+        rt_sleep(0.013 * round);
+        kill(p.pid, SIGKILL);
+        ck_assert_int_eq(rt_wait(&p, 10), 0);
+        ck_assert_msg(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGKILL, "%s",
+                      rt_status(p.status));
+
+        rr_run run;
+        const rr_log *log = load_one(dir, &run);
+        ck_assert_msg(log->open_rc == 0, "%s", log->open_msg);
+        /* At most a frame cut short at the very end: never more. */
+        if (log->ndamage > 1 ||
+            (log->ndamage == 1 &&
+             (!log->damage[0].truncated ||
+              log->damage[0].offset + log->damage[0].length != log->file_size))) {
+            rr_print(stderr, log);
+            ck_abort_msg("SIGKILL: damage other than a truncated tail");
+        }
+        ck_assert_msg(log->nframes >= before, "%zu frames read back, %zu were on disk",
+                      log->nframes, before);
+        ck_assert_msg(log->has_process, "no PROCESS record");
+        ck_assert_msg(!log->nconflicts && !log->ndangling && !log->nbad_aggs, "%s", log->problems);
+        for (size_t i = 0; i < log->nframes; i++)
+            ck_assert_uint_eq(log->frames[i].seq, i);
+        ck_assert_uint_eq(log->nthreads, 1);
+        uint32_t t = log->threads[0].index;
+        const rr_node *work = rr_find(log, t, "work");
+        ck_assert_msg(work != NULL, "no phase 'work'");
+        uint64_t calls;
+        int64_t items = rr_counter_total(log, t, "work", "items", &calls);
+        ck_assert_msg(calls > 0 && items == 3 * (int64_t)calls, "items %lld in %llu calls",
+                      (long long)items, (unsigned long long)calls);
+        /* A frame carries every value that changed since the frame before
+         * (docs/format.md, 7), and "work" and its counter change all the
+         * time: both must be in the newest frame, as fresh as each other. */
+        const rr_counter *c = NULL;
+        for (size_t i = 0; i < log->ncounters; i++)
+            if (log->counters[i].node == work->id)
+                c = &log->counters[i];
+        ck_assert_ptr_nonnull(c);
+        uint64_t last = log->frames[log->nframes - 1].seq;
+        if (!work->has_agg || work->agg.frame_seq != last || c->frame_seq != last) {
+            rr_print(stderr, log);
+            ck_abort_msg("the newest frame (%llu) lacks a value that changed: 'work' was last "
+                         "written in frame %lld (%llu entries), its counter 'items' in frame %llu "
+                         "(%llu calls)",
+                         (unsigned long long)last,
+                         work->has_agg ? (long long)work->agg.frame_seq : -1ll,
+                         work->has_agg ? (unsigned long long)work->agg.count : 0ull,
+                         (unsigned long long)c->frame_seq, (unsigned long long)c->calls);
+        }
+        /* Inside "work" the count comes before the exit, and the writer
+         * copies nodes before counters: never more entries than calls. */
+        ck_assert_msg(work->agg.count <= c->calls, "'work' %llu entries, 'items' %llu calls",
+                      (unsigned long long)work->agg.count, (unsigned long long)c->calls);
+        rr_free(&run);
+    }
+}
+END_TEST
+
+/* The writer copies a thread's values while the thread keeps changing them.
+ * On a machine with more threads than CPUs the owner is often taken off its
+ * CPU in the middle of an update: the writer must still put every changed
+ * value in the frame (docs/format.md, 7), not leave it out because the
+ * owner could not finish while the writer held the CPU.  One CPU for the
+ * whole program makes that the common case. */
+START_TEST(test_frames_complete_on_one_cpu) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, "onecpu");
+    const char *env[] = {"SCOPE_FRAME_INTERVAL=0.05", NULL};
+    char *argv[] = {(char *)rt_prog("rt_signals"), "spin", dir, NULL};
+    rt_opts o = {.env = env, .stdout_pipe = 1, .one_cpu = 1};
+    rt_proc p;
+    rt_spawn(&p, argv, &o);
+    ck_assert_msg(rt_wait_line(p.out_fd, "ready", 30) == 0, "rt_signals spin never said ready");
+    rt_sleep(rt_sanitized() ? 4.0 : 2.0);
+    kill(p.pid, SIGTERM);
+    ck_assert_int_eq(rt_wait(&p, 20), 0);
+    ck_assert_msg(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGTERM, "%s",
+                  rt_status(p.status));
+    rr_run run;
+    const rr_log *log = load_one(dir, &run);
+    rt_assert_clean(log);
+    ck_assert_msg(log->nframes >= 10, "only %zu frames", log->nframes);
+    /* "work", "work/inner" and "items" change between any two frames. */
+    size_t incomplete = 0, first_bad = 0;
+    for (size_t i = 1; i < log->nframes; i++) {
+        const rr_frame *f = &log->frames[i];
+        if (f->nrec[SCOPE_REC_PHASE_AGG] != 2 || f->nrec[SCOPE_REC_COUNTER] != 1) {
+            if (!incomplete++)
+                first_bad = i;
+        }
+    }
+    if (incomplete) {
+        const rr_frame *f = &log->frames[first_bad];
+        ck_abort_msg("%zu of %zu frames lack values that changed since the frame before; frame "
+                     "%llu has %u of 2 PHASE_AGG and %u of 1 COUNTER",
+                     incomplete, log->nframes - 1, (unsigned long long)f->seq,
+                     f->nrec[SCOPE_REC_PHASE_AGG], f->nrec[SCOPE_REC_COUNTER]);
+    }
+    rr_free(&run);
+}
+END_TEST
+
+/* ---- flushing signals --------------------------------------------------------- */
+
+static void check_flushed(const rr_log *log, int sig, uint64_t entries) {
+    rt_assert_clean(log);
+    ck_assert_uint_eq(log->nthreads, 1);
+    uint32_t t = log->threads[0].index;
+    rt_expect_count(log, t, "work", entries);
+    rt_expect_count(log, t, "work/inner", entries);
+    rt_expect_counter(log, t, "work", "items", entries, 3 * (int64_t)entries);
+    const rr_mark *m;
+    size_t n = rr_marks(log, SCOPE_MARK_SIGNAL, NULL, &m);
+    if (n != 1)
+        rr_print(stderr, log);
+    ck_assert_msg(n == 1, "SIG%s: %zu signal marks, expected 1", sigabbrev_np(sig), n);
+    ck_assert_msg(m->value == sig, "signal mark says %lld, expected %d", (long long)m->value, sig);
+    ck_assert_msg(m->frame_reason == SCOPE_FRAME_SIGNAL,
+                  "the signal mark came in a frame closed for '%s'",
+                  scope_frame_reason_name(m->frame_reason));
+}
+
+static void fatal_signal(int sig) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, sigabbrev_np(sig));
+    rt_proc p;
+    start(&p, "wait", dir, NULL);
+    kill(p.pid, sig);
+    ck_assert_msg(rt_wait(&p, 20) == 0, "SIG%s: the program did not end", sigabbrev_np(sig));
+    /* The exit status a launcher sees is what it would be without us. */
+    ck_assert_msg(WIFSIGNALED(p.status) && WTERMSIG(p.status) == sig, "SIG%s: %s",
+                  sigabbrev_np(sig), rt_status(p.status));
+    rr_run run;
+    const rr_log *log = load_one(dir, &run);
+    check_flushed(log, sig, RT_SIG_ITERS);
+    /* Killed by the signal: no exit frame follows the signal's. */
+    ck_assert_uint_eq(log->frames[log->nframes - 1].reason, SCOPE_FRAME_SIGNAL);
+    rr_free(&run);
+}
+
+START_TEST(test_sigterm_flushes_and_kills) {
+    fatal_signal(SIGTERM);
+}
+END_TEST
+
+START_TEST(test_sigint_flushes_and_kills) {
+    fatal_signal(SIGINT);
+}
+END_TEST
+
+START_TEST(test_sighup_flushes_and_kills) {
+    fatal_signal(SIGHUP);
+}
+END_TEST
+
+START_TEST(test_sigusr1_default_flushes_and_kills) {
+    fatal_signal(SIGUSR1);
+}
+END_TEST
+
+/* A signal that comes while the recorder is still starting (its writer
+ * thread just created) is flushed like any other, and promptly: the flush
+ * must not wait on a thread that cannot answer. */
+START_TEST(test_signal_at_start) {
+    const int rounds = rt_sanitized() ? 10 : 40;
+    for (int round = 0; round < rounds; round++) {
+        char dir[4200];
+        rt_mkdir(dir, sizeof dir, "early");
+        rt_proc p;
+        start(&p, "early", dir, NULL);
+        double t0 = rt_now();
+        kill(p.pid, SIGTERM);
+        ck_assert_msg(rt_wait(&p, 20) == 0, "round %d: the program did not end", round);
+        double took = rt_now() - t0;
+        ck_assert_msg(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGTERM, "round %d: %s", round,
+                      rt_status(p.status));
+        rr_run run;
+        const rr_log *log = load_one(dir, &run);
+        if (!log->nframes)
+            ck_abort_msg("round %d: SIGTERM right after start took %.2f s to act and flushed "
+                         "nothing (the log has no frame at all)",
+                         round, took);
+        check_flushed(log, SIGTERM, 1);
+        ck_assert_msg(took < (rt_sanitized() ? 5.0 : 2.0),
+                      "round %d: SIGTERM took %.2f s to end the program", round, took);
+        rr_free(&run);
+        rt_rmrf(dir);
+    }
+}
+END_TEST
+
+/* The program's own SIGUSR1 handler, installed before scope_init, still
+ * runs, the program goes on, and the flush happened on the way. */
+START_TEST(test_sigusr1_own_handler_runs) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, "usr1-handler");
+    rt_proc p;
+    start(&p, "handler", dir, NULL);
+    int out = p.out_fd;
+    kill(p.pid, SIGUSR1);
+    ck_assert_msg(rt_wait_line(out, "handled", 10) == 0,
+                  "the program never said its SIGUSR1 handler ran (its main thread waits "
+                  "in sigsuspend for it)");
+    ck_assert_int_eq(rt_wait(&p, 20), 0);
+    char *err = rt_stderr(&p);
+    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "%s; stderr:\n%s",
+                  rt_status(p.status), rt_tail(err));
+    free(err);
+    rr_run run;
+    const rr_log *log = load_one(dir, &run);
+    check_flushed(log, SIGUSR1, RT_SIG_ITERS + RT_SIG_MORE);
+    ck_assert_uint_eq(log->frames[log->nframes - 1].reason, SCOPE_FRAME_EXIT);
+    rr_free(&run);
+}
+END_TEST
+
+int main(int argc, char **argv) {
+    rt_args(argc, argv);
+    Suite *s = suite_create("recorder_signals");
+    TCase *tc = tcase_create("signals");
+    rt_fixture(tc);
+    tcase_set_timeout(tc, 180);
+    tcase_add_test(tc, test_sigkill_keeps_closed_frames);
+    tcase_add_test(tc, test_frames_complete_on_one_cpu);
+    tcase_add_test(tc, test_sigterm_flushes_and_kills);
+    tcase_add_test(tc, test_sigint_flushes_and_kills);
+    tcase_add_test(tc, test_sighup_flushes_and_kills);
+    tcase_add_test(tc, test_sigusr1_default_flushes_and_kills);
+    tcase_add_test(tc, test_sigusr1_own_handler_runs);
+    tcase_add_test(tc, test_signal_at_start);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
