@@ -104,7 +104,7 @@ typedef struct rec_node {
     uint64_t *hist[REC_HIST_OCTAVES]; /* 16 counters each, allocated on first use */
     /* writer-side bookkeeping (only the writer thread touches these) */
     uint64_t w_count, w_wall_ns;
-    uint64_t w_hist_count; /* count when its histogram was last written */
+    uint64_t w_hist_count; /* entries in the histogram last written */
 } rec_node;
 
 #define REC_IDX_DROPPED UINT32_MAX       /* the dropped sentinel's idx */
@@ -147,6 +147,7 @@ typedef struct rec_thread {
     _Atomic int exited;
     _Atomic int retired; /* writer wrote its last state and freed its nodes */
     int w_defined;       /* writer has written the THREAD record */
+    int w_final;         /* writer: had exited before this frame copied it */
 
     uint32_t depth;     /* open phases; the k-th is stack[k] while k < REC_MAX_DEPTH */
     uint32_t inherited; /* phases a forked child's parent had open: their ends are expected */

@@ -31,8 +31,9 @@
 #define BS(s)   B(s, strlen(s))
 
 static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
-/* Whether this frame carries histograms (see rec_write_frame). */
-static int with_hist;
+/* Whether this frame carries histograms (see rec_write_frame), and whether
+ * it is closed for a signal. */
+static int with_hist, signal_frame;
 static uint64_t last_hist_frame_ns;
 static uint64_t failed_writes, last_errno;
 static int failed_mark_added; /* one FLUSH_FAILED mark per streak of failures */
@@ -121,6 +122,7 @@ static void add_process(void) {
 typedef struct node_snap {
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
     uint32_t nbins;
+    uint64_t hist_total; /* entries in the copied buckets: at most count */
 } node_snap;
 
 static inline void cpu_relax(void) {
@@ -137,15 +139,21 @@ static inline void cpu_relax(void) {
  * read before the count, the buckets then sum to at most `count`: the
  * difference is the entries that ended while the copy was taken.  Returns 0
  * when the owner stayed inside one update (stopped there by a signal, say):
- * the next frame carries the node. */
-static int snap_node(rec_node *n, node_snap *s) {
+ * the next frame carries the node.  With `stuck_ok` (a frame closed for a
+ * signal, whose handler may be what stopped the owner, which will then never
+ * finish), the values are copied as they are instead: off by at most the one
+ * entry being recorded, rather than missing from the process's last frame. */
+static int snap_node(rec_node *n, node_snap *s, int stuck_ok) {
     s->nbins = 0;
+    s->hist_total = 0;
     for (uint32_t o = 0; o < REC_HIST_OCTAVES; o++) {
         uint64_t *oct = __atomic_load_n(&n->hist[o], __ATOMIC_ACQUIRE);
         for (uint32_t k = 0; oct && k < 16; k++) {
             uint64_t c = __atomic_load_n(&oct[k], __ATOMIC_RELAXED);
-            if (c)
+            if (c) {
                 bins[s->nbins++] = (scope_hist_bin){o * 16 + k, c};
+                s->hist_total += c;
+            }
         }
     }
     atomic_thread_fence(memory_order_acquire);
@@ -171,10 +179,19 @@ static int snap_node(rec_node *n, node_snap *s) {
         if (atomic_load_explicit(&n->seq, memory_order_relaxed) == s1)
             return 1;
     }
-    return 0;
+    if (!stuck_ok)
+        return 0;
+    s->count = n->count;
+    s->wall_ns = n->wall_ns;
+    s->min_ns = n->min_ns;
+    s->max_ns = n->max_ns;
+    s->cpu_count = n->cpu_count;
+    s->cpu_wall_ns = n->cpu_wall_ns;
+    s->cpu_ns = n->cpu_ns;
+    return 1;
 }
 
-static int snap_counter(rec_counter *c, uint64_t *calls, int64_t *total) {
+static int snap_counter(rec_counter *c, uint64_t *calls, int64_t *total, int stuck_ok) {
     for (int tries = 0; tries < 100000; tries++) {
         uint32_t s1 = atomic_load_explicit(&c->seq, memory_order_acquire);
         if (s1 & 1) {
@@ -192,7 +209,11 @@ static int snap_counter(rec_counter *c, uint64_t *calls, int64_t *total) {
         if (atomic_load_explicit(&c->seq, memory_order_relaxed) == s1)
             return 1;
     }
-    return 0;
+    if (!stuck_ok)
+        return 0;
+    *calls = c->calls; /* as snap_node: the signal's own frame takes what is there */
+    *total = c->total;
+    return 1;
 }
 
 /* ---- one frame ------------------------------------------------------------ */
@@ -232,7 +253,7 @@ static void add_thread(rec_thread *t) {
         /* count only grows, so an unchanged count is an unchanged node; but a
          * frame that carries histograms also brings any histogram that is
          * older than its node's count (last sent in a frame without one). */
-        if (!snap_node(n, &s) || s.count == 0)
+        if (!snap_node(n, &s, signal_frame) || s.count == 0)
             continue;
         int stale_hist = with_hist && n->w_hist_count != s.count;
         if (s.count == n->w_count && !resend_all && !stale_hist)
@@ -255,7 +276,7 @@ static void add_thread(rec_thread *t) {
             .bins = bins,
         };
         if (r.u.phase_agg.nbins)
-            n->w_hist_count = s.count;
+            n->w_hist_count = s.hist_total; /* may trail count: then it is resent */
         add(&r);
         /* Adaptive CPU time after the first entries: reads go on or off with
          * the mean of the last interval's entries, so a phase that turns
@@ -270,7 +291,7 @@ static void add_thread(rec_thread *t) {
         rec_counter *c = rec_counter_at(t, i);
         uint64_t calls;
         int64_t total;
-        if (!snap_counter(c, &calls, &total) || (calls == c->w_calls && !resend_all))
+        if (!snap_counter(c, &calls, &total, signal_frame) || (calls == c->w_calls && !resend_all))
             continue;
         r = (scope_record){.type = SCOPE_REC_COUNTER};
         r.u.counter = (scope_rec_counter){c->id, c->name, c->node_id, t->index, calls, total};
@@ -329,6 +350,7 @@ int rec_write_frame(int reason) {
      * A PHASE_AGG without bins leaves the node's histogram as the last
      * one written (docs/format.md). */
     uint64_t now = rec_mono_ns();
+    signal_frame = reason == SCOPE_FRAME_SIGNAL;
     with_hist = reason != SCOPE_FRAME_PERIODIC || resend_all ||
                 now - last_hist_frame_ns >= p->cfg.hist_interval_ns;
     if (with_hist)
@@ -337,11 +359,16 @@ int rec_write_frame(int reason) {
     for (rec_thread *t = rec_threads_head(); t; t = t->next) {
         if (atomic_load_explicit(&t->retired, memory_order_acquire))
             continue;
+        /* Read before the copy: a thread that exits while it is copied has
+         * values this frame may not hold, so it is retired a frame later. */
+        t->w_final = atomic_load_explicit(&t->exited, memory_order_acquire);
         add_thread(t);
-        if (atomic_load_explicit(&t->exited, memory_order_acquire))
+        if (t->w_final)
             add_open_phases(t, "when its thread exited");
     }
-    int sig = atomic_exchange(&p->signal_seen, 0);
+    /* The signal's mark goes in the frame closed for it, not in a periodic
+     * frame that happened to start between the handler and its request. */
+    int sig = reason == SCOPE_FRAME_SIGNAL ? atomic_exchange(&p->signal_seen, 0) : 0;
     if (sig)
         add_mark(SCOPE_MARK_SIGNAL, 0, sig, strsignal(sig));
     if (reason == SCOPE_FRAME_EXIT) {
@@ -378,10 +405,10 @@ int rec_write_frame(int reason) {
     failed_mark_added = 0;
     resend_all = 0;
     atomic_store(&p->last_flush_failed, 0);
-    /* Threads that had exited are now fully written: free their nodes. */
+    /* Threads that had exited before they were copied are now fully
+     * written: free their nodes. */
     for (rec_thread *t = rec_threads_head(); t; t = t->next) {
-        if (atomic_load_explicit(&t->exited, memory_order_acquire) &&
-            !atomic_load_explicit(&t->retired, memory_order_relaxed)) {
+        if (t->w_final && !atomic_load_explicit(&t->retired, memory_order_relaxed)) {
             rec_thread_free_nodes(t);
             atomic_store_explicit(&t->retired, 1, memory_order_release);
         }
@@ -416,7 +443,10 @@ static void writer_signals(sigset_t *set) {
 static void *writer_main(void *arg) {
     (void)arg;
     rec_process *p = &rec_proc;
-    uint64_t next = rec_mono_ns() + rec_frame_interval(0);
+    /* A first frame at once: the process's identity is on disk even if it
+     * ends by _exit() or SIGKILL before the first interval (a shell's exit
+     * builtin calls _exit, for one). */
+    uint64_t next = rec_mono_ns();
     for (;;) {
         uint64_t now = rec_mono_ns();
         int wait_ms = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
