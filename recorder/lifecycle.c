@@ -162,11 +162,12 @@ int scope_init(const char *run_dir, const char *role) {
     pthread_mutex_lock(&life);
     int st = atomic_load(&rec_proc.state);
     /* Started from the environment by an earlier call: the program's own
-     * role still applies while nothing has been written. */
-    if (st == REC_ON && role && *role) {
+     * role still applies.  The next frame carries a new PROCESS record, which
+     * supersedes the first (docs/format.md 5.3). */
+    if (st == REC_ON && role && *role && strcmp(role, rec_proc.cfg.role) != 0) {
         pthread_mutex_lock(&rec_proc.work);
-        if (!rec_proc.process_written)
-            snprintf(rec_proc.cfg.role, sizeof rec_proc.cfg.role, "%s", role);
+        snprintf(rec_proc.cfg.role, sizeof rec_proc.cfg.role, "%s", role);
+        rec_proc.process_written = 0;
         pthread_mutex_unlock(&rec_proc.work);
     }
     if (st == REC_CHILD) {

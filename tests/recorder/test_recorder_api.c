@@ -266,6 +266,27 @@ START_TEST(test_first_use_starts) {
 }
 END_TEST
 
+/* Started from the environment by an earlier call, then scope_init with a
+ * role: the program's role wins (a second PROCESS record supersedes the
+ * first), and the run directory stays the one recording started in. */
+START_TEST(test_late_init_role) {
+    char dir[4200], run_env[4300];
+    rt_mkdir(dir, sizeof dir, "lateinit");
+    snprintf(run_env, sizeof run_env, "SCOPE_RUN_DIR=%s", dir);
+    const char *env[] = {"SCOPE_PROFILE=1", run_env, NULL};
+    rt_opts o = {.env = env};
+    char *argv[] = {(char *)rt_prog("rt_basic"), "lateinit", "learner", NULL};
+    run_ok(argv, &o, BASIC_OUT "init=0\n");
+    rr_run run;
+    const rr_log *log = load_one(dir, &run);
+    ck_assert_str_eq(log->process.role.ptr, "learner");
+    ck_assert_uint_ge(log->nprocess, 2);
+    rt_expect_count(log, log->threads[0].index, "step", BASIC_STEPS);
+    rt_expect_count(log, log->threads[0].index, "late", 1);
+    rr_free(&run);
+}
+END_TEST
+
 /* ---- names and caveats ----------------------------------------------------------- */
 
 /* Control characters and invalid UTF-8 are data: stored byte for byte. */
@@ -412,6 +433,7 @@ int main(int argc, char **argv) {
     TCase *tc = tcase_create("api");
     rt_fixture(tc);
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_late_init_role);
     tcase_add_test(tc, test_exits_c);
 #ifndef RT_NO_CXX
     tcase_add_test(tc, test_exits_cxx);

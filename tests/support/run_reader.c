@@ -101,8 +101,6 @@ typedef struct loader {
     rr_agg *aggs; /* by node id through agg_ids, joined to nodes at the end */
     uint32_t *agg_node;
     size_t naggs, cap_aggs, cap_agg_node;
-    uint8_t *process_raw;
-    size_t process_rawlen;
     const rr_frame *frame;
 } loader;
 
@@ -123,16 +121,21 @@ static void problem(rr_log *log, size_t *counter, const char *fmt, ...) {
 static void on_process(loader *L, const scope_record *rec) {
     rr_log *log = L->log;
     log->nprocess++;
-    if (log->has_process) {
-        /* A repeat is allowed (after a discarded frame) but must be identical. */
-        if (rec->raw.len != L->process_rawlen ||
-            memcmp(rec->raw.ptr, L->process_raw, L->process_rawlen))
-            problem(log, &log->nconflicts, "PROCESS repeated with different contents (frame %llu)",
-                    (unsigned long long)L->frame->seq);
-        return;
-    }
     const scope_rec_process *p = &rec->u.process;
     rr_process *o = &log->process;
+    if (log->has_process) {
+        /* A repeat is allowed (format.md 5.3): the newest wins, and only the
+         * role and argv may differ from the first. */
+        if (!bytes_eq(&o->run_id, p->run_id) || !bytes_eq(&o->uuid, p->uuid) ||
+            !bytes_eq(&o->host, p->host) || o->pid != p->pid ||
+            o->start_wall_ns != p->start_wall_ns || o->start_mono_ns != p->start_mono_ns)
+            problem(log, &log->nconflicts,
+                    "PROCESS repeated with a different identity (frame %llu)",
+                    (unsigned long long)L->frame->seq);
+        free(o->role.ptr);
+        o->role = copy_bytes(p->role);
+        return;
+    }
     o->run_id = copy_bytes(p->run_id);
     o->uuid = copy_bytes(p->uuid);
     o->host = copy_bytes(p->host);
@@ -156,11 +159,6 @@ static void on_process(loader *L, const scope_record *rec) {
         abort();
     for (uint32_t i = 0; i < p->argc; i++)
         o->argv[i] = copy_bytes(p->argv[i]);
-    L->process_raw = malloc(rec->raw.len ? rec->raw.len : 1);
-    if (!L->process_raw)
-        abort();
-    memcpy(L->process_raw, rec->raw.ptr, rec->raw.len);
-    L->process_rawlen = rec->raw.len;
     log->has_process = 1;
 }
 
@@ -436,7 +434,6 @@ int rr_load_file(const char *path, rr_log *log) {
     idmap_free(&L.agg_ids);
     free(L.aggs);
     free(L.agg_node);
-    free(L.process_raw);
     return 0;
 }
 

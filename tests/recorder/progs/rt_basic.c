@@ -5,6 +5,8 @@
  * usage: rt_basic MODE [RUN_DIR [ROLE]]
  *   init RUN [ROLE]  scope_init(RUN, ROLE or NULL), then the workload
  *   noinit           the workload only: recording depends on SCOPE_PROFILE
+ *   lateinit ROLE    the workload, then scope_init(NULL, ROLE), then "late"
+ *                    (under SCOPE_PROFILE=1 the workload starts recording)
  *   api              no scope_init, then every call of the API, misuse
  *                    included, then scope_shutdown and more calls after it
  *   names RUN        phases and counters named with control characters
@@ -121,6 +123,14 @@ int main(int argc, char **argv) {
         return workload();
     if (!strcmp(mode, "api"))
         return api();
+    if (!strcmp(mode, "lateinit") && run) {
+        int rc = workload();
+        printf("init=%d\n", scope_init(NULL, run)); /* the argument is the role */
+        SCOPE_PHASE("late") {
+            SCOPE_COUNT("items", 1);
+        }
+        return rc;
+    }
     if (!run)
         return 2;
     if (!strcmp(mode, "init")) {
