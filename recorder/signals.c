@@ -66,7 +66,7 @@ static void on_signal(int sig, siginfo_t *info, void *ctx) {
         struct sigaction ours;
         memset(&ours, 0, sizeof ours);
         ours.sa_sigaction = on_signal;
-        ours.sa_flags = SA_SIGINFO | SA_RESTART;
+        ours.sa_flags = SA_SIGINFO;
         sigemptyset(&ours.sa_mask);
         sigaction(sig, &ours, NULL);
     } else {
@@ -89,11 +89,14 @@ void rec_signals_install(void) {
         if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN)
             continue;
         previous[i] = cur;
+        /* Keep the program's own handler's mask and flags: whether its
+         * system calls restart, or run on an alternate stack, must not
+         * change because we stand in front of it. */
         struct sigaction ours;
         memset(&ours, 0, sizeof ours);
         ours.sa_sigaction = on_signal;
-        ours.sa_flags = SA_SIGINFO | SA_RESTART;
-        sigemptyset(&ours.sa_mask);
+        ours.sa_flags = SA_SIGINFO | (cur.sa_flags & (SA_RESTART | SA_ONSTACK | SA_NODEFER));
+        ours.sa_mask = cur.sa_mask;
         sigaction(flush_signals[i], &ours, NULL);
     }
 }
