@@ -367,7 +367,9 @@ static int measure_log(const char *path, frame_sizes *fs) {
     uint64_t off, prev_off = 0;
     int prev_hist = -1;
     while (scope_log_reader_next_frame(r, &fr, &off)) {
-        if (prev_hist >= 0) {
+        /* Frame 0 is closed as the writer starts, before the workload has
+         * done anything: it represents neither kind. */
+        if (prev_hist >= 0 && fr.seq > 1) {
             *(prev_hist ? &fs->hist_bytes : &fs->plain_bytes) += (long)(off - prev_off);
             *(prev_hist ? &fs->hist_frames : &fs->plain_frames) += 1;
         }
