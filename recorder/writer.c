@@ -40,8 +40,16 @@ static int failed_mark_added; /* one FLUSH_FAILED mark per streak of failures */
 static int resend_all;
 static uint32_t names_written;
 
+/* Adds a record to the open frame.  A frame that would pass the format's
+ * size limit (a process with hundreds of thousands of phase nodes) is closed
+ * as a periodic frame first, and the record goes into the next one. */
 static int add(const scope_record *r) {
-    return scope_log_writer_add(rec_proc.w, r);
+    int rc = scope_log_writer_add(rec_proc.w, r);
+    if (rc == -E2BIG &&
+        scope_log_writer_close_frame(rec_proc.w, SCOPE_FRAME_PERIODIC, rec_mono_ns(),
+                                     rec_wall_ns()) >= 0)
+        rc = scope_log_writer_add(rec_proc.w, r);
+    return rc;
 }
 
 static void add_mark(uint32_t kind, uint32_t thread, int64_t value, const char *text) {
