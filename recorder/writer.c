@@ -45,9 +45,8 @@ static uint32_t names_written;
  * as a periodic frame first, and the record goes into the next one. */
 static int add(const scope_record *r) {
     int rc = scope_log_writer_add(rec_proc.w, r);
-    if (rc == -E2BIG &&
-        scope_log_writer_close_frame(rec_proc.w, SCOPE_FRAME_PERIODIC, rec_mono_ns(),
-                                     rec_wall_ns()) >= 0)
+    if (rc == -E2BIG && scope_log_writer_close_frame(rec_proc.w, SCOPE_FRAME_PERIODIC,
+                                                     rec_mono_ns(), rec_wall_ns()) >= 0)
         rc = scope_log_writer_add(rec_proc.w, r);
     return rc;
 }
