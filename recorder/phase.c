@@ -63,6 +63,10 @@ static COLD void push_clock_cpu(const rec_thread *t, rec_frame *f) {
     f->cpu0 = rec_thread_cpu_ns();
 }
 
+static COLD void push_clock_cold(const rec_thread *t, rec_frame *f) {
+    push_clock(t, f);
+}
+
 static inline void enter(rec_thread *t, uint32_t name, scope_site *site);
 
 /* Any entry the fast path does not take: a thread's first entry, a site's
@@ -107,9 +111,12 @@ static inline void enter(rec_thread *t, uint32_t name, scope_site *site) {
     rec_frame *f = &t->stack[depth + 1];
     f->node = n;
     t->depth = depth + 1;
-    if (__builtin_expect(n->cpu_on, 0))
-        return push_clock_cpu(t, f);
-    push_clock(t, f);
+    /* Reading CPU time, or a clock other than the TSC, means a call: both
+     * leave through a tail call, so this path saves no registers. */
+    if (__builtin_expect(n->cpu_on || !t->clock_tsc, 0))
+        return n->cpu_on ? push_clock_cpu(t, f) : push_clock_cold(t, f);
+    f->cpu0 = 0;
+    f->t0 = rec_ticks_with(1);
 }
 
 /* An unregistered site has id 0, whose cache slot never matches: its first
@@ -134,7 +141,7 @@ static inline uint64_t elapsed_ns(const rec_thread *t, uint64_t now, uint64_t t0
 }
 
 static inline void update(rec_node *n, uint64_t *oct, uint32_t b, uint64_t d) {
-    rec_seq_begin(&n->seq);
+    uint32_t seq = rec_seq_begin(&n->seq);
     n->count++;
     n->wall_ns += d;
     if (d < n->min_ns)
@@ -142,7 +149,7 @@ static inline void update(rec_node *n, uint64_t *oct, uint32_t b, uint64_t d) {
     if (d > n->max_ns)
         n->max_ns = d;
     oct[b & 15]++;
-    rec_seq_end(&n->seq);
+    rec_seq_end(&n->seq, seq);
 }
 
 /* The first entry to land in a histogram octave of this node. */
@@ -167,7 +174,7 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
         return;
     }
-    rec_seq_begin(&n->seq);
+    uint32_t seq = rec_seq_begin(&n->seq);
     n->count++;
     n->wall_ns += d;
     if (d < n->min_ns)
@@ -183,7 +190,7 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
         n->cpu_wall_ns += d;
         n->cpu_ns += used < d ? used : d;
     }
-    rec_seq_end(&n->seq);
+    rec_seq_end(&n->seq, seq);
     /* Adaptive: the first four entries decide whether reads go on; after
      * that the writer thread decides, from each interval's mean. */
     if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->count == 4 &&
@@ -208,9 +215,21 @@ static COLD void exit_edge(rec_thread *t) {
         atomic_fetch_add_explicit(&t->unbalanced_end_empty, 1, memory_order_relaxed);
 }
 
+static inline __attribute__((always_inline)) void exit_at(rec_thread *t, uint64_t now);
+
+/* Without the TSC the clock is a call: out of the fast path. */
+static COLD void exit_other_clock(rec_thread *t) {
+    exit_at(t, rec_ticks_with(0));
+}
+
 void scope_phase_exit_(void) {
     rec_thread *t = rec_self;
-    uint64_t now = rec_ticks_with(t->clock_tsc);
+    if (__builtin_expect(!t->clock_tsc, 0))
+        return exit_other_clock(t);
+    exit_at(t, rec_ticks_with(1));
+}
+
+static inline __attribute__((always_inline)) void exit_at(rec_thread *t, uint64_t now) {
     uint32_t depth = t->depth;
     if (__builtin_expect(depth - 1u >= REC_MAX_DEPTH - 1u, 0))
         return exit_edge(t);
@@ -252,10 +271,10 @@ static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site 
     rec_counter *c = rec_counter_lookup(t, cur, name);
     if (!c)
         return;
-    rec_seq_begin(&c->seq);
+    uint32_t seq = rec_seq_begin(&c->seq);
     c->calls++;
     c->total += v;
-    rec_seq_end(&c->seq);
+    rec_seq_end(&c->seq, seq);
 }
 
 static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
@@ -266,10 +285,10 @@ static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site
                          0))
         return count_slow(t, name, v, site);
     rec_counter *k = c->item;
-    rec_seq_begin(&k->seq);
+    uint32_t seq = rec_seq_begin(&k->seq);
     k->calls++;
     k->total += v;
-    rec_seq_end(&k->seq);
+    rec_seq_end(&k->seq, seq);
 }
 
 void scope_count_slow_(scope_site *site, int64_t v) {

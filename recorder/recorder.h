@@ -217,15 +217,18 @@ rec_thread *rec_threads_head(void);
 void rec_threads_forget_all_but(rec_thread *keep);
 void rec_thread_free_nodes(rec_thread *t);
 
-static inline void rec_seq_begin(_Atomic uint32_t *seq) {
+/* The owner's side of a sequence counter: odd while it updates.  Only the
+ * owner writes it, so begin's value is what end completes: the counter is
+ * loaded once. */
+static inline uint32_t rec_seq_begin(_Atomic uint32_t *seq) {
     uint32_t s = atomic_load_explicit(seq, memory_order_relaxed);
     atomic_store_explicit(seq, s + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
+    return s;
 }
 
-static inline void rec_seq_end(_Atomic uint32_t *seq) {
-    uint32_t s = atomic_load_explicit(seq, memory_order_relaxed);
-    atomic_store_explicit(seq, s + 1, memory_order_release);
+static inline void rec_seq_end(_Atomic uint32_t *seq, uint32_t s) {
+    atomic_store_explicit(seq, s + 2, memory_order_release);
 }
 
 /* ---- process state -------------------------------------------------------- */
