@@ -140,15 +140,6 @@ static int read_published(const char *path, char *out, size_t cap) {
     return -1;
 }
 
-static uint64_t fnv64(const char *s) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++) {
-        h ^= (uint8_t)*s;
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 /* Writes from the calling thread (the launch file, the log header) must not
  * raise SIGXFSZ under a file-size limit: that would kill the program.  The
  * guard blocks it, and on release swallows the one such a write raised, and
@@ -185,7 +176,8 @@ static int rendezvous(rec_process *p, const char *key, char *err, size_t errlen)
         snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    snprintf(final, sizeof final, "%s/%016llx", dir, (unsigned long long)fnv64(key));
+    snprintf(final, sizeof final, "%s/%016llx", dir,
+             (unsigned long long)rec_fnv1a(key, strlen(key)));
     /* Publish a complete file under a private name, then link() it to the
      * shared name: exactly one rank's link succeeds, and whoever sees the
      * shared name sees a whole run id. */

@@ -27,15 +27,6 @@ static _Atomic uint32_t nnames;
 static _Atomic(_Atomic uint32_t *) table;
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint32_t hash_bytes(const char *p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, folded: names are short */
-    for (size_t i = 0; i < n; i++) {
-        h ^= (uint8_t)p[i];
-        h *= 0x100000001b3ull;
-    }
-    return (uint32_t)(h ^ (h >> 32));
-}
-
 static name_entry *entry(uint32_t id) {
     return &chunks[(id - 1) >> NAME_CHUNK_SHIFT][(id - 1) & (NAME_CHUNK - 1)];
 }
@@ -69,7 +60,8 @@ static uint32_t probe(_Atomic uint32_t *tab, const char *name, size_t len, uint3
 
 /* Returns the name's id, 0 when out of memory or past REC_MAX_NAMES. */
 uint32_t rec_name_intern(const char *name, size_t len) {
-    uint32_t h = hash_bytes(name, len);
+    uint64_t h64 = rec_fnv1a(name, len);
+    uint32_t h = (uint32_t)(h64 ^ (h64 >> 32)); /* folded: the table holds 32 bits */
     int slot;
     _Atomic uint32_t *tab = atomic_load_explicit(&table, memory_order_acquire);
     if (tab) {

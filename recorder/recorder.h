@@ -76,6 +76,18 @@ static inline uint64_t rec_ticks_to_ns_with(uint64_t d, uint64_t mult) {
     return (uint64_t)(((unsigned __int128)d * mult) >> 32);
 }
 
+/* FNV-1a over n bytes: for names in the intern table and launch keys, short
+ * strings where speed matters more than a strong hash. */
+static inline uint64_t rec_fnv1a(const void *p, size_t n) {
+    const uint8_t *b = p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
 /* ---- names --------------------------------------------------------------- */
 
 /* Names (phase and counter names) are interned once per process: the name

@@ -132,6 +132,16 @@ typedef struct node_snap {
     uint64_t hist_total; /* entries in the copied buckets: at most count */
 } node_snap;
 
+static void copy_scalars(const rec_node *n, node_snap *s) {
+    s->count = n->count;
+    s->wall_ns = n->wall_ns;
+    s->min_ns = n->min_ns;
+    s->max_ns = n->max_ns;
+    s->cpu_count = n->cpu_count;
+    s->cpu_wall_ns = n->cpu_wall_ns;
+    s->cpu_ns = n->cpu_ns;
+}
+
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -175,26 +185,14 @@ static int snap_node(rec_node *n, node_snap *s, int stuck_ok) {
                 cpu_relax();
             continue;
         }
-        s->count = n->count;
-        s->wall_ns = n->wall_ns;
-        s->min_ns = n->min_ns;
-        s->max_ns = n->max_ns;
-        s->cpu_count = n->cpu_count;
-        s->cpu_wall_ns = n->cpu_wall_ns;
-        s->cpu_ns = n->cpu_ns;
+        copy_scalars(n, s);
         atomic_thread_fence(memory_order_acquire);
         if (atomic_load_explicit(&n->seq, memory_order_relaxed) == s1)
             return 1;
     }
     if (!stuck_ok)
         return 0;
-    s->count = n->count;
-    s->wall_ns = n->wall_ns;
-    s->min_ns = n->min_ns;
-    s->max_ns = n->max_ns;
-    s->cpu_count = n->cpu_count;
-    s->cpu_wall_ns = n->cpu_wall_ns;
-    s->cpu_ns = n->cpu_ns;
+    copy_scalars(n, s);
     return 1;
 }
 
