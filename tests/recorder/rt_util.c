@@ -428,3 +428,11 @@ void rt_expect_counter(const rr_log *log, uint32_t thread, const char *path, con
                  log->path, name, path, thread, (unsigned long long)got_calls, (long long)got,
                  (unsigned long long)calls, (long long)total);
 }
+
+int rt_run_suite(Suite *s) {
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

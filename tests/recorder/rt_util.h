@@ -34,6 +34,9 @@ int rt_sanitized(void);
 extern char rt_base[4096];
 void rt_fixture(TCase *tc);
 
+/* Runs a suite as a test driver's main does; returns the exit status. */
+int rt_run_suite(Suite *s);
+
 /* A fresh directory under rt_base, named after tag. */
 void rt_mkdir(char *out, size_t cap, const char *tag);
 void rt_rmrf(const char *path);

@@ -177,9 +177,5 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_fork_exec_repeated);
     tcase_add_test(tc, test_fork_parent_log);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rt_run_suite(s);
 }

@@ -103,9 +103,5 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_mpirun_one_attempt);
     tcase_add_test(tc, test_mpirun_twice_two_attempts);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rt_run_suite(s);
 }

@@ -313,9 +313,5 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_sigusr1_own_handler_runs);
     tcase_add_test(tc, test_signal_at_start);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rt_run_suite(s);
 }

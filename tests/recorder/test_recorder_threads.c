@@ -124,9 +124,5 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_ids_unique_in_file);
     tcase_add_test(tc, test_counts_per_thread);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rt_run_suite(s);
 }

@@ -121,9 +121,5 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_sleep_waits_busy_runs);
     tcase_add_test(tc, test_wait_never_negative);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rt_run_suite(s);
 }
