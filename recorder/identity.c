@@ -209,9 +209,18 @@ static int rendezvous(rec_process *p, const char *key, char *err, size_t errlen)
     return -1;
 }
 
-int rec_identity_init(rec_process *p, char *err, size_t errlen) {
+/* What is this process's own: at start, and again in a forked child, which
+ * keeps the run, host and ranks of its parent. */
+void rec_identity_self(rec_process *p) {
     p->pid = getpid();
     p->ppid = getppid();
+    snprintf(p->uuid, sizeof p->uuid, "%08llx", (unsigned long long)(random64() & 0xffffffffu));
+    p->start_wall_ns = rec_wall_ns();
+    p->start_mono_ns = rec_mono_ns();
+}
+
+int rec_identity_init(rec_process *p, char *err, size_t errlen) {
+    rec_identity_self(p);
     if (gethostname(p->host, sizeof p->host) != 0 || !p->host[0])
         snprintf(p->host, sizeof p->host, "localhost");
     p->host[sizeof p->host - 1] = '\0';
@@ -225,9 +234,6 @@ int rec_identity_init(rec_process *p, char *err, size_t errlen) {
     copy_env(p->job_id, sizeof p->job_id, job_vars);
     static const char *const step_vars[] = {"SLURM_STEP_ID", NULL};
     copy_env(p->step_id, sizeof p->step_id, step_vars);
-    snprintf(p->uuid, sizeof p->uuid, "%08llx", (unsigned long long)(random64() & 0xffffffffu));
-    p->start_wall_ns = rec_wall_ns();
-    p->start_mono_ns = rec_mono_ns();
 
     if (p->cfg.run_id[0]) {
         snprintf(p->run_id, sizeof p->run_id, "%s", p->cfg.run_id);

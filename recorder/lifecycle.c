@@ -116,11 +116,7 @@ fail:
 static void restart_child_locked(void) {
     char err[512] = "";
     rec_process *p = &rec_proc;
-    p->pid = getpid();
-    p->ppid = getppid();
-    snprintf(p->uuid, sizeof p->uuid, "%08x", (unsigned)(rec_mono_ns() * 2654435761u ^ p->pid));
-    p->start_wall_ns = rec_wall_ns();
-    p->start_mono_ns = rec_mono_ns();
+    rec_identity_self(p);
     if (open_and_run(err, sizeof err) < 0) {
         rec_warn("not recording in child %d: %s", (int)p->pid, err);
         set_state(REC_FAILED);
@@ -209,9 +205,8 @@ void scope_shutdown(void) {
 }
 
 int scope_flush(void) {
-    if (atomic_load(&rec_proc.state) == REC_UNKNOWN)
-        rec_first_use();
-    if (atomic_load(&rec_proc.state) == REC_CHILD)
+    int st = atomic_load(&rec_proc.state);
+    if (st == REC_UNKNOWN || st == REC_CHILD)
         rec_first_use();
     if (atomic_load(&rec_proc.state) != REC_ON)
         return 0; /* nothing to write is not a failure */

@@ -294,6 +294,7 @@ void rec_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* identity (identity.c) */
 int rec_identity_init(rec_process *p, char *err, size_t errlen);
+void rec_identity_self(rec_process *p);
 int rec_open_log(rec_process *p, char *err, size_t errlen);
 void rec_export_env(const rec_process *p);
 
