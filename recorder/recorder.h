@@ -17,6 +17,7 @@
 #include <scope/scope.h>
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -306,6 +307,7 @@ uint64_t rec_frame_interval(uint64_t since_start_ns);
 
 /* signals (signals.c) */
 void rec_signals_install(void);
+void rec_flush_signals(sigset_t *set); /* the signals we flush on */
 
 /* The fork survivor: the forking thread's state, kept for the child. */
 extern rec_thread *rec_fork_survivor;

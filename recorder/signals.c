@@ -24,6 +24,12 @@ static const int flush_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1};
 #define NSIG_FLUSH (sizeof flush_signals / sizeof flush_signals[0])
 static struct sigaction previous[NSIG_FLUSH];
 
+void rec_flush_signals(sigset_t *set) {
+    sigemptyset(set);
+    for (unsigned i = 0; i < NSIG_FLUSH; i++)
+        sigaddset(set, flush_signals[i]);
+}
+
 static int slot_of(int sig) {
     for (unsigned i = 0; i < NSIG_FLUSH; i++)
         if (flush_signals[i] == sig)

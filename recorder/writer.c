@@ -436,13 +436,11 @@ uint64_t rec_frame_interval(uint64_t since_start_ns) {
     return since_start_ns < 300000000000ull ? 5000000000ull : 30000000000ull;
 }
 
+/* The signals the writer thread never takes: the ones we flush on, and
+ * SIGXFSZ. */
 static void writer_signals(sigset_t *set) {
-    sigemptyset(set);
+    rec_flush_signals(set);
     sigaddset(set, SIGXFSZ);
-    sigaddset(set, SIGTERM);
-    sigaddset(set, SIGINT);
-    sigaddset(set, SIGHUP);
-    sigaddset(set, SIGUSR1);
 }
 
 static void *writer_main(void *arg) {
