@@ -1,6 +1,8 @@
 /* Escaping of names from logs for display; see text_escape.h. */
 #include "text_escape.h"
 
+#include <string.h>
+
 size_t scope_utf8_seq_len(const uint8_t *p, size_t n, uint32_t *codepoint) {
     uint32_t c = p[0];
     size_t len;
@@ -33,17 +35,23 @@ size_t scope_utf8_seq_len(const uint8_t *p, size_t n, uint32_t *codepoint) {
 typedef struct out_buf {
     char *p;
     size_t cap, len;
+    size_t written; /* bytes in p: len until the first piece that did not fit */
 } out_buf;
 
+/* Appends n bytes as one piece: when they do not all fit, none is written
+ * (the length still counts them), so a cut never splits a UTF-8 sequence or
+ * an escape and the output stays valid, printable text. */
 static void put(out_buf *o, const char *s, size_t n) {
-    for (size_t i = 0; i < n; i++, o->len++)
-        if (o->len + 1 < o->cap)
-            o->p[o->len] = s[i];
+    if (o->len + n < o->cap && o->len == o->written) {
+        memcpy(o->p + o->len, s, n);
+        o->written += n;
+    }
+    o->len += n;
 }
 
 size_t scope_escape(const uint8_t *p, size_t n, char *out, size_t cap, unsigned flags) {
     static const char hex[] = "0123456789abcdef";
-    out_buf o = {out, cap, 0};
+    out_buf o = {out, cap, 0, 0};
     for (size_t i = 0; i < n;) {
         uint32_t cp;
         size_t len = scope_utf8_seq_len(p + i, n - i, &cp);
@@ -67,7 +75,7 @@ size_t scope_escape(const uint8_t *p, size_t n, char *out, size_t cap, unsigned 
         }
     }
     if (cap > 0)
-        out[o.len < cap ? o.len : cap - 1] = '\0';
+        out[o.written] = '\0';
     return o.len;
 }
 

@@ -52,12 +52,21 @@ START_TEST(backslash_and_quote) {
 }
 END_TEST
 
+/* A cut keeps whole pieces only: never half an escape, never part of a
+ * UTF-8 sequence, so what is shown stays valid, harmless text. */
 START_TEST(truncated_output_is_terminated_and_sized) {
     char out[6];
     size_t need = scope_escape((const uint8_t *)"\x1b\x1b\x1b", 3, out, sizeof out, 0);
     ck_assert_uint_eq(need, 12);
-    ck_assert_uint_eq(strlen(out), 5);
-    ck_assert_str_eq(out, "\\x1b\\");
+    ck_assert_str_eq(out, "\\x1b");
+    /* "a" then U+20AC (3 bytes): 4 bytes of room hold "a" and a NUL only. */
+    char small[4];
+    need = scope_escape((const uint8_t *)"a\xe2\x82\xac", 4, small, sizeof small, 0);
+    ck_assert_uint_eq(need, 4);
+    ck_assert_str_eq(small, "a");
+    char room[5];
+    scope_escape((const uint8_t *)"a\xe2\x82\xac", 4, room, sizeof room, 0);
+    ck_assert_str_eq(room, "a\xe2\x82\xac");
 }
 END_TEST
 
