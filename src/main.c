@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "text_escape.h"
 
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"report", scope_cmd_report, "[--json] [--width N] RUN",
+     "print where the time went in a run, role by role"},
     {"dump", scope_cmd_dump, "[--frames|--summary] FILE...",
      "print an event log's frames and records, and what was skipped"},
 };
@@ -31,11 +34,14 @@ static void usage(FILE *f) {
           "Commands:\n",
           f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-6s %-30s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+        fprintf(f, "  %-7s %-30s %s\n", commands[i].name, commands[i].args, commands[i].summary);
     fputs("\nRun 'scope-tui COMMAND --help' for a command's options.\n", f);
 }
 
 int main(int argc, char **argv) {
+    /* The character set only: it decides UTF-8 rules and ellipses.  Numbers
+     * keep the C locale's decimal point, so output parses the same anywhere. */
+    setlocale(LC_CTYPE, "");
     if (argc < 2) {
         usage(stderr);
         return 2;

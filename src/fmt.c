@@ -1,0 +1,223 @@
+/* Numbers and names for text output; see fmt.h. */
+#define _GNU_SOURCE /* uselocale, newlocale */
+#include "fmt.h"
+
+#include "text_escape.h"
+
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+static const char *na(char *buf, size_t cap) {
+    snprintf(buf, cap, "%s", FMT_NA);
+    return buf;
+}
+
+/* One decimal below 100 of a unit, none above: "9.4ms", "156.8us", "812ns". */
+static const char *scaled(char *buf, size_t cap, double v, const char *unit) {
+    if (v < 99.95)
+        snprintf(buf, cap, "%.1f%s", v, unit);
+    else
+        snprintf(buf, cap, "%.0f%s", v, unit);
+    return buf;
+}
+
+const char *fmt_duration(char *buf, size_t cap, double ns) {
+    if (isnan(ns))
+        return na(buf, cap);
+    if (ns < 0)
+        ns = 0;
+    if (ns < 1e3)
+        snprintf(buf, cap, "%.0fns", ns);
+    else if (ns < 999.95e3)
+        scaled(buf, cap, ns / 1e3, "us");
+    else if (ns < 999.95e6)
+        scaled(buf, cap, ns / 1e6, "ms");
+    else if (ns < 59.95e9)
+        scaled(buf, cap, ns / 1e9, "s");
+    else {
+        /* Past a minute, whole units read better than decimals. */
+        uint64_t s = (uint64_t)llround(ns / 1e9);
+        if (s < 3600)
+            snprintf(buf, cap, "%" PRIu64 "m %" PRIu64 "s", s / 60, s % 60);
+        else if (s < 86400)
+            snprintf(buf, cap, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
+        else
+            snprintf(buf, cap, "%" PRIu64 "d %" PRIu64 "h", s / 86400, s % 86400 / 3600);
+    }
+    return buf;
+}
+
+const char *fmt_ucount(char *buf, size_t cap, uint64_t n) {
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%" PRIu64, n);
+    char out[48];
+    size_t o = 0;
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+    snprintf(buf, cap, "%s", out);
+    return buf;
+}
+
+const char *fmt_count(char *buf, size_t cap, int64_t n) {
+    if (n >= 0)
+        return fmt_ucount(buf, cap, (uint64_t)n);
+    char tmp[48];
+    fmt_ucount(tmp, sizeof tmp, (uint64_t)0 - (uint64_t)n);
+    snprintf(buf, cap, "-%s", tmp);
+    return buf;
+}
+
+const char *fmt_percent(char *buf, size_t cap, double frac, int decimals) {
+    if (isnan(frac))
+        return na(buf, cap);
+    snprintf(buf, cap, "%.*f%%", decimals, frac * 100.0);
+    return buf;
+}
+
+const char *fmt_change(char *buf, size_t cap, double frac) {
+    if (isnan(frac))
+        return na(buf, cap);
+    if (isinf(frac)) {
+        snprintf(buf, cap, "%s", frac > 0 ? "new" : "gone");
+        return buf;
+    }
+    double pct = frac * 100.0;
+    if (fabs(pct) < 0.05)
+        snprintf(buf, cap, "0.0%%");
+    else
+        snprintf(buf, cap, "%+.1f%%", pct);
+    return buf;
+}
+
+const char *fmt_rate(char *buf, size_t cap, double per_s) {
+    if (isnan(per_s) || isinf(per_s))
+        return na(buf, cap);
+    double a = fabs(per_s);
+    if (a >= 1e9)
+        snprintf(buf, cap, "%.1fG/s", per_s / 1e9);
+    else if (a >= 1e6)
+        snprintf(buf, cap, "%.1fM/s", per_s / 1e6);
+    else {
+        char whole[48];
+        double r = round(per_s * 10.0) / 10.0;
+        fmt_count(whole, sizeof whole, (int64_t)trunc(r));
+        int tenth = (int)llround(fabs(r - trunc(r)) * 10.0) % 10;
+        snprintf(buf, cap, "%s%s.%d/s", r < 0 && trunc(r) == 0 ? "-" : "", whole, tenth);
+    }
+    return buf;
+}
+
+const char *fmt_bytes(char *buf, size_t cap, double bytes) {
+    if (isnan(bytes))
+        return na(buf, cap);
+    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
+    if (bytes < 1000) {
+        snprintf(buf, cap, "%.0f B", bytes);
+        return buf;
+    }
+    int u = 0;
+    double v = bytes / 1000;
+    while (v >= 999.95 && u < 4)
+        v /= 1000, u++;
+    snprintf(buf, cap, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+const char *fmt_ratio(char *buf, size_t cap, double r) {
+    if (isnan(r))
+        return na(buf, cap);
+    snprintf(buf, cap, "%.2f", r);
+    return buf;
+}
+
+const char *fmt_wall(char *buf, size_t cap, uint64_t wall_ns) {
+    time_t s = (time_t)(wall_ns / 1000000000u);
+    struct tm tm;
+    if (!gmtime_r(&s, &tm) || !strftime(buf, cap, "%Y-%m-%d %H:%M:%S", &tm))
+        return na(buf, cap);
+    return buf;
+}
+
+const char *fmt_name(char *buf, size_t cap, run_str name) {
+    scope_escape((const uint8_t *)name.s, name.len, buf, cap, 0);
+    return buf;
+}
+
+/* wcwidth() follows LC_CTYPE; widths are asked of a UTF-8 locale of our own
+ * so the answer does not depend on how the user's locale is set. */
+static int char_width(uint32_t cp) {
+    static locale_t utf8;
+    static int tried;
+    if (cp < 0x7F)
+        return 1;
+    if (!tried) {
+        tried = 1;
+        utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    }
+    if (!utf8)
+        return 1;
+    locale_t old = uselocale(utf8);
+    int w = wcwidth((wchar_t)cp);
+    uselocale(old);
+    return w < 0 ? 1 : w;
+}
+
+size_t fmt_width(const char *s) {
+    size_t n = strlen(s), cols = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len((const uint8_t *)s + i, n - i, &cp);
+        if (len == 0) {
+            cols++, i++;
+            continue;
+        }
+        cols += (size_t)char_width(cp);
+        i += len;
+    }
+    return cols;
+}
+
+void fmt_fit(char *s, size_t cap, size_t cols, int utf8) {
+    if (fmt_width(s) <= cols)
+        return;
+    const char *ell = utf8 ? "\xe2\x80\xa6" : "...";
+    size_t ell_cols = utf8 ? 1 : 3;
+    if (cols < ell_cols) {
+        s[0] = '\0';
+        return;
+    }
+    size_t n = strlen(s), used = 0, i = 0;
+    while (i < n) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len((const uint8_t *)s + i, n - i, &cp);
+        int w = len ? char_width(cp) : 1;
+        if (!len)
+            len = 1;
+        if (used + (size_t)w > cols - ell_cols || i + len + strlen(ell) >= cap)
+            break;
+        used += (size_t)w;
+        i += len;
+    }
+    strcpy(s + i, ell);
+}
+
+void fmt_put_left(FILE *f, const char *s, size_t cols) {
+    size_t w = fmt_width(s);
+    fputs(s, f);
+    for (; w < cols; w++)
+        fputc(' ', f);
+}
+
+void fmt_put_right(FILE *f, const char *s, size_t cols) {
+    for (size_t w = fmt_width(s); w < cols; w++)
+        fputc(' ', f);
+    fputs(s, f);
+}

@@ -1,0 +1,341 @@
+/* The text report; see report_text.h. */
+#define _GNU_SOURCE
+#include "report_text.h"
+
+#include "fmt.h"
+
+#include <langinfo.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* ---- style ---------------------------------------------------------------- */
+
+text_style text_style_for(FILE *f, int width, int color_mode) {
+    text_style st = {.width = width};
+    int fd = fileno(f);
+    int tty = fd >= 0 && isatty(fd);
+    if (st.width <= 0 && tty) {
+        struct winsize ws;
+        if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+            st.width = ws.ws_col;
+    }
+    if (st.width <= 0 && getenv("COLUMNS"))
+        st.width = atoi(getenv("COLUMNS"));
+    if (st.width <= 0)
+        st.width = 100;
+    if (st.width < 40)
+        st.width = 40;
+    const char *no_color = getenv("NO_COLOR");
+    st.color = color_mode >= 0 ? color_mode : tty && !(no_color && *no_color);
+    const char *cs = nl_langinfo(CODESET);
+    st.utf8 = cs && !strcmp(cs, "UTF-8");
+    return st;
+}
+
+void text_rule(FILE *f, const text_style *st) {
+    if (st->color)
+        fputs("\033[2m", f);
+    for (int i = 0; i < st->width; i++)
+        fputs(st->utf8 ? "\xe2\x94\x80" : "-", f);
+    fputs(st->color ? "\033[0m\n" : "\n", f);
+}
+
+void text_heading(FILE *f, const text_style *st, const char *text) {
+    fprintf(f, st->color ? "\033[1m%s\033[0m" : "%s", text);
+}
+
+void text_dim(FILE *f, const text_style *st, const char *text) {
+    fprintf(f, st->color ? "\033[2m%s\033[0m" : "%s", text);
+}
+
+/* ---- the run header ----------------------------------------------------- */
+
+static void put_hosts(FILE *f, const run_model *m) {
+    char name[256];
+    size_t shown = m->nhosts <= 4 ? m->nhosts : 3;
+    for (size_t h = 0; h < shown; h++)
+        fprintf(f, "%s%s", h ? ", " : "", fmt_name(name, sizeof name, m->hosts[h]));
+    if (shown < m->nhosts)
+        fprintf(f, ", ... %s", fmt_name(name, sizeof name, m->hosts[m->nhosts - 1]));
+    fprintf(f, " (%zu node%s)", m->nhosts, m->nhosts == 1 ? "" : "s");
+}
+
+static void put_header(FILE *f, const run_model *m, const text_style *st) {
+    char buf[256];
+    text_heading(f, st, "Runtime");
+    fprintf(f, " %s   ", fmt_duration(buf, sizeof buf, (double)m->runtime_ns));
+    text_heading(f, st, "Processes");
+    fprintf(f, " %zu   ", m->nprocs);
+    text_heading(f, st, "Roles");
+    for (size_t r = 0; r < m->nroles; r++)
+        fprintf(f, "%s %s x%zu", r ? "," : "", fmt_name(buf, sizeof buf, m->roles[r].name),
+                m->roles[r].nprocs);
+    fputc('\n', f);
+    text_heading(f, st, "Hosts");
+    fputc(' ', f);
+    put_hosts(f, m);
+    fputs("   ", f);
+    text_heading(f, st, "Run");
+    fprintf(f, " %s", fmt_name(buf, sizeof buf, m->attempts[m->nattempts - 1].run_id));
+    if (m->nranked) {
+        fputs("   ", f);
+        text_heading(f, st, "Ranks");
+        if (m->rank_min == m->rank_max)
+            fprintf(f, " %d", m->rank_min);
+        else
+            fprintf(f, " %d-%d", m->rank_min, m->rank_max);
+        if (m->nranked < m->nprocs)
+            fprintf(f, " (%zu of %zu processes)", m->nranked, m->nprocs);
+    }
+    if (m->job_id.len) {
+        fputs("   ", f);
+        text_heading(f, st, "Job");
+        fprintf(f, " %s", fmt_name(buf, sizeof buf, m->job_id));
+        if (m->njob_ids > 1)
+            fprintf(f, " (+%zu more)", m->njob_ids - 1);
+    }
+    fputc('\n', f);
+    text_dim(f, st, "Started ");
+    fmt_wall(buf, sizeof buf, m->start_wall_ns);
+    fprintf(f, "%s UTC", buf);
+    if (m->nattempts > 1)
+        fprintf(f, "   (newest of %zu attempts; see CAVEATS)", m->nattempts);
+    fputc('\n', f);
+}
+
+/* ---- the phase table ------------------------------------------------------ */
+
+enum col { COL_SHARE, COL_TOTAL, COL_SELF, COL_WAIT, COL_P50, COL_P99, COL_COUNT, COL_SPREAD };
+
+static const struct column {
+    const char *title;
+    int width;
+} columns[] = {
+    /* Durations print in at most 7 columns ("10h 31m"), so 8 leaves a gap. */
+    [COL_SHARE] = {"share", 7},  [COL_TOTAL] = {"total", 8},
+    [COL_SELF] = {"self", 8},    [COL_WAIT] = {"wait", 5},
+    [COL_P50] = {"p50", 8},      [COL_P99] = {"p99", 8},
+    [COL_COUNT] = {"count", 10}, [COL_SPREAD] = {"spread min/med/max", 24},
+};
+#define NCOLS    (sizeof columns / sizeof columns[0])
+#define MIN_NAME 22
+
+/* Columns in the order they are given up when the terminal is narrow. */
+static const enum col drop_order[] = {COL_SPREAD, COL_SELF, COL_P99, COL_COUNT, COL_WAIT, COL_P50};
+
+typedef struct layout {
+    int show[NCOLS];
+    int name_width;
+} layout;
+
+static layout plan(const text_style *st, int multi_process) {
+    layout lay;
+    int used = 0;
+    for (size_t c = 0; c < NCOLS; c++) {
+        lay.show[c] = c != COL_SPREAD || multi_process;
+        used += lay.show[c] ? columns[c].width : 0;
+    }
+    for (size_t d = 0; d < sizeof drop_order / sizeof *drop_order; d++) {
+        if (st->width - used >= MIN_NAME)
+            break;
+        if (lay.show[drop_order[d]]) {
+            lay.show[drop_order[d]] = 0;
+            used -= columns[drop_order[d]].width;
+        }
+    }
+    lay.name_width = st->width - used;
+    if (lay.name_width < 10)
+        lay.name_width = 10;
+    return lay;
+}
+
+static void put_cell(FILE *f, const layout *lay, enum col c, const char *text) {
+    if (lay->show[c])
+        fmt_put_right(f, text, (size_t)columns[c].width);
+}
+
+static void put_name(FILE *f, const text_style *st, const layout *lay, unsigned indent,
+                     const char *prefix, run_str name) {
+    char buf[1024];
+    size_t pre = strlen(prefix);
+    if (indent > 40)
+        indent = 40;
+    memset(buf, ' ', indent);
+    memcpy(buf + indent, prefix, pre);
+    fmt_name(buf + indent + pre, sizeof buf - indent - pre, name);
+    fmt_fit(buf, sizeof buf, (size_t)lay->name_width - 1, st->utf8);
+    fmt_put_left(f, buf, (size_t)lay->name_width);
+}
+
+static void put_spread(FILE *f, const layout *lay, const run_phase *p, size_t role_procs) {
+    char a[24], b[24], c[24], cell[96];
+    if (!lay->show[COL_SPREAD])
+        return;
+    snprintf(cell, sizeof cell, "%s/%s/%s", fmt_duration(a, sizeof a, p->spread_min_ns),
+             fmt_duration(b, sizeof b, p->spread_median_ns),
+             fmt_duration(c, sizeof c, p->spread_max_ns));
+    if (p->nprocs < role_procs) {
+        size_t n = strlen(cell);
+        snprintf(cell + n, sizeof cell - n, " (%zu/%zu)", p->nprocs, role_procs);
+    }
+    fmt_put_right(f, cell, (size_t)columns[COL_SPREAD].width);
+}
+
+static void put_counter(FILE *f, const text_style *st, const layout *lay, unsigned indent,
+                        const run_counter *k) {
+    char total[32], rate[32], unit[32];
+    put_name(f, st, lay, indent, "+ ", k->name);
+    fmt_count(total, sizeof total, k->total);
+    fprintf(f, "%*s", columns[COL_SHARE].width + columns[COL_TOTAL].width, total);
+    /* With no phase open there is no time to divide by: the total alone. */
+    if (!isnan(k->rate_per_s))
+        fprintf(f, "  %s", fmt_rate(rate, sizeof rate, k->rate_per_s));
+    if (!isnan(k->ns_per_unit))
+        fprintf(f, "  %s/ea", fmt_duration(unit, sizeof unit, k->ns_per_unit));
+    fputc('\n', f);
+}
+
+static void put_phase(FILE *f, const text_style *st, const layout *lay, const run_phase *p,
+                      size_t role_procs) {
+    char buf[48];
+    put_name(f, st, lay, 2 * (p->depth - 1), "", p->name);
+    put_cell(f, lay, COL_SHARE, fmt_percent(buf, sizeof buf, p->share, 1));
+    put_cell(f, lay, COL_TOTAL, fmt_duration(buf, sizeof buf, (double)p->dist.total_ns));
+    put_cell(f, lay, COL_SELF, fmt_duration(buf, sizeof buf, (double)p->self_ns));
+    put_cell(f, lay, COL_WAIT, fmt_percent(buf, sizeof buf, p->wait, 0));
+    put_cell(f, lay, COL_P50, fmt_duration(buf, sizeof buf, p->dist.p50_ns));
+    put_cell(f, lay, COL_P99, fmt_duration(buf, sizeof buf, p->dist.p99_ns));
+    put_cell(f, lay, COL_COUNT, fmt_ucount(buf, sizeof buf, p->dist.count));
+    put_spread(f, lay, p, role_procs);
+    fputc('\n', f);
+    for (size_t i = 0; i < p->ncounters; i++)
+        put_counter(f, st, lay, 2 * p->depth, &p->counters[i]);
+    for (size_t i = 0; i < p->nchildren; i++)
+        put_phase(f, st, lay, p->children[i], role_procs);
+}
+
+static void put_table_header(FILE *f, const text_style *st, const layout *lay) {
+    if (st->color)
+        fputs("\033[2m", f);
+    fmt_put_left(f, "phase", (size_t)lay->name_width);
+    for (size_t c = 0; c < NCOLS; c++)
+        put_cell(f, lay, (enum col)c, columns[c].title);
+    fputs(st->color ? "\033[0m\n" : "\n", f);
+}
+
+/* ---- per role ------------------------------------------------------------- */
+
+static void put_role_title(FILE *f, const run_model *m, const run_role *r, const text_style *st) {
+    char name[256], up[256], ratio[16], who[400];
+    fmt_name(name, sizeof name, r->name);
+    size_t i = 0;
+    for (; name[i] && i + 1 < sizeof up; i++)
+        up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
+    up[i] = '\0';
+    text_heading(f, st, up);
+    fprintf(f, "  (%zu process%s, imbalance %s", r->nprocs, r->nprocs == 1 ? "" : "es",
+            fmt_ratio(ratio, sizeof ratio, r->imbalance));
+    if (r->nprocs > 1 && r->slowest_worker != SIZE_MAX)
+        fprintf(f, "; busiest %s", run_worker_label(m, r->slowest_worker, who, sizeof who));
+    fputs(")\n", f);
+}
+
+static void put_dominant(FILE *f, const run_role *r, const text_style *st) {
+    if (!r->ndominant)
+        return;
+    layout lay = plan(st, 0);
+    /* Only the four columns the seed's block shows. */
+    for (size_t c = 0; c < NCOLS; c++)
+        lay.show[c] = c == COL_SELF || c == COL_WAIT || c == COL_P50 || c == COL_P99;
+    lay.name_width = st->width - columns[COL_SELF].width - columns[COL_WAIT].width -
+                     columns[COL_P50].width - columns[COL_P99].width;
+    fputc('\n', f);
+    if (st->color)
+        fputs("\033[1m", f);
+    fmt_put_left(f, "DOMINANT PHASES", (size_t)lay.name_width);
+    for (size_t c = 0; c < NCOLS; c++)
+        put_cell(f, &lay, (enum col)c, columns[c].title);
+    fputs(st->color ? "\033[0m\n" : "\n", f);
+    for (size_t i = 0; i < r->ndominant; i++) {
+        const run_phase *p = r->dominant[i];
+        char path[1024], buf[48];
+        run_phase_path(p, path, sizeof path);
+        fmt_fit(path, sizeof path, (size_t)lay.name_width - 1, st->utf8);
+        fmt_put_left(f, path, (size_t)lay.name_width);
+        put_cell(f, &lay, COL_SELF, fmt_duration(buf, sizeof buf, (double)p->self_ns));
+        put_cell(f, &lay, COL_WAIT, fmt_percent(buf, sizeof buf, p->wait, 0));
+        put_cell(f, &lay, COL_P50, fmt_duration(buf, sizeof buf, p->dist.p50_ns));
+        put_cell(f, &lay, COL_P99, fmt_duration(buf, sizeof buf, p->dist.p99_ns));
+        fputc('\n', f);
+        for (size_t k = 0; k < p->ncounters; k++)
+            put_counter(f, st, &lay, 4, &p->counters[k]);
+    }
+}
+
+static void put_iterations(FILE *f, const run_model *m, const run_role *r, const text_style *st) {
+    if (!r->has_iterations)
+        return;
+    char n[32], mean[24], p50[24], p95[24], p99[24], title[300];
+    fputc('\n', f);
+    snprintf(title, sizeof title, "ITERATIONS");
+    text_heading(f, st, title);
+    fprintf(f, "  (%s entries of '%s')\n", fmt_ucount(n, sizeof n, r->iterations.count),
+            m->iteration_name);
+    fprintf(f, "  mean %9s   p50 %9s   p95 %9s   p99 %9s\n",
+            fmt_duration(mean, sizeof mean, r->iterations.mean_ns),
+            fmt_duration(p50, sizeof p50, r->iterations.p50_ns),
+            fmt_duration(p95, sizeof p95, r->iterations.p95_ns),
+            fmt_duration(p99, sizeof p99, r->iterations.p99_ns));
+}
+
+static void put_role(FILE *f, const run_model *m, const run_role *r, const text_style *st) {
+    fputc('\n', f);
+    put_role_title(f, m, r, st);
+    text_rule(f, st);
+    layout lay = plan(st, r->nprocs > 1);
+    if (!r->nphases && !r->nunattached) {
+        text_dim(f, st, "  no phase recorded\n");
+        return;
+    }
+    put_table_header(f, st, &lay);
+    for (size_t i = 0; i < r->root->nchildren; i++)
+        put_phase(f, st, &lay, r->root->children[i], r->nprocs);
+    if (r->nunattached) {
+        text_dim(f, st, "(no phase open)\n");
+        for (size_t i = 0; i < r->nunattached; i++)
+            put_counter(f, st, &lay, 0, &r->unattached[i]);
+    }
+    put_dominant(f, r, st);
+    put_iterations(f, m, r, st);
+}
+
+static void put_caveats(FILE *f, const run_model *m, const text_style *st) {
+    if (!m->ncaveats)
+        return;
+    fputc('\n', f);
+    text_heading(f, st, "CAVEATS");
+    fprintf(f, "  (%zu)\n", m->ncaveats);
+    text_rule(f, st);
+    for (size_t i = 0; i < m->ncaveats; i++)
+        fprintf(f, "- %s\n", m->caveats[i].text);
+}
+
+void report_text_print(FILE *f, const run_model *m, const text_style *st) {
+    if (!m->nattempts) {
+        fputs("No worker of this run could be placed in an attempt.\n", f);
+        put_caveats(f, m, st);
+        return;
+    }
+    put_header(f, m, st);
+    for (size_t r = 0; r < m->nroles; r++)
+        put_role(f, m, &m->roles[r], st);
+    put_caveats(f, m, st);
+    fputc('\n', f);
+    text_dim(f, st,
+             "share: of the role's phase time   self: total minus sub-phases\n"
+             "wait: share of wall time off CPU  spread: per-process totals\n"
+             "n/a: not measured (never the same as 0)\n");
+}

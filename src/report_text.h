@@ -1,0 +1,32 @@
+/*
+ * The text report: the model laid out for a terminal of a given width, in
+ * the spirit of the seed's role-grouped report.  Prints figures, computes
+ * none (run_model.h has them all).
+ */
+#ifndef SCOPE_REPORT_TEXT_H
+#define SCOPE_REPORT_TEXT_H
+
+#include "run_model.h"
+
+#include <stdio.h>
+
+typedef struct text_style {
+    int width; /* columns to lay out for (at least 40) */
+    int color; /* ANSI bold/dim for headings and rules */
+    int utf8;  /* box-drawing rules and an ellipsis; else ASCII */
+} text_style;
+
+/* The style for stdout: width from --width, else the terminal, else
+ * $COLUMNS, else 100; colour when stdout is a terminal and NO_COLOR is
+ * unset (or forced with color_mode 1, refused with 0; -1: auto); UTF-8 from
+ * the locale. */
+text_style text_style_for(FILE *f, int width, int color_mode);
+
+void report_text_print(FILE *f, const run_model *m, const text_style *st);
+
+/* Pieces shared with compare and check. */
+void text_rule(FILE *f, const text_style *st);
+void text_heading(FILE *f, const text_style *st, const char *text);
+void text_dim(FILE *f, const text_style *st, const char *text);
+
+#endif

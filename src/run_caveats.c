@@ -1,0 +1,252 @@
+/*
+ * Caveats: every reason a figure may be less than the whole truth, worded
+ * plainly and naming the worker.  The views print these sentences as they
+ * are, so the wording lives here once.
+ *
+ * Staleness is derived here, at load time, from the other workers: a worker
+ * that did not shut down and whose last frame is much older than the run's
+ * end stopped writing (a lost node, SIGSTOP, a hang in the kernel) while
+ * the others went on.
+ */
+#define _GNU_SOURCE /* sigabbrev_np */
+#include "fmt.h"
+#include "run_internal.h"
+#include "text_escape.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A worker is stale when it wrote nothing for this many of its own frame
+ * intervals before the run's end, and for at least STALE_MIN_NS. */
+#define STALE_INTERVALS 3
+#define STALE_MIN_NS    (30ull * 1000000000ull)
+#define MIN_INTERVAL_NS (5ull * 1000000000ull)
+
+static const char *const kind_names[RUN_CAVEAT_KIND_LIMIT] = {
+    [RUN_CAVEAT_UNREADABLE] = "unreadable", [RUN_CAVEAT_NO_IDENTITY] = "no-identity",
+    [RUN_CAVEAT_DAMAGED] = "damaged",       [RUN_CAVEAT_TRUNCATED] = "truncated",
+    [RUN_CAVEAT_KILLED] = "killed",         [RUN_CAVEAT_SIGNALED] = "signaled",
+    [RUN_CAVEAT_STALE] = "stale",           [RUN_CAVEAT_UNBALANCED] = "unbalanced",
+    [RUN_CAVEAT_DROPPED] = "dropped",       [RUN_CAVEAT_FLUSH_FAILED] = "flush-failed",
+    [RUN_CAVEAT_RECORDER] = "recorder",     [RUN_CAVEAT_INCONSISTENT] = "inconsistent",
+    [RUN_CAVEAT_SUPERSEDED] = "superseded",
+};
+
+const char *run_caveat_kind_name(enum run_caveat_kind kind) {
+    return (unsigned)kind < RUN_CAVEAT_KIND_LIMIT ? kind_names[kind] : "unknown";
+}
+
+const char *run_worker_label(const run_model *m, size_t worker, char *buf, size_t cap) {
+    const run_worker *w = &m->workers[worker];
+    char role[128], host[128];
+    if (!w->has_process) {
+        fmt_name(buf, cap, w->path);
+        return buf;
+    }
+    fmt_name(role, sizeof role, w->role);
+    fmt_name(host, sizeof host, w->host);
+    if (w->rank >= 0)
+        snprintf(buf, cap, "%s rank %d (pid %" PRId64 " on %s)", role, w->rank, w->pid, host);
+    else
+        snprintf(buf, cap, "%s pid %" PRId64 " on %s", role, w->pid, host);
+    return buf;
+}
+
+typedef struct caveat_list {
+    run_model *m;
+    size_t cap;
+    int nomem;
+} caveat_list;
+
+static void add(caveat_list *l, enum run_caveat_kind kind, size_t worker, const char *fmt, ...) {
+    run_model *m = l->m;
+    if (l->nomem)
+        return;
+    if (m->ncaveats == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        run_caveat *c = arena_alloc(run_arena(m), cap * sizeof *c);
+        if (!c) {
+            l->nomem = 1;
+            return;
+        }
+        if (m->ncaveats)
+            memcpy(c, m->caveats, m->ncaveats * sizeof *c);
+        m->caveats = c;
+        l->cap = cap;
+    }
+    char text[1024];
+    char label[400] = "";
+    if (worker != SIZE_MAX)
+        run_worker_label(m, worker, label, sizeof label);
+    int n = snprintf(text, sizeof text, "%s%s", label, worker != SIZE_MAX ? ": " : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
+    va_end(ap);
+    char *s = arena_dup(run_arena(m), text, strlen(text));
+    if (!s) {
+        l->nomem = 1;
+        return;
+    }
+    m->caveats[m->ncaveats++] = (run_caveat){kind, worker, s};
+    if (worker != SIZE_MAX)
+        m->workers[worker].ncaveats++;
+}
+
+static void superseded(caveat_list *l) {
+    run_model *m = l->m;
+    if (m->nattempts < 2)
+        return;
+    char list[700] = "";
+    size_t used = 0;
+    for (size_t a = 0; a + 1 < m->nattempts && used < sizeof list - 1; a++) {
+        const run_attempt *at = &m->attempts[a];
+        char id[80], when[32];
+        fmt_name(id, sizeof id, at->run_id);
+        fmt_wall(when, sizeof when, at->start_wall_ns);
+        used +=
+            (size_t)snprintf(list + used, sizeof list - used, "%s%s (%zu process%s, %s UTC)",
+                             a ? ", " : "", id, at->nworkers, at->nworkers == 1 ? "" : "es", when);
+    }
+    size_t older = m->nattempts - 1;
+    add(l, RUN_CAVEAT_SUPERSEDED, SIZE_MAX,
+        "%zu earlier attempt%s in this directory %s shown or merged: %s", older,
+        older == 1 ? "" : "s", older == 1 ? "is not" : "are not", list);
+}
+
+static void damage(caveat_list *l, size_t i, const worker_log *log) {
+    const run_worker *w = &l->m->workers[i];
+    uint64_t damaged = 0, damaged_lost = 0;
+    size_t stretches = 0;
+    for (size_t d = 0; d < log->ndamage; d++) {
+        if (log->damage[d].truncated)
+            continue;
+        damaged += log->damage[d].length;
+        damaged_lost += log->damage[d].frames_lost;
+        stretches++;
+    }
+    char bytes[32];
+    if (stretches) {
+        const scope_log_damage *first = NULL;
+        for (size_t d = 0; d < log->ndamage && !first; d++)
+            if (!log->damage[d].truncated)
+                first = &log->damage[d];
+        add(l, RUN_CAVEAT_DAMAGED, i,
+            "%s of its log %s damaged and skipped (%zu stretch%s from byte %" PRIu64
+            ", first: %s; %" PRIu64 " frame%s lost); its figures are those of the newest "
+            "intact frames",
+            fmt_bytes(bytes, sizeof bytes, (double)damaged), damaged == 1 ? "was" : "were",
+            stretches, stretches == 1 ? "" : "es", first->offset, first->what, damaged_lost,
+            damaged_lost == 1 ? "" : "s");
+    }
+    if (w->truncated) {
+        const scope_log_damage *t = &log->damage[log->ndamage - 1];
+        for (size_t d = 0; d < log->ndamage; d++)
+            if (log->damage[d].truncated)
+                t = &log->damage[d];
+        add(l, RUN_CAVEAT_TRUNCATED, i,
+            "its log ends inside a frame (killed while writing, or still running): the last "
+            "%s from byte %" PRIu64 " were not read",
+            fmt_bytes(bytes, sizeof bytes, (double)t->length), t->offset);
+    }
+}
+
+static void ending(caveat_list *l, size_t i, const worker_log *log) {
+    run_model *m = l->m;
+    run_worker *w = &m->workers[i];
+    char dur[32];
+    uint64_t behind = m->end_wall_ns > w->last_wall_ns ? m->end_wall_ns - w->last_wall_ns : 0;
+    if (w->end != RUN_END_EXIT) {
+        uint64_t interval = log->max_gap_ns > MIN_INTERVAL_NS ? log->max_gap_ns : MIN_INTERVAL_NS;
+        uint64_t limit = STALE_INTERVALS * interval;
+        if (limit < STALE_MIN_NS)
+            limit = STALE_MIN_NS;
+        if (behind > limit) {
+            w->stale = 1;
+            w->stale_ns = behind;
+            add(l, RUN_CAVEAT_STALE, i,
+                "stale: it stopped writing %s before the run's end while other workers went "
+                "on; its figures end there",
+                fmt_duration(dur, sizeof dur, (double)behind));
+        }
+    }
+    if (w->end == RUN_END_SIGNAL) {
+        const char *abbrev = sigabbrev_np(w->end_signal);
+        add(l, RUN_CAVEAT_SIGNALED, i,
+            "ended by signal %d (SIG%s) after writing its figures; nothing after the signal "
+            "was recorded",
+            w->end_signal, abbrev ? abbrev : "?");
+    } else if (w->end == RUN_END_KILLED && !w->stale) {
+        if (behind >= 1000000000ull)
+            add(l, RUN_CAVEAT_KILLED, i,
+                "never shut down cleanly (killed, crashed, or still running); its figures "
+                "end at its last frame, %s before the run's end",
+                fmt_duration(dur, sizeof dur, (double)behind));
+        else
+            add(l, RUN_CAVEAT_KILLED, i,
+                "never shut down cleanly (killed, crashed, or still running); its figures "
+                "end at its last frame");
+    }
+}
+
+static void recorder_marks(caveat_list *l, size_t i, const worker_log *log) {
+    const run_worker *w = &l->m->workers[i];
+    char n[32];
+    if (w->unbalanced)
+        add(l, RUN_CAVEAT_UNBALANCED, i,
+            "%s unbalanced phase%s (scope_phase_end() with no phase open, or phases left "
+            "open at exit): the phases around them may be cut short",
+            fmt_ucount(n, sizeof n, w->unbalanced), w->unbalanced == 1 ? "" : "s");
+    if (w->dropped)
+        add(l, RUN_CAVEAT_DROPPED, i,
+            "the recorder dropped %s entr%s or counts (nested too deep, past a per-thread "
+            "limit, name table full, or no memory): the counts shown are short by that much",
+            fmt_ucount(n, sizeof n, w->dropped), w->dropped == 1 ? "y" : "ies");
+    if (w->flush_failed)
+        add(l, RUN_CAVEAT_FLUSH_FAILED, i,
+            "some frames could not be written when due (a full disk or a file size limit); "
+            "figures from that time reached the log late or not at all");
+    for (size_t k = 0; k < log->nnotes; k++) {
+        char text[300];
+        scope_escape((const uint8_t *)log->notes[k], strlen(log->notes[k]), text, sizeof text, 0);
+        add(l, RUN_CAVEAT_RECORDER, i, "the recorder says: %s", text);
+    }
+    if (log->inconsistent)
+        add(l, RUN_CAVEAT_INCONSISTENT, i,
+            "%s record%s could not be placed and %s left out (first: %s)",
+            fmt_ucount(n, sizeof n, log->inconsistent), log->inconsistent == 1 ? "" : "s",
+            log->inconsistent == 1 ? "was" : "were", log->inconsistent_what);
+}
+
+int run_add_caveats(run_model *m, const worker_log *logs) {
+    caveat_list l = {.m = m};
+    superseded(&l);
+    size_t newest = m->nattempts ? m->nattempts - 1 : SIZE_MAX;
+    for (size_t i = 0; i < m->nworkers; i++) {
+        const run_worker *w = &m->workers[i];
+        const worker_log *log = &logs[i];
+        if (!w->readable) {
+            char why[300];
+            scope_escape((const uint8_t *)log->open_msg, strlen(log->open_msg), why, sizeof why, 0);
+            add(&l, RUN_CAVEAT_UNREADABLE, i,
+                "could not be read (%s); that process is missing from every figure", why);
+            continue;
+        }
+        if (!w->has_process) {
+            add(&l, RUN_CAVEAT_NO_IDENTITY, i,
+                "its first frame was lost, so its run, role and host are unknown; its "
+                "figures are left out");
+            damage(&l, i, log);
+            continue;
+        }
+        if (w->attempt != newest)
+            continue; /* superseded attempts are named once, above */
+        damage(&l, i, log);
+        ending(&l, i, log);
+        recorder_marks(&l, i, log);
+    }
+    return l.nomem ? -1 : 0;
+}

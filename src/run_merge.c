@@ -1,0 +1,625 @@
+/*
+ * From workers read one by one to the model: attempts, the newest attempt's
+ * header, and for each role one phase tree merged by name path across its
+ * processes and threads, with every figure the views print.
+ *
+ * Merging is by path of names: "iteration/self_play/mcts" on thread 2 of
+ * actor 7 and on thread 1 of actor 3 are the same phase.  Histograms are
+ * added bucket by bucket, so merged percentiles are as good as one
+ * process's.
+ */
+#include "run_internal.h"
+
+#include <scope/log_hist.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char unnamed[] = "(unnamed phase)";
+
+/* ---- phases --------------------------------------------------------------- */
+
+typedef struct merge_ctx {
+    run_model *m;
+    arena *mem;
+    run_role *role;
+    size_t proc; /* the process being merged: index in role->workers */
+    int nomem;
+} merge_ctx;
+
+static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
+    run_phase *p = arena_alloc(c->mem, sizeof *p);
+    double *per_proc = arena_alloc(c->mem, c->role->nprocs * sizeof *per_proc);
+    if (!p || !per_proc) {
+        c->nomem = 1;
+        return NULL;
+    }
+    p->name = name;
+    p->parent = parent;
+    p->depth = parent ? parent->depth + 1 : 0;
+    p->per_proc_ns = per_proc;
+    for (size_t i = 0; i < c->role->nprocs; i++)
+        per_proc[i] = NAN;
+    if (parent) {
+        run_phase **kids = realloc(parent->children, (parent->nchildren + 1) * sizeof *kids);
+        if (!kids) {
+            c->nomem = 1;
+            return NULL;
+        }
+        parent->children = kids;
+        kids[parent->nchildren++] = p;
+        c->role->nphases++;
+    }
+    return p;
+}
+
+static run_phase *child_named(merge_ctx *c, run_phase *parent, run_str name) {
+    for (size_t i = 0; i < parent->nchildren; i++) {
+        run_phase *k = parent->children[i];
+        if (k->name.len == name.len && !memcmp(k->name.s, name.s, name.len))
+            return k;
+    }
+    return new_phase(c, parent, name);
+}
+
+/* The merged phase of a node, placing its ancestors first.  NULL when its
+ * chain is broken (a parent whose definition was lost, or a cycle in a
+ * damaged log): the log's inconsistency count says so. */
+static run_phase *place(merge_ctx *c, worker_log *log, log_node *n) {
+    if (n->merged)
+        return n->merged;
+    if (n->placing) {
+        log->inconsistent++;
+        return NULL;
+    }
+    n->placing = 1;
+    run_phase *parent = c->role->root;
+    if (n->parent) {
+        log_node *pn = log_node_of(log, n->parent);
+        parent = pn ? place(c, log, pn) : NULL;
+        if (!pn && !log->inconsistent++)
+            snprintf(log->inconsistent_what, sizeof log->inconsistent_what,
+                     "a phase whose parent's definition was lost");
+    }
+    run_phase *p = NULL;
+    if (parent) {
+        const run_str *name = log_string_of(log, n->name);
+        p = child_named(c, parent, name ? *name : (run_str){unnamed, sizeof unnamed - 1});
+    }
+    n->placing = 0;
+    n->merged = p;
+    return p;
+}
+
+static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
+    p->flags |= n->flags;
+    if (!p->file.len && n->file) {
+        const run_str *f = log_string_of(log, n->file);
+        if (f) {
+            p->file = *f;
+            p->line = n->line;
+        }
+    }
+    if (isnan(p->per_proc_ns[c->proc]))
+        p->per_proc_ns[c->proc] = 0;
+    if (!n->has_agg)
+        return;
+    run_dist *d = &p->dist;
+    if (n->count && (!d->count || n->min_ns < d->min_ns))
+        d->min_ns = n->min_ns;
+    if (n->max_ns > d->max_ns)
+        d->max_ns = n->max_ns;
+    d->count += n->count;
+    d->total_ns += n->wall_ns;
+    p->per_proc_ns[c->proc] += (double)n->wall_ns;
+    p->cpu_count += n->cpu_count;
+    p->cpu_wall_ns += n->cpu_wall_ns;
+    p->cpu_ns += n->cpu_ns;
+    if (n->io_flags & SCOPE_IO_MEASURED) {
+        p->io_measured = 1;
+        p->io_count += n->io_count;
+        p->disk_read += n->disk_read;
+        p->disk_write += n->disk_write;
+        p->char_read += n->char_read;
+        p->char_write += n->char_write;
+    }
+    p->io_failed += n->io_failed;
+    if (!n->nbins)
+        return;
+    if (!p->hist && !(p->hist = calloc(SCOPE_HIST_BUCKETS, sizeof *p->hist))) {
+        c->nomem = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < n->nbins; i++)
+        if (n->bins[i].bucket < SCOPE_HIST_BUCKETS)
+            p->hist[n->bins[i].bucket] += n->bins[i].count;
+}
+
+/* ---- counters ------------------------------------------------------------- */
+
+static void add_counter(merge_ctx *c, run_counter **arr, size_t *n, run_str name,
+                        const log_counter *lc) {
+    for (size_t i = 0; i < *n; i++) {
+        run_counter *k = &(*arr)[i];
+        if (k->name.len == name.len && !memcmp(k->name.s, name.s, name.len)) {
+            k->calls += lc->calls;
+            k->total += lc->total;
+            return;
+        }
+    }
+    run_counter *grown = realloc(*arr, (*n + 1) * sizeof **arr);
+    if (!grown) {
+        c->nomem = 1;
+        return;
+    }
+    *arr = grown;
+    grown[(*n)++] = (run_counter){.name = name, .calls = lc->calls, .total = lc->total};
+}
+
+static void merge_log(merge_ctx *c, worker_log *log) {
+    for (size_t i = 0; i < log->nnodes && !c->nomem; i++) {
+        run_phase *p = place(c, log, &log->nodes[i]);
+        if (p)
+            add_node(c, log, &log->nodes[i], p);
+    }
+    for (size_t i = 0; i < log->ncounters && !c->nomem; i++) {
+        const log_counter *lc = &log->counters[i];
+        const run_str *name = log_string_of(log, lc->name);
+        if (!name) {
+            if (!log->inconsistent++)
+                snprintf(log->inconsistent_what, sizeof log->inconsistent_what,
+                         "a counter whose name was lost");
+            continue;
+        }
+        if (!lc->node) {
+            add_counter(c, &c->role->unattached, &c->role->nunattached, *name, lc);
+            continue;
+        }
+        log_node *n = log_node_of(log, lc->node);
+        run_phase *p = n ? place(c, log, n) : NULL;
+        if (p)
+            add_counter(c, &p->counters, &p->ncounters, *name, lc);
+        else if (!log->inconsistent++)
+            snprintf(log->inconsistent_what, sizeof log->inconsistent_what,
+                     "a counter whose phase was lost");
+    }
+}
+
+/* ---- figures -------------------------------------------------------------- */
+
+/* The q-quantile of a histogram: the middle of the bucket holding the
+ * entry of that rank, kept within the exact minimum and maximum. */
+static double quantile(const uint64_t *hist, uint64_t total, double q, uint64_t lo, uint64_t hi) {
+    uint64_t rank = (uint64_t)ceil(q * (double)total);
+    if (rank < 1)
+        rank = 1;
+    uint64_t seen = 0;
+    for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++) {
+        seen += hist[b];
+        if (seen >= rank) {
+            double mid = ((double)scope_hist_lower(b) + (double)scope_hist_upper(b)) / 2;
+            if (mid < (double)lo)
+                mid = (double)lo;
+            if (hi && mid > (double)hi)
+                mid = (double)hi;
+            return mid;
+        }
+    }
+    return NAN;
+}
+
+static void settle_dist(run_dist *d, const uint64_t *hist) {
+    d->mean_ns = d->count ? (double)d->total_ns / (double)d->count : NAN;
+    d->p50_ns = d->p95_ns = d->p99_ns = NAN;
+    uint64_t total = 0;
+    if (hist)
+        for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++)
+            total += hist[b];
+    if (!total)
+        return;
+    d->p50_ns = quantile(hist, total, 0.50, d->min_ns, d->max_ns);
+    d->p95_ns = quantile(hist, total, 0.95, d->min_ns, d->max_ns);
+    d->p99_ns = quantile(hist, total, 0.99, d->min_ns, d->max_ns);
+}
+
+static int by_total(const void *a, const void *b) {
+    const run_phase *x = *(run_phase *const *)a, *y = *(run_phase *const *)b;
+    if (x->dist.total_ns != y->dist.total_ns)
+        return x->dist.total_ns < y->dist.total_ns ? 1 : -1;
+    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+    int r = memcmp(x->name.s, y->name.s, n);
+    return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+}
+
+static int by_counter_name(const void *a, const void *b) {
+    const run_counter *x = a, *y = b;
+    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+    int r = memcmp(x->name.s, y->name.s, n);
+    return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+}
+
+static int by_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void settle_counters(run_counter *k, size_t n, double phase_ns) {
+    if (n)
+        qsort(k, n, sizeof *k, by_counter_name);
+    for (size_t i = 0; i < n; i++) {
+        k[i].rate_per_s = phase_ns > 0 ? (double)k[i].total / (phase_ns / 1e9) : NAN;
+        k[i].ns_per_unit = k[i].total > 0 && phase_ns >= 0 && !isnan(phase_ns)
+                               ? phase_ns / (double)k[i].total
+                               : NAN;
+    }
+}
+
+static void settle_spread(run_phase *p, const run_role *role, double *scratch) {
+    size_t n = 0;
+    p->spread_max_worker = SIZE_MAX;
+    for (size_t i = 0; i < role->nprocs; i++) {
+        if (isnan(p->per_proc_ns[i]))
+            continue;
+        if (p->spread_max_worker == SIZE_MAX || p->per_proc_ns[i] > p->spread_max_ns) {
+            p->spread_max_ns = p->per_proc_ns[i];
+            p->spread_max_worker = role->workers[i];
+        }
+        scratch[n++] = p->per_proc_ns[i];
+    }
+    p->nprocs = n;
+    if (!n) {
+        p->spread_min_ns = p->spread_median_ns = p->spread_max_ns = NAN;
+        return;
+    }
+    qsort(scratch, n, sizeof *scratch, by_double); /* n > 0 here */
+    p->spread_min_ns = scratch[0];
+    p->spread_median_ns = n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+}
+
+/* Post-order: children first, so a parent's self time sees their totals. */
+static void settle_phase(run_phase *p, const run_role *role, double *scratch) {
+    if (p->nchildren) /* qsort wants a real array even for none */
+        qsort(p->children, p->nchildren, sizeof *p->children, by_total);
+    uint64_t kids = 0;
+    for (size_t i = 0; i < p->nchildren; i++) {
+        settle_phase(p->children[i], role, scratch);
+        kids += p->children[i]->dist.total_ns;
+    }
+    if (!p->parent) {
+        p->dist.total_ns = kids; /* the root: the role's phase time */
+        return;
+    }
+    p->self_ns = p->dist.total_ns > kids ? p->dist.total_ns - kids : 0;
+    settle_dist(&p->dist, p->hist);
+    p->wait = NAN;
+    if (p->cpu_count && p->cpu_wall_ns) {
+        double w = 1.0 - (double)p->cpu_ns / (double)p->cpu_wall_ns;
+        p->wait = w < 0 ? 0 : w > 1 ? 1 : w;
+    }
+    settle_spread(p, role, scratch);
+    settle_counters(p->counters, p->ncounters, (double)p->dist.total_ns);
+}
+
+static void set_shares(run_phase *p, double role_ns) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        run_phase *k = p->children[i];
+        k->share = role_ns > 0 ? (double)k->dist.total_ns / role_ns : NAN;
+        set_shares(k, role_ns);
+    }
+}
+
+/* ---- dominant phases and iterations -------------------------------------- */
+
+static void collect(run_phase *p, run_phase **out, size_t *n) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        out[(*n)++] = p->children[i];
+        collect(p->children[i], out, n);
+    }
+}
+
+static int by_self(const void *a, const void *b) {
+    const run_phase *x = *(run_phase *const *)a, *y = *(run_phase *const *)b;
+    if (x->self_ns != y->self_ns)
+        return x->self_ns < y->self_ns ? 1 : -1;
+    return by_total(a, b);
+}
+
+static int pick_dominant(merge_ctx *c, size_t want) {
+    run_role *r = c->role;
+    run_phase **all = malloc((r->nphases + 1) * sizeof *all);
+    if (!all)
+        return -1;
+    size_t n = 0;
+    collect(r->root, all, &n);
+    if (n)
+        qsort(all, n, sizeof *all, by_self);
+    while (n && all[n - 1]->self_ns == 0)
+        n--;
+    r->ndominant = n < want ? n : want;
+    r->dominant = arena_alloc(c->mem, (r->ndominant + 1) * sizeof *r->dominant);
+    if (!r->dominant) {
+        free(all);
+        return -1;
+    }
+    memcpy(r->dominant, all, r->ndominant * sizeof *all);
+    free(all);
+    return 0;
+}
+
+/* The outermost phases with the iteration name, merged into one
+ * distribution (a phase of that name nested in another is part of it). */
+static void add_iterations(run_phase *p, const char *name, run_dist *d, uint64_t *hist,
+                           int *found) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        run_phase *k = p->children[i];
+        if (k->name.len == strlen(name) && !memcmp(k->name.s, name, k->name.len)) {
+            if (k->dist.count && (!d->count || k->dist.min_ns < d->min_ns))
+                d->min_ns = k->dist.min_ns;
+            if (k->dist.max_ns > d->max_ns)
+                d->max_ns = k->dist.max_ns;
+            d->count += k->dist.count;
+            d->total_ns += k->dist.total_ns;
+            if (k->hist)
+                for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++)
+                    hist[b] += k->hist[b];
+            *found = 1;
+        } else {
+            add_iterations(k, name, d, hist, found);
+        }
+    }
+}
+
+static int settle_iterations(run_role *r, const char *name) {
+    uint64_t *hist = calloc(SCOPE_HIST_BUCKETS, sizeof *hist);
+    if (!hist)
+        return -1;
+    add_iterations(r->root, name, &r->iterations, hist, &r->has_iterations);
+    settle_dist(&r->iterations, hist);
+    free(hist);
+    return 0;
+}
+
+/* ---- roles ---------------------------------------------------------------- */
+
+static int same(run_str a, run_str b) {
+    return a.len == b.len && !memcmp(a.s, b.s, a.len);
+}
+
+static const run_model *sort_model; /* qsort has no context argument */
+
+static int by_rank_pid(const void *a, const void *b) {
+    const run_worker *x = &sort_model->workers[*(const size_t *)a];
+    const run_worker *y = &sort_model->workers[*(const size_t *)b];
+    /* Ranked processes first, by rank; then by pid. */
+    if ((x->rank < 0) != (y->rank < 0))
+        return x->rank < 0 ? 1 : -1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int merge_role(merge_ctx *c, worker_log *logs, const run_options *opt) {
+    run_role *r = c->role;
+    run_model *m = c->m;
+    sort_model = m;
+    if (r->nprocs)
+        qsort(r->workers, r->nprocs, sizeof *r->workers, by_rank_pid);
+    r->root = new_phase(c, NULL, (run_str){"", 0});
+    if (!r->root)
+        return -1;
+    for (size_t k = 0; k < r->nprocs && !c->nomem; k++) {
+        c->proc = k;
+        merge_log(c, &logs[r->workers[k]]);
+    }
+    double *scratch = malloc((r->nprocs + 1) * sizeof *scratch);
+    if (c->nomem || !scratch) {
+        free(scratch);
+        return -1;
+    }
+    settle_phase(r->root, r, scratch);
+    free(scratch);
+    r->phase_ns = r->root->dist.total_ns;
+    set_shares(r->root, (double)r->phase_ns);
+    settle_counters(r->unattached, r->nunattached, NAN);
+
+    /* Imbalance: the busiest process against the mean of the role. */
+    double sum = 0, max = -1;
+    r->slowest_worker = SIZE_MAX;
+    for (size_t k = 0; k < r->nprocs; k++) {
+        const run_worker *w = &m->workers[r->workers[k]];
+        sum += (double)w->phase_ns;
+        if ((double)w->phase_ns > max) {
+            max = (double)w->phase_ns;
+            r->slowest_worker = r->workers[k];
+        }
+    }
+    double mean = r->nprocs ? sum / (double)r->nprocs : 0;
+    r->imbalance = mean > 0 ? max / mean : NAN;
+    if (!(mean > 0))
+        r->slowest_worker = SIZE_MAX;
+
+    if (pick_dominant(c, opt->ndominant ? opt->ndominant : 8) < 0)
+        return -1;
+    return settle_iterations(r, m->iteration_name);
+}
+
+static int by_phase_time(const void *a, const void *b) {
+    const run_role *x = a, *y = b;
+    if (x->phase_ns != y->phase_ns)
+        return x->phase_ns < y->phase_ns ? 1 : -1;
+    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+    int r = memcmp(x->name.s, y->name.s, n);
+    return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+}
+
+/* ---- attempts and the run header ----------------------------------------- */
+
+static int by_start(const void *a, const void *b) {
+    const run_attempt *x = a, *y = b;
+    if (x->start_wall_ns != y->start_wall_ns)
+        return x->start_wall_ns < y->start_wall_ns ? -1 : 1;
+    return (x->end_wall_ns > y->end_wall_ns) - (x->end_wall_ns < y->end_wall_ns);
+}
+
+static int find_attempts(run_model *m, arena *mem) {
+    m->attempts = arena_alloc(mem, (m->nworkers + 1) * sizeof *m->attempts);
+    if (!m->attempts)
+        return -1;
+    for (size_t i = 0; i < m->nworkers; i++) {
+        run_worker *w = &m->workers[i];
+        if (!w->has_process)
+            continue;
+        size_t a = 0;
+        while (a < m->nattempts && !same(m->attempts[a].run_id, w->run_id))
+            a++;
+        run_attempt *at = &m->attempts[a];
+        if (a == m->nattempts) {
+            m->nattempts++;
+            *at = (run_attempt){.run_id = w->run_id, .start_wall_ns = w->start_wall_ns};
+        }
+        at->nworkers++;
+        if (w->start_wall_ns < at->start_wall_ns)
+            at->start_wall_ns = w->start_wall_ns;
+        if (w->last_wall_ns > at->end_wall_ns)
+            at->end_wall_ns = w->last_wall_ns;
+    }
+    qsort(m->attempts, m->nattempts, sizeof *m->attempts, by_start);
+    for (size_t i = 0; i < m->nworkers; i++) {
+        run_worker *w = &m->workers[i];
+        w->attempt = SIZE_MAX;
+        w->role_index = SIZE_MAX;
+        for (size_t a = 0; w->has_process && a < m->nattempts; a++)
+            if (same(m->attempts[a].run_id, w->run_id))
+                w->attempt = a;
+    }
+    return 0;
+}
+
+static int by_str(const void *a, const void *b) {
+    const run_str *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int r = memcmp(x->s, y->s, n);
+    return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+static int settle_header(run_model *m, arena *mem) {
+    size_t newest = m->nattempts - 1;
+    const run_attempt *at = &m->attempts[newest];
+    m->start_wall_ns = at->start_wall_ns;
+    m->end_wall_ns = at->end_wall_ns;
+    m->runtime_ns = at->end_wall_ns > at->start_wall_ns ? at->end_wall_ns - at->start_wall_ns : 0;
+    m->hosts = arena_alloc(mem, (at->nworkers + 1) * sizeof *m->hosts);
+    run_str *jobs = arena_alloc(mem, (at->nworkers + 1) * sizeof *jobs);
+    if (!m->hosts || !jobs)
+        return -1;
+    for (size_t i = 0; i < m->nworkers; i++) {
+        const run_worker *w = &m->workers[i];
+        if (w->attempt != newest)
+            continue;
+        m->nprocs++;
+        size_t h = 0;
+        while (h < m->nhosts && !same(m->hosts[h], w->host))
+            h++;
+        if (h == m->nhosts)
+            m->hosts[m->nhosts++] = w->host;
+        if (w->rank >= 0) {
+            if (!m->nranked || w->rank < m->rank_min)
+                m->rank_min = w->rank;
+            if (!m->nranked || w->rank > m->rank_max)
+                m->rank_max = w->rank;
+            m->nranked++;
+        }
+        if (w->job_id.len) {
+            size_t j = 0;
+            while (j < m->njob_ids && !same(jobs[j], w->job_id))
+                j++;
+            if (j == m->njob_ids)
+                jobs[m->njob_ids++] = w->job_id;
+        }
+    }
+    if (m->nhosts)
+        qsort(m->hosts, m->nhosts, sizeof *m->hosts, by_str);
+    if (m->njob_ids) {
+        qsort(jobs, m->njob_ids, sizeof *jobs, by_str);
+        m->job_id = jobs[0];
+    }
+    return 0;
+}
+
+static int find_roles(run_model *m, arena *mem) {
+    size_t newest = m->nattempts - 1;
+    m->roles = arena_alloc(mem, (m->nprocs + 1) * sizeof *m->roles);
+    if (!m->roles)
+        return -1;
+    for (size_t i = 0; i < m->nworkers; i++) {
+        const run_worker *w = &m->workers[i];
+        if (w->attempt != newest)
+            continue;
+        size_t r = 0;
+        while (r < m->nroles && !same(m->roles[r].name, w->role))
+            r++;
+        if (r == m->nroles)
+            m->roles[m->nroles++] = (run_role){.name = w->role};
+        m->roles[r].nprocs++;
+    }
+    for (size_t r = 0; r < m->nroles; r++) {
+        m->roles[r].workers = arena_alloc(mem, m->roles[r].nprocs * sizeof(size_t));
+        if (!m->roles[r].workers)
+            return -1;
+        m->roles[r].nprocs = 0;
+    }
+    for (size_t i = 0; i < m->nworkers; i++) {
+        const run_worker *w = &m->workers[i];
+        if (w->attempt != newest)
+            continue;
+        size_t r = 0;
+        while (!same(m->roles[r].name, w->role))
+            r++;
+        m->roles[r].workers[m->roles[r].nprocs++] = i;
+    }
+    return 0;
+}
+
+int run_merge(run_model *m, worker_log *logs, const run_options *opt) {
+    arena *mem = run_arena(m);
+    const char *it = opt->iteration_name ? opt->iteration_name : "iteration";
+    m->iteration_name = arena_dup(mem, it, strlen(it));
+    if (!m->iteration_name || find_attempts(m, mem) < 0)
+        return -1;
+    if (!m->nattempts)
+        return 0; /* nothing could be placed: every worker is a caveat */
+    if (settle_header(m, mem) < 0 || find_roles(m, mem) < 0)
+        return -1;
+    merge_ctx c = {.m = m, .mem = mem};
+    for (size_t r = 0; r < m->nroles; r++) {
+        c.role = &m->roles[r];
+        if (merge_role(&c, logs, opt) < 0)
+            return -1;
+    }
+    if (m->nroles)
+        qsort(m->roles, m->nroles, sizeof *m->roles, by_phase_time);
+    for (size_t r = 0; r < m->nroles; r++)
+        for (size_t k = 0; k < m->roles[r].nprocs; k++)
+            m->workers[m->roles[r].workers[k]].role_index = r;
+    return 0;
+}
+
+/* ---- freeing -------------------------------------------------------------- */
+
+static void free_phase(run_phase *p) {
+    for (size_t i = 0; i < p->nchildren; i++)
+        free_phase(p->children[i]);
+    free(p->children);
+    free(p->counters);
+    free(p->hist);
+}
+
+void run_merge_free(run_model *m) {
+    for (size_t r = 0; r < m->nroles; r++) {
+        if (m->roles[r].root)
+            free_phase(m->roles[r].root);
+        free(m->roles[r].unattached);
+    }
+}

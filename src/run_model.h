@@ -1,0 +1,258 @@
+/*
+ * The analysis model: a run directory turned into every figure the views
+ * show.  The text report, JSON, compare, check and the terminal browser all
+ * read their numbers from here and compute none of their own, so they cannot
+ * disagree.
+ *
+ * Loading reads every log under RUN/workers/<host>/ (in parallel, streaming:
+ * memory grows with phases and processes, not with the length of the run),
+ * keeps each process's newest aggregates, groups processes into attempts
+ * (run ids) and, for the newest attempt, merges them by role into one phase
+ * tree per role.
+ *
+ * "Measured zero" and "could not measure" are kept apart everywhere: a
+ * figure that was not measured is NAN (doubles) or has its `has_` flag clear,
+ * and renderers print it as missing, never as 0.
+ *
+ * Names are bytes as the program gave them (run_str): possibly invalid
+ * UTF-8, possibly holding control characters.  Renderers escape them
+ * (text_escape.h); caveat texts here are already escaped.
+ */
+#ifndef SCOPE_RUN_MODEL_H
+#define SCOPE_RUN_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes from a log, NUL-terminated for convenience (they may hold NUL too:
+ * use len).  Owned by the model. */
+typedef struct run_str {
+    const char *s;
+    size_t len;
+} run_str;
+
+/* ---- workers (one log file = one process) ------------------------------ */
+
+enum run_end {
+    RUN_END_EXIT,    /* shut down cleanly (exit or scope_shutdown) */
+    RUN_END_SIGNAL,  /* a signal ended it after flushing its last figures */
+    RUN_END_KILLED,  /* never shut down: SIGKILL, a crash, a lost node, or still running */
+    RUN_END_UNKNOWN, /* its log could not be read at all */
+};
+
+typedef struct run_worker {
+    run_str path;    /* relative to the run directory: workers/<host>/w_....scope */
+    int readable;    /* 0: the log could not be opened at all (see the caveats) */
+    int has_process; /* its PROCESS record was read: identity below is known */
+    run_str run_id, uuid, host, role, job_id, step_id, exe, cwd, recorder_version;
+    int64_t pid, ppid;
+    int32_t rank, local_rank, node_rank, world_size; /* -1 when no launcher said */
+    uint64_t start_wall_ns;                          /* recorder start */
+    uint64_t last_wall_ns;                           /* its newest intact frame */
+    uint64_t runtime_ns;                             /* last_wall - start_wall */
+    uint64_t frames;                                 /* intact frames read */
+    uint64_t frames_lost;                            /* from gaps in sequence numbers */
+    uint64_t bytes_skipped;                          /* damaged or truncated bytes */
+    int truncated;                                   /* the file ends inside a frame */
+    enum run_end end;
+    int end_signal;      /* RUN_END_SIGNAL: the signal number */
+    int stale;           /* stopped writing well before the run ended */
+    uint64_t stale_ns;   /* how long before the run's end it last wrote */
+    uint64_t unbalanced; /* unbalanced phase ends and phases left open */
+    uint64_t dropped;    /* entries or counts the recorder could not keep */
+    int flush_failed;    /* some frames could not be written when due */
+    uint32_t nthreads;   /* threads that recorded something */
+    uint64_t phase_ns;   /* sum of its top-level phase totals over its threads */
+    size_t attempt;      /* index into run_model.attempts; SIZE_MAX when unknown */
+    size_t role_index;   /* index into run_model.roles; SIZE_MAX outside the newest attempt */
+    size_t ncaveats;     /* caveats naming this worker */
+} run_worker;
+
+/* ---- attempts ----------------------------------------------------------- */
+
+typedef struct run_attempt {
+    run_str run_id;
+    size_t nworkers;
+    uint64_t start_wall_ns, end_wall_ns;
+} run_attempt;
+
+/* ---- caveats ------------------------------------------------------------ */
+
+enum run_caveat_kind {
+    RUN_CAVEAT_UNREADABLE,   /* the log could not be read at all: the worker is lost */
+    RUN_CAVEAT_NO_IDENTITY,  /* its first frame was lost: run and role unknown, left out */
+    RUN_CAVEAT_DAMAGED,      /* corrupt stretches skipped */
+    RUN_CAVEAT_TRUNCATED,    /* ends inside a frame */
+    RUN_CAVEAT_KILLED,       /* never shut down cleanly */
+    RUN_CAVEAT_SIGNALED,     /* ended by a signal (its figures were flushed) */
+    RUN_CAVEAT_STALE,        /* stopped writing well before the run ended */
+    RUN_CAVEAT_UNBALANCED,   /* unbalanced phases */
+    RUN_CAVEAT_DROPPED,      /* the recorder dropped data */
+    RUN_CAVEAT_FLUSH_FAILED, /* frames could not be written when due */
+    RUN_CAVEAT_RECORDER,     /* a caveat the recorder wrote itself */
+    RUN_CAVEAT_INCONSISTENT, /* records that cannot be placed: definitions lost or contradicted */
+    RUN_CAVEAT_SUPERSEDED,   /* run-level: older attempts exist and are not merged */
+    RUN_CAVEAT_KIND_LIMIT
+};
+
+typedef struct run_caveat {
+    enum run_caveat_kind kind;
+    size_t worker; /* index into run_model.workers; SIZE_MAX for the run as a whole */
+    char *text;    /* one plainly worded sentence, names already escaped */
+} run_caveat;
+
+const char *run_caveat_kind_name(enum run_caveat_kind kind); /* "truncated", ... */
+
+/* ---- figures ------------------------------------------------------------ */
+
+/* A distribution of entry durations, from the merged histograms. */
+typedef struct run_dist {
+    uint64_t count; /* entries */
+    uint64_t total_ns;
+    double mean_ns;                /* NAN when count == 0 */
+    double p50_ns, p95_ns, p99_ns; /* NAN when no histogram was recorded */
+    uint64_t min_ns, max_ns;       /* exact, from the aggregates; 0 when count == 0 */
+} run_dist;
+
+/* A counter under the phase it was counted in, summed over the processes
+ * and threads merged into that phase. */
+typedef struct run_counter {
+    run_str name;
+    uint64_t calls;
+    int64_t total;
+    double rate_per_s;  /* total per second of the phase's own total time; NAN when the
+                           phase has no time (counted with no phase open) */
+    double ns_per_unit; /* the phase's total time per unit counted; NAN when total <= 0 */
+} run_counter;
+
+typedef struct run_phase run_phase;
+struct run_phase {
+    run_str name;
+    run_phase *parent;    /* NULL for the role's root */
+    run_phase **children; /* sorted by total, largest first */
+    size_t nchildren;
+    unsigned depth; /* 0: the role's root; 1: top-level phases */
+    uint32_t flags; /* SCOPE_PHASE_F_* of any merged node */
+
+    run_dist dist;                /* count, total, percentiles */
+    uint64_t self_ns;             /* total minus its children's totals (never below 0) */
+    double share;                 /* total / the role's phase time, 0..1 */
+    double wait;                  /* share of wall time off CPU, 0..1; NAN when not measured */
+    uint64_t cpu_count;           /* entries whose CPU time was read */
+    uint64_t cpu_wall_ns, cpu_ns; /* their wall and thread CPU time */
+
+    /* Spread across the role's processes that recorded this phase (their
+     * totals, ns); nprocs of the role's processes did. */
+    size_t nprocs;
+    double spread_min_ns, spread_median_ns, spread_max_ns;
+    size_t spread_max_worker; /* index into run_model.workers */
+    double *per_proc_ns;      /* per role process (run_role.workers order); 0 when absent */
+
+    /* The histogram of every merged entry (SCOPE_HIST_BUCKETS counts), NULL
+     * when none was recorded. */
+    uint64_t *hist;
+
+    run_str file;  /* source file of the first call site recorded; len 0 when none */
+    uint32_t line; /* 0 when not recorded */
+
+    run_counter *counters; /* sorted by name */
+    size_t ncounters;
+
+    /* Exact per-phase I/O (SCOPE_PHASE_IO); io_measured 0: none measured. */
+    int io_measured;
+    uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
+};
+
+typedef struct run_role {
+    run_str name;
+    size_t nprocs;
+    size_t *workers;       /* indexes into run_model.workers, by rank then pid */
+    uint64_t phase_ns;     /* sum of its processes' phase time */
+    double imbalance;      /* max over processes of their phase time / the mean; NAN when
+                              no process recorded any phase time */
+    size_t slowest_worker; /* the process with the most phase time (SIZE_MAX: none) */
+    run_phase *root;       /* synthetic root; its children are the top-level phases */
+    size_t nphases;        /* phases in the tree, root excluded */
+
+    run_counter *unattached; /* counted with no phase open */
+    size_t nunattached;
+
+    run_phase **dominant; /* the phases with the most self time, most first */
+    size_t ndominant;
+
+    int has_iterations;  /* some phase is named like the iteration phase */
+    run_dist iterations; /* entries of the outermost phases of that name, merged */
+} run_role;
+
+typedef struct run_model {
+    char *dir;
+    char *iteration_name;
+
+    run_worker *workers; /* every log found, sorted by path */
+    size_t nworkers;
+
+    run_attempt *attempts; /* oldest first; the last is the newest, the one shown */
+    size_t nattempts;
+
+    /* The newest attempt. */
+    size_t nprocs;
+    uint64_t start_wall_ns, end_wall_ns, runtime_ns;
+    run_str *hosts; /* distinct, sorted */
+    size_t nhosts;
+    size_t nranked; /* processes with a rank */
+    int32_t rank_min, rank_max;
+    run_str job_id;  /* the first non-empty job id; len 0 when none */
+    size_t njob_ids; /* distinct job ids (more than one is worth saying) */
+
+    run_role *roles; /* by phase time, most first */
+    size_t nroles;
+
+    run_caveat *caveats; /* run-level first, then by worker */
+    size_t ncaveats;
+} run_model;
+
+typedef struct run_options {
+    const char *iteration_name; /* NULL: "iteration" */
+    size_t ndominant;           /* 0: 8 */
+    int threads;                /* loader threads; 0: the number of CPUs, at most 8 */
+} run_options;
+
+/* Why a run could not be loaded at all (one worker failing is a caveat,
+ * not an error). */
+enum run_load_error {
+    RUN_OK = 0,
+    RUN_ERR_NOT_FOUND,   /* no such path */
+    RUN_ERR_NOT_DIR,     /* a file where a run directory is expected */
+    RUN_ERR_PERMISSION,  /* cannot list or read */
+    RUN_ERR_NOT_RUN,     /* a directory with no workers/ and no logs */
+    RUN_ERR_EMPTY,       /* workers/ holds no logs */
+    RUN_ERR_NO_READABLE, /* logs, but none could be read */
+    RUN_ERR_NOMEM,
+    RUN_ERR_IO,
+};
+
+/* Loads RUN.  Returns RUN_OK with *out set, or an error with one plain line
+ * in msg (naming the path) and *out NULL. */
+enum run_load_error run_load(const char *dir, const run_options *opt, run_model **out, char *msg,
+                             size_t msglen);
+void run_free(run_model *m);
+
+/* ---- lookups ------------------------------------------------------------ */
+
+/* The role named exactly `name` (NUL-terminated), NULL when none. */
+const run_role *run_find_role(const run_model *m, const char *name);
+
+/* The phase of `role` at a '/'-separated name path ("iteration/self_play"),
+ * NULL when none.  A name holding '/' needs run_phase_child. */
+const run_phase *run_find_phase(const run_role *role, const char *path);
+const run_phase *run_phase_child(const run_phase *parent, const char *name, size_t len);
+
+/* The phase's path from its top-level ancestor, names joined with '/' and
+ * escaped (text_escape.h), into buf.  Returns buf. */
+const char *run_phase_path(const run_phase *p, char *buf, size_t cap);
+
+/* The worker's short label for tables and caveats: "host pid N (rank R)",
+ * escaped.  Returns buf. */
+const char *run_worker_label(const run_model *m, size_t worker, char *buf, size_t cap);
+
+#endif
