@@ -6,6 +6,8 @@
 #include "run_model.h"
 
 int scope_cmd_dump(int argc, char **argv);
+int scope_cmd_compare(int argc, char **argv);
+int scope_cmd_check(int argc, char **argv);
 int scope_cmd_report(int argc, char **argv);
 
 /* Loads a run for command `cmd`, or prints why it cannot be loaded (one

@@ -25,6 +25,10 @@ static const struct command commands[] = {
      "print where the time went in a run, role by role"},
     {"dump", scope_cmd_dump, "[--frames|--summary] FILE...",
      "print an event log's frames and records, and what was skipped"},
+    {"compare", scope_cmd_compare, "[--json] [--width N] A B",
+     "what changed from run A to run B, per role and phase"},
+    {"check", scope_cmd_check, "[OPTIONS] BASE CANDIDATE",
+     "exit 1 when a phase of CANDIDATE regressed against BASE (for CI)"},
 };
 
 static void usage(FILE *f) {

@@ -1,0 +1,261 @@
+/*
+ * `scope-tui check BASE CANDIDATE`: a regression gate for CI.  Prints every
+ * watched phase with its change and verdict (the rules are in run_check.h).
+ *
+ * Exit status: 0 nothing regressed past the threshold; 1 something did (or a
+ * phase named with --phase disappeared); 2 bad usage, an unloadable run, or
+ * a --role or --phase found in neither run.
+ */
+#include "cmd_util.h"
+#include "commands.h"
+#include "fmt.h"
+#include "run_check.h"
+#include "run_compare.h"
+#include "text_escape.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_REGRESSION 10.0 /* percent */
+#define DEFAULT_MIN_SHARE      0.01 /* watched by default: 1% of the role's time */
+#define CELL                   64
+#define NAME_CAP               1024 /* role names, whole */
+
+static void check_usage(FILE *f) {
+    fputs("usage: scope-tui check [OPTIONS] BASE CANDIDATE\n"
+          "Fail (exit 1) when a watched phase of CANDIDATE regressed against BASE.\n"
+          "  --max-regression PCT  the largest growth allowed, in percent (default 10)\n"
+          "  --metric M            mean (time per entry, the default: fair to runs of\n"
+          "                        different lengths), total, p50 or p99\n"
+          "  --phase NAME          watch this phase: a path (iteration/train) or a bare\n"
+          "                        name (every phase of that name); repeatable.  Default:\n"
+          "                        every phase with 1% or more of its role's time in BASE\n"
+          "  --role NAME           only this role's phases\n"
+          "A phase named with --phase that is missing from CANDIDATE fails the check;\n"
+          "one watched by default is only noted.\n"
+          "Exit status: 0 no regression, 1 regression, 2 bad usage, an unloadable run,\n"
+          "or a --role or --phase in neither run.\n",
+          f);
+}
+
+static int parse_percent(const char *s, double *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end != s && *end == '%')
+        end++;
+    if (end == s || *end != '\0' || !isfinite(v) || v < 0)
+        return -1;
+    *out = v / 100.0;
+    return 0;
+}
+
+static const char *role_label(char *buf, size_t cap, const run_check_row *row) {
+    return fmt_name(buf, cap, row->role->name);
+}
+
+static void cells(const run_check_row *row, char *base, char *cand, char *change) {
+    const run_cmp_fig *f = row->fig;
+    snprintf(base, CELL, "-");
+    snprintf(cand, CELL, "-");
+    if (row->phase->side != RUN_CMP_ONLY_B)
+        fmt_duration(base, CELL, f->a);
+    if (row->phase->side != RUN_CMP_ONLY_A)
+        fmt_duration(cand, CELL, f->b);
+    if (row->verdict == RUN_CHECK_GONE)
+        snprintf(change, CELL, "gone");
+    else if (row->verdict == RUN_CHECK_NEW)
+        snprintf(change, CELL, "new");
+    else
+        fmt_change(change, CELL, f->change);
+}
+
+static void print_table(FILE *f, const run_check *k) {
+    size_t wrole = 4, wpath = 5;
+    char buf[NAME_CAP];
+    for (size_t i = 0; i < k->nrows; i++) {
+        size_t w = fmt_width(role_label(buf, sizeof buf, &k->rows[i]));
+        wrole = w > wrole ? w : wrole;
+        w = fmt_width(k->rows[i].phase->path);
+        wpath = w > wpath ? w : wpath;
+    }
+    fmt_put_left(f, "role", wrole + 2);
+    fmt_put_left(f, "phase", wpath);
+    fputs("         base    candidate     change  verdict\n", f);
+    for (size_t i = 0; i < k->nrows; i++) {
+        const run_check_row *row = &k->rows[i];
+        char base[CELL], cand[CELL], change[CELL];
+        cells(row, base, cand, change);
+        fmt_put_left(f, role_label(buf, sizeof buf, row), wrole + 2);
+        fmt_put_left(f, row->phase->path, wpath);
+        fmt_put_right(f, base, 13);
+        fmt_put_right(f, cand, 13);
+        fmt_put_right(f, change, 11);
+        fprintf(f, "  %s\n", run_check_verdict_name(row->verdict));
+    }
+}
+
+/* The lines under the table: each failure, then each note, in words. */
+static void print_findings(FILE *f, const run_check *k, const run_check_opts *o) {
+    char role[NAME_CAP], base[CELL], cand[CELL], change[CELL], limit[CELL];
+    fmt_change(limit, sizeof limit, o->max_regression);
+    const char *metric = run_check_metric_name(o->metric);
+    for (int failures = 1; failures >= 0; failures--)
+        for (size_t i = 0; i < k->nrows; i++) {
+            const run_check_row *row = &k->rows[i];
+            if ((row->failed != 0) != failures || row->verdict == RUN_CHECK_OK)
+                continue;
+            cells(row, base, cand, change);
+            role_label(role, sizeof role, row);
+            const char *path = row->phase->path;
+            switch (row->verdict) {
+            case RUN_CHECK_REGRESSED:
+                fprintf(f, "REGRESSED: %s (role %s): %s %s -> %s (%s, limit %s)\n", path, role,
+                        metric, base, cand, change, limit);
+                break;
+            case RUN_CHECK_GONE:
+                if (row->failed)
+                    fprintf(f, "GONE: %s (role %s) disappeared from the candidate\n", path, role);
+                else
+                    fprintf(f,
+                            "note: %s (role %s) is not in the candidate (name it with --phase "
+                            "to require it)\n",
+                            path, role);
+                break;
+            case RUN_CHECK_NEW:
+                fprintf(f, "note: %s (role %s) is only in the candidate: nothing to compare\n",
+                        path, role);
+                break;
+            case RUN_CHECK_UNMEASURED:
+                fprintf(f, "note: %s (role %s): %s not measured in %s, not judged\n", path, role,
+                        metric,
+                        isnan(row->fig->a) && isnan(row->fig->b) ? "either run"
+                        : isnan(row->fig->a)                     ? "the base"
+                                                                 : "the candidate");
+                break;
+            case RUN_CHECK_OK:
+                break;
+            }
+        }
+}
+
+static void print_run(FILE *f, const char *tag, const run_model *m) {
+    fputs(tag, f);
+    scope_fput_escaped(f, (const uint8_t *)m->dir, strlen(m->dir), 0);
+    if (m->nattempts) {
+        fputs("  (run ", f);
+        const run_str *id = &m->attempts[m->nattempts - 1].run_id;
+        scope_fput_escaped(f, (const uint8_t *)id->s, id->len, 0);
+        fputc(')', f);
+    }
+    fputc('\n', f);
+}
+
+static int report(FILE *f, const run_cmp *c, const run_check *k, const run_check_opts *o) {
+    char limit[CELL];
+    print_run(f, "base       ", c->a);
+    print_run(f, "candidate  ", c->b);
+    fprintf(f, "metric: %s%s; a regression is growth past %s\n\n", run_check_metric_name(o->metric),
+            o->metric == RUN_CHECK_MEAN ? " time per entry" : " time",
+            fmt_change(limit, sizeof limit, o->max_regression));
+    if (k->nrows == 0) {
+        fputs("No phase has 1% or more of its role's time in the base run: nothing to check.\n", f);
+        return 0;
+    }
+    print_table(f, k);
+    fputc('\n', f);
+    print_findings(f, k, o);
+    fprintf(f, "%zu of %zu watched phase%s failed.\n", k->nfailed, k->nrows,
+            k->nrows == 1 ? "" : "s");
+    return k->nfailed ? 1 : 0;
+}
+
+/* Loads both runs and judges them: the exit status. */
+static int check_runs(const char *base, const char *candidate, const run_check_opts *o) {
+    run_options ro = {0};
+    run_model *a = cmd_load_run("check", base, &ro);
+    run_model *b = a ? cmd_load_run("check", candidate, &ro) : NULL;
+    run_cmp *cmp = b ? run_compare(a, b) : NULL;
+    run_check *k = NULL;
+    char msg[1024];
+    int rc = 2;
+    if (b && !cmp) {
+        fputs("scope-tui check: out of memory\n", stderr);
+    } else if (cmp) {
+        enum run_check_status st = run_check_judge(cmp, o, &k, msg, sizeof msg);
+        if (st == RUN_CHECK_NOMEM)
+            fputs("scope-tui check: out of memory\n", stderr);
+        else if (st != RUN_CHECK_DONE)
+            fprintf(stderr, "scope-tui check: %s\n", msg);
+        else
+            rc = report(stdout, cmp, k, o);
+    }
+    run_check_free(k);
+    run_cmp_free(cmp);
+    if (b)
+        run_free(b);
+    if (a)
+        run_free(a);
+    return rc;
+}
+
+int scope_cmd_check(int argc, char **argv) {
+    static const struct option opts[] = {{"max-regression", required_argument, 0, 'x'},
+                                         {"metric", required_argument, 0, 'm'},
+                                         {"phase", required_argument, 0, 'p'},
+                                         {"role", required_argument, 0, 'r'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    run_check_opts o = {.max_regression = DEFAULT_MAX_REGRESSION / 100.0,
+                        .metric = RUN_CHECK_MEAN,
+                        .min_share = DEFAULT_MIN_SHARE};
+    /* At most one --phase per argument, so argc bounds them. */
+    const char **phases = calloc((size_t)argc, sizeof *phases);
+    if (!phases) {
+        fputs("scope-tui check: out of memory\n", stderr);
+        return 2;
+    }
+    o.phases = phases;
+    int c, rc = -1;
+    optind = 1;
+    opterr = 0;
+    while (rc < 0 && (c = getopt_long(argc, argv, ":x:m:p:r:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'x':
+            if (parse_percent(optarg, &o.max_regression)) {
+                fputs("scope-tui check: --max-regression wants a percentage such as 10\n", stderr);
+                rc = 2;
+            }
+            break;
+        case 'm':
+            if (run_check_metric_parse(optarg, &o.metric)) {
+                fputs("scope-tui check: --metric wants mean, total, p50 or p99\n", stderr);
+                rc = 2;
+            }
+            break;
+        case 'p':
+            phases[o.nphases++] = optarg;
+            break;
+        case 'r':
+            o.role = optarg;
+            break;
+        case 'h':
+            check_usage(stdout);
+            rc = 0;
+            break;
+        default:
+            cmd_bad_option("check", c, argv);
+            rc = 2;
+        }
+    }
+    if (rc < 0 && argc - optind != 2) {
+        fputs("scope-tui check: two runs wanted, BASE and CANDIDATE (see --help)\n", stderr);
+        rc = 2;
+    }
+    if (rc < 0)
+        rc = check_runs(argv[optind], argv[optind + 1], &o);
+    free(phases);
+    return rc;
+}

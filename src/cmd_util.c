@@ -1,0 +1,20 @@
+/* Option errors of the run-reading commands; see cmd_util.h. */
+#include "cmd_util.h"
+
+#include "text_escape.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+void cmd_bad_option(const char *cmd, int c, char **argv) {
+    /* getopt_long has already stepped past the offending argument; a short
+     * option may sit in a cluster ("-jq"), so it is named on its own. */
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+    char opt[3] = {'-', (char)optopt, '\0'};
+    if (optopt && strncmp(arg, "--", 2) != 0)
+        arg = opt;
+    fprintf(stderr, "scope-tui %s: %s'", cmd, c == ':' ? "option " : "unknown option ");
+    scope_fput_escaped(stderr, (const uint8_t *)arg, strlen(arg), 0);
+    fprintf(stderr, "'%s (see 'scope-tui %s --help')\n", c == ':' ? " needs a value" : "", cmd);
+}

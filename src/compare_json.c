@@ -1,0 +1,78 @@
+/* The comparison as JSON; see compare_json.h and docs/json.md. */
+#include "compare_json.h"
+
+#include "json_out.h"
+
+static void put_fig(json_out *j, cJSON *o, const char *key, const run_cmp_fig *fig) {
+    cJSON *e = jo_object(j, o, key);
+    jo_num(j, e, "a", fig->a);
+    jo_num(j, e, "b", fig->b);
+    jo_num(j, e, "delta", fig->delta);
+    jo_num(j, e, "change", fig->change);
+}
+
+static void put_run(json_out *j, cJSON *o, const char *key, const run_model *m) {
+    cJSON *e = jo_object(j, o, key);
+    jo_str(j, e, "dir", m->dir);
+    if (m->nattempts)
+        jo_name(j, e, "run_id", m->attempts[m->nattempts - 1].run_id);
+    else
+        jo_null(j, e, "run_id");
+    jo_u64(j, e, "runtime_ns", m->runtime_ns);
+    jo_wall(j, e, "start_wall", m->start_wall_ns);
+    jo_u64(j, e, "processes", m->nprocs);
+    jo_u64(j, e, "caveats", m->ncaveats);
+}
+
+static void put_counter(json_out *j, cJSON *arr, const run_cmp_counter *k) {
+    cJSON *o = jo_object(j, arr, NULL);
+    jo_name(j, o, "name", k->name);
+    jo_str(j, o, "side", run_cmp_side_name(k->side));
+    put_fig(j, o, "rate_per_s", &k->rate_per_s);
+    put_fig(j, o, "total", &k->total);
+    put_fig(j, o, "calls", &k->calls);
+}
+
+static void put_phase(json_out *j, cJSON *arr, const run_cmp_phase *p) {
+    cJSON *o = jo_object(j, arr, NULL);
+    jo_str(j, o, "path", p->path);
+    jo_u64(j, o, "depth", p->depth);
+    jo_str(j, o, "side", run_cmp_side_name(p->side));
+    jo_num(j, o, "impact_ns", p->impact_ns);
+    put_fig(j, o, "total_ns", &p->total_ns);
+    put_fig(j, o, "self_ns", &p->self_ns);
+    put_fig(j, o, "mean_ns", &p->mean_ns);
+    put_fig(j, o, "p50_ns", &p->p50_ns);
+    put_fig(j, o, "p99_ns", &p->p99_ns);
+    put_fig(j, o, "share", &p->share);
+    put_fig(j, o, "count", &p->count);
+    cJSON *counters = jo_array(j, o, "counters");
+    for (size_t i = 0; i < p->ncounters; i++)
+        put_counter(j, counters, &p->counters[i]);
+}
+
+static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
+    cJSON *o = jo_object(j, arr, NULL);
+    jo_name(j, o, "name", r->name);
+    jo_str(j, o, "side", run_cmp_side_name(r->side));
+    jo_num(j, o, "impact_ns", r->impact_ns);
+    put_fig(j, o, "nprocs", &r->nprocs);
+    put_fig(j, o, "phase_ns", &r->phase_ns);
+    cJSON *phases = jo_array(j, o, "phases");
+    for (size_t i = 0; i < r->nphases; i++)
+        put_phase(j, phases, &r->phases[i]);
+}
+
+int compare_json_print(FILE *f, const run_cmp *c) {
+    json_out j = {0};
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return -1;
+    jo_str(&j, root, "schema", COMPARE_JSON_SCHEMA);
+    put_run(&j, root, "a", c->a);
+    put_run(&j, root, "b", c->b);
+    cJSON *roles = jo_array(&j, root, "roles");
+    for (size_t i = 0; i < c->nroles; i++)
+        put_role(&j, roles, &c->roles[i]);
+    return jo_finish(&j, root, f);
+}

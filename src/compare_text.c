@@ -1,0 +1,291 @@
+/* The comparison as text; see compare_text.h.  Every figure comes from the
+ * comparison model: this file only lays them out. */
+#include "compare_text.h"
+
+#include "fmt.h"
+#include "text_escape.h"
+
+#include <string.h>
+
+#define CELL 64
+#define GAP  2
+/* Paths and names are cut to the column by fmt_fit, on character
+ * boundaries; these buffers only need to hold them whole. */
+#define LABEL_CAP 4096
+
+/* Columns after the phase path.  Under width pressure the highest `drop`
+ * goes first; 0 never goes. */
+enum col { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_SHARE, C_SELF, C_P50, C_P99, C_COUNT, NCOLS };
+
+static const struct {
+    const char *head;
+    size_t width;
+    int drop;
+} cols[NCOLS] = {
+    /* Wide enough for "999,999.9/s", "only in A", "100.0%>100.0%" and
+     * "+1234.5%". */
+    [C_TOTAL_A] = {"total A", 11, 0}, [C_TOTAL_B] = {"total B", 11, 0},
+    [C_CHANGE] = {"change", 9, 0},    [C_SHARE] = {"share A>B", 13, 1},
+    [C_SELF] = {"self", 8, 2},        [C_P50] = {"p50", 8, 3},
+    [C_P99] = {"p99", 8, 4},          [C_COUNT] = {"count", 8, 5},
+};
+
+/* The path column: never narrower than PATH_MIN; optional columns are left
+ * out before paths are cut below PATH_WANT, since rows whose paths read the
+ * same are worth less than any one figure. */
+#define PATH_MIN  12
+#define PATH_WANT 32
+
+typedef struct layout {
+    FILE *f;
+    const text_style *st;
+    int shown[NCOLS];
+    size_t path_cols;
+    text_style rule; /* the style, as wide as the table */
+} layout;
+
+static const char *arrow(const layout *l) {
+    return l->st->utf8 ? "\xe2\x86\x92" : "->";
+}
+
+static size_t cols_width(const int *shown) {
+    size_t w = 0;
+    for (int c = 0; c < NCOLS; c++)
+        if (shown[c])
+            w += GAP + cols[c].width;
+    return w;
+}
+
+/* The widest path (or counter line) of any role, so every role's table lines
+ * up with the others. */
+static size_t widest_label(const run_cmp *c) {
+    size_t w = PATH_MIN;
+    char buf[LABEL_CAP];
+    for (size_t r = 0; r < c->nroles; r++)
+        for (size_t i = 0; i < c->roles[r].nphases; i++) {
+            const run_cmp_phase *p = &c->roles[r].phases[i];
+            size_t pw = fmt_width(p->path);
+            w = pw > w ? pw : w;
+            for (size_t k = 0; k < p->ncounters; k++) {
+                size_t cw = 4 + fmt_width(fmt_name(buf, sizeof buf, p->counters[k].name));
+                w = cw > w ? cw : w;
+            }
+        }
+    return w;
+}
+
+static void plan(layout *l, const run_cmp *c) {
+    size_t width = (size_t)l->st->width;
+    size_t want = widest_label(c);
+    size_t need = want < PATH_WANT ? want : PATH_WANT;
+    for (int k = 0; k < NCOLS; k++)
+        l->shown[k] = 1;
+    for (int drop = 5; drop > 0 && need + cols_width(l->shown) > width; drop--)
+        for (int k = 0; k < NCOLS; k++)
+            if (cols[k].drop == drop)
+                l->shown[k] = 0;
+    size_t rest = cols_width(l->shown);
+    size_t room = width > rest + PATH_MIN ? width - rest : PATH_MIN;
+    l->path_cols = want < room ? want : room;
+    l->rule = *l->st;
+    l->rule.width = (int)(l->path_cols + rest);
+}
+
+/* Cuts a path from the left to `cols` columns ("…self_play/mcts"): its
+ * end names the phase, its start only where it sits. */
+static void fit_path(char *s, size_t cols, int utf8) {
+    const char *ell = utf8 ? "\xe2\x80\xa6" : "...";
+    size_t ell_cols = utf8 ? 1 : 3;
+    if (fmt_width(s) <= cols || cols <= ell_cols)
+        return;
+    size_t n = strlen(s), i = 0;
+    while (i < n && fmt_width(s + i) > cols - ell_cols) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len((const uint8_t *)s + i, n - i, &cp);
+        i += len ? len : 1;
+    }
+    size_t elen = strlen(ell);
+    memmove(s + elen, s + i, n - i + 1);
+    memcpy(s, ell, elen);
+}
+
+/* One table line: the label, then the cells of the shown columns, up to
+ * the last one that holds something (no trailing blanks). */
+static void put_row(const layout *l, const char *label, int is_path, char cells[NCOLS][CELL]) {
+    char lab[LABEL_CAP + 8]; /* room for the ellipsis fit_path puts first */
+    int last = -1;
+    for (int k = 0; k < NCOLS; k++)
+        if (l->shown[k] && cells[k][0])
+            last = k;
+    snprintf(lab, sizeof lab, "%s", label);
+    if (is_path)
+        fit_path(lab, l->path_cols, l->st->utf8);
+    else
+        fmt_fit(lab, sizeof lab, l->path_cols, l->st->utf8);
+    fmt_put_left(l->f, lab, last >= 0 ? l->path_cols : 0);
+    for (int k = 0; k <= last; k++) {
+        if (!l->shown[k])
+            continue;
+        fprintf(l->f, "%*s", GAP, "");
+        fmt_put_right(l->f, cells[k], cols[k].width);
+    }
+    fputc('\n', l->f);
+}
+
+static void header(const layout *l) {
+    char cells[NCOLS][CELL];
+    for (int k = 0; k < NCOLS; k++)
+        snprintf(cells[k], CELL, "%s", cols[k].head);
+    snprintf(cells[C_SHARE], CELL, "share A%sB", arrow(l));
+    put_row(l, "phase", 0, cells);
+}
+
+static const char *side_text(enum run_cmp_side side) {
+    return side == RUN_CMP_ONLY_A ? "only in A" : "only in B";
+}
+
+/* A side's figure, or "-" where the phase (or counter) is not in that run. */
+static void side_cell(char *cell, size_t cap, int present, const char *text) {
+    snprintf(cell, cap, "%s", present ? text : "-");
+}
+
+static void phase_row(const layout *l, const run_cmp_phase *p) {
+    char cells[NCOLS][CELL] = {{0}}, buf[CELL], sa[CELL / 4], sb[CELL / 4];
+    side_cell(cells[C_TOTAL_A], CELL, p->a != NULL, fmt_duration(buf, sizeof buf, p->total_ns.a));
+    side_cell(cells[C_TOTAL_B], CELL, p->b != NULL, fmt_duration(buf, sizeof buf, p->total_ns.b));
+    side_cell(sa, sizeof sa, p->a != NULL, fmt_percent(buf, sizeof buf, p->share.a, 1));
+    side_cell(sb, sizeof sb, p->b != NULL, fmt_percent(buf, sizeof buf, p->share.b, 1));
+    snprintf(cells[C_SHARE], CELL, "%s%s%s", sa, arrow(l), sb);
+    if (p->side != RUN_CMP_BOTH) {
+        snprintf(cells[C_CHANGE], CELL, "%s", side_text(p->side));
+    } else {
+        fmt_change(cells[C_CHANGE], CELL, p->total_ns.change);
+        fmt_change(cells[C_SELF], CELL, p->self_ns.change);
+        fmt_change(cells[C_P50], CELL, p->p50_ns.change);
+        fmt_change(cells[C_P99], CELL, p->p99_ns.change);
+        fmt_change(cells[C_COUNT], CELL, p->count.change);
+    }
+    put_row(l, p->path, 1, cells);
+}
+
+/* A counter under its phase: rates in the total columns, so the table keeps
+ * its shape. */
+static void counter_row(const layout *l, const run_cmp_counter *k) {
+    char cells[NCOLS][CELL] = {{0}}, buf[CELL], label[LABEL_CAP];
+    side_cell(cells[C_TOTAL_A], CELL, k->side != RUN_CMP_ONLY_B,
+              fmt_rate(buf, sizeof buf, k->rate_per_s.a));
+    side_cell(cells[C_TOTAL_B], CELL, k->side != RUN_CMP_ONLY_A,
+              fmt_rate(buf, sizeof buf, k->rate_per_s.b));
+    if (k->side != RUN_CMP_BOTH)
+        snprintf(cells[C_CHANGE], CELL, "%s", side_text(k->side));
+    else
+        fmt_change(cells[C_CHANGE], CELL, k->rate_per_s.change);
+    char name[LABEL_CAP - 8];
+    snprintf(label, sizeof label, "  + %s", fmt_name(name, sizeof name, k->name));
+    put_row(l, label, 0, cells);
+}
+
+/* Prose, broken at spaces to fit the width; continuation lines are indented
+ * by `indent`.  `col` is where the cursor already is. */
+static void put_wrapped(const layout *l, const char *text, size_t col, size_t indent) {
+    size_t width = (size_t)l->st->width;
+    char word[512];
+    int first = 1; /* of its line: no space before it, and never wrapped */
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, " ");
+        snprintf(word, sizeof word, "%.*s", (int)n, p);
+        size_t w = fmt_width(word);
+        if (!first && col + 1 + w > width) {
+            fprintf(l->f, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (!first) {
+            fputc(' ', l->f);
+            col++;
+        }
+        first = 0;
+        fwrite(p, 1, n, l->f);
+        col += w;
+        p += n + strspn(p + n, " ");
+    }
+    fputc('\n', l->f);
+}
+
+static void role_title(const layout *l, const run_cmp_role *r) {
+    char name[LABEL_CAP], a[CELL], b[CELL], ch[CELL], text[CELL * 8];
+    fmt_name(name, sizeof name, r->name);
+    for (char *p = name; *p; p++)
+        if (*p >= 'a' && *p <= 'z') /* ASCII only: escaped names stay as they are */
+            *p = (char)(*p - 'a' + 'A');
+    if (r->side != RUN_CMP_BOTH) {
+        double n = r->a ? r->nprocs.a : r->nprocs.b;
+        snprintf(text, sizeof text, "(%s: %.0f process%s, phase time %s)", side_text(r->side), n,
+                 n == 1 ? "" : "es",
+                 fmt_duration(a, sizeof a, r->a ? r->phase_ns.a : r->phase_ns.b));
+    } else {
+        snprintf(text, sizeof text, "(processes %.0f %s %.0f, phase time %s %s %s, %s)",
+                 r->nprocs.a, arrow(l), r->nprocs.b, fmt_duration(a, sizeof a, r->phase_ns.a),
+                 arrow(l), fmt_duration(b, sizeof b, r->phase_ns.b),
+                 fmt_change(ch, sizeof ch, r->phase_ns.change));
+    }
+    text_heading(l->f, l->st, name);
+    fputs("  ", l->f);
+    put_wrapped(l, text, fmt_width(name) + 2, 2);
+}
+
+static void run_line(const layout *l, const char *tag, const run_model *m) {
+    char dir[LABEL_CAP], id[CELL * 2] = "", rt[CELL], wall[CELL], caveats[CELL] = "";
+    char text[LABEL_CAP + CELL * 8];
+    scope_escape((const uint8_t *)m->dir, strlen(m->dir), dir, sizeof dir, 0);
+    if (m->nattempts)
+        fmt_name(id, sizeof id, m->attempts[m->nattempts - 1].run_id);
+    if (m->ncaveats)
+        snprintf(caveats, sizeof caveats, "; %zu caveat%s: see 'scope-tui report'", m->ncaveats,
+                 m->ncaveats == 1 ? "" : "s");
+    snprintf(text, sizeof text, "%s: %s (run %s, %zu process%s, runtime %s, started %s UTC%s)", tag,
+             dir, id, m->nprocs, m->nprocs == 1 ? "" : "es",
+             fmt_duration(rt, sizeof rt, (double)m->runtime_ns),
+             fmt_wall(wall, sizeof wall, m->start_wall_ns), caveats);
+    put_wrapped(l, text, 0, 3);
+}
+
+static void dropped_note(const layout *l) {
+    char text[CELL * 4] = "(left out for width:";
+    size_t len = strlen(text);
+    int any = 0;
+    for (int k = NCOLS - 1; k >= 0; k--)
+        if (!l->shown[k]) {
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s %s", any ? "," : "",
+                                    cols[k].head);
+            any = 1;
+        }
+    if (!any)
+        return;
+    snprintf(text + len, sizeof text - len, "; see --width N or --json)");
+    put_wrapped(l, text, 0, 1);
+}
+
+void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
+    layout l = {.f = f, .st = st};
+    plan(&l, c);
+    run_line(&l, "A", c->a);
+    run_line(&l, "B", c->b);
+    put_wrapped(&l,
+                "Rows by impact (the change in total time); changes are B against A. "
+                "Counters (+): their rate per second of their phase's time.",
+                0, 0);
+    if (c->nroles == 0)
+        fputs("\nNo phases were recorded in either run.\n", f);
+    for (size_t r = 0; r < c->nroles; r++) {
+        const run_cmp_role *role = &c->roles[r];
+        fputc('\n', f);
+        role_title(&l, role);
+        text_rule(f, &l.rule);
+        header(&l);
+        for (size_t i = 0; i < role->nphases; i++) {
+            phase_row(&l, &role->phases[i]);
+            for (size_t k = 0; k < role->phases[i].ncounters; k++)
+                counter_row(&l, &role->phases[i].counters[k]);
+        }
+    }
+    dropped_note(&l);
+}

@@ -1,0 +1,76 @@
+/*
+ * The verdicts of `scope-tui check BASE CANDIDATE`, made for CI: which
+ * watched phases regressed past a threshold.  Computed from the comparison
+ * (run_compare.h), so check and compare always agree on a figure.
+ *
+ * Watched phases: those named with --phase (a full path "iteration/train" or
+ * a bare name, which matches every phase of that name), else every phase
+ * with at least min_share of its role's phase time in the base run.  Paths
+ * and names are matched in their escaped form, as the text output shows them.
+ *
+ * A phase regressed when its metric grew by more than max_regression
+ * (a fraction: 0.10 is 10%).  The default metric is the mean time per entry,
+ * which stays comparable when the two runs did different amounts of work;
+ * "total" does not.  A watched phase missing from the candidate is a failure
+ * when it was named with --phase (what CI asked to watch is gone) and a note
+ * otherwise; a phase whose metric was not measured on a side (p50/p99
+ * without a histogram) is a note, never a pass or a failure in disguise.
+ */
+#ifndef SCOPE_RUN_CHECK_H
+#define SCOPE_RUN_CHECK_H
+
+#include "run_compare.h"
+
+#include <stddef.h>
+
+enum run_check_metric { RUN_CHECK_MEAN, RUN_CHECK_TOTAL, RUN_CHECK_P50, RUN_CHECK_P99 };
+
+enum run_check_verdict {
+    RUN_CHECK_OK,
+    RUN_CHECK_REGRESSED,  /* grew past the threshold: a failure */
+    RUN_CHECK_GONE,       /* missing from the candidate: a failure if named */
+    RUN_CHECK_NEW,        /* only in the candidate: nothing to compare */
+    RUN_CHECK_UNMEASURED, /* the metric is missing on a side */
+};
+
+typedef struct run_check_opts {
+    double max_regression; /* fraction */
+    enum run_check_metric metric;
+    const char *const *phases; /* paths or bare names; nphases 0: by share */
+    size_t nphases;
+    const char *role; /* NULL: every role */
+    double min_share; /* watched by default from this share of the role up */
+} run_check_opts;
+
+typedef struct run_check_row {
+    const run_cmp_role *role;
+    const run_cmp_phase *phase;
+    const run_cmp_fig *fig; /* the metric's figure */
+    enum run_check_verdict verdict;
+    int failed; /* counts toward the failing exit status */
+} run_check_row;
+
+typedef struct run_check {
+    run_check_row *rows; /* roles in comparison order, phases by impact */
+    size_t nrows;
+    size_t nfailed;
+} run_check;
+
+enum run_check_status {
+    RUN_CHECK_DONE,
+    RUN_CHECK_NO_ROLE,  /* opts.role is in neither run */
+    RUN_CHECK_NO_PHASE, /* a --phase is in neither run (within the role) */
+    RUN_CHECK_NOMEM,
+};
+
+/* Judges the comparison.  On RUN_CHECK_DONE *out holds the verdicts; else
+ * *out is NULL and msg holds one line naming what was not found. */
+enum run_check_status run_check_judge(const run_cmp *c, const run_check_opts *opts, run_check **out,
+                                      char *msg, size_t msglen);
+void run_check_free(run_check *k);
+
+const char *run_check_metric_name(enum run_check_metric metric);       /* "mean", ... */
+int run_check_metric_parse(const char *s, enum run_check_metric *out); /* 0 or -1 */
+const char *run_check_verdict_name(enum run_check_verdict v);          /* "OK", "REGRESSED", ... */
+
+#endif

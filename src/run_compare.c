@@ -1,0 +1,232 @@
+/* The comparison of two runs; see run_compare.h. */
+#include "run_compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PATH_CAP 4096
+
+run_cmp_fig run_cmp_figure(double a, double b) {
+    run_cmp_fig f = {a, b, NAN, NAN};
+    if (isnan(a) || isnan(b))
+        return f;
+    f.delta = b - a;
+    if (a != 0)
+        f.change = f.delta / fabs(a); /* the sign says which way it moved */
+    else
+        f.change = b == 0 ? 0.0 : b > 0 ? INFINITY : -INFINITY;
+    return f;
+}
+
+const char *run_cmp_side_name(enum run_cmp_side side) {
+    switch (side) {
+    case RUN_CMP_BOTH:
+        break;
+    case RUN_CMP_ONLY_A:
+        return "only_in_a";
+    case RUN_CMP_ONLY_B:
+        return "only_in_b";
+    }
+    return "both";
+}
+
+static enum run_cmp_side side_of(const void *a, const void *b) {
+    return a && b ? RUN_CMP_BOTH : a ? RUN_CMP_ONLY_A : RUN_CMP_ONLY_B;
+}
+
+static int same_name(run_str x, run_str y) {
+    return x.len == y.len && (x.len == 0 || memcmp(x.s, y.s, x.len) == 0);
+}
+
+static int name_order(run_str x, run_str y) {
+    size_t n = x.len < y.len ? x.len : y.len;
+    int c = n ? memcmp(x.s, y.s, n) : 0;
+    return c ? c : (x.len > y.len) - (x.len < y.len);
+}
+
+/* A figure of a phase (or counter) that may be missing on one side. */
+#define SIDE(p, expr) ((p) ? (double)(expr) : NAN)
+
+/* ---- counters ------------------------------------------------------------ */
+
+static const run_counter *find_counter(const run_phase *p, run_str name) {
+    for (size_t i = 0; p && i < p->ncounters; i++)
+        if (same_name(p->counters[i].name, name))
+            return &p->counters[i];
+    return NULL;
+}
+
+static run_cmp_counter counter_row(const run_counter *a, const run_counter *b) {
+    run_cmp_counter c = {.name = a ? a->name : b->name, .side = side_of(a, b)};
+    c.rate_per_s = run_cmp_figure(SIDE(a, a->rate_per_s), SIDE(b, b->rate_per_s));
+    c.total = run_cmp_figure(SIDE(a, a->total), SIDE(b, b->total));
+    c.calls = run_cmp_figure(SIDE(a, a->calls), SIDE(b, b->calls));
+    return c;
+}
+
+static int counter_cmp(const void *x, const void *y) {
+    return name_order(((const run_cmp_counter *)x)->name, ((const run_cmp_counter *)y)->name);
+}
+
+/* Counters are few per phase: a linear search per name is cheaper than
+ * relying on both runs sorting names the same way. */
+static int compare_counters(run_cmp_phase *row) {
+    const run_phase *a = row->a, *b = row->b;
+    size_t na = a ? a->ncounters : 0, nb = b ? b->ncounters : 0;
+    if (na + nb == 0)
+        return 0;
+    row->counters = calloc(na + nb, sizeof *row->counters);
+    if (!row->counters)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < na; i++)
+        row->counters[n++] = counter_row(&a->counters[i], find_counter(b, a->counters[i].name));
+    for (size_t i = 0; i < nb; i++)
+        if (!find_counter(a, b->counters[i].name))
+            row->counters[n++] = counter_row(NULL, &b->counters[i]);
+    row->ncounters = n;
+    qsort(row->counters, n, sizeof *row->counters, counter_cmp);
+    return 0;
+}
+
+/* ---- phases -------------------------------------------------------------- */
+
+typedef struct phase_rows {
+    run_cmp_phase *v;
+    size_t n, cap;
+} phase_rows;
+
+static int add_phase(phase_rows *rows, const run_phase *a, const run_phase *b) {
+    if (rows->n == rows->cap) {
+        size_t cap = rows->cap ? rows->cap * 2 : 16;
+        run_cmp_phase *v = realloc(rows->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        rows->v = v, rows->cap = cap;
+    }
+    const run_phase *p = a ? a : b;
+    run_cmp_phase *row = &rows->v[rows->n];
+    *row = (run_cmp_phase){.a = a, .b = b, .side = side_of(a, b), .depth = p->depth};
+    char path[PATH_CAP];
+    row->path = strdup(run_phase_path(p, path, sizeof path));
+    if (!row->path)
+        return -1;
+    rows->n++; /* counted now, so a failure below still frees the path */
+    row->total_ns = run_cmp_figure(SIDE(a, a->dist.total_ns), SIDE(b, b->dist.total_ns));
+    row->self_ns = run_cmp_figure(SIDE(a, a->self_ns), SIDE(b, b->self_ns));
+    row->mean_ns = run_cmp_figure(SIDE(a, a->dist.mean_ns), SIDE(b, b->dist.mean_ns));
+    row->p50_ns = run_cmp_figure(SIDE(a, a->dist.p50_ns), SIDE(b, b->dist.p50_ns));
+    row->p99_ns = run_cmp_figure(SIDE(a, a->dist.p99_ns), SIDE(b, b->dist.p99_ns));
+    row->share = run_cmp_figure(SIDE(a, a->share), SIDE(b, b->share));
+    row->count = run_cmp_figure(SIDE(a, a->dist.count), SIDE(b, b->dist.count));
+    row->impact_ns = fabs((b ? (double)b->dist.total_ns : 0) - (a ? (double)a->dist.total_ns : 0));
+    return compare_counters(row);
+}
+
+/* Walks the children of a and b (either may be NULL) together: A's children
+ * with their namesakes in B, then B's children that A lacks. */
+static int walk(phase_rows *rows, const run_phase *a, const run_phase *b) {
+    for (size_t i = 0; a && i < a->nchildren; i++) {
+        const run_phase *ca = a->children[i];
+        const run_phase *cb = b ? run_phase_child(b, ca->name.s, ca->name.len) : NULL;
+        if (add_phase(rows, ca, cb) || walk(rows, ca, cb))
+            return -1;
+    }
+    for (size_t i = 0; b && i < b->nchildren; i++) {
+        const run_phase *cb = b->children[i];
+        if (a && run_phase_child(a, cb->name.s, cb->name.len))
+            continue;
+        if (add_phase(rows, NULL, cb) || walk(rows, NULL, cb))
+            return -1;
+    }
+    return 0;
+}
+
+static double larger_total(const run_cmp_fig *f) {
+    double a = isnan(f->a) ? 0 : f->a, b = isnan(f->b) ? 0 : f->b;
+    return a > b ? a : b;
+}
+
+static int by_impact(double ia, double ib, double ta, double tb) {
+    if (ia != ib)
+        return ia > ib ? -1 : 1;
+    if (ta != tb)
+        return ta > tb ? -1 : 1;
+    return 0;
+}
+
+static int phase_cmp(const void *x, const void *y) {
+    const run_cmp_phase *p = x, *q = y;
+    int c = by_impact(p->impact_ns, q->impact_ns, larger_total(&p->total_ns),
+                      larger_total(&q->total_ns));
+    return c ? c : strcmp(p->path, q->path);
+}
+
+/* ---- roles --------------------------------------------------------------- */
+
+static const run_role *find_role(const run_model *m, run_str name) {
+    for (size_t i = 0; i < m->nroles; i++)
+        if (same_name(m->roles[i].name, name))
+            return &m->roles[i];
+    return NULL;
+}
+
+static int compare_role(run_cmp_role *row, const run_role *a, const run_role *b) {
+    *row = (run_cmp_role){.name = a ? a->name : b->name, .a = a, .b = b, .side = side_of(a, b)};
+    row->phase_ns = run_cmp_figure(SIDE(a, a->phase_ns), SIDE(b, b->phase_ns));
+    row->nprocs = run_cmp_figure(SIDE(a, a->nprocs), SIDE(b, b->nprocs));
+    row->impact_ns = fabs((b ? (double)b->phase_ns : 0) - (a ? (double)a->phase_ns : 0));
+    phase_rows rows = {0};
+    int rc = walk(&rows, a ? a->root : NULL, b ? b->root : NULL);
+    row->phases = rows.v;
+    row->nphases = rows.n;
+    if (rc == 0)
+        qsort(row->phases, row->nphases, sizeof *row->phases, phase_cmp);
+    return rc;
+}
+
+static int role_cmp(const void *x, const void *y) {
+    const run_cmp_role *p = x, *q = y;
+    int c = by_impact(p->impact_ns, q->impact_ns, larger_total(&p->phase_ns),
+                      larger_total(&q->phase_ns));
+    return c ? c : name_order(p->name, q->name);
+}
+
+run_cmp *run_compare(const run_model *a, const run_model *b) {
+    run_cmp *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->a = a, c->b = b;
+    if (a->nroles + b->nroles) {
+        c->roles = calloc(a->nroles + b->nroles, sizeof *c->roles);
+        if (!c->roles)
+            goto fail;
+    }
+    for (size_t i = 0; i < a->nroles; i++)
+        if (compare_role(&c->roles[c->nroles++], &a->roles[i], find_role(b, a->roles[i].name)))
+            goto fail;
+    for (size_t i = 0; i < b->nroles; i++)
+        if (!find_role(a, b->roles[i].name) &&
+            compare_role(&c->roles[c->nroles++], NULL, &b->roles[i]))
+            goto fail;
+    qsort(c->roles, c->nroles, sizeof *c->roles, role_cmp);
+    return c;
+fail:
+    run_cmp_free(c);
+    return NULL;
+}
+
+void run_cmp_free(run_cmp *c) {
+    if (!c)
+        return;
+    for (size_t r = 0; r < c->nroles; r++) {
+        for (size_t i = 0; i < c->roles[r].nphases; i++) {
+            free(c->roles[r].phases[i].path);
+            free(c->roles[r].phases[i].counters);
+        }
+        free(c->roles[r].phases);
+    }
+    free(c->roles);
+    free(c);
+}

@@ -1,0 +1,87 @@
+/*
+ * The comparison of two runs, A (the base) and B (the candidate): every
+ * figure `compare` and `check` show, in text or JSON, is computed here.
+ *
+ * Roles are matched by name, phases by their path of names within the role
+ * (byte for byte), counters by name within a matched phase.  Something found
+ * in one run only is kept, marked with the side it is on, and its figures on
+ * the other side are NAN: it was not there to be measured, which is not the
+ * same as measuring zero.
+ *
+ * Rows are sorted by impact: the absolute change in total time, |total B -
+ * total A| in ns, a phase missing from one run counting 0 there (all its time
+ * appeared or vanished).  A parent's total includes its children's, so a
+ * slowed phase's parents rank at least as high as it does, and a run that is
+ * simply longer (more iterations) ranks its biggest phases first: `check`
+ * compares the mean time per entry by default for that reason.  Ties go to
+ * the larger total, then to the path, so the order is the same every time.
+ */
+#ifndef SCOPE_RUN_COMPARE_H
+#define SCOPE_RUN_COMPARE_H
+
+#include "run_model.h"
+
+#include <stddef.h>
+
+enum run_cmp_side {
+    RUN_CMP_BOTH,
+    RUN_CMP_ONLY_A, /* in the base only: gone from the candidate */
+    RUN_CMP_ONLY_B, /* in the candidate only: new */
+};
+
+/* One figure on both sides. */
+typedef struct run_cmp_fig {
+    double a, b;   /* NAN where it is missing */
+    double delta;  /* b - a; NAN when either side is missing */
+    double change; /* delta / |a|: 0.25 is 25% more.  +-INFINITY when a is 0 and b
+                      is not; 0 when both are 0; NAN when either side is missing */
+} run_cmp_fig;
+
+typedef struct run_cmp_counter {
+    run_str name;
+    enum run_cmp_side side;
+    run_cmp_fig rate_per_s; /* per second of the phase's own total time */
+    run_cmp_fig total;
+    run_cmp_fig calls;
+} run_cmp_counter;
+
+typedef struct run_cmp_phase {
+    char *path;             /* escaped, '/'-joined from the top-level phase */
+    const run_phase *a, *b; /* NULL on the side it is missing from */
+    enum run_cmp_side side;
+    unsigned depth; /* 1: a top-level phase */
+    double impact_ns;
+    run_cmp_fig total_ns, self_ns, mean_ns, p50_ns, p99_ns;
+    run_cmp_fig share; /* fractions of the role's phase time; delta in fraction points */
+    run_cmp_fig count;
+    run_cmp_counter *counters; /* by name */
+    size_t ncounters;
+} run_cmp_phase;
+
+typedef struct run_cmp_role {
+    run_str name;
+    const run_role *a, *b; /* NULL on the side it is missing from */
+    enum run_cmp_side side;
+    double impact_ns; /* |phase time B - phase time A|, a missing side counting 0 */
+    run_cmp_fig phase_ns, nprocs;
+    run_cmp_phase *phases; /* by impact, biggest first */
+    size_t nphases;
+} run_cmp_role;
+
+typedef struct run_cmp {
+    const run_model *a, *b; /* borrowed: they must outlive the comparison */
+    run_cmp_role *roles;    /* by impact, biggest first */
+    size_t nroles;
+} run_cmp;
+
+/* Compares a with b.  Returns the comparison, or NULL when out of memory. */
+run_cmp *run_compare(const run_model *a, const run_model *b);
+void run_cmp_free(run_cmp *c);
+
+/* Two figures compared, as every run_cmp_fig above is. */
+run_cmp_fig run_cmp_figure(double a, double b);
+
+/* "both", "only_in_a", "only_in_b" (the JSON spelling). */
+const char *run_cmp_side_name(enum run_cmp_side side);
+
+#endif

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# End to end: `scope-tui compare` and `scope-tui check` on real runs of a
+# small instrumented program (cmp_workload.c): a baseline, a rerun of the
+# same work, a run whose "compute" phase sleeps twice as long, and a run
+# with a phase the others lack.
+# usage: test_compare_check.sh SCOPE_TUI CMP_WORKLOAD
+set -euo pipefail
+scope_tui=$1
+workload=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect_rc WANT CMD... : runs CMD (stdout to out, stderr to err) and checks
+# the exit status.
+expect_rc() {
+    local want=$1 rc=0
+    shift
+    "$@" >out 2>err || rc=$?
+    [ "$rc" = "$want" ] || fail "'$*' exited $rc, wanted $want; output:
+$(head -30 out err)"
+}
+
+expect_in() { # FILE TEXT
+    grep -qF -- "$2" "$1" || fail "$1 lacks '$2':
+$(head -40 "$1")"
+}
+
+expect_not_in() { # FILE EXTENDED_REGEX
+    if grep -qE -- "$2" "$1"; then
+        fail "$1 has '$2':
+$(grep -E -- "$2" "$1" | head -5)"
+    fi
+}
+
+# A bad input: exit 2, nothing on stdout, one line on stderr with the prefix.
+expect_bad() { # PREFIX CMD...
+    local prefix=$1
+    shift
+    expect_rc 2 "$@"
+    [ ! -s out ] || fail "'$*' wrote to stdout: $(head -3 out)"
+    [ "$(wc -l <err)" = 1 ] || fail "'$*' wrote $(wc -l <err) lines to stderr, wanted 1:
+$(cat err)"
+    expect_in err "$prefix"
+}
+
+"$workload" base 1
+"$workload" rerun 1
+"$workload" slow 2
+"$workload" extra 1 extra
+
+# The first table row under the header of the first role.
+first_row() { awk '/^phase / { getline; print $1; exit }' out; }
+
+# A run against itself: every change is exactly zero.
+expect_rc 0 "$scope_tui" compare --width 200 base base
+expect_in out "compute"
+expect_in out "+ items"
+expect_in out "0.0%"
+expect_not_in out '[+-][0-9]+\.[0-9]%|only in|new|gone|n/a'
+
+# One phase slowed: it moves to the top and shows the change.
+expect_rc 0 "$scope_tui" compare --width 200 base slow
+[ "$(first_row)" = compute ] || fail "compare base slow: first row is '$(first_row)', wanted compute:
+$(cat out)"
+grep -E '^compute ' out | grep -qE '\+(9[0-9]|1[01][0-9])\.[0-9]%' ||
+    fail "compute did not change by about +100%: $(grep -E '^compute ' out)"
+
+# Narrow terminals keep the essential columns and say what was left out.
+expect_rc 0 "$scope_tui" compare --width 60 base slow
+expect_in out "left out for width"
+widest=$(LC_ALL=C.UTF-8 wc -L <out)
+[ "$widest" -le 60 ] || fail "compare --width 60 wrote a line $widest columns wide"
+
+# A phase in one run only is marked on the side it is on.
+expect_rc 0 "$scope_tui" compare --width 200 base extra
+grep -E '^cleanup ' out | grep -qF "only in B" || fail "cleanup not marked 'only in B': $(cat out)"
+expect_rc 0 "$scope_tui" compare --width 200 extra base
+grep -E '^cleanup ' out | grep -qF "only in A" || fail "cleanup not marked 'only in A': $(cat out)"
+
+# JSON: parseable, with the schema and nulls for what one side lacks.
+expect_rc 0 "$scope_tui" compare --json base extra
+expect_in out '"schema":	"scope-compare/1"'
+if command -v python3 >/dev/null; then
+    python3 - out <<'PY' || fail "compare --json: $(head -c 400 out)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+phases = {p["path"]: p for p in doc["roles"][0]["phases"]}
+c = phases["cleanup"]
+assert c["side"] == "only_in_b", c["side"]
+assert c["total_ns"]["a"] is None and c["total_ns"]["change"] is None
+assert c["total_ns"]["b"] > 0 and c["impact_ns"] == c["total_ns"]["b"]
+assert phases["compute"]["side"] == "both"
+PY
+fi
+expect_rc 0 "$scope_tui" report --json base
+expect_in out '"schema":	"scope-report/1"'
+if command -v python3 >/dev/null; then
+    python3 - out <<'PY' || fail "report --json: $(head -c 400 out)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+role = doc["roles"][0]
+assert role["name"] == "worker", role["name"]
+top = {p["name"]: p for p in role["phases"]}
+assert top["compute"]["count"] == 12, top["compute"]["count"]
+assert top["compute"]["counters"][0]["total"] == 12 * 64
+assert [k["name"] for k in top["prepare"]["children"]] == ["load"]
+assert top["prepare"]["children"][0]["path"] == "prepare/load"
+assert top["compute"]["io"] is None  # not measured: null, never 0
+assert doc["workers"][0]["end"] == "exit"
+PY
+fi
+
+# check.  Runs other than the same one differ by sleep jitter, which on a
+# busy machine can reach tens of percent on a 2 ms phase, so thresholds
+# between different runs are loose unless "compute" (+100%) is watched.
+# A run against itself passes.
+expect_rc 0 "$scope_tui" check base base
+expect_in out "0 of 4 watched phases failed"
+# A rerun of the same work passes a loose threshold (sleeps jitter a little).
+expect_rc 0 "$scope_tui" check --max-regression 50 base rerun
+
+# The slowed phase fails the check and is named with its figures.
+expect_rc 1 "$scope_tui" check base slow --max-regression 20
+expect_in out "REGRESSED: compute (role worker): mean"
+expect_in out "limit +20.0%"
+grep -E '^worker +compute ' out | grep -qF REGRESSED || fail "compute row not REGRESSED: $(cat out)"
+
+# Watching other phases only: it passes.
+expect_rc 0 "$scope_tui" check base slow --phase prepare --phase write --max-regression 50
+expect_not_in out "compute"
+# A bare name matches at any depth; a full path matches exactly.
+expect_rc 0 "$scope_tui" check base slow --phase load --max-regression 50
+expect_in out "prepare/load"
+expect_rc 1 "$scope_tui" check base slow --role worker --metric total --phase compute
+
+# A phase that disappeared fails only when it was named.
+expect_rc 0 "$scope_tui" check extra base --max-regression 50
+expect_in out "note: cleanup (role worker) is not in the candidate"
+expect_rc 1 "$scope_tui" check extra base --phase cleanup --max-regression 50
+expect_in out "GONE: cleanup (role worker) disappeared"
+expect_rc 0 "$scope_tui" check base extra --phase cleanup
+expect_in out "only in the candidate"
+
+# Bad inputs: exit 2 and one line on stderr.
+: >a-file
+expect_bad "scope-tui compare: " "$scope_tui" compare base does-not-exist
+expect_bad "scope-tui compare: " "$scope_tui" compare a-file base
+expect_bad "scope-tui compare: " "$scope_tui" compare base
+expect_bad "scope-tui compare: " "$scope_tui" compare --bogus base base
+expect_bad "scope-tui compare: " "$scope_tui" compare --width 5 base base
+expect_bad "scope-tui check: " "$scope_tui" check does-not-exist base
+expect_bad "scope-tui check: " "$scope_tui" check base a-file
+expect_bad "scope-tui check: " "$scope_tui" check base slow --phase no_such_phase
+expect_bad "scope-tui check: " "$scope_tui" check base slow --role no_such_role
+expect_bad "scope-tui check: " "$scope_tui" check base slow --metric median
+expect_bad "scope-tui check: " "$scope_tui" check base slow --max-regression ten
+expect_bad "scope-tui check: " "$scope_tui" check base slow --phase
+expect_rc 0 "$scope_tui" compare --help
+expect_in out "usage: scope-tui compare"
+expect_rc 0 "$scope_tui" check --help
+expect_in out "usage: scope-tui check"
+
+if [ "$failures" -gt 0 ]; then
+    echo "$failures check(s) failed" >&2
+    exit 1
+fi
+echo "compare/check end-to-end: all checks passed"
