@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, and run scope on the example.
 #
-# Usage: scripts/run-example.sh [--build-dir DIR]
+# Usage: scripts/run-example.sh [--build-dir DIR]   (default: build/)
 #
-# For now the recorder and the example pipeline do not exist yet, so the last
-# step only shows `scope-tui --help`.  Later work fills in the steps below:
-# record the example pipeline into a run directory, then open it in scope-tui.
+# Records the example pipeline (examples/pipeline: a learner and four actor
+# processes, 12 to 15 s) into the fresh run directory DIR/example-run, then
+# prints its report: `scope-tui report DIR/example-run`.
 set -euo pipefail
 
 # Locate the repository from this script, so it works from any directory.
@@ -46,14 +46,25 @@ step_build() {
     cmake --build "$build_dir" -j "$(nproc 2>/dev/null || echo 2)"
 }
 
-# Later: open the recorded run in the browser.  For now: show what scope-tui offers.
-step_show() {
-    echo "==> scope-tui --help"
-    "$build_dir/src/scope-tui" --help
+run_dir="$build_dir/example-run"
+
+step_record() {
+    echo "==> record the example pipeline into $run_dir"
+    # A second run into the same directory would be a second attempt beside
+    # the first; start from nothing so the report shows this run alone.
+    rm -rf "$run_dir"
+    # A SCOPE_RUN_ID left exported in the shell would make this run join an
+    # old one, and SCOPE_PROFILE=0 would record nothing to report.
+    env -u SCOPE_RUN_ID -u SCOPE_PROFILE \
+        "$build_dir/examples/pipeline/scope-example-pipeline" --run-dir "$run_dir"
+}
+
+step_report() {
+    echo "==> scope-tui report $run_dir"
+    "$build_dir/src/scope-tui" report "$run_dir"
 }
 
 step_setup
 step_build
-# Later work adds a step here that runs the example pipeline under the recorder
-# into a fresh run directory, which step_show then opens.
-step_show
+step_record
+step_report
