@@ -184,17 +184,34 @@ static void put_spread(FILE *f, const layout *lay, const run_phase *p, size_t ro
     fmt_put_right(f, cell, (size_t)columns[COL_SPREAD].width);
 }
 
+/* A counter row: "+ name", then its total right-aligned to end where the
+ * table's total column ends, then rate and time per unit.  In the narrow
+ * blocks (dominant phases) the numbers end at the right edge instead. */
 static void put_counter(FILE *f, const text_style *st, const layout *lay, unsigned indent,
-                        const run_counter *k) {
-    char total[32], rate[32], unit[32];
-    put_name(f, st, lay, indent, "+ ", k->name);
+                        const run_counter *k, int at_right_edge) {
+    char total[32], rate[32], unit[32], values[128];
     fmt_count(total, sizeof total, k->total);
-    fprintf(f, "%*s", columns[COL_SHARE].width + columns[COL_TOTAL].width, total);
+    size_t n = (size_t)snprintf(values, sizeof values, "%s", total);
     /* With no phase open there is no time to divide by: the total alone. */
     if (!isnan(k->rate_per_s))
-        fprintf(f, "  %s", fmt_rate(rate, sizeof rate, k->rate_per_s));
+        n += (size_t)snprintf(values + n, sizeof values - n, "  %s",
+                              fmt_rate(rate, sizeof rate, k->rate_per_s));
     if (!isnan(k->ns_per_unit))
-        fprintf(f, "  %s/ea", fmt_duration(unit, sizeof unit, k->ns_per_unit));
+        snprintf(values + n, sizeof values - n, "  %s/ea",
+                 fmt_duration(unit, sizeof unit, k->ns_per_unit));
+    if (at_right_edge) {
+        int room = st->width - (int)fmt_width(values) - 2;
+        layout narrow = *lay;
+        narrow.name_width = room > 10 ? room : 10;
+        put_name(f, st, &narrow, indent, "+ ", k->name);
+        fmt_put_right(f, values, (size_t)(st->width - narrow.name_width));
+        fputc('\n', f);
+        return;
+    }
+    put_name(f, st, lay, indent, "+ ", k->name);
+    int total_end = columns[COL_SHARE].width + columns[COL_TOTAL].width;
+    fmt_put_right(f, total, (size_t)total_end);
+    fputs(values + strlen(total), f);
     fputc('\n', f);
 }
 
@@ -212,7 +229,7 @@ static void put_phase(FILE *f, const text_style *st, const layout *lay, const ru
     put_spread(f, lay, p, role_procs);
     fputc('\n', f);
     for (size_t i = 0; i < p->ncounters; i++)
-        put_counter(f, st, lay, 2 * p->depth, &p->counters[i]);
+        put_counter(f, st, lay, 2 * p->depth, &p->counters[i], 0);
     for (size_t i = 0; i < p->nchildren; i++)
         put_phase(f, st, lay, p->children[i], role_procs);
 }
@@ -271,7 +288,7 @@ static void put_dominant(FILE *f, const run_role *r, const text_style *st) {
         put_cell(f, &lay, COL_P99, fmt_duration(buf, sizeof buf, p->dist.p99_ns));
         fputc('\n', f);
         for (size_t k = 0; k < p->ncounters; k++)
-            put_counter(f, st, &lay, 4, &p->counters[k]);
+            put_counter(f, st, &lay, 4, &p->counters[k], 1);
     }
 }
 
@@ -306,7 +323,7 @@ static void put_role(FILE *f, const run_model *m, const run_role *r, const text_
     if (r->nunattached) {
         text_dim(f, st, "(no phase open)\n");
         for (size_t i = 0; i < r->nunattached; i++)
-            put_counter(f, st, &lay, 0, &r->unattached[i]);
+            put_counter(f, st, &lay, 0, &r->unattached[i], 0);
     }
     put_dominant(f, r, st);
     put_iterations(f, m, r, st);

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# `scope-tui report` as a user meets it: wrong paths of every kind give one
+# clear line and exit 2; names full of escapes are printed escaped and
+# aligned by display width; colour only when asked for or on a terminal.
+#
+# Usage: test_report_cli.sh SCOPE_TUI AN_WORKLOAD
+set -uo pipefail
+tui=$1
+workload=$2
+tmp=$(mktemp -d)
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect_error WHAT PATTERN ARGS...: exit 2, nothing on stdout, exactly one
+# line on stderr matching PATTERN.
+expect_error() {
+    local what=$1 pattern=$2
+    shift 2
+    "$tui" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [[ $rc -ne 2 ]]; then
+        fail "$what: exit $rc, want 2"
+    elif [[ -s $tmp/out ]]; then
+        fail "$what: printed to stdout: $(head -c 200 "$tmp/out")"
+    elif [[ $lines -ne 1 ]]; then
+        fail "$what: $lines lines on stderr: $(cat "$tmp/err")"
+    elif ! grep -q -- "$pattern" "$tmp/err"; then
+        fail "$what: stderr '$(cat "$tmp/err")' lacks '$pattern'"
+    else
+        echo "ok: $what: $(cat "$tmp/err")"
+    fi
+}
+
+# ---- wrong paths ----------------------------------------------------------------
+expect_error "missing path" "no such run directory" report "$tmp/nowhere"
+echo hello >"$tmp/plain.txt"
+expect_error "a file" "is a file, not a run directory" report "$tmp/plain.txt"
+echo hello >"$tmp/w_1.scope"
+expect_error "one log" "scope-tui dump" report "$tmp/w_1.scope"
+mkdir "$tmp/empty"
+expect_error "empty directory" "is empty" report "$tmp/empty"
+mkdir "$tmp/unrelated"
+echo a >"$tmp/unrelated/notes.md"
+mkdir "$tmp/unrelated/src"
+expect_error "unrelated files" "not a scope run directory" report "$tmp/unrelated"
+mkdir -p "$tmp/nologs/workers/host1"
+echo a >"$tmp/nologs/workers/host1/readme"
+expect_error "workers/ without logs" "holds no scope logs" report "$tmp/nologs"
+mkdir -p "$tmp/garbage/workers/host1"
+head -c 4096 /dev/urandom >"$tmp/garbage/workers/host1/w_x_1_abcdef01.scope"
+expect_error "only unreadable logs" "none of its 1 log" report "$tmp/garbage"
+expect_error "no run given" "which run" report
+expect_error "two runs given" "one run at a time" report "$tmp/empty" "$tmp/empty"
+expect_error "bad width" "--width" report --width 7 "$tmp/empty"
+
+# No permission: root reads anything, so drop to nobody when root.
+mkdir -p "$tmp/locked/workers/h"
+chmod 000 "$tmp/locked"
+if [[ $(id -u) -eq 0 ]]; then
+    if command -v setpriv >/dev/null; then
+        chmod 755 "$tmp"
+        setpriv --reuid=nobody --regid=nogroup --clear-groups "$tui" report "$tmp/locked" \
+            >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        if [[ $rc -ne 2 ]] || ! grep -q "permission denied" "$tmp/err"; then
+            fail "no permission: exit $rc, stderr $(cat "$tmp/err")"
+        else
+            echo "ok: no permission: $(cat "$tmp/err")"
+        fi
+    else
+        echo "skip: no permission (root, and no setpriv to drop it)"
+    fi
+else
+    expect_error "no permission" "permission denied" report "$tmp/locked"
+fi
+chmod 755 "$tmp/locked"
+
+# ---- names are data --------------------------------------------------------------
+run="$tmp/names"
+SCOPE_CPU_TIME=always "$workload" "$run" names >"$tmp/wl.out" 2>&1 || fail "an_workload names: $(cat "$tmp/wl.out")"
+LC_ALL=C.UTF-8 "$tui" report --width 100 "$run" >"$tmp/report" 2>"$tmp/err" || fail "report of names: $(cat "$tmp/err")"
+if grep -q $'\x1b' "$tmp/report"; then
+    fail "a raw ESC reached the output"
+fi
+if LC_ALL=C grep -q $'\xff' "$tmp/report"; then
+    fail "a raw 0xff byte reached the output"
+fi
+grep -qF 'compute\x1b[31m\xff' "$tmp/report" || fail "escaped name missing: $(cat "$tmp/report")"
+grep -qF '休息\u009b' "$tmp/report" || fail "wide name with C1 missing: $(cat "$tmp/report")"
+# Every row of the phase tables fills the width exactly, by display columns
+# (wide characters count two), so the columns line up under the names.
+rows=$(grep -E '^ *(iteration|compute|休息|wait_children)' "$tmp/report")
+[[ -n $rows ]] || fail "no phase rows found"
+while IFS= read -r row; do
+    width=$(printf '%s\n' "$row" | LC_ALL=C.UTF-8 wc -L)
+    [[ $width -eq 100 ]] || fail "row is $width columns, want 100: '$row'"
+done <<<"$rows"
+echo "ok: names escaped and aligned"
+
+# ---- colour ------------------------------------------------------------------------
+"$tui" report "$run" >"$tmp/plain" 2>&1
+grep -q $'\x1b' "$tmp/plain" && fail "colour sent to a pipe"
+"$tui" report --color always "$run" >"$tmp/color" 2>&1
+grep -q $'\x1b\[1m' "$tmp/color" || fail "--color always gave no colour"
+NO_COLOR=1 "$tui" report --color auto "$run" >"$tmp/nocolor" 2>&1
+grep -q $'\x1b' "$tmp/nocolor" && fail "NO_COLOR ignored"
+# In ASCII locales the rules are ASCII too.
+LC_ALL=C "$tui" report "$run" >"$tmp/ascii" 2>&1
+LC_ALL=C grep -q $'\xe2\x94\x80' "$tmp/ascii" && fail "box drawing in the C locale"
+echo "ok: colour and locale"
+
+if ((failures)); then
+    echo "$failures failure(s)" >&2
+    exit 1
+fi
+echo "all report CLI checks passed"
