@@ -17,8 +17,9 @@ PACKAGES=(
     # libraries: terminal UI, HDF5 import/export, log compression, themes,
     # symbolization, stack capture, JSON
     libncurses-dev libhdf5-dev libzstd-dev libyaml-dev libdw-dev libunwind-dev libcjson-dev
-    # command-line tools the tests use: h5dump, zstd -dc on logs, real terminals
-    hdf5-tools zstd tmux
+    # command-line tools the tests and benchmarks use: h5dump, zstd -dc on logs,
+    # real terminals, setpriv (util-linux) to drop root, /usr/bin/time for peak memory
+    hdf5-tools zstd tmux util-linux time
     # unit tests
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
