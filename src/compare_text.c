@@ -185,31 +185,6 @@ static void counter_row(const layout *l, const run_cmp_counter *k) {
     put_row(l, label, 0, cells);
 }
 
-/* Prose, broken at spaces to fit the width; continuation lines are indented
- * by `indent`.  `col` is where the cursor already is. */
-static void put_wrapped(const layout *l, const char *text, size_t col, size_t indent) {
-    size_t width = (size_t)l->st->width;
-    char word[512];
-    int first = 1; /* of its line: no space before it, and never wrapped */
-    for (const char *p = text; *p;) {
-        size_t n = strcspn(p, " ");
-        snprintf(word, sizeof word, "%.*s", (int)n, p);
-        size_t w = fmt_width(word);
-        if (!first && col + 1 + w > width) {
-            fprintf(l->f, "\n%*s", (int)indent, "");
-            col = indent;
-        } else if (!first) {
-            fputc(' ', l->f);
-            col++;
-        }
-        first = 0;
-        fwrite(p, 1, n, l->f);
-        col += w;
-        p += n + strspn(p + n, " ");
-    }
-    fputc('\n', l->f);
-}
-
 static void role_title(const layout *l, const run_cmp_role *r) {
     char name[LABEL_CAP], a[CELL], b[CELL], ch[CELL], text[CELL * 8];
     fmt_name(name, sizeof name, r->name);
@@ -229,7 +204,7 @@ static void role_title(const layout *l, const run_cmp_role *r) {
     }
     text_heading(l->f, l->st, name);
     fputs("  ", l->f);
-    put_wrapped(l, text, fmt_width(name) + 2, 2);
+    text_wrap(l->f, l->st, text, fmt_width(name) + 2, 2);
 }
 
 static void run_line(const layout *l, const char *tag, const run_model *m) {
@@ -245,7 +220,7 @@ static void run_line(const layout *l, const char *tag, const run_model *m) {
              dir, id, m->nprocs, m->nprocs == 1 ? "" : "es",
              fmt_duration(rt, sizeof rt, (double)m->runtime_ns),
              fmt_wall(wall, sizeof wall, m->start_wall_ns), caveats);
-    put_wrapped(l, text, 0, 3);
+    text_wrap(l->f, l->st, text, 0, 3);
 }
 
 static void dropped_note(const layout *l) {
@@ -261,7 +236,7 @@ static void dropped_note(const layout *l) {
     if (!any)
         return;
     snprintf(text + len, sizeof text - len, "; see --width N or --json)");
-    put_wrapped(l, text, 0, 1);
+    text_wrap(l->f, l->st, text, 0, 1);
 }
 
 void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
@@ -269,7 +244,7 @@ void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
     plan(&l, c);
     run_line(&l, "A", c->a);
     run_line(&l, "B", c->b);
-    put_wrapped(&l,
+    text_wrap(f, st,
                 "Rows by impact (the change in total time); changes are B against A. "
                 "Counters (+): their rate per second of their phase's time.",
                 0, 0);

@@ -51,6 +51,29 @@ void text_dim(FILE *f, const text_style *st, const char *text) {
     fprintf(f, st->color ? "\033[2m%s\033[0m" : "%s", text);
 }
 
+void text_wrap(FILE *f, const text_style *st, const char *text, size_t col, size_t indent) {
+    size_t width = (size_t)st->width;
+    char word[512];
+    int first = 1; /* of its line: no space before it, and never wrapped */
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, " ");
+        snprintf(word, sizeof word, "%.*s", (int)n, p);
+        size_t w = fmt_width(word);
+        if (!first && col + 1 + w > width) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (!first) {
+            fputc(' ', f);
+            col++;
+        }
+        first = 0;
+        fwrite(p, 1, n, f);
+        col += w;
+        p += n + strspn(p + n, " ");
+    }
+    fputc('\n', f);
+}
+
 /* ---- the run header ----------------------------------------------------- */
 
 static void put_hosts(FILE *f, const run_model *m) {
@@ -336,8 +359,10 @@ static void put_caveats(FILE *f, const run_model *m, const text_style *st) {
     text_heading(f, st, "CAVEATS");
     fprintf(f, "  (%zu)\n", m->ncaveats);
     text_rule(f, st);
-    for (size_t i = 0; i < m->ncaveats; i++)
-        fprintf(f, "- %s\n", m->caveats[i].text);
+    for (size_t i = 0; i < m->ncaveats; i++) {
+        fputs("- ", f);
+        text_wrap(f, st, m->caveats[i].text, 2, 2);
+    }
 }
 
 void report_text_print(FILE *f, const run_model *m, const text_style *st) {

@@ -29,4 +29,8 @@ void text_rule(FILE *f, const text_style *st);
 void text_heading(FILE *f, const text_style *st, const char *text);
 void text_dim(FILE *f, const text_style *st, const char *text);
 
+/* Prose broken at spaces to fit the width, then a newline; continuation
+ * lines are indented by `indent`.  `col` is where the cursor already is. */
+void text_wrap(FILE *f, const text_style *st, const char *text, size_t col, size_t indent);
+
 #endif
