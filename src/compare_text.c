@@ -245,9 +245,9 @@ void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
     run_line(&l, "A", c->a);
     run_line(&l, "B", c->b);
     text_wrap(f, st,
-                "Rows by impact (the change in total time); changes are B against A. "
-                "Counters (+): their rate per second of their phase's time.",
-                0, 0);
+              "Rows by impact (the change in total time); changes are B against A. "
+              "Counters (+): their rate per second of their phase's time.",
+              0, 0);
     if (c->nroles == 0)
         fputs("\nNo phases were recorded in either run.\n", f);
     for (size_t r = 0; r < c->nroles; r++) {
