@@ -181,7 +181,7 @@ static int compare_role(run_cmp_role *row, const run_role *a, const run_role *b)
     int rc = walk(&rows, a ? a->root : NULL, b ? b->root : NULL);
     row->phases = rows.v;
     row->nphases = rows.n;
-    if (rc == 0)
+    if (rc == 0 && row->nphases) /* qsort wants a real array even for none */
         qsort(row->phases, row->nphases, sizeof *row->phases, phase_cmp);
     return rc;
 }
@@ -210,7 +210,8 @@ run_cmp *run_compare(const run_model *a, const run_model *b) {
         if (!find_role(a, b->roles[i].name) &&
             compare_role(&c->roles[c->nroles++], NULL, &b->roles[i]))
             goto fail;
-    qsort(c->roles, c->nroles, sizeof *c->roles, role_cmp);
+    if (c->nroles)
+        qsort(c->roles, c->nroles, sizeof *c->roles, role_cmp);
     return c;
 fail:
     run_cmp_free(c);

@@ -107,7 +107,8 @@ static int list_logs(const char *dir, path_list *out, size_t *unlisted) {
         closedir(h);
     }
     closedir(d);
-    qsort(out->v, out->n, sizeof *out->v, by_string);
+    if (out->n)
+        qsort(out->v, out->n, sizeof *out->v, by_string);
     return 0;
 }
 

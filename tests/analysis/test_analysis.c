@@ -69,11 +69,19 @@ static double sum3(const double *v) {
     return v[0] + v[1] + v[2];
 }
 
-/* Within 1% (and 0.2 ms): the phase is timed inside the program's clock
- * reads, so it is a hair shorter, never longer by more than a read. */
+/* What the program's clock reads around a phase holds beyond the phase
+ * itself: scope_phase_begin and _end, which create the node on a first
+ * entry.  A few microseconds, but under the sanitizers a first entry can
+ * cost half a millisecond. */
+static double slack_ms(void) {
+    return rt_sanitized() ? 1.0 : 0.05;
+}
+
+/* Within 1% plus the slack per entry: the phase is timed inside the
+ * program's clock reads, so it is a hair shorter, never longer. */
 static void near(const char *what, double model_ns, double truth_ms) {
     double want = truth_ms * 1e6;
-    ck_assert_msg(fabs(model_ns - want) <= 0.01 * want + 0.2e6,
+    ck_assert_msg(fabs(model_ns - want) <= 0.01 * want + 4 * slack_ms() * 1e6,
                   "%s: model %.3f ms, program %.3f ms", what, model_ns / 1e6, truth_ms);
 }
 
@@ -177,9 +185,12 @@ START_TEST(known_figures) {
     /* Percentiles from the merged histogram: 10 entries each of about 2, 4
      * and 6 ms.  The 15th and 30th of the 30 the program timed, to within
      * a bucket (3.2%) and a clock read. */
-    ck_assert_msg(fabs(compute->dist.p50_ns - t.entries[14] * MS) < 0.035 * t.entries[14] * MS,
+    double slack = slack_ms() * MS;
+    ck_assert_msg(fabs(compute->dist.p50_ns - t.entries[14] * MS) <
+                      0.035 * t.entries[14] * MS + slack,
                   "p50 %.3f ms, program %.3f ms", compute->dist.p50_ns / MS, t.entries[14]);
-    ck_assert_msg(fabs(compute->dist.p99_ns - t.entries[29] * MS) < 0.035 * t.entries[29] * MS,
+    ck_assert_msg(fabs(compute->dist.p99_ns - t.entries[29] * MS) <
+                      0.035 * t.entries[29] * MS + slack,
                   "p99 %.3f ms, program %.3f ms", compute->dist.p99_ns / MS, t.entries[29]);
     ck_assert_msg(fabs((double)compute->dist.max_ns - t.entries[29] * MS) <
                       0.01 * t.entries[29] * MS,
