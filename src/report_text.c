@@ -4,6 +4,9 @@
 
 #include "fmt.h"
 
+#include <scope/log_format.h>
+
+#include <inttypes.h>
 #include <langinfo.h>
 #include <math.h>
 #include <stdlib.h>
@@ -331,6 +334,57 @@ static void put_iterations(FILE *f, const run_model *m, const run_role *r, const
             fmt_duration(p99, sizeof p99, r->iterations.p99_ns));
 }
 
+/* Phases opened with SCOPE_PHASE_IO, whose bytes are read at their own
+ * entry and exit: exact, unlike anything sampled.  A phase that asked for
+ * it but whose counters were never read says so instead of showing 0. */
+static void put_io_phase(FILE *f, const text_style *st, const run_phase *p) {
+    char path[1024], a[32], b[32], c[32];
+    run_phase_path(p, path, sizeof path);
+    fmt_fit(path, sizeof path, 30, st->utf8);
+    fputs("  ", f);
+    fmt_put_left(f, path, 32);
+    if (!p->io_measured) {
+        if (p->io_failed)
+            fprintf(f, "n/a: the I/O counters could not be read (%" PRIu64 " entries)\n",
+                    p->io_failed);
+        else
+            fputs("n/a: not measured (the recorder that wrote it reads no I/O counters)\n", f);
+        return;
+    }
+    double secs = (double)p->dist.total_ns / 1e9;
+    double moved = (double)(p->disk_read + p->disk_write);
+    fprintf(f, "r %10s   w %10s   %s/s\n", fmt_bytes(a, sizeof a, (double)p->disk_read),
+            fmt_bytes(b, sizeof b, (double)p->disk_write),
+            secs > 0 ? fmt_bytes(c, sizeof c, moved / secs) : FMT_NA);
+    if (p->char_read > p->disk_read)
+        fprintf(f, "%34s+ %s read from page cache\n", "",
+                fmt_bytes(a, sizeof a, (double)(p->char_read - p->disk_read)));
+    if (p->io_failed)
+        fprintf(f, "%34s%" PRIu64 " entr%s whose I/O could not be read are left out\n", "",
+                p->io_failed, p->io_failed == 1 ? "y" : "ies");
+}
+
+static void find_io_phases(const run_phase *p, const run_phase **out, size_t *n, size_t cap) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        if ((p->children[i]->flags & SCOPE_PHASE_F_IO) && *n < cap)
+            out[(*n)++] = p->children[i];
+        find_io_phases(p->children[i], out, n, cap);
+    }
+}
+
+static void put_io(FILE *f, const run_role *r, const text_style *st) {
+    const run_phase *io[64];
+    size_t n = 0;
+    find_io_phases(r->root, io, &n, sizeof io / sizeof *io);
+    if (!n)
+        return;
+    fputc('\n', f);
+    text_heading(f, st, "I/O BY PHASE");
+    fputs("  (measured exactly, at each entry and exit)\n", f);
+    for (size_t i = 0; i < n; i++)
+        put_io_phase(f, st, io[i]);
+}
+
 static void put_role(FILE *f, const run_model *m, const run_role *r, const text_style *st) {
     fputc('\n', f);
     put_role_title(f, m, r, st);
@@ -350,6 +404,7 @@ static void put_role(FILE *f, const run_model *m, const run_role *r, const text_
     }
     put_dominant(f, r, st);
     put_iterations(f, m, r, st);
+    put_io(f, r, st);
 }
 
 static void put_caveats(FILE *f, const run_model *m, const text_style *st) {

@@ -14,6 +14,7 @@
 #include <check.h>
 #include <inttypes.h>
 #include <math.h>
+#include <scope/log_format.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,10 @@ START_TEST(example_report_matches_the_program) {
     const run_phase *ck = phase(m, "learner", "iteration/checkpoint");
     ck_assert_uint_eq(ck->dist.count, (uint64_t)s.checkpoints);
     ck_assert_int_eq(counter(ck, "bytes_checkpointed")->total, s.ckpt_bytes);
+    /* Opened with SCOPE_PHASE_IO, whose bytes this recorder does not read
+     * yet: flagged, and not measured (never 0 bytes). */
+    ck_assert(ck->flags & SCOPE_PHASE_F_IO);
+    ck_assert(!ck->io_measured);
     ck_assert_int_eq(counter(phase(m, "learner", "iteration/train"), "samples_trained")->total,
                      s.samples);
     ck_assert(learner->has_iterations);
