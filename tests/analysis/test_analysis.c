@@ -5,6 +5,7 @@
  * Then the same runs damaged, rerun and killed.
  */
 #define _GNU_SOURCE
+#include "an_util.h"
 #include "rt_util.h"
 #include "run_model.h"
 
@@ -93,23 +94,6 @@ static run_model *load(const char *run) {
     return m;
 }
 
-static const run_phase *phase(const run_model *m, const char *role, const char *path) {
-    const run_role *r = run_find_role(m, role);
-    ck_assert_msg(r, "no role %s", role);
-    const run_phase *p = run_find_phase(r, path);
-    ck_assert_msg(p, "no phase %s in role %s", path, role);
-    return p;
-}
-
-static const run_counter *counter(const run_phase *p, const char *name) {
-    for (size_t i = 0; i < p->ncounters; i++)
-        if (p->counters[i].name.len == strlen(name) &&
-            !memcmp(p->counters[i].name.s, name, p->counters[i].name.len))
-            return &p->counters[i];
-    ck_abort_msg("no counter %s", name);
-    return NULL;
-}
-
 static size_t caveats_of(const run_model *m, enum run_caveat_kind kind, const char *substr,
                          const run_caveat **first) {
     size_t n = 0;
@@ -148,9 +132,9 @@ START_TEST(known_figures) {
     const run_role *w = run_find_role(m, "worker");
     ck_assert_uint_eq(w->nprocs, 3);
 
-    const run_phase *it = phase(m, "worker", "iteration");
-    const run_phase *compute = phase(m, "worker", "iteration/compute");
-    const run_phase *rest = phase(m, "worker", "iteration/rest");
+    const run_phase *it = an_phase(m, "worker", "iteration");
+    const run_phase *compute = an_phase(m, "worker", "iteration/compute");
+    const run_phase *rest = an_phase(m, "worker", "iteration/rest");
     ck_assert_uint_eq(it->dist.count, 30);
     ck_assert_uint_eq(compute->dist.count, 30);
     ck_assert_uint_eq(rest->dist.count, 30);
@@ -217,7 +201,7 @@ START_TEST(known_figures) {
     ck_assert_uint_eq(w->slowest_worker, compute->spread_max_worker);
 
     /* Counters: exact totals, rate per second of the phase's own time. */
-    const run_counter *items = counter(compute, "items");
+    const run_counter *items = an_counter(compute, "items");
     ck_assert_uint_eq(items->calls, 30);
     ck_assert_int_eq(items->total, 210);
     ck_assert_double_eq_tol(items->rate_per_s, 210 / (c / 1e9), 1e-6);
@@ -240,8 +224,8 @@ START_TEST(known_figures) {
     ck_assert_ptr_eq(w->dominant[1], compute_first ? rest : compute);
     const run_role *co = run_find_role(m, "coordinator");
     ck_assert(!co->has_iterations);
-    ck_assert_uint_eq(phase(m, "coordinator", "wait_children")->dist.count, 1);
-    ck_assert_uint_ge(phase(m, "coordinator", "wait_children")->dist.total_ns, w->phase_ns);
+    ck_assert_uint_eq(an_phase(m, "coordinator", "wait_children")->dist.count, 1);
+    ck_assert_uint_ge(an_phase(m, "coordinator", "wait_children")->dist.total_ns, w->phase_ns);
     run_free(m);
 }
 END_TEST
@@ -307,8 +291,8 @@ START_TEST(damaged_workers) {
     ck_assert_uint_eq(caveats_of(m, RUN_CAVEAT_INCONSISTENT, NULL, NULL), 0);
     ck_assert_uint_eq(m->ncaveats, 3);
     /* 10 + 5 + 10 iterations; the other figures stay whole. */
-    ck_assert_uint_eq(phase(m, "worker", "iteration")->dist.count, 25);
-    ck_assert_int_eq(counter(phase(m, "worker", "iteration/compute"), "items")->total, 175);
+    ck_assert_uint_eq(an_phase(m, "worker", "iteration")->dist.count, 25);
+    ck_assert_int_eq(an_counter(an_phase(m, "worker", "iteration/compute"), "items")->total, 175);
     run_free(m);
 }
 END_TEST
@@ -339,8 +323,8 @@ START_TEST(two_attempts) {
     ck_assert_uint_eq(caveats_of(m, RUN_CAVEAT_SUPERSEDED, old_id, &c), 1);
     ck_assert_msg(strstr(c->text, "4 processes"), "%s", c->text);
     /* Never merged: the newest attempt's figures alone. */
-    ck_assert_uint_eq(phase(m, "worker", "iteration")->dist.count, 30);
-    ck_assert_int_eq(counter(phase(m, "worker", "iteration/compute"), "items")->total, 210);
+    ck_assert_uint_eq(an_phase(m, "worker", "iteration")->dist.count, 30);
+    ck_assert_int_eq(an_counter(an_phase(m, "worker", "iteration/compute"), "items")->total, 210);
     run_free(m);
 }
 END_TEST
@@ -358,7 +342,7 @@ START_TEST(killed_worker) {
     ck_assert_uint_eq(caveats_of(m, RUN_CAVEAT_KILLED, "victim pid", NULL), 1);
     ck_assert_uint_eq(caveats_of(m, RUN_CAVEAT_KILLED, NULL, NULL), 1);
     /* What it flushed before the kill is there. */
-    ck_assert_uint_eq(phase(m, "victim", "doomed")->dist.count, 1);
+    ck_assert_uint_eq(an_phase(m, "victim", "doomed")->dist.count, 1);
     run_free(m);
 }
 END_TEST

@@ -8,6 +8,7 @@
  * Argument: the directory holding scope-example-pipeline.
  */
 #define _GNU_SOURCE
+#include "an_util.h"
 #include "rt_util.h"
 #include "run_model.h"
 
@@ -23,23 +24,6 @@ typedef struct said {
     long iterations, samples, checkpoints, ckpt_bytes;
     long actors, games, positions, sims;
 } said;
-
-static const run_counter *counter(const run_phase *p, const char *name) {
-    for (size_t i = 0; p && i < p->ncounters; i++)
-        if (p->counters[i].name.len == strlen(name) &&
-            !memcmp(p->counters[i].name.s, name, p->counters[i].name.len))
-            return &p->counters[i];
-    ck_abort_msg("no counter %s", name);
-    return NULL;
-}
-
-static const run_phase *phase(const run_model *m, const char *role, const char *path) {
-    const run_role *r = run_find_role(m, role);
-    ck_assert_msg(r, "no role %s", role);
-    const run_phase *p = run_find_phase(r, path);
-    ck_assert_msg(p, "no phase %s in role %s", path, role);
-    return p;
-}
 
 START_TEST(example_report_matches_the_program) {
     char run[4200];
@@ -80,34 +64,35 @@ START_TEST(example_report_matches_the_program) {
     ck_assert_uint_eq(learner->nprocs, 1);
 
     /* The learner: one iteration per loop, a checkpoint every tenth. */
-    ck_assert_uint_eq(phase(m, "learner", "iteration")->dist.count, (uint64_t)s.iterations);
-    ck_assert_uint_eq(phase(m, "learner", "iteration/train")->dist.count, (uint64_t)s.iterations);
-    ck_assert_uint_eq(phase(m, "learner", "iteration/load_batch")->dist.count,
+    ck_assert_uint_eq(an_phase(m, "learner", "iteration")->dist.count, (uint64_t)s.iterations);
+    ck_assert_uint_eq(an_phase(m, "learner", "iteration/train")->dist.count,
                       (uint64_t)s.iterations);
-    const run_phase *ck = phase(m, "learner", "iteration/checkpoint");
+    ck_assert_uint_eq(an_phase(m, "learner", "iteration/load_batch")->dist.count,
+                      (uint64_t)s.iterations);
+    const run_phase *ck = an_phase(m, "learner", "iteration/checkpoint");
     ck_assert_uint_eq(ck->dist.count, (uint64_t)s.checkpoints);
-    ck_assert_int_eq(counter(ck, "bytes_checkpointed")->total, s.ckpt_bytes);
+    ck_assert_int_eq(an_counter(ck, "bytes_checkpointed")->total, s.ckpt_bytes);
     /* Opened with SCOPE_PHASE_IO, whose bytes this recorder does not read
      * yet: flagged, and not measured (never 0 bytes). */
     ck_assert(ck->flags & SCOPE_PHASE_F_IO);
     ck_assert(!ck->io_measured);
-    ck_assert_int_eq(counter(phase(m, "learner", "iteration/train"), "samples_trained")->total,
-                     s.samples);
+    ck_assert_int_eq(
+        an_counter(an_phase(m, "learner", "iteration/train"), "samples_trained")->total, s.samples);
     ck_assert(learner->has_iterations);
     ck_assert_uint_eq(learner->iterations.count, (uint64_t)s.iterations);
 
     /* The actors: a game per iteration each, every move a search. */
-    const run_phase *sp = phase(m, "actor", "iteration/self_play");
-    const run_phase *mcts = phase(m, "actor", "iteration/self_play/mcts");
-    ck_assert_int_eq(counter(sp, "games")->total, s.games);
-    ck_assert_int_eq(counter(sp, "positions")->total, s.positions);
-    ck_assert_int_eq(counter(mcts, "mcts_simulations")->total, s.sims);
+    const run_phase *sp = an_phase(m, "actor", "iteration/self_play");
+    const run_phase *mcts = an_phase(m, "actor", "iteration/self_play/mcts");
+    ck_assert_int_eq(an_counter(sp, "games")->total, s.games);
+    ck_assert_int_eq(an_counter(sp, "positions")->total, s.positions);
+    ck_assert_int_eq(an_counter(mcts, "mcts_simulations")->total, s.sims);
     ck_assert_uint_eq(mcts->dist.count, (uint64_t)s.positions);
-    ck_assert_uint_eq(phase(m, "actor", "iteration/self_play/env_step")->dist.count,
+    ck_assert_uint_eq(an_phase(m, "actor", "iteration/self_play/env_step")->dist.count,
                       (uint64_t)s.positions);
     ck_assert_uint_eq(mcts->nprocs, (size_t)s.actors);
     /* Rates are per second of the phase's own time. */
-    ck_assert_double_eq_tol(counter(mcts, "mcts_simulations")->rate_per_s,
+    ck_assert_double_eq_tol(an_counter(mcts, "mcts_simulations")->rate_per_s,
                             (double)s.sims / ((double)mcts->dist.total_ns / 1e9), 1e-6);
 
     /* Actor i searches 1 + 0.3 i times as much: the slowest does the most. */
