@@ -10,10 +10,12 @@
  * compressed data about once every 4 GiB, and such a false start fails
  * those tests.
  *
- * The file is read into memory with read(2) rather than mapped: a live
+ * The file is read with pread(2) into a window rather than mapped: a live
  * writer may cut its file back after a failed write, and a mapping would
- * turn that into SIGBUS in the reader.  Logs are small (a few MB per
- * process-day), and the analysis reads them one at a time.
+ * turn that into SIGBUS in the reader.  The window holds at least the frame
+ * being read (1 MiB to start with, more only for a frame that needs it), so
+ * a reader's memory follows the largest frame, never the length of the log:
+ * a month-long log reads in the memory of a minute-long one.
  */
 #define _GNU_SOURCE /* memmem */
 #include "file_header.h"
@@ -25,6 +27,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_getFrameHeader */
@@ -68,10 +71,23 @@ static const char *frame_status_text(int st) {
     }
 }
 
+/* How much of a file one refill of the window reads. */
+#define READ_WINDOW ((size_t)1 << 20)
+
+/* No frame of ours is longer than this compressed: a claim past it is
+ * damage, and the window never grows beyond it. */
+#define MAX_FRAME_BYTES ZSTD_COMPRESSBOUND(SCOPE_LOG_MAX_FRAME_CONTENT)
+
 struct scope_log_reader {
+    /* The file's bytes [base, base + avail): all of them for a reader over
+     * memory, a window for a reader over a file. */
     const uint8_t *data;
-    size_t size;
-    uint8_t *owned; /* the file's bytes when opened from a path */
+    size_t base, avail;
+    size_t size;  /* of the file; lowered when it shrinks under us or a read fails */
+    int fd;       /* -1: reading memory */
+    uint8_t *buf; /* the window's storage */
+    size_t buf_cap;
+    int read_errno; /* of the first read that failed, 0 if none */
     size_t pos;     /* next byte to examine */
     ZSTD_DCtx *dctx;
 
@@ -143,17 +159,79 @@ static size_t parse_prologue(scope_log_reader *r, scope_rec_frame *fr) {
     return b.pos + (size_t)len;
 }
 
+/* The file's bytes from `at`: *got of them, at least min(need, size - at)
+ * unless the file shrank or a read failed (then size is lowered to what
+ * could be read, and the rest counts as the end of the file). */
+static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *got) {
+    if (at > r->size)
+        at = r->size;
+    size_t want = need < r->size - at ? need : r->size - at;
+    if (at >= r->base && at - r->base <= r->avail && r->avail - (at - r->base) >= want) {
+        *got = r->avail - (at - r->base);
+        return r->data + (at - r->base);
+    }
+    /* Only a reader over a file gets here: one over memory sees it all. */
+    size_t fill = want > READ_WINDOW ? want : READ_WINDOW;
+    if (fill > r->size - at)
+        fill = r->size - at;
+    if (fill > r->buf_cap) {
+        uint8_t *b = realloc(r->buf, fill);
+        if (b) {
+            r->buf = b;
+            r->buf_cap = fill;
+        } else if (r->buf_cap >= want) {
+            fill = r->buf_cap;
+        } else {
+            fill = 0; /* no memory for this frame: what follows reads as unreadable */
+        }
+    }
+    size_t n = 0;
+    while (n < fill) {
+        ssize_t k = pread(r->fd, r->buf + n, fill - n, (off_t)(at + n));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0 && !r->read_errno)
+            r->read_errno = errno;
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    if (n < fill || (fill == 0 && want > 0))
+        r->size = at + n;
+    r->data = r->buf;
+    r->base = at;
+    r->avail = n;
+    *got = n;
+    return r->buf;
+}
+
 /* Tries to read one whole frame at `at` into r->frame. */
 static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_frame *fr,
                      size_t *body_at) {
-    const uint8_t *p = r->data + at;
-    size_t rem = r->size - at;
-    if (rem < 4)
-        return memcmp(p, zstd_magic_bytes, rem) == 0 ? FRAME_TRUNCATED : FRAME_NOT_A_FRAME;
+    size_t rem;
+    const uint8_t *p = view(r, at, 4, &rem);
+    size_t left = r->size - at;
+    if (left == 0) /* a read failed or the file shrank right here */
+        return FRAME_TRUNCATED;
+    if (left < 4)
+        return memcmp(p, zstd_magic_bytes, left) == 0 ? FRAME_TRUNCATED : FRAME_NOT_A_FRAME;
     if (memcmp(p, zstd_magic_bytes, 4) != 0)
         return FRAME_NOT_A_FRAME;
 
-    size_t cs = ZSTD_findFrameCompressedSize(p, rem);
+    /* The frame's length comes from walking its block headers: widen the
+     * window until they all fit, the file ends, or the claim is longer than
+     * any frame of ours. */
+    size_t cs;
+    for (;;) {
+        cs = ZSTD_findFrameCompressedSize(p, rem);
+        if (!ZSTD_isError(cs) || ZSTD_getErrorCode(cs) != ZSTD_error_srcSize_wrong)
+            break;
+        left = r->size - at;
+        if (rem >= left || rem >= MAX_FRAME_BYTES)
+            break;
+        size_t more = rem * 2 < MAX_FRAME_BYTES ? rem * 2 : MAX_FRAME_BYTES;
+        p = view(r, at, more, &rem);
+    }
     if (ZSTD_isError(cs))
         return ZSTD_getErrorCode(cs) == ZSTD_error_srcSize_wrong ? FRAME_TRUNCATED
                                                                  : FRAME_BAD_HEADER;
@@ -194,10 +272,16 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
 static size_t resync(scope_log_reader *r, size_t from, size_t *csize, scope_rec_frame *fr,
                      size_t *body_at) {
     while (from + 4 <= r->size) {
-        const uint8_t *hit = memmem(r->data + from, r->size - from, zstd_magic_bytes, 4);
-        if (!hit)
+        size_t got;
+        const uint8_t *p = view(r, from, READ_WINDOW, &got);
+        if (got < 4)
             break;
-        size_t at = (size_t)(hit - r->data);
+        const uint8_t *hit = memmem(p, got, zstd_magic_bytes, 4);
+        if (!hit) {
+            from += got - 3; /* a magic may straddle the window's end */
+            continue;
+        }
+        size_t at = from + (size_t)(hit - p);
         if (try_frame(r, at, csize, fr, body_at) == FRAME_OK)
             return at;
         from = at + 1;
@@ -313,7 +397,13 @@ static int reader_init(scope_log_reader *r, char *msg, size_t msglen) {
         return -ENODATA;
     }
     uint16_t major = 0, minor = 0;
-    int hs = file_header_parse(r->data, r->size, &major, &minor);
+    size_t got;
+    const uint8_t *head = view(r, 0, SCOPE_LOG_HEADER_SIZE, &got);
+    if (r->read_errno) {
+        set_msg(msg, msglen, "cannot read: %s", strerror(r->read_errno));
+        return -r->read_errno;
+    }
+    int hs = file_header_parse(head, got, &major, &minor);
     if (hs == FILE_HEADER_OK) {
         if (major == 0) {
             set_msg(msg, msglen, "log format %u.%u: no scope release wrote major version 0", major,
@@ -368,36 +458,14 @@ int scope_log_reader_open_mem(scope_log_reader **out, const void *data, size_t s
         return -ENOMEM;
     }
     r->data = data;
-    r->size = size;
+    r->size = r->avail = size;
+    r->fd = -1;
     int rc = reader_init(r, msg, msglen);
     if (rc < 0) {
         scope_log_reader_close(r);
         return rc;
     }
     *out = r;
-    return 0;
-}
-
-static int read_whole(int fd, size_t size, uint8_t **out, size_t *got) {
-    uint8_t *buf = malloc(size ? size : 1);
-    if (!buf)
-        return -ENOMEM;
-    size_t n = 0;
-    while (n < size) {
-        ssize_t k = read(fd, buf + n, size - n);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(buf);
-            return -e;
-        }
-        if (k == 0)
-            break; /* the file shrank since fstat: read what is there */
-        n += (size_t)k;
-    }
-    *out = buf;
-    *got = n;
     return 0;
 }
 
@@ -422,20 +490,20 @@ int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, s
         close(fd);
         return dir ? -EISDIR : -EINVAL;
     }
-    uint8_t *buf = NULL;
-    size_t got = 0;
-    int rc = read_whole(fd, (size_t)st.st_size, &buf, &got);
-    close(fd);
+    scope_log_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        close(fd);
+        set_msg(msg, msglen, "out of memory");
+        return -ENOMEM;
+    }
+    r->fd = fd;
+    r->size = (size_t)st.st_size;
+    int rc = reader_init(r, msg, msglen);
     if (rc < 0) {
-        set_msg(msg, msglen, "cannot read: %s", strerror(-rc));
+        scope_log_reader_close(r);
         return rc;
     }
-    rc = scope_log_reader_open_mem(out, buf, got, msg, msglen);
-    if (rc < 0) {
-        free(buf);
-        return rc;
-    }
-    (*out)->owned = buf;
+    *out = r;
     return 0;
 }
 
@@ -462,6 +530,8 @@ void scope_log_reader_close(scope_log_reader *r) {
     scope_decode_scratch_free(&r->scratch);
     free(r->frame);
     free(r->damage);
-    free(r->owned);
+    free(r->buf);
+    if (r->fd >= 0)
+        close(r->fd);
     free(r);
 }

@@ -1311,12 +1311,9 @@ static int blob_append(log_sample_frame *f, size_t *cap, const void *p, size_t n
     return 0;
 }
 
-int log_sample_dump_mem(const void *data, size_t size, size_t max_frames, log_sample_dump *d) {
-    memset(d, 0, sizeof *d);
-    scope_log_reader *r = NULL;
-    d->rc = scope_log_reader_open_mem(&r, data, size, d->msg, sizeof d->msg);
-    if (d->rc < 0)
-        return 0;
+/* Copies out everything an opened reader gives (see log_sample_dump_mem),
+ * then closes it. */
+static int dump_reader(scope_log_reader *r, size_t max_frames, log_sample_dump *d) {
     d->info = *scope_log_reader_info(r);
     d->frames = calloc(max_frames ? max_frames : 1, sizeof *d->frames);
     if (!d->frames)
@@ -1362,6 +1359,20 @@ nomem:
     scope_log_reader_close(r);
     log_sample_dump_free(d);
     return -ENOMEM;
+}
+
+int log_sample_dump_mem(const void *data, size_t size, size_t max_frames, log_sample_dump *d) {
+    memset(d, 0, sizeof *d);
+    scope_log_reader *r = NULL;
+    d->rc = scope_log_reader_open_mem(&r, data, size, d->msg, sizeof d->msg);
+    return d->rc < 0 ? 0 : dump_reader(r, max_frames, d);
+}
+
+int log_sample_dump_file(const char *path, size_t max_frames, log_sample_dump *d) {
+    memset(d, 0, sizeof *d);
+    scope_log_reader *r = NULL;
+    d->rc = scope_log_reader_open(&r, path, d->msg, sizeof d->msg);
+    return d->rc < 0 ? 0 : dump_reader(r, max_frames, d);
 }
 
 int log_sample_frame_equal(const log_sample_frame *a, const log_sample_frame *b) {

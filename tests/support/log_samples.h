@@ -74,6 +74,11 @@ typedef struct log_sample_dump {
  * ends shows up as a failure rather than a hang.  Returns 0, or -ENOMEM. */
 int log_sample_dump_mem(const void *data, size_t size, size_t max_frames, log_sample_dump *d);
 
+/* The same through scope_log_reader_open on a file: the reader that reads
+ * through a window rather than holding the file, which must give exactly
+ * what the reader over memory gives for the same bytes. */
+int log_sample_dump_file(const char *path, size_t max_frames, log_sample_dump *d);
+
 /* 1 when two dumped frames have the same offset, FRAME record and records. */
 int log_sample_frame_equal(const log_sample_frame *a, const log_sample_frame *b);
 
