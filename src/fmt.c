@@ -30,7 +30,9 @@ const char *fmt_duration(char *buf, size_t cap, double ns) {
         return na(buf, cap);
     if (ns < 0)
         ns = 0;
-    if (ns < 1e3)
+    if (ns > 0 && ns < 9.95)
+        snprintf(buf, cap, "%.1fns", ns); /* time per unit of a fast counter */
+    else if (ns < 1e3)
         snprintf(buf, cap, "%.0fns", ns);
     else if (ns < 999.95e3)
         scaled(buf, cap, ns / 1e3, "us");

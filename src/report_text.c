@@ -154,22 +154,44 @@ static const enum col drop_order[] = {COL_SPREAD, COL_SELF, COL_P99, COL_COUNT, 
 
 typedef struct layout {
     int show[NCOLS];
+    int width[NCOLS];
     int name_width;
 } layout;
 
-static layout plan(const text_style *st, int multi_process) {
+static void widest_count(const run_phase *p, uint64_t *max) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        if (p->children[i]->dist.count > *max)
+            *max = p->children[i]->dist.count;
+        widest_count(p->children[i], max);
+    }
+}
+
+/* Columns for a role's table (NULL: the standard widths).  The count column
+ * widens for counts in the billions, which a long run of short phases
+ * reaches, rather than run into its neighbour. */
+static layout plan(const text_style *st, const run_role *role) {
     layout lay;
     int used = 0;
+    for (size_t c = 0; c < NCOLS; c++)
+        lay.width[c] = columns[c].width;
+    if (role) {
+        uint64_t max = 0;
+        char buf[32];
+        widest_count(role->root, &max);
+        int need = (int)strlen(fmt_ucount(buf, sizeof buf, max)) + 2;
+        if (need > lay.width[COL_COUNT])
+            lay.width[COL_COUNT] = need;
+    }
     for (size_t c = 0; c < NCOLS; c++) {
-        lay.show[c] = c != COL_SPREAD || multi_process;
-        used += lay.show[c] ? columns[c].width : 0;
+        lay.show[c] = c != COL_SPREAD || (role && role->nprocs > 1);
+        used += lay.show[c] ? lay.width[c] : 0;
     }
     for (size_t d = 0; d < sizeof drop_order / sizeof *drop_order; d++) {
         if (st->width - used >= MIN_NAME)
             break;
         if (lay.show[drop_order[d]]) {
             lay.show[drop_order[d]] = 0;
-            used -= columns[drop_order[d]].width;
+            used -= lay.width[drop_order[d]];
         }
     }
     lay.name_width = st->width - used;
@@ -180,7 +202,7 @@ static layout plan(const text_style *st, int multi_process) {
 
 static void put_cell(FILE *f, const layout *lay, enum col c, const char *text) {
     if (lay->show[c])
-        fmt_put_right(f, text, (size_t)columns[c].width);
+        fmt_put_right(f, text, (size_t)lay->width[c]);
 }
 
 static void put_name(FILE *f, const text_style *st, const layout *lay, unsigned indent,
@@ -207,7 +229,7 @@ static void put_spread(FILE *f, const layout *lay, const run_phase *p, size_t ro
         size_t n = strlen(cell);
         snprintf(cell + n, sizeof cell - n, " (%zu/%zu)", p->nprocs, role_procs);
     }
-    fmt_put_right(f, cell, (size_t)columns[COL_SPREAD].width);
+    fmt_put_right(f, cell, (size_t)lay->width[COL_SPREAD]);
 }
 
 /* A counter row: "+ name", then its total right-aligned to end where the
@@ -235,7 +257,7 @@ static void put_counter(FILE *f, const text_style *st, const layout *lay, unsign
         return;
     }
     put_name(f, st, lay, indent, "+ ", k->name);
-    int total_end = columns[COL_SHARE].width + columns[COL_TOTAL].width;
+    int total_end = lay->width[COL_SHARE] + lay->width[COL_TOTAL];
     fmt_put_right(f, total, (size_t)total_end);
     fputs(values + strlen(total), f);
     fputc('\n', f);
@@ -289,12 +311,12 @@ static void put_role_title(FILE *f, const run_model *m, const run_role *r, const
 static void put_dominant(FILE *f, const run_role *r, const text_style *st) {
     if (!r->ndominant)
         return;
-    layout lay = plan(st, 0);
+    layout lay = plan(st, NULL);
     /* Only the four columns the seed's block shows. */
     for (size_t c = 0; c < NCOLS; c++)
         lay.show[c] = c == COL_SELF || c == COL_WAIT || c == COL_P50 || c == COL_P99;
-    lay.name_width = st->width - columns[COL_SELF].width - columns[COL_WAIT].width -
-                     columns[COL_P50].width - columns[COL_P99].width;
+    lay.name_width = st->width - lay.width[COL_SELF] - lay.width[COL_WAIT] - lay.width[COL_P50] -
+                     lay.width[COL_P99];
     fputc('\n', f);
     if (st->color)
         fputs("\033[1m", f);
@@ -389,7 +411,7 @@ static void put_role(FILE *f, const run_model *m, const run_role *r, const text_
     fputc('\n', f);
     put_role_title(f, m, r, st);
     text_rule(f, st);
-    layout lay = plan(st, r->nprocs > 1);
+    layout lay = plan(st, r);
     if (!r->nphases && !r->nunattached) {
         text_dim(f, st, "  no phase recorded\n");
         return;
