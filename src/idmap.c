@@ -4,15 +4,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Fibonacci hashing: the top bits of key * 2^64/phi.  The low bits of that
+ * product depend only on the low bits of the key, so ids that share them
+ * (k << 16 for every k, say, from a damaged or hostile log) all fell on one
+ * slot and every lookup walked them all: quadratic time in the number of
+ * ids, seconds for some ten thousand.  The top bits depend on every bit. */
 static size_t slot_of(const idmap *m, uint32_t key) {
-    size_t i = (key * 2654435761u) & (m->cap - 1);
+    unsigned bits = (unsigned)__builtin_ctzll((unsigned long long)m->cap); /* cap: 2^bits */
+    size_t i = (size_t)(((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
     while (m->keys[i] && m->keys[i] != key)
         i = (i + 1) & (m->cap - 1);
     return i;
 }
 
 int idmap_get(const idmap *m, uint32_t key, uint32_t *val) {
-    if (!m->cap || !key)
+    if (!key) {
+        if (m->has_zero)
+            *val = m->zero_val;
+        return m->has_zero;
+    }
+    if (!m->cap)
         return 0;
     size_t i = slot_of(m, key);
     if (!m->keys[i])
@@ -39,14 +50,19 @@ static int grow(idmap *m) {
         bigger.vals[j] = m->vals[i];
         bigger.used++;
     }
+    bigger.has_zero = m->has_zero;
+    bigger.zero_val = m->zero_val;
     idmap_free(m);
     *m = bigger;
     return 0;
 }
 
 int idmap_put(idmap *m, uint32_t key, uint32_t val) {
-    if (!key)
-        return -1;
+    if (!key) {
+        m->has_zero = 1;
+        m->zero_val = val;
+        return 0;
+    }
     if ((m->used + 1) * 2 > m->cap && grow(m) < 0)
         return -1;
     size_t i = slot_of(m, key);

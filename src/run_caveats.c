@@ -159,9 +159,13 @@ static void ending(caveat_list *l, size_t i, const worker_log *log) {
     run_worker *w = &m->workers[i];
     char dur[32];
     uint64_t behind = m->end_wall_ns > w->last_wall_ns ? m->end_wall_ns - w->last_wall_ns : 0;
-    if (w->end != RUN_END_EXIT) {
+    /* Only a worker that vanished can be stale: one that exited or was
+     * ended by a signal stopped on purpose, and says so. */
+    if (w->end == RUN_END_KILLED) {
         uint64_t interval = log->max_gap_ns > MIN_INTERVAL_NS ? log->max_gap_ns : MIN_INTERVAL_NS;
-        uint64_t limit = STALE_INTERVALS * interval;
+        /* Capped so that an absurd gap in a damaged log cannot wrap. */
+        uint64_t limit =
+            interval < UINT64_MAX / STALE_INTERVALS ? STALE_INTERVALS * interval : UINT64_MAX;
         if (limit < STALE_MIN_NS)
             limit = STALE_MIN_NS;
         if (behind > limit) {

@@ -35,6 +35,7 @@ typedef struct log_node {
     scope_hist_bin *bins;
     run_phase *merged; /* where merging placed it (merge scratch) */
     int placing;       /* merge scratch: guards against parent cycles */
+    int unplaced;      /* merge scratch: could not be placed, already counted */
 } log_node;
 
 typedef struct log_counter {
@@ -77,6 +78,8 @@ typedef struct worker_log {
 
     scope_log_damage *damage;
     size_t ndamage;
+    scope_rec_phase_agg *pending; /* this frame's aggregates of nodes not defined yet */
+    size_t npending, cap_pending;
 
     uint64_t frames, last_seq, first_mono_ns, last_mono_ns, last_wall_ns;
     uint64_t max_gap_ns; /* longest wait between consecutive frames */

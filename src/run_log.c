@@ -148,12 +148,7 @@ static void on_node(worker_log *log, const scope_rec_phase_node *n) {
     log->nnodes++;
 }
 
-static void on_agg(worker_log *log, const scope_rec_phase_agg *a) {
-    log_node *n = log_node_of(log, a->node);
-    if (!n) {
-        inconsistent(log, "figures of a phase whose definition was lost");
-        return;
-    }
+static void apply_agg(worker_log *log, log_node *n, const scope_rec_phase_agg *a) {
     if (a->min_ns > a->max_ns && a->count) {
         inconsistent(log, "a phase aggregate with its minimum above its maximum");
         return;
@@ -188,6 +183,44 @@ static void on_agg(worker_log *log, const scope_rec_phase_agg *a) {
     n->nbins = a->nbins;
 }
 
+/* Definitions may come later in the same frame than a record that uses them
+ * (docs/format.md, 5.1): an aggregate of a node not defined yet waits for
+ * the end of its frame. */
+static void on_agg(worker_log *log, const scope_rec_phase_agg *a) {
+    log_node *n = log_node_of(log, a->node);
+    if (n) {
+        apply_agg(log, n, a);
+        return;
+    }
+    void *grown = grow(log->pending, log->npending, &log->cap_pending, sizeof *log->pending);
+    scope_hist_bin *bins = a->nbins ? malloc(a->nbins * sizeof *bins) : NULL;
+    if (!grown || (a->nbins && !bins)) {
+        if (grown)
+            log->pending = grown;
+        free(bins);
+        log->nomem = 1;
+        return;
+    }
+    log->pending = grown;
+    if (bins)
+        memcpy(bins, a->bins, a->nbins * sizeof *bins);
+    log->pending[log->npending] = *a;
+    log->pending[log->npending++].bins = bins;
+}
+
+/* At the end of a frame: the aggregates whose nodes it defined after them. */
+static void settle_pending(worker_log *log) {
+    for (size_t i = 0; i < log->npending; i++) {
+        log_node *n = log_node_of(log, log->pending[i].node);
+        if (n && !log->nomem)
+            apply_agg(log, n, &log->pending[i]);
+        else
+            inconsistent(log, "figures of a phase whose definition was lost");
+        free((void *)log->pending[i].bins);
+    }
+    log->npending = 0;
+}
+
 static void on_counter(worker_log *log, const scope_rec_counter *c) {
     uint32_t ix;
     if (idmap_get(&log->counter_ix, c->id, &ix)) {
@@ -216,10 +249,13 @@ static void on_counter(worker_log *log, const scope_rec_counter *c) {
 
 static log_thread_marks *thread_marks(worker_log *log, uint32_t thread) {
     uint32_t ix;
-    if (idmap_get(&log->thread_ix, thread + 1, &ix)) /* +1: thread 0 is the process */
+    /* Keyed by the index itself: every uint32 is a thread (0: the process).
+     * Keying by index + 1 turned thread 2^32-1 into key 0, which the map
+     * refused, and the whole run failed to load as out of memory. */
+    if (idmap_get(&log->thread_ix, thread, &ix))
         return &log->tmarks[ix];
     void *p = grow(log->tmarks, log->ntmarks, &log->cap_tmarks, sizeof *log->tmarks);
-    if (!p || idmap_put(&log->thread_ix, thread + 1, (uint32_t)log->ntmarks) < 0) {
+    if (!p || idmap_put(&log->thread_ix, thread, (uint32_t)log->ntmarks) < 0) {
         if (p)
             log->tmarks = p;
         log->nomem = 1;
@@ -231,6 +267,8 @@ static log_thread_marks *thread_marks(worker_log *log, uint32_t thread) {
 }
 
 static void add_note(worker_log *log, scope_bytes text) {
+    if (!text.len)
+        return; /* nothing to say beyond the count the caveat gives */
     for (size_t i = 0; i < log->nnotes; i++)
         if (strlen(log->notes[i]) == text.len && !memcmp(log->notes[i], text.ptr, text.len))
             return;
@@ -239,6 +277,24 @@ static void add_note(worker_log *log, scope_bytes text) {
         if (s)
             log->notes[log->nnotes++] = s;
     }
+}
+
+/* How many phases an "N phase(s) still open ..." mark left open.  The
+ * recorder writes one such mark per thread (recorder/writer.c,
+ * add_open_phases) with the count only in its text, its value naming the
+ * innermost node; counting the mark as one phase made the UNBALANCED caveat
+ * say fewer phases than the recorder's own note printed next to it.  Any
+ * other wording counts as one. */
+static uint64_t open_phases_of(scope_bytes text) {
+    static const char suffix[] = " phase(s) still open";
+    uint64_t n = 0;
+    size_t i = 0;
+    for (; i < text.len && i < 10 && text.ptr[i] >= '0' && text.ptr[i] <= '9'; i++)
+        n = n * 10 + (uint64_t)(text.ptr[i] - '0');
+    if (!i || !n || text.len - i < sizeof suffix - 1 ||
+        memcmp(text.ptr + i, suffix, sizeof suffix - 1))
+        return 1;
+    return n;
 }
 
 static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
@@ -265,13 +321,13 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
         break;
     case SCOPE_MARK_UNBALANCED:
         /* Unbalanced ends are a running total per thread; phases left open
-         * are one mark each (the value names the innermost node). */
+         * come as one mark per thread saying how many (open_phases_of). */
         if (mk->text.len >= sizeof end_empty - 1 &&
             !memcmp(mk->text.ptr, end_empty, sizeof end_empty - 1)) {
             if ((t = thread_marks(log, mk->thread)) && mk->value > 0)
                 t->unbalanced_ends = (uint64_t)mk->value;
         } else {
-            log->open_phase_marks++;
+            log->open_phase_marks += open_phases_of(mk->text);
             add_note(log, mk->text);
         }
         break;
@@ -348,6 +404,7 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
                 break;
             }
         }
+        settle_pending(log);
     }
 }
 
@@ -407,8 +464,8 @@ void log_read(const char *path, worker_log *log) {
         uint32_t dummy;
         if (!n->has_agg)
             continue;
-        if (!idmap_get(&seen, n->thread + 1, &dummy)) {
-            if (idmap_put(&seen, n->thread + 1, 0) < 0)
+        if (!idmap_get(&seen, n->thread, &dummy)) { /* any uint32, as in thread_marks */
+            if (idmap_put(&seen, n->thread, 0) < 0)
                 log->nomem = 1;
             w->nthreads++;
         }
@@ -426,6 +483,9 @@ void log_release(worker_log *log) {
     free(log->counters);
     free(log->tmarks);
     free(log->damage);
+    for (size_t i = 0; i < log->npending; i++)
+        free((void *)log->pending[i].bins);
+    free(log->pending);
     idmap_free(&log->string_ix);
     idmap_free(&log->node_ix);
     idmap_free(&log->counter_ix);

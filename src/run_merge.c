@@ -19,6 +19,77 @@
 
 static const char unnamed[] = "(unnamed phase)";
 
+/* ---- names under an owner -------------------------------------------------- */
+
+/* (owner, name) -> index, for finding a phase's child or a counter by name
+ * in constant time.  Scanning them was quadratic in their number: a phase
+ * with some ten thousand distinct children or counters (names made up at
+ * run time, or a hostile log) took seconds to merge, and longer with every
+ * process merged into it. */
+typedef struct name_slot {
+    const void *owner; /* NULL: an empty slot */
+    run_str name;
+    size_t index;
+} name_slot;
+
+typedef struct name_index {
+    name_slot *slots;
+    size_t cap, used;
+} name_index;
+
+static name_slot *name_slot_of(const name_index *x, const void *owner, run_str name) {
+    uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)(uintptr_t)owner * 0x9e3779b97f4a7c15ull);
+    for (size_t i = 0; i < name.len; i++) /* FNV-1a */
+        h = (h ^ (uint8_t)name.s[i]) * 0x100000001b3ull;
+    size_t i = (size_t)(h ^ (h >> 32)) & (x->cap - 1);
+    for (;; i = (i + 1) & (x->cap - 1)) {
+        const name_slot *e = &x->slots[i];
+        if (!e->owner ||
+            (e->owner == owner && e->name.len == name.len && !memcmp(e->name.s, name.s, name.len)))
+            return &x->slots[i];
+    }
+}
+
+/* 1 with *index set when (owner, name) is there, else 0. */
+static int name_find(const name_index *x, const void *owner, run_str name, size_t *index) {
+    if (!x->cap)
+        return 0;
+    const name_slot *e = name_slot_of(x, owner, name);
+    if (!e->owner)
+        return 0;
+    *index = e->index;
+    return 1;
+}
+
+/* Adds (owner, name) -> index, not there yet.  Returns 0, or -1 when out of
+ * memory. */
+static int name_add(name_index *x, const void *owner, run_str name, size_t index) {
+    if ((x->used + 1) * 2 > x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        name_index bigger = {calloc(cap, sizeof *bigger.slots), cap, x->used};
+        if (!bigger.slots)
+            return -1;
+        for (size_t i = 0; i < x->cap; i++)
+            if (x->slots[i].owner)
+                *name_slot_of(&bigger, x->slots[i].owner, x->slots[i].name) = x->slots[i];
+        free(x->slots);
+        *x = bigger;
+    }
+    *name_slot_of(x, owner, name) = (name_slot){owner, name, index};
+    x->used++;
+    return 0;
+}
+
+/* Room for element n of an array grown by doubling, its capacity implied by
+ * its length (full at 0 and at every power of two), so that run_model.h
+ * needs no capacity fields.  Growing by one element copied the array on
+ * every addition: quadratic again.  NULL when out of memory. */
+static void *room_for(void *arr, size_t n, size_t size) {
+    if (n & (n - 1))
+        return arr; /* not a power of two: there is room */
+    return realloc(arr, (n ? 2 * n : 1) * size);
+}
+
 /* ---- phases --------------------------------------------------------------- */
 
 typedef struct merge_ctx {
@@ -27,6 +98,8 @@ typedef struct merge_ctx {
     run_role *role;
     size_t proc; /* the process being merged: index in role->workers */
     int nomem;
+    name_index children; /* owner: the parent phase */
+    name_index counters; /* owner: the address of the counter array */
 } merge_ctx;
 
 static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
@@ -43,8 +116,10 @@ static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
     for (size_t i = 0; i < c->role->nprocs; i++)
         per_proc[i] = NAN;
     if (parent) {
-        run_phase **kids = realloc(parent->children, (parent->nchildren + 1) * sizeof *kids);
-        if (!kids) {
+        run_phase **kids = room_for(parent->children, parent->nchildren, sizeof *kids);
+        if (!kids || name_add(&c->children, parent, name, parent->nchildren) < 0) {
+            if (kids)
+                parent->children = kids;
             c->nomem = 1;
             return NULL;
         }
@@ -56,41 +131,74 @@ static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
 }
 
 static run_phase *child_named(merge_ctx *c, run_phase *parent, run_str name) {
-    for (size_t i = 0; i < parent->nchildren; i++) {
-        run_phase *k = parent->children[i];
-        if (k->name.len == name.len && !memcmp(k->name.s, name.s, name.len))
-            return k;
-    }
+    size_t i;
+    if (name_find(&c->children, parent, name, &i))
+        return parent->children[i];
     return new_phase(c, parent, name);
 }
 
 /* The merged phase of a node, placing its ancestors first.  NULL when its
  * chain is broken (a parent whose definition was lost, or a cycle in a
- * damaged log): the log's inconsistency count says so. */
-static run_phase *place(merge_ctx *c, worker_log *log, log_node *n) {
-    if (n->merged)
+ * damaged log) or nests deeper than RUN_MAX_DEPTH: the log's inconsistency
+ * count says so, once per node left out.  A failure is remembered (unplaced)
+ * because place() is asked again for the same node by each of its
+ * descendants and counters: without that, a broken node was counted once
+ * per asking and its descendants never.
+ *
+ * `hops` counts the unplaced ancestors walked so far above the node first
+ * asked.  Past RUN_MAX_DEPTH of them that node is nested too deep, whatever
+ * lies further up, so the walk stops there: it used to recurse along the
+ * whole chain, and a damaged log chaining a hundred thousand nodes
+ * overflowed the stack here, or the renderers' recursion over the deep tree
+ * that resulted did.  The nodes between are not judged by that walk (they
+ * may nest shallowly enough) but when they are asked themselves. */
+static run_phase *place_from(merge_ctx *c, worker_log *log, log_node *n, unsigned hops) {
+    if (n->merged || n->unplaced)
         return n->merged;
-    if (n->placing) {
-        log->inconsistent++;
-        return NULL;
-    }
+    if (n->placing)
+        return NULL; /* a cycle: each node on it is counted as it fails */
+    if (hops > RUN_MAX_DEPTH)
+        return NULL; /* not judged */
     n->placing = 1;
     run_phase *parent = c->role->root;
+    const char *why = NULL;
+    static const char too_deep[] = "a phase nested deeper than any recorder nests";
     if (n->parent) {
         log_node *pn = log_node_of(log, n->parent);
-        parent = pn ? place(c, log, pn) : NULL;
-        if (!pn && !log->inconsistent++)
-            snprintf(log->inconsistent_what, sizeof log->inconsistent_what,
-                     "a phase whose parent's definition was lost");
+        parent = pn ? place_from(c, log, pn, hops + 1) : NULL;
+        if (!pn)
+            why = "a phase whose parent's definition was lost";
+        else if (pn->placing)
+            why = "phases whose parents form a cycle";
+        else if (!pn->merged && !pn->unplaced) {
+            if (hops) {
+                n->placing = 0; /* not judged either */
+                return NULL;
+            }
+            why = too_deep;
+        } else
+            why = "a phase inside one that could not be placed";
+    }
+    if (parent && parent->depth >= RUN_MAX_DEPTH) {
+        parent = NULL;
+        why = too_deep;
     }
     run_phase *p = NULL;
     if (parent) {
         const run_str *name = log_string_of(log, n->name);
         p = child_named(c, parent, name ? *name : (run_str){unnamed, sizeof unnamed - 1});
+    } else {
+        n->unplaced = 1;
+        if (!log->inconsistent++)
+            snprintf(log->inconsistent_what, sizeof log->inconsistent_what, "%s", why);
     }
     n->placing = 0;
     n->merged = p;
     return p;
+}
+
+static run_phase *place(merge_ctx *c, worker_log *log, log_node *n) {
+    return place_from(c, log, n, 0);
 }
 
 static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
@@ -139,18 +247,30 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
 
 /* ---- counters ------------------------------------------------------------- */
 
+/* Counter totals are int64 summed over threads and processes, and a log may
+ * hold any value: a sum past the range stops at its end instead of
+ * overflowing (undefined behaviour, and a wrapped sum would show a huge
+ * total of the wrong sign). */
+static int64_t add_saturated(int64_t a, int64_t b) {
+    int64_t sum;
+    if (__builtin_add_overflow(a, b, &sum))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return sum;
+}
+
 static void add_counter(merge_ctx *c, run_counter **arr, size_t *n, run_str name,
                         const log_counter *lc) {
-    for (size_t i = 0; i < *n; i++) {
+    size_t i;
+    if (name_find(&c->counters, arr, name, &i)) {
         run_counter *k = &(*arr)[i];
-        if (k->name.len == name.len && !memcmp(k->name.s, name.s, name.len)) {
-            k->calls += lc->calls;
-            k->total += lc->total;
-            return;
-        }
+        k->calls += lc->calls;
+        k->total = add_saturated(k->total, lc->total);
+        return;
     }
-    run_counter *grown = realloc(*arr, (*n + 1) * sizeof **arr);
-    if (!grown) {
+    run_counter *grown = room_for(*arr, *n, sizeof **arr);
+    if (!grown || name_add(&c->counters, arr, name, *n) < 0) {
+        if (grown)
+            *arr = grown;
         c->nomem = 1;
         return;
     }
@@ -593,11 +713,15 @@ int run_merge(run_model *m, worker_log *logs, const run_options *opt) {
     if (settle_header(m, mem) < 0 || find_roles(m, mem) < 0)
         return -1;
     merge_ctx c = {.m = m, .mem = mem};
-    for (size_t r = 0; r < m->nroles; r++) {
+    int rc = 0;
+    for (size_t r = 0; r < m->nroles && rc == 0; r++) {
         c.role = &m->roles[r];
-        if (merge_role(&c, logs, opt) < 0)
-            return -1;
+        rc = merge_role(&c, logs, opt);
     }
+    free(c.children.slots);
+    free(c.counters.slots);
+    if (rc < 0)
+        return -1;
     if (m->nroles)
         qsort(m->roles, m->nroles, sizeof *m->roles, by_phase_time);
     for (size_t r = 0; r < m->nroles; r++)

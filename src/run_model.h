@@ -125,13 +125,20 @@ typedef struct run_counter {
     double ns_per_unit; /* the phase's total time per unit counted; NAN when total <= 0 */
 } run_counter;
 
+/* How deep phases nest in the model: depth 1 .. RUN_MAX_DEPTH.  The
+ * recorder nests at most 255 deep (its REC_MAX_DEPTH counts a root
+ * sentinel); a damaged log may chain any number of nodes, and those below
+ * this depth are left out as inconsistent, so that every walk of the tree,
+ * recursive in the merge and in the renderers, stays shallow. */
+#define RUN_MAX_DEPTH 256
+
 typedef struct run_phase run_phase;
 struct run_phase {
     run_str name;
     run_phase *parent;    /* NULL for the role's root */
     run_phase **children; /* sorted by total, largest first */
     size_t nchildren;
-    unsigned depth; /* 0: the role's root; 1: top-level phases */
+    unsigned depth; /* 0: the role's root; 1: top-level phases; at most RUN_MAX_DEPTH */
     uint32_t flags; /* SCOPE_PHASE_F_* of any merged node */
 
     run_dist dist;                /* count, total, percentiles */
@@ -146,7 +153,8 @@ struct run_phase {
     size_t nprocs;
     double spread_min_ns, spread_median_ns, spread_max_ns;
     size_t spread_max_worker; /* index into run_model.workers */
-    double *per_proc_ns;      /* per role process (run_role.workers order); 0 when absent */
+    double *per_proc_ns;      /* per role process (run_role.workers order); NAN for a
+                                 process that never entered it */
 
     /* The histogram of every merged entry (SCOPE_HIST_BUCKETS counts), NULL
      * when none was recorded. */
@@ -251,8 +259,9 @@ const run_phase *run_phase_child(const run_phase *parent, const char *name, size
  * escaped (text_escape.h), into buf.  Returns buf. */
 const char *run_phase_path(const run_phase *p, char *buf, size_t cap);
 
-/* The worker's short label for tables and caveats: "host pid N (rank R)",
- * escaped.  Returns buf. */
+/* The worker's short label for tables and caveats, escaped: "role rank R
+ * (pid N on host)", or "role pid N on host" without a rank, or its log's
+ * path when its identity was lost.  Returns buf. */
 const char *run_worker_label(const run_model *m, size_t worker, char *buf, size_t cap);
 
 #endif
