@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the event-log reader with libFuzzer.
+# Fuzzes the event-log reader and the analysis with libFuzzer.
 #
 #   scripts/fuzz.sh [--seconds N] [--target NAME|all] [--jobs N]
 #
@@ -12,7 +12,11 @@
 #
 # Targets: fuzz_log_reader (whole files, the default), fuzz_log_suffix (bytes
 # after a valid header), fuzz_log_records (decompressed frame content, with a
-# decode/encode round trip); `all` runs each for N seconds.
+# decode/encode round trip), fuzz_run_load (a run of up to three logs written
+# through the real writer from record streams, loaded, merged and printed as
+# the text report and JSON; before fuzzing it also replays the large runs of
+# `make_corpus --mode stress` with a 5-second timeout); `all` runs each for
+# N seconds.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,8 +46,9 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1)); then
     exit 2
 fi
 
-all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records)
-declare -A corpus_mode=([fuzz_log_reader]=file [fuzz_log_suffix]=suffix [fuzz_log_records]=records)
+all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records fuzz_run_load)
+declare -A corpus_mode=([fuzz_log_reader]=file [fuzz_log_suffix]=suffix [fuzz_log_records]=records
+    [fuzz_run_load]=run)
 if [[ "$target" == all ]]; then
     targets=("${all_targets[@]}")
 elif [[ -n "${corpus_mode[$target]:-}" ]]; then
@@ -105,6 +110,20 @@ for t in "${targets[@]}"; do
         echo "== replaying $(find "$regress" -type f | wc -l) regression input(s) for $t"
         if ! "$(bin_of "$t")" "$regress"/* >"$build/logs/$t-regressions.log" 2>&1; then
             echo "fuzz.sh: $t: a regression input fails again; see $build/logs/$t-regressions.log" >&2
+            status=1
+        fi
+    fi
+
+    # Runs too large to fuzz that once hung or crashed the analysis: each must
+    # now load in well under the timeout.
+    if [[ "$t" == fuzz_run_load ]]; then
+        stress="$build/corpus-stress"
+        rm -rf "$stress"
+        "$build/tests/fuzz/make_corpus" --mode stress "$stress"
+        echo "== replaying $(find "$stress" -type f | wc -l) stress run(s) for $t"
+        if ! "$(bin_of "$t")" -runs=0 -timeout=5 -rss_limit_mb=2048 "$stress" \
+            >"$build/logs/$t-stress.log" 2>&1; then
+            echo "fuzz.sh: $t: a stress run fails or takes too long; see $build/logs/$t-stress.log" >&2
             status=1
         fi
     fi

@@ -1,0 +1,385 @@
+/*
+ * libFuzzer target for the whole analysis (fuzz_run_load): hostile logs
+ * through run_load, the merge, the caveats, the text report and the JSON.
+ *
+ * The input is a run of 1 to SCOPE_FUZZ_MAX_LOGS worker logs separated by
+ * SCOPE_FUZZ_LOG_SEP (fuzz_common.h).  Each log is the decompressed record
+ * streams of its data frames, separated by SCOPE_FUZZ_FRAME_SEP, as in
+ * fuzz_log_records.  The harness writes every log through the real writer
+ * into RUN/workers/h/ of a private run directory: each record is added with
+ * scope_log_writer_add_raw and each frame closed with the clocks and reason
+ * of the FRAME record it starts with (the writer numbers the frames itself).
+ * So the fuzzer mutates records (ids, parents, names, figures, bins, marks,
+ * identities), not zstd bytes that would only fail their checksum, and every
+ * log is readable; what the reader must survive is fuzz_log_reader's job.
+ * SCOPE_FUZZ_LOST_SEP and SCOPE_FUZZ_TORN_SEP separate frames too, and cut
+ * the frame before them out of the file or in half, for the frames-lost,
+ * damaged and truncated paths of the analysis.
+ *
+ * Then run_load (one loader thread), checks of the model's structure (every
+ * index in range, every tree link consistent, the lookups finding what is
+ * there), report_text_print in a style chosen from the input and
+ * report_json_print into /dev/null, and run_free.  Since every log has an
+ * intact header, run_load must succeed: any error, out of memory included,
+ * is a bug (the allocations here are small; one log failing is a caveat,
+ * never a failed load).  ASan, UBSan and LeakSanitizer do the rest.
+ *
+ * With SCOPE_FUZZ_SHOW=1 in the environment the reports go to stdout, to
+ * see what an input loads as (build-fuzz/tests/fuzz/fuzz_run_load FILE).
+ *
+ * The run directory is made once per process (under /dev/shm when it can
+ * be written, so no disk is touched, else $TMPDIR or /tmp) and removed at
+ * exit; a crashed process leaves it behind, named scope-fuzz-run-*.
+ */
+#define _GNU_SOURCE /* memmem */
+#include "fuzz_common.h"
+#include "report_json.h"
+#include "report_text.h"
+#include "run_model.h"
+
+#include <scope/log_format.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char g_dir[4096];                           /* the run directory */
+static char g_log[SCOPE_FUZZ_MAX_LOGS][4096 + 32]; /* its worker logs */
+static unsigned g_nlogs;                           /* logs the previous input left */
+static FILE *g_null;                               /* where the reports go */
+
+static void die(const char *what) {
+    fprintf(stderr, "fuzz: %s: %s\n", what, strerror(errno));
+    abort();
+}
+
+/* ---- the run directory ---------------------------------------------------- */
+
+static void remove_run_dir(void) {
+    char path[4096 + 32];
+    for (unsigned i = 0; i < SCOPE_FUZZ_MAX_LOGS; i++)
+        unlink(g_log[i]);
+    snprintf(path, sizeof path, "%s/workers/h", g_dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/workers", g_dir);
+    rmdir(path);
+    rmdir(g_dir);
+}
+
+static void make_run_dir(void) {
+    const char *base = getenv("TMPDIR");
+    struct stat st;
+    if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0)
+        base = "/dev/shm";
+    else if (!base || !*base)
+        base = "/tmp";
+    snprintf(g_dir, sizeof g_dir, "%s/scope-fuzz-run-XXXXXX", base);
+    if (!mkdtemp(g_dir))
+        die(g_dir);
+    char path[4096 + 32];
+    snprintf(path, sizeof path, "%s/workers", g_dir);
+    if (mkdir(path, 0700) < 0)
+        die(path);
+    snprintf(path, sizeof path, "%s/workers/h", g_dir);
+    if (mkdir(path, 0700) < 0)
+        die(path);
+    for (unsigned i = 0; i < SCOPE_FUZZ_MAX_LOGS; i++)
+        snprintf(g_log[i], sizeof g_log[i], "%s/workers/h/w%u." SCOPE_LOG_FILE_EXT, g_dir, i);
+    atexit(remove_run_dir);
+}
+
+/* ---- writing one log -------------------------------------------------------- */
+
+/* LEB128, as the format writes it.  Returns 0 at the end of the input or on a
+ * varint longer than 64 bits. */
+static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+    *v = 0;
+    for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+        uint8_t b = *(*p)++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return 1;
+    }
+    return 0;
+}
+
+enum fate { FRAME_KEPT, FRAME_LOST, FRAME_TORN };
+
+/* The first frame separator at or after p, and what it does to the frame
+ * before it; NULL when none. */
+static const uint8_t *next_frame_sep(const uint8_t *p, const uint8_t *end, enum fate *fate,
+                                     size_t *seplen) {
+    static const struct {
+        const char *sep;
+        size_t len;
+        enum fate fate;
+    } seps[] = {
+        {SCOPE_FUZZ_FRAME_SEP, SCOPE_FUZZ_FRAME_SEP_LEN, FRAME_KEPT},
+        {SCOPE_FUZZ_LOST_SEP, SCOPE_FUZZ_LOST_SEP_LEN, FRAME_LOST},
+        {SCOPE_FUZZ_TORN_SEP, SCOPE_FUZZ_TORN_SEP_LEN, FRAME_TORN},
+    };
+    const uint8_t *best = NULL;
+    for (size_t i = 0; i < sizeof seps / sizeof seps[0]; i++) {
+        /* Only one starting before the best so far can win (separators may
+         * overlap: they all begin and end with a newline). */
+        size_t room = (size_t)(end - p);
+        if (best && (size_t)(best - p) + seps[i].len - 1 < room)
+            room = (size_t)(best - p) + seps[i].len - 1;
+        const uint8_t *s = memmem(p, room, seps[i].sep, seps[i].len);
+        if (s && (!best || s < best)) {
+            best = s;
+            *fate = seps[i].fate;
+            *seplen = seps[i].len;
+        }
+    }
+    return best;
+}
+
+/* Adds the records of one frame's stream to the writer and closes the frame.
+ * A FRAME record first gives the frame's clocks and reason; later FRAME
+ * records are dropped (the writer writes the one FRAME record itself), and
+ * so is whatever follows a record header that runs past the end. */
+static long write_frame(scope_log_writer *w, const uint8_t *p, const uint8_t *end) {
+    uint64_t mono = 0, wall = 0, reason = 0;
+    for (int first = 1; p < end; first = 0) {
+        uint64_t type, len;
+        if (!get_varint(&p, end, &type) || !get_varint(&p, end, &len) || len > (uint64_t)(end - p))
+            break;
+        const uint8_t *body = p;
+        p += len;
+        if (type == SCOPE_REC_FRAME) {
+            uint64_t seq;
+            const uint8_t *f = body;
+            if (first && get_varint(&f, body + len, &seq) && get_varint(&f, body + len, &mono) &&
+                get_varint(&f, body + len, &wall))
+                get_varint(&f, body + len, &reason);
+            continue;
+        }
+        if (type > UINT32_MAX)
+            continue; /* not a type the writer can write */
+        int rc = scope_log_writer_add_raw(w, (uint32_t)type, body, (size_t)len);
+        if (rc < 0) {
+            fprintf(stderr, "fuzz: scope_log_writer_add_raw(type %llu, %llu bytes): %s\n",
+                    (unsigned long long)type, (unsigned long long)len, strerror(-rc));
+            abort();
+        }
+    }
+    long n = scope_log_writer_close_frame(w, (uint32_t)reason, mono, wall);
+    if (n < 0) {
+        fprintf(stderr, "fuzz: scope_log_writer_close_frame: %s\n", strerror((int)-n));
+        abort();
+    }
+    return n;
+}
+
+/* Writes log text p[0..len) to path: no bytes, a header alone; otherwise one
+ * frame per piece between frame separators, except an empty piece after a
+ * separator that ends the text. */
+static void write_log(const char *path, const uint8_t *p, size_t len) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0)
+        die(path);
+    /* A small first frame buffer and a fast level: inputs are small, and the
+     * writer grows the buffer for a larger frame by itself. */
+    scope_log_writer_options opt = {.level = 1, .max_frame_hint = 16384};
+    scope_log_writer *w = NULL;
+    int rc = scope_log_writer_open(&w, fd, &opt);
+    if (rc < 0) {
+        errno = -rc;
+        die("scope_log_writer_open");
+    }
+    uint64_t size = scope_log_writer_bytes(w); /* the header */
+    const uint8_t *end = p + len;
+    while (len) {
+        enum fate fate = FRAME_KEPT;
+        size_t seplen = 0;
+        const uint8_t *sep = next_frame_sep(p, end, &fate, &seplen);
+        uint64_t n = (uint64_t)write_frame(w, p, sep ? sep : end);
+        if (fate == FRAME_LOST) {
+            if (ftruncate(fd, (off_t)size) < 0)
+                die("ftruncate");
+        } else if (fate == FRAME_TORN) {
+            size += n / 2;
+            if (ftruncate(fd, (off_t)size) < 0)
+                die("ftruncate");
+        } else {
+            size += n;
+        }
+        if (!sep || sep + seplen == end)
+            break;
+        p = sep + seplen;
+    }
+    scope_log_writer_free(w);
+    if (close(fd) < 0)
+        die(path);
+}
+
+/* ---- checking the model ------------------------------------------------------ */
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "fuzz: model check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__);  \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* Children per phase checked through the lookups of run_model.h. */
+#define LOOKUPS 8
+
+/* A buffer holds a terminated string of fewer than cap bytes. */
+static void check_terminated(const char *buf, size_t cap) {
+    CHECK(memchr(buf, '\0', cap) != NULL);
+}
+
+static int plain_name(run_str s) {
+    return s.len && !memchr(s.s, '\0', s.len) && !memchr(s.s, '/', s.len);
+}
+
+static void check_phase(const run_model *m, const run_role *r, const run_phase *p, size_t *n) {
+    char path[48];
+    run_phase_path(p, path, sizeof path);
+    check_terminated(path, sizeof path);
+    CHECK(p->name.s && p->name.s[p->name.len] == '\0');
+    CHECK(p->nprocs <= r->nprocs);
+    CHECK(p->spread_max_worker == SIZE_MAX || p->spread_max_worker < m->nworkers);
+    CHECK(!p->ncounters || p->counters);
+    for (size_t i = 0; i < p->ncounters; i++)
+        CHECK(p->counters[i].name.s);
+    for (size_t i = 0; i < p->nchildren; i++) {
+        const run_phase *k = p->children[i];
+        CHECK(k && k->parent == p && k->depth == p->depth + 1 && k->depth <= RUN_MAX_DEPTH);
+        /* Children are told apart by name, so a lookup by name finds this
+         * one.  The lookup scans the children: asked of the first few only,
+         * or a phase with thousands of them would make this quadratic. */
+        if (i < LOOKUPS)
+            CHECK(run_phase_child(p, k->name.s, k->name.len) == k);
+        (*n)++;
+        check_phase(m, r, k, n);
+    }
+}
+
+static void check_model(const run_model *m, unsigned nlogs) {
+    char label[40];
+    CHECK(m->nworkers == nlogs);
+    size_t placed = 0;
+    for (size_t i = 0; i < m->nworkers; i++) {
+        const run_worker *w = &m->workers[i];
+        CHECK(w->readable); /* the writer always wrote an intact header */
+        CHECK(w->attempt == SIZE_MAX || w->attempt < m->nattempts);
+        CHECK(w->role_index == SIZE_MAX || w->role_index < m->nroles);
+        CHECK(w->has_process || w->attempt == SIZE_MAX);
+        placed += w->attempt != SIZE_MAX;
+        run_worker_label(m, i, label, sizeof label);
+        check_terminated(label, sizeof label);
+    }
+    size_t in_attempts = 0;
+    for (size_t a = 0; a < m->nattempts; a++)
+        in_attempts += m->attempts[a].nworkers;
+    CHECK(in_attempts == placed);
+
+    size_t in_roles = 0;
+    for (size_t r = 0; r < m->nroles; r++) {
+        const run_role *role = &m->roles[r];
+        in_roles += role->nprocs;
+        for (size_t k = 0; k < role->nprocs; k++) {
+            CHECK(role->workers[k] < m->nworkers);
+            CHECK(m->workers[role->workers[k]].role_index == r);
+        }
+        CHECK(role->slowest_worker == SIZE_MAX || role->slowest_worker < m->nworkers);
+        CHECK(role->root && !role->root->parent && role->root->depth == 0);
+        size_t nphases = 0;
+        check_phase(m, role, role->root, &nphases);
+        CHECK(nphases == role->nphases);
+        CHECK(role->ndominant <= role->nphases);
+        for (size_t i = 0; i < role->ndominant; i++)
+            CHECK(role->dominant[i] && role->dominant[i]->depth >= 1);
+        CHECK(!role->nunattached || role->unattached);
+        if (!memchr(role->name.s, '\0', role->name.len)) {
+            /* Roles are told apart by name, so the lookup finds this one. */
+            CHECK(run_find_role(m, role->name.s) == role);
+        }
+        for (size_t i = 0; i < role->root->nchildren && i < LOOKUPS; i++) {
+            const run_phase *top = role->root->children[i];
+            if (plain_name(top->name))
+                CHECK(run_find_phase(role, top->name.s) == top);
+        }
+    }
+    CHECK(in_roles == m->nprocs);
+
+    for (size_t i = 0; i < m->ncaveats; i++) {
+        const run_caveat *c = &m->caveats[i];
+        CHECK(c->text);
+        CHECK(c->worker == SIZE_MAX || c->worker < m->nworkers);
+        CHECK((unsigned)c->kind < RUN_CAVEAT_KIND_LIMIT);
+        CHECK(run_caveat_kind_name(c->kind) != NULL);
+    }
+}
+
+/* ---- the target ------------------------------------------------------------ */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    make_run_dir();
+    const char *show = getenv("SCOPE_FUZZ_SHOW");
+    if (show && *show && strcmp(show, "0") != 0) {
+        g_null = stdout;
+        return 0;
+    }
+    g_null = fopen("/dev/null", "w");
+    if (!g_null)
+        die("/dev/null");
+    /* Fewer write(2) calls per input: the reports are thrown away anyway. */
+    setvbuf(g_null, NULL, _IOFBF, 1 << 16);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const uint8_t *p = data, *end = data + size;
+    unsigned nlogs = 0;
+    while (nlogs < SCOPE_FUZZ_MAX_LOGS) {
+        const uint8_t *sep =
+            memmem(p, (size_t)(end - p), SCOPE_FUZZ_LOG_SEP, SCOPE_FUZZ_LOG_SEP_LEN);
+        write_log(g_log[nlogs++], p, (size_t)((sep ? sep : end) - p));
+        if (!sep)
+            break;
+        p = sep + SCOPE_FUZZ_LOG_SEP_LEN;
+    }
+    /* The logs of a previous, longer input must not join this run. */
+    for (unsigned i = nlogs; i < g_nlogs; i++)
+        if (unlink(g_log[i]) < 0 && errno != ENOENT)
+            die(g_log[i]);
+    g_nlogs = nlogs;
+
+    run_model *m = NULL;
+    char msg[512];
+    run_options opt = {.threads = 1};
+    enum run_load_error e = run_load(g_dir, &opt, &m, msg, sizeof msg);
+    if (e != RUN_OK || !m) {
+        fprintf(stderr, "fuzz: run_load failed (%d) on %u intact log(s): %s\n", (int)e, nlogs,
+                e != RUN_OK ? msg : "no model");
+        abort();
+    }
+    check_model(m, nlogs);
+
+    /* The layout depends on the style: take one from the input's size, so
+     * the corpus covers narrow and wide, ASCII and UTF-8, plain and colour. */
+    text_style st = {
+        .width = 40 + (int)(size % 97), .color = (int)(size & 1), .utf8 = (int)((size >> 1) & 1)};
+    report_text_print(g_null, m, &st);
+    if (report_json_print(g_null, m) < 0) {
+        fprintf(stderr, "fuzz: report_json_print failed\n");
+        abort();
+    }
+    run_free(m);
+    return 0;
+}
