@@ -177,9 +177,12 @@ START_TEST(known_figures) {
                       0.035 * t.entries[29] * MS + slack,
                   "p99 %.3f ms, program %.3f ms", compute->dist.p99_ns / MS, t.entries[29]);
     ck_assert_msg(fabs((double)compute->dist.max_ns - t.entries[29] * MS) <
-                      0.01 * t.entries[29] * MS,
+                      0.01 * t.entries[29] * MS + slack,
                   "max %.3f ms, program %.3f ms", (double)compute->dist.max_ns / MS, t.entries[29]);
-    ck_assert_msg(compute->dist.min_ns >= 2 * MS && compute->dist.min_ns < 2.5 * MS, "min");
+    ck_assert_msg(compute->dist.min_ns >= 2 * MS, "min %.3f ms", (double)compute->dist.min_ns / MS);
+    ck_assert_msg(fabs((double)compute->dist.min_ns - t.entries[0] * MS) <
+                      0.01 * t.entries[0] * MS + slack,
+                  "min %.3f ms, program %.3f ms", (double)compute->dist.min_ns / MS, t.entries[0]);
     ck_assert_msg(compute->dist.max_ns >= 6 * MS, "max");
     ck_assert_double_eq_tol(compute->dist.mean_ns, c / 30, 1);
 
