@@ -135,6 +135,10 @@ int main(int argc, char **argv) {
     }
     if (scope_init(argv[1], "coordinator") != 0)
         return 1;
+    /* Let the writer thread finish starting (it allocates as it warms up)
+     * before forking: GCC's AddressSanitizer allocator is not fork-safe, and
+     * a child forked while another thread holds its lock hangs. */
+    scope_flush();
     SCOPE_PHASE("wait_children") {
         for (int i = 0; i < 3; i++)
             run_child(worker, i);
