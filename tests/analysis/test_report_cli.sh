@@ -3,10 +3,15 @@
 # clear line and exit 2; names full of escapes are printed escaped and
 # aligned by display width; colour only when asked for or on a terminal.
 #
-# Usage: test_report_cli.sh SCOPE_TUI AN_WORKLOAD
+# With MPIRUN and RT_BASIC also given, the header of a run started by
+# mpirun: its ranks, and one attempt for all of them.
+#
+# Usage: test_report_cli.sh SCOPE_TUI AN_WORKLOAD [MPIRUN RT_BASIC]
 set -uo pipefail
 tui=$1
 workload=$2
+mpirun=${3:-}
+rt_basic=${4:-}
 tmp=$(mktemp -d)
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 failures=0
@@ -115,6 +120,24 @@ grep -q $'\x1b' "$tmp/nocolor" && fail "NO_COLOR ignored"
 LC_ALL=C "$tui" report "$run" >"$tmp/ascii" 2>&1
 LC_ALL=C grep -q $'\xe2\x94\x80' "$tmp/ascii" && fail "box drawing in the C locale"
 echo "ok: colour and locale"
+
+# ---- ranks from a launcher ---------------------------------------------------------
+if [[ -n $mpirun && -x $mpirun ]]; then
+    mpi_run="$tmp/mpi"
+    env -u SCOPE_RUN_ID -u SCOPE_PROFILE -u SCOPE_RUN_DIR \
+        "$mpirun" --oversubscribe --allow-run-as-root -np 3 "$rt_basic" init "$mpi_run" ranked \
+        >"$tmp/mpi.out" 2>&1 || fail "mpirun: $(tail -5 "$tmp/mpi.out")"
+    "$tui" report --width 100 "$mpi_run" >"$tmp/mpi.report" 2>&1 || fail "report of the mpirun run"
+    head -3 "$tmp/mpi.report"
+    grep -q "Processes 3 " "$tmp/mpi.report" || fail "mpirun: not 3 processes"
+    grep -q "Roles ranked x3" "$tmp/mpi.report" || fail "mpirun: roles"
+    grep -q "Ranks 0-2" "$tmp/mpi.report" || fail "mpirun: ranks"
+    grep -q "attempts" "$tmp/mpi.report" && fail "mpirun: the ranks were split into attempts"
+    grep -q "^RANKED  (3 processes, imbalance" "$tmp/mpi.report" || fail "mpirun: role block"
+    echo "ok: ranks from mpirun"
+else
+    echo "skip: ranks from mpirun (no mpirun given)"
+fi
 
 if ((failures)); then
     echo "$failures failure(s)" >&2
