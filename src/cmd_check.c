@@ -150,6 +150,11 @@ static void print_run(FILE *f, const char *tag, const run_model *m) {
         scope_fput_escaped(f, (const uint8_t *)id->s, id->len, 0);
         fputc(')', f);
     }
+    /* A gate that passes on a run with lost workers should say so: the
+     * figures it judged may be short. */
+    if (m->ncaveats)
+        fprintf(f, "  %zu caveat%s: see 'scope-tui report'", m->ncaveats,
+                m->ncaveats == 1 ? "" : "s");
     fputc('\n', f);
 }
 
