@@ -294,18 +294,23 @@ static void put_table_header(FILE *f, const text_style *st, const layout *lay) {
 /* ---- per role ------------------------------------------------------------- */
 
 static void put_role_title(FILE *f, const run_model *m, const run_role *r, const text_style *st) {
-    char name[256], up[256], ratio[16], who[400];
+    char name[256], up[256], ratio[16], who[400], busy[32], text[700];
     fmt_name(name, sizeof name, r->name);
     size_t i = 0;
     for (; name[i] && i + 1 < sizeof up; i++)
         up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
     up[i] = '\0';
     text_heading(f, st, up);
-    fprintf(f, "  (%zu process%s, imbalance %s", r->nprocs, r->nprocs == 1 ? "" : "es",
-            fmt_ratio(ratio, sizeof ratio, r->imbalance));
+    int n =
+        snprintf(text, sizeof text, "(%zu process%s, phase time %s, imbalance %s", r->nprocs,
+                 r->nprocs == 1 ? "" : "es", fmt_duration(busy, sizeof busy, (double)r->phase_ns),
+                 fmt_ratio(ratio, sizeof ratio, r->imbalance));
     if (r->nprocs > 1 && r->slowest_worker != SIZE_MAX)
-        fprintf(f, "; busiest %s", run_worker_label(m, r->slowest_worker, who, sizeof who));
-    fputs(")\n", f);
+        n += snprintf(text + n, sizeof text - (size_t)n, "; busiest %s",
+                      run_worker_label(m, r->slowest_worker, who, sizeof who));
+    snprintf(text + n, sizeof text - (size_t)n, ")");
+    fputs("  ", f);
+    text_wrap(f, st, text, fmt_width(up) + 2, 2);
 }
 
 static void put_dominant(FILE *f, const run_role *r, const text_style *st) {

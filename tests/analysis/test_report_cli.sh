@@ -133,7 +133,7 @@ if [[ -n $mpirun && -x $mpirun ]]; then
     grep -q "Roles ranked x3" "$tmp/mpi.report" || fail "mpirun: roles"
     grep -q "Ranks 0-2" "$tmp/mpi.report" || fail "mpirun: ranks"
     grep -q "attempts" "$tmp/mpi.report" && fail "mpirun: the ranks were split into attempts"
-    grep -q "^RANKED  (3 processes, imbalance" "$tmp/mpi.report" || fail "mpirun: role block"
+    grep -q "^RANKED  (3 processes, phase time" "$tmp/mpi.report" || fail "mpirun: role block"
     echo "ok: ranks from mpirun"
 else
     echo "skip: ranks from mpirun (no mpirun given)"
