@@ -18,8 +18,9 @@ PACKAGES=(
     # symbolization, stack capture, JSON
     libncurses-dev libhdf5-dev libzstd-dev libyaml-dev libdw-dev libunwind-dev libcjson-dev
     # command-line tools the tests and benchmarks use: h5dump, zstd -dc on logs,
-    # real terminals, setpriv (util-linux) to drop root, /usr/bin/time for peak memory
-    hdf5-tools zstd tmux util-linux time
+    # real terminals, setpriv (util-linux) to drop root, /usr/bin/time for peak
+    # memory, python3 to read JSON output back
+    hdf5-tools zstd tmux util-linux time python3
     # unit tests
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes

@@ -6,10 +6,12 @@
  */
 #define _GNU_SOURCE
 #include "an_util.h"
+#include "report_json.h"
 #include "rt_util.h"
 #include "run_model.h"
 
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <math.h>
 #include <scope/log_format.h>
@@ -350,6 +352,132 @@ START_TEST(killed_worker) {
 }
 END_TEST
 
+/* ---- JSON: the model, parsed back ---------------------------------------- */
+
+/* A figure the model may lack: null in JSON exactly when it is NAN, and
+ * otherwise the same number (integers printed exactly, others to 17
+ * digits). */
+static void same_num(const cJSON *o, const char *key, double want, const char *where) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    ck_assert_msg(v, "%s: no %s", where, key);
+    if (isnan(want)) {
+        ck_assert_msg(cJSON_IsNull(v), "%s: %s is not null for a figure not measured", where, key);
+        return;
+    }
+    ck_assert_msg(cJSON_IsNumber(v), "%s: %s is not a number", where, key);
+    ck_assert_msg(fabs(v->valuedouble - want) <= 1e-9 * fabs(want) + 1e-9,
+                  "%s: %s is %.17g, the model has %.17g", where, key, v->valuedouble, want);
+}
+
+static void same_name(const cJSON *o, run_str want, const char *where) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "name");
+    ck_assert_msg(cJSON_IsString(v), "%s: no name", where);
+    ck_assert_msg(strlen(v->valuestring) == want.len && !memcmp(v->valuestring, want.s, want.len),
+                  "%s: name '%s'", where, v->valuestring);
+}
+
+static void same_counters(const cJSON *arr, const run_counter *k, size_t n, const char *where) {
+    ck_assert_int_eq(cJSON_GetArraySize(arr), (int)n);
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *c = cJSON_GetArrayItem(arr, (int)i);
+        same_name(c, k[i].name, where);
+        same_num(c, "calls", (double)k[i].calls, where);
+        same_num(c, "total", (double)k[i].total, where);
+        same_num(c, "rate_per_s", k[i].rate_per_s, where);
+        same_num(c, "ns_per_unit", k[i].ns_per_unit, where);
+    }
+}
+
+static size_t same_phase(const cJSON *o, const run_phase *p, const char *role) {
+    char where[512], path[400];
+    snprintf(where, sizeof where, "%s/%s", role, run_phase_path(p, path, sizeof path));
+    same_name(o, p->name, where);
+    same_num(o, "count", (double)p->dist.count, where);
+    same_num(o, "total_ns", (double)p->dist.total_ns, where);
+    same_num(o, "self_ns", (double)p->self_ns, where);
+    same_num(o, "share", p->share, where);
+    same_num(o, "wait", p->wait, where);
+    same_num(o, "mean_ns", p->dist.mean_ns, where);
+    same_num(o, "p50_ns", p->dist.p50_ns, where);
+    same_num(o, "p95_ns", p->dist.p95_ns, where);
+    same_num(o, "p99_ns", p->dist.p99_ns, where);
+    same_num(o, "nprocs", (double)p->nprocs, where);
+    const cJSON *per = cJSON_GetObjectItemCaseSensitive(o, "per_proc_ns");
+    for (int i = 0; i < cJSON_GetArraySize(per); i++) {
+        const cJSON *v = cJSON_GetArrayItem(per, i);
+        ck_assert_msg(isnan(p->per_proc_ns[i]) ? cJSON_IsNull(v)
+                                               : fabs(v->valuedouble - p->per_proc_ns[i]) < 1,
+                      "%s: per_proc_ns[%d]", where, i);
+    }
+    same_counters(cJSON_GetObjectItemCaseSensitive(o, "counters"), p->counters, p->ncounters,
+                  where);
+    ck_assert_msg(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, "io")) == !p->io_measured,
+                  "%s: io", where);
+    const cJSON *kids = cJSON_GetObjectItemCaseSensitive(o, "children");
+    ck_assert_int_eq(cJSON_GetArraySize(kids), (int)p->nchildren);
+    size_t n = 1;
+    for (size_t i = 0; i < p->nchildren; i++)
+        n += same_phase(cJSON_GetArrayItem(kids, (int)i), p->children[i], role);
+    return n;
+}
+
+/* Every figure of the model, printed as JSON and parsed back with cJSON:
+ * the same numbers, in the same places, null exactly where the model has
+ * none.  On a run with a killed worker, so caveats and NANs are there. */
+START_TEST(json_is_the_model) {
+    char run[4200];
+    record(run, sizeof run, "json", "victim", NULL);
+    run_model *m = load(run);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(report_json_print(f, m), 0);
+    fclose(f);
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    ck_assert_msg(doc, "report --json does not parse: %.300s", text);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(doc, "schema")->valuestring,
+                     REPORT_JSON_SCHEMA);
+    const cJSON *hdr = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    same_num(hdr, "processes", (double)m->nprocs, "run");
+    same_num(hdr, "runtime_ns", (double)m->runtime_ns, "run");
+    const cJSON *cav = cJSON_GetObjectItemCaseSensitive(doc, "caveats");
+    ck_assert_int_eq(cJSON_GetArraySize(cav), (int)m->ncaveats);
+    ck_assert_uint_ge(m->ncaveats, 1);
+    for (size_t i = 0; i < m->ncaveats; i++)
+        ck_assert_str_eq(
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cav, (int)i), "text")->valuestring,
+            m->caveats[i].text);
+    const cJSON *roles = cJSON_GetObjectItemCaseSensitive(doc, "roles");
+    ck_assert_int_eq(cJSON_GetArraySize(roles), (int)m->nroles);
+    size_t phases = 0;
+    for (size_t r = 0; r < m->nroles; r++) {
+        const run_role *role = &m->roles[r];
+        const cJSON *o = cJSON_GetArrayItem(roles, (int)r);
+        same_name(o, role->name, role->name.s);
+        same_num(o, "nprocs", (double)role->nprocs, role->name.s);
+        same_num(o, "phase_ns", (double)role->phase_ns, role->name.s);
+        same_num(o, "imbalance", role->imbalance, role->name.s);
+        same_counters(cJSON_GetObjectItemCaseSensitive(o, "unattached"), role->unattached,
+                      role->nunattached, role->name.s);
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "phases");
+        ck_assert_int_eq(cJSON_GetArraySize(list), (int)role->root->nchildren);
+        for (size_t i = 0; i < role->root->nchildren; i++)
+            phases +=
+                same_phase(cJSON_GetArrayItem(list, (int)i), role->root->children[i], role->name.s);
+        ck_assert_msg(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, "iterations")) ==
+                          !role->has_iterations,
+                      "%s: iterations", role->name.s);
+    }
+    /* worker: iteration, compute, rest; coordinator: wait_children;
+     * victim: doomed (never_ends was entered after its last frame). */
+    ck_assert_uint_eq(phases, 5);
+    cJSON_Delete(doc);
+    free(text);
+    run_free(m);
+}
+END_TEST
+
 Suite *analysis_suite(void) {
     Suite *s = suite_create("analysis");
     TCase *tc = tcase_create("figures");
@@ -363,6 +491,7 @@ Suite *analysis_suite(void) {
     tcase_add_test(tc, damaged_workers);
     tcase_add_test(tc, two_attempts);
     tcase_add_test(tc, killed_worker);
+    tcase_add_test(tc, json_is_the_model);
     suite_add_tcase(s, tc);
     return s;
 }

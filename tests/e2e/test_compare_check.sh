@@ -87,6 +87,7 @@ grep -E '^cleanup ' out | grep -qF "only in A" || fail "cleanup not marked 'only
 # JSON: parseable, with the schema and nulls for what one side lacks.
 expect_rc 0 "$scope_tui" compare --json base extra
 expect_in out '"schema":	"scope-compare/1"'
+command -v python3 >/dev/null || fail "python3 is missing (scripts/setup.sh installs it): JSON not checked"
 if command -v python3 >/dev/null; then
     python3 - out <<'PY' || fail "compare --json: $(head -c 400 out)"
 import json, sys
