@@ -7,30 +7,8 @@
 set -euo pipefail
 scope_tui=$1
 workload=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# expect_rc WANT CMD... : runs CMD (stdout to out, stderr to err) and checks
-# the exit status.
-expect_rc() {
-    local want=$1 rc=0
-    shift
-    "$@" >out 2>err || rc=$?
-    [ "$rc" = "$want" ] || fail "'$*' exited $rc, wanted $want; output:
-$(head -30 out err)"
-}
-
-expect_in() { # FILE TEXT
-    grep -qF -- "$2" "$1" || fail "$1 lacks '$2':
-$(head -40 "$1")"
-}
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 expect_not_in() { # FILE EXTENDED_REGEX
     if grep -qE -- "$2" "$1"; then
@@ -168,8 +146,5 @@ expect_in out "usage: scope-tui compare"
 expect_rc 0 "$scope_tui" check --help
 expect_in out "usage: scope-tui check"
 
-if [ "$failures" -gt 0 ]; then
-    echo "$failures check(s) failed" >&2
-    exit 1
-fi
+finish
 echo "compare/check end-to-end: all checks passed"

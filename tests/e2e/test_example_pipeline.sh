@@ -9,43 +9,22 @@ pipeline=$1
 scope_tui=$2
 # Where and whether it records is the program's own business here.
 unset SCOPE_PROFILE SCOPE_RUN_DIR SCOPE_RUN_ID SCOPE_ROLE
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# expect_rc WANT CMD... : runs CMD, output to $tmp/out, checks the exit status.
-expect_rc() {
-    local want=$1 rc=0
-    shift
-    "$@" >out 2>&1 || rc=$?
-    [ "$rc" = "$want" ] || fail "'$*' exited $rc, wanted $want; output:
-$(head -20 out)"
-}
-
-expect_in_out() {
-    grep -qF -- "$1" out || fail "output lacks '$1'; output:
-$(head -40 out)"
-}
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Bad arguments: one clear line and exit 2, before anything starts.
 expect_rc 2 "$pipeline" --actors 0
-expect_in_out "--actors needs a whole number from 1 to 64, not '0'"
+expect_in_output "--actors needs a whole number from 1 to 64, not '0'"
 expect_rc 2 "$pipeline" --iterations ten
-expect_in_out "--iterations needs a whole number"
+expect_in_output "--iterations needs a whole number"
 expect_rc 2 "$pipeline" --no-such-option
-expect_in_out "unknown option --no-such-option"
+expect_in_output "unknown option --no-such-option"
 expect_rc 2 "$pipeline" --run-dir
-expect_in_out "--run-dir needs a value"
+expect_in_output "--run-dir needs a value"
 expect_rc 2 "$pipeline" stray
-expect_in_out "unexpected argument 'stray'"
+expect_in_output "unexpected argument 'stray'"
 expect_rc 0 "$pipeline" --help
-expect_in_out "usage: scope-example-pipeline"
+expect_in_output "usage: scope-example-pipeline"
 [ ! -e example-run ] || fail "a bad command line created example-run"
 
 # The run.  --quick is 10 iterations: 10 games per actor, one checkpoint.
@@ -53,8 +32,8 @@ actors=4
 iterations=10
 expect_rc 0 "$pipeline" --quick --run-dir run --out ckpt
 cp out run.out
-expect_in_out "learner: $iterations iterations,"
-expect_in_out "recorded: run "
+expect_in_output "learner: $iterations iterations,"
+expect_in_output "recorded: run "
 
 mapfile -t logs < <(find run/workers -name '*.scope' | sort)
 [ "${#logs[@]}" = $((1 + actors)) ] || fail "${#logs[@]} logs in run/workers, wanted $((1 + actors))"
@@ -176,8 +155,5 @@ done
 [ "$(stat -c %s ckpt/model.ckpt 2>/dev/null)" = "$(said learner: bytes_checkpointed)" ] ||
     fail "ckpt/model.ckpt is not $(said learner: bytes_checkpointed) bytes"
 
-if [ "$failures" -gt 0 ]; then
-    echo "$failures check(s) failed" >&2
-    exit 1
-fi
+finish
 echo "example pipeline end-to-end: all checks passed"
