@@ -81,15 +81,13 @@ typedef struct worker_log {
     scope_rec_phase_agg *pending; /* this frame's aggregates of nodes not defined yet */
     size_t npending, cap_pending;
 
-    uint64_t frames, last_seq, first_mono_ns, last_mono_ns, last_wall_ns;
-    uint64_t max_gap_ns; /* longest wait between consecutive frames */
-    uint32_t last_reason;
+    uint64_t frames, last_seq, last_mono_ns, last_wall_ns;
+    uint64_t max_gap_ns;   /* longest wait between consecutive frames */
     uint64_t signal_frame; /* seq + 1 of the frame holding the newest signal mark, 0 none */
     int last_signal;
     int shutdown;              /* a SHUTDOWN mark was read */
     int flush_failed;          /* a FLUSH_FAILED mark was read */
     uint64_t open_phase_marks; /* phases left open at exit or thread exit */
-    uint64_t resources;        /* RESOURCE records read (shown by later views) */
     uint64_t inconsistent;     /* records contradicting the format, ignored */
     char inconsistent_what[160];
     char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */

@@ -369,13 +369,10 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
         if (log->frames && fr.mono_ns > log->last_mono_ns &&
             fr.mono_ns - log->last_mono_ns > log->max_gap_ns)
             log->max_gap_ns = fr.mono_ns - log->last_mono_ns;
-        if (!log->frames)
-            log->first_mono_ns = fr.mono_ns;
         log->frames++;
         log->last_seq = fr.seq;
         log->last_mono_ns = fr.mono_ns;
         log->last_wall_ns = fr.wall_ns;
-        log->last_reason = fr.reason;
         scope_record rec;
         while (scope_log_reader_next_record(r, &rec) == 1 && !log->nomem) {
             switch (rec.type) {
@@ -397,10 +394,7 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
             case SCOPE_REC_MARK:
                 on_mark(log, &rec.u.mark, fr.seq);
                 break;
-            case SCOPE_REC_RESOURCE:
-                log->resources++;
-                break;
-            default:
+            default: /* resource samples, stacks, traces: for views to come */
                 break;
             }
         }
