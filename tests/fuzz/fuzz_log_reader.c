@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "fuzz_common.h"
+#include "varint.h" /* the codec's own LEB128, for re-encoding */
 
 #include <scope/log_format.h>
 
@@ -275,16 +276,10 @@ static void buf_put(buf *b, const void *src, size_t n) {
 }
 
 static void buf_varint(buf *b, uint64_t v) {
-    uint8_t tmp[10];
-    size_t n = 0;
-    do {
-        tmp[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        if (v)
-            tmp[n] |= 0x80;
-        n++;
-    } while (v);
-    buf_put(b, tmp, n);
+    uint8_t tmp[VARINT_MAX_LEN];
+    enc_buf e = {tmp, sizeof tmp, 0};
+    enc_u64(&e, v);
+    buf_put(b, tmp, e.len);
 }
 
 /* Appends  type | length | body  for rec, encoding known kinds with the

@@ -28,6 +28,7 @@
  */
 #include "fuzz_common.h"
 #include "log_samples.h"
+#include "varint.h" /* the codec's own LEB128, for record streams */
 
 #include <scope/log_format.h>
 #include <scope/log_hist.h>
@@ -235,16 +236,10 @@ static void put(run_text *t, const void *p, size_t n) {
 }
 
 static void put_varint(run_text *t, uint64_t v) {
-    uint8_t tmp[10];
-    size_t n = 0;
-    do {
-        tmp[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        if (v)
-            tmp[n] |= 0x80;
-        n++;
-    } while (v);
-    put(t, tmp, n);
+    uint8_t tmp[VARINT_MAX_LEN];
+    enc_buf e = {tmp, sizeof tmp, 0};
+    enc_u64(&e, v);
+    put(t, tmp, e.len);
 }
 
 /* type | length | body, the body from the codec's own encoder. */
