@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* memmem */
 #include "run_reader.h"
 
+#include "idmap.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -24,58 +26,13 @@ static void *grow(void *arr, size_t n, size_t *cap, size_t size) {
     return p;
 }
 
-/* id -> index, open addressing.  Ids are never 0 in the format, so 0 marks
- * an empty slot; a record carrying id 0 where an id is required is counted
- * as a problem before it gets here. */
-typedef struct idmap {
-    uint32_t *keys;
-    size_t *vals;
-    size_t cap, used;
-} idmap;
-
-static size_t idmap_slot(const idmap *m, uint32_t key) {
-    size_t i = (key * 2654435761u) & (m->cap - 1);
-    while (m->keys[i] && m->keys[i] != key)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static int idmap_get(const idmap *m, uint32_t key, size_t *val) {
-    if (!m->cap || !key)
-        return 0;
-    size_t i = idmap_slot(m, key);
-    if (!m->keys[i])
-        return 0;
-    *val = m->vals[i];
-    return 1;
-}
-
-static void idmap_put(idmap *m, uint32_t key, size_t val) {
-    if ((m->used + 1) * 2 > m->cap) {
-        idmap old = *m;
-        m->cap = old.cap ? old.cap * 2 : 64;
-        m->keys = calloc(m->cap, sizeof *m->keys);
-        m->vals = calloc(m->cap, sizeof *m->vals);
-        if (!m->keys || !m->vals)
-            abort();
-        m->used = 0;
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.keys[i])
-                idmap_put(m, old.keys[i], old.vals[i]);
-        free(old.keys);
-        free(old.vals);
+/* id -> index: the analysis's own map (src/idmap.h).  Test code: out of
+ * memory ends the test. */
+static void idmap_set(idmap *m, uint32_t key, size_t val) {
+    if (idmap_put(m, key, (uint32_t)val) < 0) {
+        fprintf(stderr, "run_reader: out of memory\n");
+        abort();
     }
-    size_t i = idmap_slot(m, key);
-    if (!m->keys[i])
-        m->used++;
-    m->keys[i] = key;
-    m->vals[i] = val;
-}
-
-static void idmap_free(idmap *m) {
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
 }
 
 static rr_bytes copy_bytes(scope_bytes b) {
@@ -164,7 +121,7 @@ static void on_process(loader *L, const scope_record *rec) {
 
 static void on_string(loader *L, const scope_rec_string *s) {
     rr_log *log = L->log;
-    size_t at;
+    uint32_t at;
     if (s->id == 0) {
         problem(log, &log->nconflicts, "STRING with id 0");
         return;
@@ -176,12 +133,12 @@ static void on_string(loader *L, const scope_rec_string *s) {
     }
     log->strings = grow(log->strings, log->nstrings, &L->cap_strings, sizeof *log->strings);
     log->strings[log->nstrings] = (rr_string){s->id, copy_bytes(s->value)};
-    idmap_put(&L->strings, s->id, log->nstrings++);
+    idmap_set(&L->strings, s->id, log->nstrings++);
 }
 
 static void on_thread(loader *L, const scope_rec_thread *t) {
     rr_log *log = L->log;
-    size_t at;
+    uint32_t at;
     if (t->index == 0) {
         problem(log, &log->nconflicts, "THREAD with index 0");
         return;
@@ -199,12 +156,12 @@ static void on_thread(loader *L, const scope_rec_thread *t) {
     log->threads = grow(log->threads, log->nthreads, &L->cap_threads, sizeof *log->threads);
     log->threads[log->nthreads] =
         (rr_thread){t->index, t->tid, t->start_mono_ns, copy_bytes(t->name)};
-    idmap_put(&L->threads, t->index, log->nthreads++);
+    idmap_set(&L->threads, t->index, log->nthreads++);
 }
 
 static void on_node(loader *L, const scope_rec_phase_node *n) {
     rr_log *log = L->log;
-    size_t at;
+    uint32_t at;
     if (n->id == 0) {
         problem(log, &log->nconflicts, "PHASE_NODE with id 0");
         return;
@@ -222,7 +179,7 @@ static void on_node(loader *L, const scope_rec_phase_node *n) {
     log->nodes = grow(log->nodes, log->nnodes, &L->cap_nodes, sizeof *log->nodes);
     log->nodes[log->nnodes] =
         (rr_node){n->id, n->parent, n->name, n->thread, n->flags, n->file, n->line, 0, {0}};
-    idmap_put(&L->nodes, n->id, log->nnodes++);
+    idmap_set(&L->nodes, n->id, log->nnodes++);
 }
 
 static void on_agg(loader *L, const scope_rec_phase_agg *a) {
@@ -253,7 +210,7 @@ static void on_agg(loader *L, const scope_rec_phase_agg *a) {
         if (i && a->bins[i].bucket <= a->bins[i - 1].bucket)
             g.bins_increasing = 0;
     }
-    size_t at;
+    uint32_t at;
     int known = idmap_get(&L->agg_ids, a->node, &at);
     if (known && !a->nbins && a->count) {
         /* Scalars only: the histogram stays the newest one sent. */
@@ -281,12 +238,12 @@ static void on_agg(loader *L, const scope_rec_phase_agg *a) {
     L->agg_node = grow(L->agg_node, L->naggs, &L->cap_agg_node, sizeof *L->agg_node);
     L->aggs[L->naggs] = g;
     L->agg_node[L->naggs] = a->node;
-    idmap_put(&L->agg_ids, a->node, L->naggs++);
+    idmap_set(&L->agg_ids, a->node, L->naggs++);
 }
 
 static void on_counter(loader *L, const scope_rec_counter *c) {
     rr_log *log = L->log;
-    size_t at;
+    uint32_t at;
     if (c->id == 0) {
         problem(log, &log->nconflicts, "COUNTER with id 0");
         return;
@@ -307,7 +264,7 @@ static void on_counter(loader *L, const scope_rec_counter *c) {
     log->counters = grow(log->counters, log->ncounters, &L->cap_counters, sizeof *log->counters);
     log->counters[log->ncounters] =
         (rr_counter){c->id, c->name, c->node, c->thread, c->calls, c->total, L->frame->seq};
-    idmap_put(&L->counters, c->id, log->ncounters++);
+    idmap_set(&L->counters, c->id, log->ncounters++);
 }
 
 static void on_mark(loader *L, const scope_rec_mark *m) {
@@ -322,7 +279,7 @@ static void on_mark(loader *L, const scope_rec_mark *m) {
  * does not matter, and a definition may come in any earlier frame. */
 static void resolve(loader *L) {
     rr_log *log = L->log;
-    size_t at;
+    uint32_t at;
     for (size_t i = 0; i < L->naggs; i++) {
         if (!idmap_get(&L->nodes, L->agg_node[i], &at)) {
             problem(log, &log->ndangling, "PHASE_AGG of undefined node %u", L->agg_node[i]);
