@@ -212,6 +212,8 @@ static void put_io(json_out *j, cJSON *o, const run_phase *p) {
     jo_u64(j, io, "disk_write", p->disk_write);
     jo_u64(j, io, "char_read", p->char_read);
     jo_u64(j, io, "char_write", p->char_write);
+    jo_u64(j, io, "cache_read", p->cache_read);
+    jo_num(j, io, "disk_bytes_per_s", p->disk_bytes_per_s);
 }
 
 static void put_spread(json_out *j, cJSON *o, const run_phase *p, size_t role_nprocs) {

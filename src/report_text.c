@@ -378,14 +378,13 @@ static void put_io_phase(FILE *f, const text_style *st, const run_phase *p) {
             fputs("n/a: not measured (the recorder that wrote it reads no I/O counters)\n", f);
         return;
     }
-    double secs = (double)p->dist.total_ns / 1e9;
-    double moved = (double)(p->disk_read + p->disk_write);
-    fprintf(f, "r %10s   w %10s   %s/s\n", fmt_bytes(a, sizeof a, (double)p->disk_read),
-            fmt_bytes(b, sizeof b, (double)p->disk_write),
-            secs > 0 ? fmt_bytes(c, sizeof c, moved / secs) : FMT_NA);
-    if (p->char_read > p->disk_read)
+    fmt_bytes(c, sizeof c, p->disk_bytes_per_s);
+    fprintf(f, "r %10s   w %10s   %s%s\n", fmt_bytes(a, sizeof a, (double)p->disk_read),
+            fmt_bytes(b, sizeof b, (double)p->disk_write), c,
+            isnan(p->disk_bytes_per_s) ? "" : "/s");
+    if (p->cache_read)
         fprintf(f, "%34s+ %s read from page cache\n", "",
-                fmt_bytes(a, sizeof a, (double)(p->char_read - p->disk_read)));
+                fmt_bytes(a, sizeof a, (double)p->cache_read));
     if (p->io_failed)
         fprintf(f, "%34s%" PRIu64 " entr%s whose I/O could not be read are left out\n", "",
                 p->io_failed, p->io_failed == 1 ? "y" : "ies");

@@ -419,6 +419,11 @@ static void settle_phase(run_phase *p, const run_role *role, double *scratch) {
         p->wait = w < 0 ? 0 : w > 1 ? 1 : w;
     }
     settle_spread(p, role, scratch);
+    p->cache_read = p->char_read > p->disk_read ? p->char_read - p->disk_read : 0;
+    p->disk_bytes_per_s =
+        p->io_measured && p->dist.total_ns
+            ? (double)(p->disk_read + p->disk_write) / ((double)p->dist.total_ns / 1e9)
+            : NAN;
     settle_counters(p->counters, p->ncounters, (double)p->dist.total_ns);
 }
 

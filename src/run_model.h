@@ -169,6 +169,10 @@ struct run_phase {
     /* Exact per-phase I/O (SCOPE_PHASE_IO); io_measured 0: none measured. */
     int io_measured;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
+    uint64_t cache_read;     /* read by the phase but served from page cache:
+                                char_read - disk_read, never below 0 */
+    double disk_bytes_per_s; /* disk reads and writes per second of the phase's
+                                time; NAN when not measured or no time */
 };
 
 typedef struct run_role {

@@ -783,6 +783,61 @@ START_TEST(iteration_name_option) {
 }
 END_TEST
 
+/* Exact per-phase I/O, merged over two processes: "save" measured in both
+ * (one entry's read failed in rank 1), "flagged" opened with
+ * SCOPE_PHASE_IO but never measured.  Bytes add; what the page cache
+ * served and the disk rate come from the model, not the renderers. */
+START_TEST(io_by_phase) {
+    char run[512];
+    new_run(run, sizeof run, "io");
+    for (int rank = 0; rank < 2; rank++) {
+        ident id = who("r1", "h", "w", 10 + rank, rank);
+        wlog l;
+        w_open(&l, run, &id);
+        w_names(&l, "save", "flagged", NULL);
+        put(&l, (scope_record){
+                    .type = SCOPE_REC_PHASE_NODE,
+                    .u.phase_node = {.id = 1, .name = 1, .thread = 1, .flags = SCOPE_PHASE_F_IO}});
+        put(&l, (scope_record){
+                    .type = SCOPE_REC_PHASE_NODE,
+                    .u.phase_node = {.id = 2, .name = 2, .thread = 1, .flags = SCOPE_PHASE_F_IO}});
+        w_agg(&l, (scope_rec_phase_agg){.node = 1,
+                                        .count = 2,
+                                        .wall_ns = SEC,
+                                        .min_ns = SEC / 2,
+                                        .max_ns = SEC / 2,
+                                        .io_flags = SCOPE_IO_MEASURED,
+                                        .io_count = 2 - (uint64_t)rank,
+                                        .io_failed = (uint64_t)rank,
+                                        .disk_read = 3000,
+                                        .disk_write = 1000,
+                                        .char_read = 5000,
+                                        .char_write = 1000});
+        w_agg(&l, (scope_rec_phase_agg){
+                      .node = 2, .count = 1, .wall_ns = 10, .min_ns = 10, .max_ns = 10});
+        w_exit(&l, 5 * SEC);
+    }
+    run_model *m = load(run);
+    const run_role *r = run_find_role(m, "w");
+    const run_phase *save = run_find_phase(r, "save");
+    ck_assert(save->flags & SCOPE_PHASE_F_IO);
+    ck_assert_int_eq(save->io_measured, 1);
+    ck_assert_uint_eq(save->io_count, 3);
+    ck_assert_uint_eq(save->io_failed, 1);
+    ck_assert_uint_eq(save->disk_read, 6000);
+    ck_assert_uint_eq(save->disk_write, 2000);
+    ck_assert_uint_eq(save->char_read, 10000);
+    ck_assert_uint_eq(save->cache_read, 4000);
+    ck_assert_double_eq_tol(save->disk_bytes_per_s, 8000 / 2.0, 1e-9); /* 8 kB in 2 s */
+    const run_phase *flagged = run_find_phase(r, "flagged");
+    ck_assert(flagged->flags & SCOPE_PHASE_F_IO);
+    ck_assert_int_eq(flagged->io_measured, 0);
+    ck_assert_uint_eq(flagged->cache_read, 0);
+    ck_assert(isnan(flagged->disk_bytes_per_s));
+    run_free(m);
+}
+END_TEST
+
 /* Two processes:
  *   rank 0: load 4 x 2 s { items 100 }, train 2 x 1 s { items 25, refund -5 },
  *           loose 7 counted with no phase open; thread 2: load 1 x 1 s { items 20 }
@@ -1248,6 +1303,7 @@ int main(void) {
     tcase_add_test(fig, threads_merge_by_path);
     tcase_add_test(fig, iteration_name_option);
     tcase_add_test(fig, counters_by_phase);
+    tcase_add_test(fig, io_by_phase);
     tcase_add_test(fig, histograms_add_across_processes);
     tcase_add_test(fig, wait_share_spread_imbalance);
     suite_add_tcase(s, fig);
