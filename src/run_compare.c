@@ -35,16 +35,6 @@ static enum run_cmp_side side_of(const void *a, const void *b) {
     return a && b ? RUN_CMP_BOTH : a ? RUN_CMP_ONLY_A : RUN_CMP_ONLY_B;
 }
 
-static int same_name(run_str x, run_str y) {
-    return x.len == y.len && (x.len == 0 || memcmp(x.s, y.s, x.len) == 0);
-}
-
-static int name_order(run_str x, run_str y) {
-    size_t n = x.len < y.len ? x.len : y.len;
-    int c = n ? memcmp(x.s, y.s, n) : 0;
-    return c ? c : (x.len > y.len) - (x.len < y.len);
-}
-
 /* A figure of a phase (or counter) that may be missing on one side. */
 #define SIDE(p, expr) ((p) ? (double)(expr) : NAN)
 
@@ -52,7 +42,7 @@ static int name_order(run_str x, run_str y) {
 
 static const run_counter *find_counter(const run_phase *p, run_str name) {
     for (size_t i = 0; p && i < p->ncounters; i++)
-        if (same_name(p->counters[i].name, name))
+        if (run_str_eq(p->counters[i].name, name))
             return &p->counters[i];
     return NULL;
 }
@@ -66,7 +56,7 @@ static run_cmp_counter counter_row(const run_counter *a, const run_counter *b) {
 }
 
 static int counter_cmp(const void *x, const void *y) {
-    return name_order(((const run_cmp_counter *)x)->name, ((const run_cmp_counter *)y)->name);
+    return run_str_cmp(((const run_cmp_counter *)x)->name, ((const run_cmp_counter *)y)->name);
 }
 
 /* Counters are few per phase: a linear search per name is cheaper than
@@ -167,7 +157,7 @@ static int phase_cmp(const void *x, const void *y) {
 
 static const run_role *find_role(const run_model *m, run_str name) {
     for (size_t i = 0; i < m->nroles; i++)
-        if (same_name(m->roles[i].name, name))
+        if (run_str_eq(m->roles[i].name, name))
             return &m->roles[i];
     return NULL;
 }
@@ -190,7 +180,7 @@ static int role_cmp(const void *x, const void *y) {
     const run_cmp_role *p = x, *q = y;
     int c = by_impact(p->impact_ns, q->impact_ns, larger_total(&p->phase_ns),
                       larger_total(&q->phase_ns));
-    return c ? c : name_order(p->name, q->name);
+    return c ? c : run_str_cmp(p->name, q->name);
 }
 
 run_cmp *run_compare(const run_model *a, const run_model *b) {

@@ -4,10 +4,20 @@
 
 #include <string.h>
 
+int run_str_eq(run_str a, run_str b) {
+    return a.len == b.len && (a.len == 0 || !memcmp(a.s, b.s, a.len));
+}
+
+int run_str_cmp(run_str a, run_str b) {
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = n ? memcmp(a.s, b.s, n) : 0;
+    return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
 const run_role *run_find_role(const run_model *m, const char *name) {
-    size_t n = strlen(name);
+    run_str want = {name, strlen(name)};
     for (size_t r = 0; r < m->nroles; r++)
-        if (m->roles[r].name.len == n && !memcmp(m->roles[r].name.s, name, n))
+        if (run_str_eq(m->roles[r].name, want))
             return &m->roles[r];
     return NULL;
 }
@@ -15,7 +25,7 @@ const run_role *run_find_role(const run_model *m, const char *name) {
 const run_phase *run_phase_child(const run_phase *parent, const char *name, size_t len) {
     for (size_t i = 0; i < parent->nchildren; i++) {
         const run_phase *k = parent->children[i];
-        if (k->name.len == len && !memcmp(k->name.s, name, len))
+        if (run_str_eq(k->name, (run_str){name, len}))
             return k;
     }
     return NULL;

@@ -44,8 +44,7 @@ static name_slot *name_slot_of(const name_index *x, const void *owner, run_str n
     size_t i = (size_t)(h ^ (h >> 32)) & (x->cap - 1);
     for (;; i = (i + 1) & (x->cap - 1)) {
         const name_slot *e = &x->slots[i];
-        if (!e->owner ||
-            (e->owner == owner && e->name.len == name.len && !memcmp(e->name.s, name.s, name.len)))
+        if (!e->owner || (e->owner == owner && run_str_eq(e->name, name)))
             return &x->slots[i];
     }
 }
@@ -348,16 +347,12 @@ static int by_total(const void *a, const void *b) {
     const run_phase *x = *(run_phase *const *)a, *y = *(run_phase *const *)b;
     if (x->dist.total_ns != y->dist.total_ns)
         return x->dist.total_ns < y->dist.total_ns ? 1 : -1;
-    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
-    int r = memcmp(x->name.s, y->name.s, n);
-    return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+    return run_str_cmp(x->name, y->name);
 }
 
 static int by_counter_name(const void *a, const void *b) {
     const run_counter *x = a, *y = b;
-    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
-    int r = memcmp(x->name.s, y->name.s, n);
-    return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+    return run_str_cmp(x->name, y->name);
 }
 
 static int by_double(const void *a, const void *b) {
@@ -479,7 +474,7 @@ static void add_iterations(run_phase *p, const char *name, run_dist *d, uint64_t
                            int *found) {
     for (size_t i = 0; i < p->nchildren; i++) {
         run_phase *k = p->children[i];
-        if (k->name.len == strlen(name) && !memcmp(k->name.s, name, k->name.len)) {
+        if (run_str_eq(k->name, (run_str){name, strlen(name)})) {
             if (k->dist.count && (!d->count || k->dist.min_ns < d->min_ns))
                 d->min_ns = k->dist.min_ns;
             if (k->dist.max_ns > d->max_ns)
@@ -507,10 +502,6 @@ static int settle_iterations(run_role *r, const char *name) {
 }
 
 /* ---- roles ---------------------------------------------------------------- */
-
-static int same(run_str a, run_str b) {
-    return a.len == b.len && !memcmp(a.s, b.s, a.len);
-}
 
 static const run_model *sort_model; /* qsort has no context argument */
 
@@ -574,9 +565,7 @@ static int by_phase_time(const void *a, const void *b) {
     const run_role *x = a, *y = b;
     if (x->phase_ns != y->phase_ns)
         return x->phase_ns < y->phase_ns ? 1 : -1;
-    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
-    int r = memcmp(x->name.s, y->name.s, n);
-    return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+    return run_str_cmp(x->name, y->name);
 }
 
 /* ---- attempts and the run header ----------------------------------------- */
@@ -597,7 +586,7 @@ static int find_attempts(run_model *m, arena *mem) {
         if (!w->has_process)
             continue;
         size_t a = 0;
-        while (a < m->nattempts && !same(m->attempts[a].run_id, w->run_id))
+        while (a < m->nattempts && !run_str_eq(m->attempts[a].run_id, w->run_id))
             a++;
         run_attempt *at = &m->attempts[a];
         if (a == m->nattempts) {
@@ -616,7 +605,7 @@ static int find_attempts(run_model *m, arena *mem) {
         w->attempt = SIZE_MAX;
         w->role_index = SIZE_MAX;
         for (size_t a = 0; w->has_process && a < m->nattempts; a++)
-            if (same(m->attempts[a].run_id, w->run_id))
+            if (run_str_eq(m->attempts[a].run_id, w->run_id))
                 w->attempt = a;
     }
     return 0;
@@ -624,9 +613,7 @@ static int find_attempts(run_model *m, arena *mem) {
 
 static int by_str(const void *a, const void *b) {
     const run_str *x = a, *y = b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int r = memcmp(x->s, y->s, n);
-    return r ? r : (x->len > y->len) - (x->len < y->len);
+    return run_str_cmp(*x, *y);
 }
 
 static int settle_header(run_model *m, arena *mem) {
@@ -645,7 +632,7 @@ static int settle_header(run_model *m, arena *mem) {
             continue;
         m->nprocs++;
         size_t h = 0;
-        while (h < m->nhosts && !same(m->hosts[h], w->host))
+        while (h < m->nhosts && !run_str_eq(m->hosts[h], w->host))
             h++;
         if (h == m->nhosts)
             m->hosts[m->nhosts++] = w->host;
@@ -658,7 +645,7 @@ static int settle_header(run_model *m, arena *mem) {
         }
         if (w->job_id.len) {
             size_t j = 0;
-            while (j < m->njob_ids && !same(jobs[j], w->job_id))
+            while (j < m->njob_ids && !run_str_eq(jobs[j], w->job_id))
                 j++;
             if (j == m->njob_ids)
                 jobs[m->njob_ids++] = w->job_id;
@@ -683,7 +670,7 @@ static int find_roles(run_model *m, arena *mem) {
         if (w->attempt != newest)
             continue;
         size_t r = 0;
-        while (r < m->nroles && !same(m->roles[r].name, w->role))
+        while (r < m->nroles && !run_str_eq(m->roles[r].name, w->role))
             r++;
         if (r == m->nroles)
             m->roles[m->nroles++] = (run_role){.name = w->role};
@@ -700,7 +687,7 @@ static int find_roles(run_model *m, arena *mem) {
         if (w->attempt != newest)
             continue;
         size_t r = 0;
-        while (!same(m->roles[r].name, w->role))
+        while (!run_str_eq(m->roles[r].name, w->role))
             r++;
         m->roles[r].workers[m->roles[r].nprocs++] = i;
     }

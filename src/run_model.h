@@ -251,6 +251,11 @@ void run_free(run_model *m);
 
 /* ---- lookups ------------------------------------------------------------ */
 
+/* Names compared as the bytes they are: equal, and ordered bytewise (a
+ * shorter name before a longer one it begins). */
+int run_str_eq(run_str a, run_str b);
+int run_str_cmp(run_str a, run_str b);
+
 /* The role named exactly `name` (NUL-terminated), NULL when none. */
 const run_role *run_find_role(const run_model *m, const char *name);
 
