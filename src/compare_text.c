@@ -187,10 +187,7 @@ static void counter_row(const layout *l, const run_cmp_counter *k) {
 
 static void role_title(const layout *l, const run_cmp_role *r) {
     char name[LABEL_CAP], a[CELL], b[CELL], ch[CELL], text[CELL * 8];
-    fmt_name(name, sizeof name, r->name);
-    for (char *p = name; *p; p++)
-        if (*p >= 'a' && *p <= 'z') /* ASCII only: escaped names stay as they are */
-            *p = (char)(*p - 'a' + 'A');
+    fmt_title(name, sizeof name, r->name);
     if (r->side != RUN_CMP_BOTH) {
         double n = r->a ? r->nprocs.a : r->nprocs.b;
         snprintf(text, sizeof text, "(%s: %.0f process%s, phase time %s)", side_text(r->side), n,

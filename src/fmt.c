@@ -153,6 +153,17 @@ const char *fmt_name(char *buf, size_t cap, run_str name) {
     return buf;
 }
 
+const char *fmt_title(char *buf, size_t cap, run_str name) {
+    fmt_name(buf, cap, name);
+    for (char *p = buf, *escape_end = buf; *p; p++) {
+        if (p >= escape_end && *p == '\\' && p[1]) /* \x1b, \u009b, \\: kept as they are */
+            escape_end = p + (p[1] == 'u' ? 6 : p[1] == 'x' ? 4 : 2);
+        if (p >= escape_end && *p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    }
+    return buf;
+}
+
 /* wcwidth() follows LC_CTYPE; widths are asked of a UTF-8 locale of our own
  * so the answer does not depend on how the user's locale is set. */
 static int char_width(uint32_t cp) {

@@ -45,6 +45,10 @@ const char *fmt_wall(char *buf, size_t cap, uint64_t wall_ns);
 /* A name from a log, escaped (text_escape.h). */
 const char *fmt_name(char *buf, size_t cap, run_str name);
 
+/* A role's name as a block title: escaped, ASCII letters in upper case
+ * (escapes keep their case, so they still read as what they are). */
+const char *fmt_title(char *buf, size_t cap, run_str name);
+
 /* Display columns of UTF-8 text (escaped names are valid UTF-8): wide
  * characters count 2, combining marks 0. */
 size_t fmt_width(const char *s);

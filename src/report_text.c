@@ -294,12 +294,8 @@ static void put_table_header(FILE *f, const text_style *st, const layout *lay) {
 /* ---- per role ------------------------------------------------------------- */
 
 static void put_role_title(FILE *f, const run_model *m, const run_role *r, const text_style *st) {
-    char name[256], up[256], ratio[16], who[400], busy[32], text[700];
-    fmt_name(name, sizeof name, r->name);
-    size_t i = 0;
-    for (; name[i] && i + 1 < sizeof up; i++)
-        up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
-    up[i] = '\0';
+    char up[256], ratio[16], who[400], busy[32], text[700];
+    fmt_title(up, sizeof up, r->name);
     text_heading(f, st, up);
     int n =
         snprintf(text, sizeof text, "(%zu process%s, phase time %s, imbalance %s", r->nprocs,

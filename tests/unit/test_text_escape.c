@@ -1,4 +1,5 @@
 /* Names from logs are data: the escaping every printer goes through. */
+#include "fmt.h"
 #include "text_escape.h"
 
 #include <check.h>
@@ -70,6 +71,15 @@ START_TEST(truncated_output_is_terminated_and_sized) {
 }
 END_TEST
 
+/* Role titles: ASCII letters upper-cased, escapes left as they are. */
+START_TEST(titles_keep_escapes) {
+    char out[64];
+    const char name[] = "act\x1bor\\b\xc2\x9bx\xff";
+    ck_assert_str_eq(fmt_title(out, sizeof out, (run_str){name, sizeof name - 1}),
+                     "ACT\\x1bOR\\\\B\\u009bX\\xff");
+}
+END_TEST
+
 /* The streaming form must agree with the buffer form for long names whose
  * multi-byte characters straddle its internal chunks. */
 START_TEST(long_names_stream_like_buffers) {
@@ -106,6 +116,7 @@ int main(void) {
     tcase_add_test(tc, backslash_and_quote);
     tcase_add_test(tc, truncated_output_is_terminated_and_sized);
     tcase_add_test(tc, long_names_stream_like_buffers);
+    tcase_add_test(tc, titles_keep_escapes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
