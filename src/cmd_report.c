@@ -5,6 +5,7 @@
  * Exit status: 0 printed; 2 bad arguments or a path that is not a readable
  * run (one line on stderr saying which).
  */
+#include "cmd_util.h"
 #include "commands.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -27,17 +28,6 @@ static void usage(FILE *f) {
           f);
 }
 
-/* Shared by the commands that take a run: loads it or says why not. */
-run_model *cmd_load_run(const char *cmd, const char *dir, const run_options *opt) {
-    char msg[1024];
-    run_model *m = NULL;
-    if (run_load(dir, opt, &m, msg, sizeof msg) != RUN_OK) {
-        fprintf(stderr, "scope-tui %s: %s\n", cmd, msg);
-        return NULL;
-    }
-    return m;
-}
-
 int scope_cmd_report(int argc, char **argv) {
     static const struct option opts[] = {
         {"width", required_argument, NULL, 'w'},
@@ -51,7 +41,8 @@ int scope_cmd_report(int argc, char **argv) {
     int width = 0, color = -1, json = 0, c;
     run_options ro = {0};
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'w':
@@ -96,7 +87,7 @@ int scope_cmd_report(int argc, char **argv) {
             usage(stdout);
             return 0;
         default:
-            usage(stderr);
+            cmd_bad_option("report", c, argv);
             return 2;
         }
     }

@@ -1,5 +1,6 @@
-/* Option errors of the run-reading commands; see cmd_util.h. */
+/* What the run-reading commands share; see cmd_util.h and commands.h. */
 #include "cmd_util.h"
+#include "commands.h"
 
 #include "text_escape.h"
 
@@ -17,4 +18,14 @@ void cmd_bad_option(const char *cmd, int c, char **argv) {
     fprintf(stderr, "scope-tui %s: %s'", cmd, c == ':' ? "option " : "unknown option ");
     scope_fput_escaped(stderr, (const uint8_t *)arg, strlen(arg), 0);
     fprintf(stderr, "'%s (see 'scope-tui %s --help')\n", c == ':' ? " needs a value" : "", cmd);
+}
+
+run_model *cmd_load_run(const char *cmd, const char *dir, const run_options *opt) {
+    char msg[1024];
+    run_model *m = NULL;
+    if (run_load(dir, opt, &m, msg, sizeof msg) != RUN_OK) {
+        fprintf(stderr, "scope-tui %s: %s\n", cmd, msg);
+        return NULL;
+    }
+    return m;
 }

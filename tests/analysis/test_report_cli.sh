@@ -64,6 +64,8 @@ expect_error "only unreadable logs" "none of its 1 log" report "$tmp/garbage"
 expect_error "no run given" "which run" report
 expect_error "two runs given" "one run at a time" report "$tmp/empty" "$tmp/empty"
 expect_error "bad width" "--width" report --width 7 "$tmp/empty"
+expect_error "unknown option" "unknown option '--bogus'" report --bogus "$tmp/empty"
+expect_error "option without its value" "'--width' needs a value" report "$tmp/empty" --width
 
 # No permission: root reads anything, so drop to nobody when root.
 mkdir -p "$tmp/locked/workers/h"
