@@ -1,6 +1,5 @@
 /* What the run-reading commands share; see cmd_util.h and commands.h. */
 #include "cmd_util.h"
-#include "commands.h"
 
 #include "text_escape.h"
 

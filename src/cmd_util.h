@@ -1,10 +1,17 @@
-/* Option errors of the run-reading commands, on one line in the same words:
- * "scope-tui CMD: unknown option '--x' (see 'scope-tui CMD --help')". */
+/* What the run-reading commands (report, compare, check) share: option
+ * errors on one line in the same words ("scope-tui CMD: unknown option
+ * '--x' (see 'scope-tui CMD --help')"), and loading a run or saying why not. */
 #ifndef SCOPE_CMD_UTIL_H
 #define SCOPE_CMD_UTIL_H
+
+#include "run_model.h"
 
 /* For a getopt_long run with opterr = 0 and an optstring starting with ':':
  * c is what getopt_long returned ('?' or ':'). */
 void cmd_bad_option(const char *cmd, int c, char **argv);
+
+/* Loads a run for command `cmd`, or prints why it cannot be loaded (one
+ * line on stderr, "scope-tui CMD: ...") and returns NULL. */
+run_model *cmd_load_run(const char *cmd, const char *dir, const run_options *opt);
 
 #endif
