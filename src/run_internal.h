@@ -116,6 +116,18 @@ int run_add_caveats(run_model *m, const worker_log *logs);
 /* What run_merge allocated outside the arena. */
 void run_merge_free(run_model *m);
 
+/* The phase tree and figures of *role, a role of one process whose name,
+ * nprocs (1) and workers are set, merged from that process's log as
+ * run_merge merges a role (run_worker_role).  The log's merge scratch is
+ * reset first, and the inconsistencies the merge counts in it are put back
+ * afterwards, so the caveats said at load are not counted twice.  Returns
+ * 0, or -1 when out of memory; either way run_role_free frees what it
+ * allocated. */
+int run_merge_alone(run_model *m, worker_log *logs, run_role *role, const run_options *opt);
+
+/* What merging allocated outside the arena for one role. */
+void run_role_free(run_role *role);
+
 /* The model's arena (owned by run_load's wrapper). */
 arena *run_arena(run_model *m);
 

@@ -19,12 +19,20 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 
+/* One process alone, as a role of one (run_worker_role). */
+typedef struct worker_role {
+    run_role role;
+    size_t worker; /* role.workers points here */
+} worker_role;
+
 /* The model with what it owns behind it; renderers see only `pub`. */
 typedef struct run_model_impl {
     run_model pub;
     arena mem;
-    worker_log *logs;
+    worker_log *logs; /* kept after loading, to merge one process alone */
     size_t nlogs;
+    size_t ndominant;    /* as loaded (run_options) */
+    worker_role **alone; /* run_worker_role's, per worker (nlogs); NULL until asked */
 } run_model_impl;
 
 static run_model_impl *impl_of(run_model *m) {
@@ -247,6 +255,7 @@ enum run_load_error run_load(const char *dir, const run_options *opt, run_model 
     }
     impl->logs = logs;
     impl->nlogs = paths.n;
+    impl->ndominant = opt->ndominant;
     read_job job = {.dir = dir, .paths = paths.v, .logs = logs, .n = paths.n};
     read_all(&job, opt->threads);
 
@@ -278,10 +287,43 @@ enum run_load_error run_load(const char *dir, const run_options *opt, run_model 
     return RUN_OK;
 }
 
+/* ---- one process alone --------------------------------------------------- */
+
+const run_role *run_worker_role(run_model *m, size_t worker) {
+    run_model_impl *impl = impl_of(m);
+    if (worker >= m->nworkers || worker >= impl->nlogs || m->workers[worker].role_index == SIZE_MAX)
+        return NULL;
+    if (!impl->alone && !(impl->alone = calloc(impl->nlogs, sizeof *impl->alone)))
+        return NULL;
+    if (impl->alone[worker])
+        return &impl->alone[worker]->role;
+    worker_role *wr = calloc(1, sizeof *wr);
+    if (!wr)
+        return NULL;
+    wr->worker = worker;
+    wr->role = (run_role){.name = m->workers[worker].role, .nprocs = 1, .workers = &wr->worker};
+    run_options opt = {.iteration_name = m->iteration_name, .ndominant = impl->ndominant};
+    if (run_merge_alone(m, impl->logs, &wr->role, &opt) < 0) {
+        run_role_free(&wr->role);
+        free(wr);
+        return NULL;
+    }
+    impl->alone[worker] = wr;
+    return &wr->role;
+}
+
 void run_free(run_model *m) {
     if (!m)
         return;
     run_model_impl *impl = impl_of(m);
+    if (impl->alone) {
+        for (size_t i = 0; i < impl->nlogs; i++) {
+            if (impl->alone[i])
+                run_role_free(&impl->alone[i]->role);
+            free(impl->alone[i]);
+        }
+        free(impl->alone);
+    }
     for (size_t i = 0; i < impl->nlogs; i++)
         log_release(&impl->logs[i]);
     free(impl->logs);

@@ -722,6 +722,31 @@ int run_merge(run_model *m, worker_log *logs, const run_options *opt) {
     return 0;
 }
 
+/* ---- one process alone ---------------------------------------------------- */
+
+int run_merge_alone(run_model *m, worker_log *logs, run_role *role, const run_options *opt) {
+    /* Its nodes still point into its role's tree, and those that could not
+     * be placed are marked: place afresh. */
+    worker_log *log = &logs[role->workers[0]];
+    for (size_t i = 0; i < log->nnodes; i++) {
+        log->nodes[i].merged = NULL;
+        log->nodes[i].placing = 0;
+        log->nodes[i].unplaced = 0;
+    }
+    /* The caveats were worded from the first merge's counts: this one
+     * finds the same records again and must not add them. */
+    uint64_t inconsistent = log->inconsistent;
+    char what[sizeof log->inconsistent_what];
+    memcpy(what, log->inconsistent_what, sizeof what);
+    merge_ctx c = {.m = m, .mem = run_arena(m), .role = role};
+    int rc = merge_role(&c, logs, opt);
+    free(c.children.slots);
+    free(c.counters.slots);
+    log->inconsistent = inconsistent;
+    memcpy(log->inconsistent_what, what, sizeof what);
+    return rc;
+}
+
 /* ---- freeing -------------------------------------------------------------- */
 
 static void free_phase(run_phase *p) {
@@ -732,10 +757,13 @@ static void free_phase(run_phase *p) {
     free(p->hist);
 }
 
+void run_role_free(run_role *role) {
+    if (role->root)
+        free_phase(role->root);
+    free(role->unattached);
+}
+
 void run_merge_free(run_model *m) {
-    for (size_t r = 0; r < m->nroles; r++) {
-        if (m->roles[r].root)
-            free_phase(m->roles[r].root);
-        free(m->roles[r].unattached);
-    }
+    for (size_t r = 0; r < m->nroles; r++)
+        run_role_free(&m->roles[r]);
 }

@@ -1277,6 +1277,285 @@ START_TEST(roles_workers_and_lookups) {
 }
 END_TEST
 
+/* ---- one process alone --------------------------------------------------------- */
+
+/* Every figure of the model a view can show, as text, so that a model can
+ * be compared with itself before and after something that must not change
+ * it. */
+static void dump_phase(FILE *f, const run_phase *p, size_t nprocs) {
+    char path[512];
+    fprintf(f, "%s: n %llu t %llu self %llu share %.17g wait %.17g procs %zu %.17g %.17g %.17g %zu",
+            run_phase_path(p, path, sizeof path), (unsigned long long)p->dist.count,
+            (unsigned long long)p->dist.total_ns, (unsigned long long)p->self_ns, p->share, p->wait,
+            p->nprocs, p->spread_min_ns, p->spread_median_ns, p->spread_max_ns,
+            p->spread_max_worker);
+    for (size_t k = 0; p->parent && k < nprocs; k++)
+        fprintf(f, " %.17g", p->per_proc_ns[k]);
+    for (size_t k = 0; k < p->ncounters; k++)
+        fprintf(f, " [%s %llu %lld]", p->counters[k].name.s,
+                (unsigned long long)p->counters[k].calls, (long long)p->counters[k].total);
+    fputc('\n', f);
+    for (size_t i = 0; i < p->nchildren; i++)
+        dump_phase(f, p->children[i], nprocs);
+}
+
+static char *dump_model(const run_model *m) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    for (size_t r = 0; r < m->nroles; r++) {
+        const run_role *role = &m->roles[r];
+        fprintf(f, "role %s procs %zu t %llu phases %zu imb %.17g slowest %zu dom %zu it %d %llu\n",
+                role->name.s, role->nprocs, (unsigned long long)role->phase_ns, role->nphases,
+                role->imbalance, role->slowest_worker, role->ndominant, role->has_iterations,
+                (unsigned long long)role->iterations.count);
+        for (size_t k = 0; k < role->nprocs; k++)
+            fprintf(f, " w %zu", role->workers[k]);
+        for (size_t k = 0; k < role->ndominant; k++)
+            fprintf(f, " d %s", role->dominant[k]->name.s);
+        for (size_t k = 0; k < role->nunattached; k++)
+            fprintf(f, " u %s %lld", role->unattached[k].name.s,
+                    (long long)role->unattached[k].total);
+        fputc('\n', f);
+        dump_phase(f, role->root, role->nprocs);
+    }
+    for (size_t i = 0; i < m->nworkers; i++)
+        fprintf(f, "worker %zu role %zu caveats %zu phase %llu\n", i, m->workers[i].role_index,
+                m->workers[i].ncaveats, (unsigned long long)m->workers[i].phase_ns);
+    for (size_t i = 0; i < m->ncaveats; i++)
+        fprintf(f, "caveat %d %zu %s\n", (int)m->caveats[i].kind, m->caveats[i].worker,
+                m->caveats[i].text);
+    ck_assert_int_eq(fclose(f), 0);
+    return buf;
+}
+
+/* Role "w", ranks 0..2 (pid 10 + rank), each on two threads merged by path:
+ *   thread 1: iteration (2 + r) x 1000 (r + 1) { step (2 + r) x 600 (r + 1) [items 10 (r + 1)] }
+ *   thread 2: iteration 1 x 500 { step 1 x 100 (r + 1) }
+ *   rank 1 only: extra 300; loose r + 1 counted with no phase open.
+ * Rank 2 was killed (a caveat); role "other" is one more process.  Loaded
+ * with iteration name "step" and one dominant phase, which the process
+ * alone follows too. */
+START_TEST(worker_role_alone) {
+    char run[512];
+    new_run(run, sizeof run, "alone");
+    wlog l;
+    for (int32_t r = 0; r < 3; r++) {
+        ident id = who("r1", "h", "w", 10 + r, r);
+        uint64_t k = (uint64_t)r + 1;
+        w_open(&l, run, &id);
+        w_names(&l, "iteration", "step", "extra", "items", "loose", NULL);
+        w_phase(&l, 1, 0, 1, 1, 1 + k, 1000 * k);
+        w_phase(&l, 2, 1, 2, 1, 1 + k, 600 * k);
+        w_phase(&l, 3, 0, 1, 2, 1, 500);
+        w_phase(&l, 4, 3, 2, 2, 1, 100 * k);
+        if (r == 1)
+            w_phase(&l, 5, 0, 3, 1, 1, 300);
+        w_counter(&l, 1, 4, 2, 1, 1, 10 * (int64_t)k);
+        w_counter(&l, 2, 5, 0, 1, 2, (int64_t)k);
+        if (r == 2) {
+            w_frame(&l, SCOPE_FRAME_PERIODIC, 4 * SEC);
+            w_killed(&l);
+        } else {
+            w_exit(&l, 5 * SEC);
+        }
+    }
+    ident o = who("r1", "h", "other", 99, -1);
+    simple_worker(run, &o, 50, 5, 5, 1);
+    run_options opt = {.iteration_name = "step", .ndominant = 1, .threads = 1};
+    run_model *m = load_with(run, &opt);
+    ck_assert_uint_eq(count_caveats(m, RUN_CAVEAT_KILLED), 1);
+    char *before = dump_model(m);
+    const run_role *full = role_of(m, "w");
+
+    for (int32_t r = 0; r < 3; r++) {
+        size_t w = worker_of(m, 10 + r);
+        uint64_t k = (uint64_t)r + 1;
+        uint64_t it_ns = 1000 * k + 500, step_ns = 700 * k, extra = r == 1 ? 300 : 0;
+        uint64_t total = it_ns + extra;
+        const run_role *a = run_worker_role(m, w);
+        ck_assert_ptr_nonnull(a);
+        ck_assert_ptr_eq(run_worker_role(m, w), a); /* kept */
+        ck_assert_str_eq(a->name.s, "w");
+        ck_assert_uint_eq(a->nprocs, 1);
+        ck_assert_uint_eq(a->workers[0], w);
+        ck_assert_uint_eq(a->phase_ns, total);
+        ck_assert_uint_eq(a->phase_ns, m->workers[w].phase_ns);
+        ck_assert_uint_eq(a->nphases, r == 1 ? 3 : 2);
+        ck_assert_double_eq(a->imbalance, 1.0);
+        ck_assert_uint_eq(a->slowest_worker, w);
+
+        const run_phase *it = phase_of(a, "iteration"), *step = phase_of(a, "iteration/step");
+        ck_assert_uint_eq(it->dist.count, 2 + k);
+        ck_assert_uint_eq(it->dist.total_ns, it_ns);
+        ck_assert_uint_eq(step->dist.count, 2 + k);
+        ck_assert_uint_eq(step->dist.total_ns, step_ns);
+        ck_assert_uint_eq(it->self_ns, it_ns - step_ns);
+        /* Its share of the whole role's figures, exactly. */
+        size_t slot = slot_of(full, w);
+        ck_assert_double_eq(phase_of(full, "iteration")->per_proc_ns[slot], (double)it_ns);
+        ck_assert_double_eq(phase_of(full, "iteration/step")->per_proc_ns[slot], (double)step_ns);
+        /* Shares of this process's phase time, a spread of one. */
+        ck_assert_double_eq(it->share, (double)it_ns / (double)total);
+        ck_assert_double_eq(step->share, (double)step_ns / (double)total);
+        for (const run_phase *p = step; p; p = p == step ? it : NULL) {
+            ck_assert_uint_eq(p->nprocs, 1);
+            ck_assert_double_eq(p->per_proc_ns[0], (double)p->dist.total_ns);
+            ck_assert_double_eq(p->spread_min_ns, (double)p->dist.total_ns);
+            ck_assert_double_eq(p->spread_median_ns, (double)p->dist.total_ns);
+            ck_assert_double_eq(p->spread_max_ns, (double)p->dist.total_ns);
+            ck_assert_uint_eq(p->spread_max_worker, w);
+        }
+        if (r == 1) {
+            const run_phase *x = phase_of(a, "extra");
+            ck_assert_uint_eq(x->dist.total_ns, 300);
+            ck_assert_double_eq(x->share, 300.0 / (double)total);
+        } else {
+            ck_assert_ptr_null(run_find_phase(a, "extra"));
+        }
+
+        /* Its counters only. */
+        ck_assert_uint_eq(step->ncounters, 1);
+        ck_assert_str_eq(step->counters[0].name.s, "items");
+        ck_assert_uint_eq(step->counters[0].calls, 1);
+        ck_assert_int_eq(step->counters[0].total, 10 * (int64_t)k);
+        ck_assert_double_eq(step->counters[0].rate_per_s, 10.0 * (double)k / (step_ns / 1e9));
+        ck_assert_uint_eq(it->ncounters, 0);
+        ck_assert_uint_eq(a->nunattached, 1);
+        ck_assert_uint_eq(a->unattached[0].calls, 2);
+        ck_assert_int_eq(a->unattached[0].total, (int64_t)k);
+
+        /* The load's options: iterations named "step", one dominant phase. */
+        ck_assert_int_eq(a->has_iterations, 1);
+        ck_assert_uint_eq(a->iterations.count, 2 + k);
+        ck_assert_uint_eq(a->iterations.total_ns, step_ns);
+        ck_assert_uint_eq(a->ndominant, 1);
+        ck_assert_ptr_eq(a->dominant[0], it->self_ns > step->self_ns ? it : step);
+    }
+    ck_assert_ptr_eq(run_worker_role(m, worker_of(m, 10)), run_worker_role(m, worker_of(m, 10)));
+    ck_assert_uint_eq(run_worker_role(m, worker_of(m, 99))->phase_ns, 50);
+
+    /* Nothing the model said before changed. */
+    char *after = dump_model(m);
+    ck_assert_str_eq(after, before);
+    free(before);
+    free(after);
+    run_free(m);
+}
+END_TEST
+
+/* Only a process of the newest attempt can be shown alone. */
+START_TEST(worker_role_outside_newest) {
+    char run[512], path[768];
+    new_run(run, sizeof run, "alone-old");
+    ident old = who("a-old", "h", "w", 1, -1), now = who("b-new", "h", "w", 2, -1);
+    ident idle = who("b-new", "h", "w", 3, -1);
+    now.start_ns = old.start_ns + 3600 * SEC;
+    idle.start_ns = now.start_ns;
+    simple_worker(run, &old, 100, 10, 5, 1);
+    simple_worker(run, &now, 200, 10, 5, 1);
+    wlog l;
+    w_open(&l, run, &idle); /* in the newest attempt, with no phase time */
+    w_exit(&l, 10 * SEC);
+    w_create(&l, run, "h", "x_headless.scope", now.start_ns);
+    w_names(&l, "step", NULL);
+    w_phase(&l, 1, 0, 1, 1, 3, 999);
+    w_frame(&l, SCOPE_FRAME_PERIODIC, 5 * SEC);
+    w_exit(&l, 10 * SEC);
+    snprintf(path, sizeof path, "%s/workers/h/b_garbage.scope", run);
+    ck_assert_int_eq(log_sample_write_file(path, "not a log at all\n", 17), 0);
+
+    run_model *m = load(run);
+    char *before = dump_model(m);
+    ck_assert_uint_eq(m->nworkers, 5);
+    ck_assert_ptr_null(run_worker_role(m, worker_of(m, 1)));
+    for (size_t i = 0; i < m->nworkers; i++)
+        if (!m->workers[i].has_process)
+            ck_assert_ptr_null(run_worker_role(m, i));
+    ck_assert_ptr_null(run_worker_role(m, m->nworkers));
+    ck_assert_ptr_null(run_worker_role(m, SIZE_MAX));
+    const run_role *a = run_worker_role(m, worker_of(m, 2));
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_eq(a->phase_ns, 200);
+    ck_assert_double_eq(a->imbalance, 1.0);
+    /* No phase time: as for any role, imbalance is not measured. */
+    const run_role *z = run_worker_role(m, worker_of(m, 3));
+    ck_assert_ptr_nonnull(z);
+    ck_assert_uint_eq(z->phase_ns, 0);
+    ck_assert_uint_eq(z->nphases, 0);
+    ck_assert(isnan(z->imbalance));
+    ck_assert_uint_eq(z->slowest_worker, SIZE_MAX);
+    ck_assert_uint_eq(z->ndominant, 0);
+    char *after = dump_model(m);
+    ck_assert_str_eq(after, before);
+    free(before);
+    free(after);
+    run_free(m);
+}
+END_TEST
+
+/* The logs of inconsistent_records: merging one again finds the same
+ * records it cannot place, and says nothing twice. */
+START_TEST(worker_role_inconsistent) {
+    char run[512];
+    new_run(run, sizeof run, "alone-inconsistent");
+    ident id = who("r1", "h", "w", 9, -1);
+    wlog l;
+    w_open(&l, run, &id);
+    w_names(&l, "good", "orphan", "child", "items", NULL);
+    w_phase(&l, 1, 0, 1, 1, 1, 100);
+    w_agg(&l, (scope_rec_phase_agg){.node = 77, .count = 1, .wall_ns = 5});
+    w_phase(&l, 5, 66, 2, 1, 1, 30);
+    w_phase(&l, 7, 5, 3, 1, 1, 20);
+    w_counter(&l, 1, 4, 5, 1, 1, 1);
+    w_counter(&l, 2, 99, 1, 1, 1, 1);
+    w_counter(&l, 3, 4, 1, 1, 2, 8);
+    w_phase(&l, 6, 0, 55, 1, 2, 40);
+    w_exit(&l, 5 * SEC);
+    ident cyc = who("r1", "h", "w", 10, -1);
+    w_open(&l, run, &cyc);
+    w_names(&l, "good", "loop", NULL);
+    w_phase(&l, 1, 0, 1, 1, 1, 100);
+    w_phase(&l, 10, 11, 2, 1, 1, 5);
+    w_phase(&l, 11, 10, 2, 1, 1, 5);
+    w_exit(&l, 5 * SEC);
+
+    run_model *m = load(run);
+    char *before = dump_model(m);
+    size_t w9 = worker_of(m, 9), w10 = worker_of(m, 10);
+    for (int twice = 0; twice < 2; twice++) {
+        const run_role *a = run_worker_role(m, w9);
+        ck_assert_ptr_nonnull(a);
+        ck_assert_uint_eq(a->nphases, 2);
+        ck_assert_uint_eq(a->phase_ns, 140);
+        const run_phase *good = phase_of(a, "good");
+        ck_assert_uint_eq(good->dist.total_ns, 100);
+        ck_assert_double_eq(good->share, 100.0 / 140);
+        ck_assert_uint_eq(good->ncounters, 1);
+        ck_assert_int_eq(good->counters[0].total, 8);
+        ck_assert_uint_eq(phase_of(a, "(unnamed phase)")->dist.total_ns, 40);
+        ck_assert_ptr_null(run_find_phase(a, "orphan"));
+        const run_role *b = run_worker_role(m, w10);
+        ck_assert_ptr_nonnull(b);
+        ck_assert_uint_eq(b->nphases, 1);
+        ck_assert_uint_eq(b->phase_ns, 100);
+    }
+    ck_assert_uint_eq(count_caveats(m, RUN_CAVEAT_INCONSISTENT), 2);
+    ck_assert_str_eq(caveat_text(m, RUN_CAVEAT_INCONSISTENT, w9),
+                     "w pid 9 on h: 5 records could not be placed and were left out (first: "
+                     "figures of a phase whose definition was lost)");
+    ck_assert_str_eq(caveat_text(m, RUN_CAVEAT_INCONSISTENT, w10),
+                     "w pid 10 on h: 2 records could not be placed and were left out (first: "
+                     "phases whose parents form a cycle)");
+    char *after = dump_model(m);
+    ck_assert_str_eq(after, before);
+    free(before);
+    free(after);
+    run_free(m);
+}
+END_TEST
+
 int main(void) {
     /* Not unit_tmpdir: its ck_assert may only run inside a test. */
     const char *tmp = getenv("TMPDIR");
@@ -1307,6 +1586,11 @@ int main(void) {
     tcase_add_test(fig, histograms_add_across_processes);
     tcase_add_test(fig, wait_share_spread_imbalance);
     suite_add_tcase(s, fig);
+    TCase *alone = tcase_create("alone");
+    tcase_add_test(alone, worker_role_alone);
+    tcase_add_test(alone, worker_role_outside_newest);
+    tcase_add_test(alone, worker_role_inconsistent);
+    suite_add_tcase(s, alone);
     int rc = unit_run(s);
     rm_tree(base);
     return rc;
