@@ -273,4 +273,31 @@ const char *run_phase_path(const run_phase *p, char *buf, size_t cap);
  * path when its identity was lost.  Returns buf. */
 const char *run_worker_label(const run_model *m, size_t worker, char *buf, size_t cap);
 
+/* ---- one process alone --------------------------------------------------- */
+
+/* The phase tree of one process alone: its threads merged by name path as a
+ * role of one process is, with every figure computed the same way (shares of
+ * that process's phase time, a spread of one process, imbalance 1.00, its
+ * dominant phases and iterations).  For the browser's process filter.  Kept
+ * by the model until run_free: later calls return the same pointer.  NULL
+ * when the worker is not in the newest attempt (role_index SIZE_MAX) or when
+ * memory runs out.
+ *
+ * Its name is the worker's role, nprocs 1 and workers {worker}; the
+ * dominant phases and iterations follow the options the model was loaded
+ * with.  As for any role, a process with no phase time has imbalance NAN
+ * and slowest_worker SIZE_MAX.  Focusing changes nothing already in the
+ * model: its roles, figures and caveats stay as loaded. */
+const run_role *run_worker_role(run_model *m, size_t worker);
+
+/* ---- histograms drawn small ------------------------------------------------ */
+
+/* The phase's duration histogram folded into ncols columns spread evenly
+ * over a logarithmic axis from its shortest to its longest recorded bucket,
+ * for a sparkline: cols[i] counts the entries whose bucket middle falls in
+ * column i.  Sets *lo_ns and *hi_ns to the axis' ends.  Returns the entries
+ * folded, 0 when the phase has no histogram (cols all zero). */
+uint64_t run_hist_fold(const run_phase *p, size_t ncols, uint64_t *cols, double *lo_ns,
+                       double *hi_ns);
+
 #endif

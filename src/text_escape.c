@@ -65,6 +65,16 @@ size_t scope_escape(const uint8_t *p, size_t n, char *out, size_t cap, unsigned 
             char e[6] = {'\\', 'u', '0', '0', hex[cp >> 4], hex[cp & 15]};
             put(&o, e, 6);
             i += len;
+        } else if (cp >= 0x80 && (flags & SCOPE_ESCAPE_ASCII)) {
+            char e[10];
+            size_t k = 0;
+            int digits = cp > 0xFFFF ? 8 : 4;
+            e[k++] = '\\';
+            e[k++] = cp > 0xFFFF ? 'U' : 'u';
+            for (int d = digits - 1; d >= 0; d--)
+                e[k++] = hex[(cp >> (4 * d)) & 15];
+            put(&o, e, k);
+            i += len;
         } else if (cp == '\\' || (cp == '"' && (flags & SCOPE_ESCAPE_QUOTE))) {
             char e[2] = {'\\', (char)cp};
             put(&o, e, 2);

@@ -14,6 +14,9 @@
 #include <stdio.h>
 
 #define SCOPE_ESCAPE_QUOTE 0x1 /* also escape '"', for quoted output */
+/* Also escape every character beyond ASCII (\u4f11, \U0001f600), for a
+ * terminal whose locale is not UTF-8: it would show their bytes as garbage. */
+#define SCOPE_ESCAPE_ASCII 0x2
 
 /* Escapes n bytes into out (always NUL-terminated when cap > 0).  Returns
  * the length the full escaped text needs, excluding the NUL. */

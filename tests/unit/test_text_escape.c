@@ -72,6 +72,19 @@ START_TEST(truncated_output_is_terminated_and_sized) {
 END_TEST
 
 /* Role titles: ASCII letters upper-cased, escapes left as they are. */
+/* A terminal whose locale is not UTF-8 gets every character beyond ASCII
+ * as an escape; controls and bad bytes are escaped as always. */
+START_TEST(ascii_flag_escapes_beyond_ascii) {
+    char out[128];
+    const char *in = "a\xe4\xbc\x91\xf0\x9f\x98\x80\x1b\xff\xc3\xa9";
+    size_t n = scope_escape((const uint8_t *)in, strlen(in), out, sizeof out, SCOPE_ESCAPE_ASCII);
+    ck_assert_str_eq(out, "a\\u4f11\\U0001f600\\x1b\\xff\\u00e9");
+    ck_assert_uint_eq(n, strlen(out));
+    scope_escape((const uint8_t *)in, strlen(in), out, sizeof out, 0);
+    ck_assert_str_eq(out, "a\xe4\xbc\x91\xf0\x9f\x98\x80\\x1b\\xff\xc3\xa9");
+}
+END_TEST
+
 START_TEST(titles_keep_escapes) {
     char out[64];
     const char name[] = "act\x1bor\\b\xc2\x9bx\xff";
@@ -117,6 +130,7 @@ int main(void) {
     tcase_add_test(tc, truncated_output_is_terminated_and_sized);
     tcase_add_test(tc, long_names_stream_like_buffers);
     tcase_add_test(tc, titles_keep_escapes);
+    tcase_add_test(tc, ascii_flag_escapes_beyond_ascii);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
