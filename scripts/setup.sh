@@ -18,9 +18,10 @@ PACKAGES=(
     # symbolization, stack capture, JSON
     libncurses-dev libhdf5-dev libzstd-dev libyaml-dev libdw-dev libunwind-dev libcjson-dev
     # command-line tools the tests and benchmarks use: h5dump, zstd -dc on logs,
-    # real terminals, setpriv (util-linux) to drop root, /usr/bin/time for peak
+    # real terminals (tmux; ncurses-term for the xterm-direct true-colour
+    # terminfo entry), setpriv (util-linux) to drop root, /usr/bin/time for peak
     # memory, python3 to read JSON output back
-    hdf5-tools zstd tmux util-linux time python3
+    hdf5-tools zstd tmux ncurses-term util-linux time python3
     # unit tests
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
