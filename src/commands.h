@@ -8,4 +8,12 @@ int scope_cmd_compare(int argc, char **argv);
 int scope_cmd_check(int argc, char **argv);
 int scope_cmd_report(int argc, char **argv);
 
+/* The command line as a whole: `scope-tui COMMAND ...` runs a command from
+ * the table; `scope-tui RUN [OPTIONS]` (or options first) opens the run in
+ * `browse`, the terminal browser, which lives in ui/ and is handed in by the
+ * executable's main so that src/ stays free of ncurses.  `browse_usage` is
+ * the browser's line for the help text. */
+int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
+                   const char *browse_usage);
+
 #endif

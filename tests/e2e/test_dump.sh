@@ -66,7 +66,7 @@ expect_in_output "ends inside its header"
 expect_rc 2 "$scope_tui" dump
 expect_in_output "no log file given"
 expect_rc 2 "$scope_tui" no-such-command
-expect_in_output "unknown command"
+expect_in_output "neither a command nor a run directory"
 
 [ "$size" = "$(stat -c %s good.scope)" ] || fail "writer reported size $size"
 finish

@@ -1,9 +1,9 @@
 /*
  * scope-tui: the command line.  Subcommands come from one table, which also
- * writes the help, so the two cannot disagree.
+ * writes the help, so the two cannot disagree.  Anything that is not a
+ * command is a run to browse.
  */
 #include "commands.h"
-#include "text_escape.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -31,28 +31,32 @@ static const struct command commands[] = {
      "exit 1 when a phase of CANDIDATE regressed against BASE (for CI)"},
 };
 
-static void usage(FILE *f) {
-    fputs("usage: scope-tui COMMAND [ARGS...]\n"
-          "       scope-tui --help | --version\n\n"
-          "scope records where the time goes in long multi-process programs.\n\n"
-          "Commands:\n",
-          f);
+static void usage(FILE *f, const char *browse_usage) {
+    fprintf(f,
+            "usage: scope-tui %s\n"
+            "       scope-tui COMMAND [ARGS...]\n"
+            "       scope-tui --help | --version\n\n"
+            "scope records where the time goes in long multi-process programs.\n"
+            "'scope-tui RUN' opens a run directory in the terminal browser.\n\n"
+            "Commands:\n",
+            browse_usage);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-7s %-30s %s\n", commands[i].name, commands[i].args, commands[i].summary);
     fputs("\nRun 'scope-tui COMMAND --help' for a command's options.\n", f);
 }
 
-int main(int argc, char **argv) {
+int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
+                   const char *browse_usage) {
     /* The character set only: it decides UTF-8 rules and ellipses.  Numbers
      * keep the C locale's decimal point, so output parses the same anywhere. */
     setlocale(LC_CTYPE, "");
     if (argc < 2) {
-        usage(stderr);
+        usage(stderr, browse_usage);
         return 2;
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        usage(stdout);
+        usage(stdout, browse_usage);
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
@@ -62,8 +66,5 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name))
             return commands[i].run(argc - 1, argv + 1);
-    fputs("scope-tui: unknown command '", stderr);
-    scope_fput_escaped(stderr, (const unsigned char *)cmd, strlen(cmd), 0);
-    fputs("' (see 'scope-tui --help')\n", stderr);
-    return 2;
+    return browse(argc, argv);
 }

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The browser's screens, headless: each case replays keys through the real
+# dispatcher and drawing code (scope-tui RUN --keys KEYS --size WxH --print)
+# on deterministic runs written by scope_gen_run, and the screen must equal
+# the expected file in tests/ui/screens/ byte for byte.  Then what `P` saves
+# must equal what --print shows, and names full of escapes must never reach
+# the terminal.
+#
+# Usage: test_screens.sh SCOPE_TUI SCOPE_GEN_RUN [AN_WORKLOAD] [--update]
+#   --update  rewrites the expected files from this build (review the diff!)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+tui=$1
+gen=$2
+workload=""
+update=0
+for arg in "${@:3}"; do
+    case "$arg" in
+    --update) update=1 ;;
+    *) workload=$arg ;;
+    esac
+done
+# shellcheck source=../e2e/lib.sh
+source "$here/../e2e/lib.sh"
+
+# The same locale and no theme from the user's config, whoever runs this.
+export LC_ALL=C.UTF-8
+export XDG_CONFIG_HOME="$tmp/config"
+unset SCOPE_THEME NO_COLOR VISUAL EDITOR || true
+
+# ---- fixtures: the same seed writes the same bytes ------------------------------
+"$gen" --out run --procs 6 --hours 0.1 --seed 3 >/dev/null
+# "caveats": the same run with an older, shorter attempt beside it and one
+# log cut in its last frame, so attempts and caveats have something to show.
+"$gen" --out older --procs 3 --hours 0.05 --seed 9 >/dev/null
+cp -r run caveats
+cp older/workers/*/*.scope caveats/workers/node01/
+victim=$(find caveats/workers/node01 -name '*_43553_*.scope' | head -1)
+[ -n "$victim" ] || { echo "FAIL: fixture: no log of pid 43553 (did scope_gen_run change?)" >&2; exit 1; }
+truncate -s -100 "$victim"
+
+# ---- the cases ----------------------------------------------------------------------
+# cases.txt: NAME <tab> RUN <tab> SIZE <tab> KEYS (KEYS may be empty; '#'
+# starts a comment line; cases named ascii-* run under LC_ALL=C).
+checked=0
+while IFS=$'\t' read -r name run size keys; do
+    [[ -z "$name" || "$name" == \#* ]] && continue
+    want="$here/screens/$name.txt"
+    # Cases named ascii-* run in the C locale: ASCII drawing, names escaped.
+    loc=C.UTF-8
+    [[ "$name" == ascii-* ]] && loc=C
+    if ! LC_ALL=$loc "$tui" "$run" --size "$size" --keys "$keys" --print >"$name.got" 2>"$name.err"; then
+        fail "$name: scope-tui exited non-zero: $(cat "$name.err")"
+        continue
+    fi
+    checked=$((checked + 1))
+    if ((update)); then
+        cp "$name.got" "$want"
+        continue
+    fi
+    if [ ! -f "$want" ]; then
+        fail "$name: no expected screen $want (run with --update and review it)"
+    elif ! diff -u "$want" "$name.got" >"$name.diff"; then
+        fail "$name: screen differs from $want:
+$(head -60 "$name.diff")"
+    fi
+    # Every screen is exactly as tall as asked (or as the last resize
+    # made it), and no line is wider, counted in display columns.
+    final=$size
+    if [[ "$keys" =~ .*\<resize:([0-9]+x[0-9]+)\> ]]; then
+        final=${BASH_REMATCH[1]}
+    fi
+    w=${final%x*} h=${final#*x}
+    [ "$(wc -l <"$name.got")" = "$h" ] || fail "$name: $(wc -l <"$name.got") lines, wanted $h"
+    widest=$(wc -L <"$name.got")
+    [ "$widest" -le "$w" ] || fail "$name: a line is $widest columns wide, the screen $w"
+done <"$here/screens/cases.txt"
+((update)) && { echo "updated $checked expected screens"; exit 0; }
+[ "$checked" -ge 30 ] || fail "only $checked cases ran"
+echo "ok: $checked screens as expected"
+
+# ---- P saves what is on the screen -------------------------------------------------------
+mkdir saves && cd saves
+"$tui" ../run --size 120x40 --keys 'jj<Enter>P' --print >shown.txt
+[ -f scope-phases-1.txt ] || fail "P saved no scope-phases-1.txt"
+# The status line now reports the save; every other row is the same.
+head -n 39 shown.txt >shown.top
+head -n 39 scope-phases-1.txt >saved.top
+cmp -s shown.top saved.top || fail "the saved screen differs from the shown one: $(diff shown.top saved.top | head)"
+expect_in shown.txt "saved the screen to scope-phases-1.txt"
+"$tui" ../run --size 80x24 --keys '2PP' --print >shown2.txt
+[ -f scope-processes-1.txt ] && [ -f scope-processes-2.txt ] ||
+    fail "two saves did not make scope-processes-1.txt and -2.txt: $(ls)"
+expect_in shown2.txt "saved the screen to scope-processes-2.txt"
+chmod a-w .
+if [ "$(id -u)" != 0 ]; then
+    "$tui" ../run --size 80x24 --keys 'P' --print >denied.txt
+    expect_in denied.txt "cannot save the screen"
+fi
+chmod u+w .
+cd ..
+echo "ok: P saves the screen as shown"
+
+# ---- bad input ---------------------------------------------------------------------------
+expect_rc 2 "$tui" run --keys '<Nope>' --print
+expect_in err "unknown key <Nope>"
+expect_rc 2 "$tui" run --size 10 --print
+expect_in err "--size: expected WxH"
+expect_rc 2 "$tui" run --view nowhere --print
+expect_in err "no view 'nowhere'"
+expect_rc 2 "$tui" nowhere-at-all
+expect_in err "neither a command nor a run directory"
+expect_rc 2 "$tui" ./nowhere --print
+expect_in err "no such run directory"
+"$tui" report ./nowhere 2>report.err >/dev/null || true
+msg=$(sed 's/^scope-tui report: //' report.err)
+expect_in err "$msg"
+expect_rc 2 "$tui" run --theme ./no-such-theme.yaml --print
+expect_in err "no-such-theme.yaml"
+echo "ok: bad input"
+
+# ---- names are data ------------------------------------------------------------------------
+if [ -n "$workload" ]; then
+    SCOPE_CPU_TIME=always "$workload" names names >wl.out 2>&1 || fail "an_workload names: $(cat wl.out)"
+    for loc in C.UTF-8 C; do
+        LC_ALL=$loc "$tui" names --size 120x40 --keys '*' --print >"names.$loc" 2>&1 ||
+            fail "names under $loc: $(cat "names.$loc")"
+        if grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "names.$loc"; then
+            fail "a control character reached the screen under $loc"
+        fi
+        expect_in "names.$loc" 'compute\x1b[31m\xff'
+    done
+    LC_ALL=C grep -q $'[\x80-\xff]' names.C && fail "non-ASCII on the screen under LC_ALL=C"
+    expect_in names.C.UTF-8 '休息\u009b'
+    expect_in names.C '\u4f11\u606f\u009b'
+    echo "ok: names escaped on screen"
+fi
+finish
+echo "screens: all checks passed"

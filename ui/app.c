@@ -1,0 +1,546 @@
+/* The browser's layout and dispatcher; see app.h. */
+#define _GNU_SOURCE /* strcasestr */
+#include "app.h"
+
+#include "fmt.h"
+#include "screen_text.h"
+#include "style.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const view_ops *const view_table[VIEW_COUNT] = {
+    [VIEW_PHASES] = &phases_view_ops,
+    [VIEW_PROCESSES] = &processes_view_ops,
+    [VIEW_OVERVIEW] = &overview_view_ops,
+    [VIEW_HELP] = &help_view_ops,
+};
+
+void app_message(app *a, int is_error, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->message, sizeof a->message, fmt, ap);
+    va_end(ap);
+    a->message_is_error = is_error;
+}
+
+const char *app_worker_label(const app *a, size_t worker, char *buf, size_t cap) {
+    return run_worker_label(a->model, worker, buf, cap);
+}
+
+/* ---- keeping the place across rebuilds ------------------------------------- */
+
+/* The keys of the rows that have children, with their state, and the key of
+ * the selected row: what a rebuild (new sort, filter or a reload) should
+ * keep. */
+typedef struct place {
+    char **keys;
+    int *expanded;
+    size_t n;
+    char *selected;
+    size_t selected_pos; /* the cursor's screen position, kept too */
+} place;
+
+static void place_free(place *p) {
+    for (size_t i = 0; i < p->n; i++)
+        free(p->keys[i]);
+    free(p->keys);
+    free(p->expanded);
+    free(p->selected);
+    *p = (place){0};
+}
+
+static void place_take(view *v, place *p) {
+    *p = (place){0};
+    list *l = &v->list;
+    if (!v->ops->row_key || !l->nrows)
+        return;
+    p->keys = malloc(l->nrows * sizeof *p->keys);
+    p->expanded = malloc(l->nrows * sizeof *p->expanded);
+    if (!p->keys || !p->expanded)
+        return;
+    char key[1024];
+    for (size_t i = 0; i < l->nrows; i++) {
+        if (!list_has_children(l, i) || !v->ops->row_key(v, &l->rows[i], key, sizeof key))
+            continue;
+        if (!(p->keys[p->n] = strdup(key)))
+            break;
+        p->expanded[p->n++] = l->rows[i].expanded;
+    }
+    size_t sel = list_selected(l);
+    if (sel != LIST_NONE && v->ops->row_key(v, &l->rows[sel], key, sizeof key))
+        p->selected = strdup(key);
+    p->selected_pos = l->cursor >= l->top ? l->cursor - l->top : 0;
+}
+
+static void place_restore(view *v, const place *p) {
+    list *l = &v->list;
+    if (!v->ops->row_key)
+        return;
+    char key[1024];
+    size_t select = LIST_NONE;
+    for (size_t i = 0; i < l->nrows; i++) {
+        if (!v->ops->row_key(v, &l->rows[i], key, sizeof key))
+            continue;
+        if (list_has_children(l, i))
+            for (size_t k = 0; k < p->n; k++)
+                if (!strcmp(p->keys[k], key)) {
+                    l->rows[i].expanded = p->expanded[k];
+                    break;
+                }
+        if (select == LIST_NONE && p->selected && !strcmp(p->selected, key))
+            select = i;
+    }
+    list_refresh(l);
+    if (select != LIST_NONE) {
+        list_reveal(l, select);
+        l->top = l->cursor >= p->selected_pos ? l->cursor - p->selected_pos : 0;
+    }
+}
+
+int app_rebuild(app *a, view *v) {
+    (void)a;
+    place p;
+    place_take(v, &p);
+    int rc = v->ops->build(v);
+    if (rc == 0)
+        place_restore(v, &p);
+    place_free(&p);
+    return rc;
+}
+
+int app_init(app *a) {
+    a->focus_worker = SIZE_MAX;
+    for (int i = 0; i < VIEW_COUNT; i++) {
+        view *v = &a->views[i];
+        *v = (view){.ops = view_table[i], .app = a};
+        if (v->ops->build(v) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void app_release(app *a) {
+    for (int i = 0; i < VIEW_COUNT; i++) {
+        view *v = &a->views[i];
+        if (v->ops && v->ops->release)
+            v->ops->release(v);
+        list_free(&v->list);
+    }
+}
+
+void app_set_focus(app *a, size_t worker) {
+    a->focus_worker = worker;
+    a->current = VIEW_PHASES;
+    view *v = &a->views[VIEW_PHASES];
+    if (app_rebuild(a, v) < 0)
+        app_message(a, 1, "out of memory");
+}
+
+/* ---- search ------------------------------------------------------------------- */
+
+int app_query_matches(const app *a, const char *text) {
+    if (!a->query_len)
+        return 0;
+    int exact = 0;
+    for (size_t i = 0; i < a->query_len; i++)
+        exact |= isupper((unsigned char)a->query[i]);
+    return (exact ? strstr(text, a->query) : strcasestr(text, a->query)) != NULL;
+}
+
+typedef struct search_ctx {
+    app *a;
+    view *v;
+} search_ctx;
+
+static int row_matches(const list_row *r, void *ctx) {
+    search_ctx *c = ctx;
+    char text[1024];
+    return c->v->ops->row_text && c->v->ops->row_text(c->v, r, text, sizeof text) &&
+           app_query_matches(c->a, text);
+}
+
+/* Moves to the next match from `from` in direction dir; says when there is
+ * none.  Hidden rows match too: the tree opens to show them. */
+static int search_step(app *a, size_t from, int dir) {
+    view *v = &a->views[a->current];
+    search_ctx c = {a, v};
+    size_t row = list_find(&v->list, from, dir, row_matches, &c);
+    if (row == LIST_NONE) {
+        app_message(a, 1, "no match for '%s' in %s", a->query, v->ops->title);
+        return -1;
+    }
+    list_reveal(&v->list, row);
+    return 0;
+}
+
+static void search_key(app *a, int key) {
+    view *v = &a->views[a->current];
+    if (key == KEY_ESCAPE) {
+        a->searching = 0;
+        a->query_len = 0;
+        a->query[0] = '\0';
+        if (a->search_from != LIST_NONE)
+            list_reveal(&v->list, a->search_from);
+        return;
+    }
+    if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+        a->searching = 0;
+        if (a->query_len) {
+            search_ctx c = {a, v};
+            size_t matches = 0;
+            for (size_t i = 0; i < v->list.nrows; i++)
+                matches += (size_t)row_matches(&v->list.rows[i], &c);
+            if (matches)
+                app_message(a, 0, "%zu row%s match '%s': n next, N previous", matches,
+                            matches == 1 ? "" : "s", a->query);
+        }
+        return;
+    }
+    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (a->query_len) {
+            /* Drop a whole UTF-8 character. */
+            do
+                a->query_len--;
+            while (a->query_len && (a->query[a->query_len] & 0xC0) == 0x80);
+            a->query[a->query_len] = '\0';
+        }
+    } else if (key >= ' ' && key < KEY_MIN && key != 127) {
+        char utf8[8];
+        int n = 0;
+        if (key < 0x80)
+            utf8[n++] = (char)key;
+        else if (key < 0x800) {
+            utf8[n++] = (char)(0xC0 | key >> 6);
+            utf8[n++] = (char)(0x80 | (key & 0x3F));
+        } else if (key < 0x10000) {
+            utf8[n++] = (char)(0xE0 | key >> 12);
+            utf8[n++] = (char)(0x80 | (key >> 6 & 0x3F));
+            utf8[n++] = (char)(0x80 | (key & 0x3F));
+        } else {
+            utf8[n++] = (char)(0xF0 | key >> 18);
+            utf8[n++] = (char)(0x80 | (key >> 12 & 0x3F));
+            utf8[n++] = (char)(0x80 | (key >> 6 & 0x3F));
+            utf8[n++] = (char)(0x80 | (key & 0x3F));
+        }
+        if (a->query_len + (size_t)n < sizeof a->query) {
+            memcpy(a->query + a->query_len, utf8, (size_t)n);
+            a->query_len += (size_t)n;
+            a->query[a->query_len] = '\0';
+        }
+    } else {
+        return; /* arrows and the like do nothing while typing */
+    }
+    /* Incremental: the first match at or after where the search began. */
+    a->message[0] = '\0';
+    if (a->query_len) {
+        size_t from = a->search_from;
+        size_t start = from == LIST_NONE ? LIST_NONE : (from == 0 ? v->list.nrows - 1 : from - 1);
+        if (search_step(a, start, 1) < 0 && from != LIST_NONE)
+            list_reveal(&v->list, from); /* as less and vim do: back where it began */
+    } else if (a->search_from != LIST_NONE) {
+        list_reveal(&v->list, a->search_from);
+    }
+}
+
+/* ---- actions every view shares ---------------------------------------------------- */
+
+static void save_screen(app *a) {
+    char path[256], err[512];
+    /* The screen as it is, before the status line says anything about it. */
+    if (screen_text_save(stdscr, a->views[a->current].ops->name, path, sizeof path, err,
+                         sizeof err) < 0)
+        app_message(a, 1, "%s", err);
+    else
+        app_message(a, 0, "saved the screen to %s", path);
+}
+
+static void reload(app *a) {
+    char msg[600];
+    run_model *m = NULL;
+    if (run_load(a->run_dir, &a->opt, &m, msg, sizeof msg) != RUN_OK) {
+        app_message(a, 1, "reload failed, still showing what was loaded: %s", msg);
+        return;
+    }
+    /* Views keep their place by keys, taken before the old model goes. */
+    place places[VIEW_COUNT];
+    for (int i = 0; i < VIEW_COUNT; i++)
+        place_take(&a->views[i], &places[i]);
+    char focus[4096] = "";
+    if (a->focus_worker != SIZE_MAX)
+        snprintf(focus, sizeof focus, "%s", a->model->workers[a->focus_worker].path.s);
+    run_free(a->model);
+    a->model = m;
+    a->focus_worker = SIZE_MAX;
+    for (size_t i = 0; focus[0] && i < m->nworkers; i++)
+        if (!strcmp(m->workers[i].path.s, focus))
+            a->focus_worker = i;
+    int failed = 0;
+    for (int i = 0; i < VIEW_COUNT; i++) {
+        view *v = &a->views[i];
+        v->list.nrows = 0; /* its rows pointed into the old model */
+        v->list.nvisible = 0;
+        if (v->ops->build(v) < 0)
+            failed = 1;
+        else
+            place_restore(v, &places[i]);
+        place_free(&places[i]);
+    }
+    char when[32];
+    if (failed)
+        app_message(a, 1, "out of memory while reloading");
+    else
+        app_message(a, 0, "reloaded: %zu processes, %zu caveats, runtime %s", m->nprocs,
+                    m->ncaveats, fmt_duration(when, sizeof when, (double)m->runtime_ns));
+}
+
+static void switch_view(app *a, enum view_id id) {
+    a->current = id;
+}
+
+void app_key(app *a, int key) {
+    if (a->searching) {
+        search_key(a, key);
+        return;
+    }
+    a->message[0] = '\0';
+    if (key == KEY_RESIZE)
+        return; /* the caller has the new size; the next draw lays it out */
+    enum action act = keymap_action(key);
+    view *v = &a->views[a->current];
+    list *l = &v->list;
+    if (act == ACT_NONE) {
+        char name[24];
+        app_message(a, 1, "%s does nothing here (? lists the keys)",
+                    keymap_key_name(key, name, sizeof name));
+        return;
+    }
+    if (v->ops->action && v->ops->action(v, act))
+        return;
+    size_t sel = list_selected(l);
+    switch (act) {
+    case ACT_UP:
+        list_move(l, -1);
+        break;
+    case ACT_DOWN:
+        list_move(l, 1);
+        break;
+    case ACT_PAGE_UP:
+        list_page(l, 0);
+        break;
+    case ACT_PAGE_DOWN:
+        list_page(l, 1);
+        break;
+    case ACT_HOME:
+        list_home(l);
+        break;
+    case ACT_END:
+        list_end(l);
+        break;
+    case ACT_ENTER:
+        if (sel != LIST_NONE && list_has_children(l, sel) && !l->rows[sel].expanded) {
+            l->rows[sel].expanded = 1;
+            list_refresh(l);
+        } else if (sel != LIST_NONE && list_has_children(l, sel)) {
+            list_move(l, 1); /* already open: step into it */
+        }
+        break;
+    case ACT_BACK:
+        if (sel != LIST_NONE && list_has_children(l, sel) && l->rows[sel].expanded) {
+            l->rows[sel].expanded = 0;
+            list_refresh(l);
+        } else if (sel != LIST_NONE && l->rows[sel].parent != LIST_NONE) {
+            list_reveal(l, l->rows[sel].parent);
+        }
+        break;
+    case ACT_TOGGLE:
+        if (sel != LIST_NONE && list_has_children(l, sel)) {
+            l->rows[sel].expanded = !l->rows[sel].expanded;
+            list_refresh(l);
+        }
+        break;
+    case ACT_EXPAND_ALL:
+        list_expand_all(l, 1);
+        break;
+    case ACT_COLLAPSE_ALL:
+        list_expand_all(l, 0);
+        break;
+    case ACT_VIEW_NEXT:
+        switch_view(a, (a->current + 1) % VIEW_COUNT);
+        break;
+    case ACT_VIEW_PREV:
+        switch_view(a, (a->current + VIEW_COUNT - 1) % VIEW_COUNT);
+        break;
+    case ACT_VIEW_1:
+    case ACT_VIEW_2:
+    case ACT_VIEW_3:
+    case ACT_VIEW_4:
+        switch_view(a, (enum view_id)(act - ACT_VIEW_1));
+        break;
+    case ACT_HELP:
+        switch_view(a, VIEW_HELP);
+        break;
+    case ACT_SEARCH:
+        a->searching = 1;
+        a->query_len = 0;
+        a->query[0] = '\0';
+        a->search_from = sel;
+        break;
+    case ACT_SEARCH_NEXT:
+    case ACT_SEARCH_PREV:
+        if (!a->query_len)
+            app_message(a, 1, "no search yet: / starts one");
+        else
+            search_step(a, sel, act == ACT_SEARCH_NEXT ? 1 : -1);
+        break;
+    case ACT_SORT:
+        app_message(a, 1, "the %s view has one order only", v->ops->title);
+        break;
+    case ACT_CLEAR:
+        if (a->focus_worker != SIZE_MAX) {
+            app_set_focus(a, SIZE_MAX);
+            app_message(a, 0, "process filter cleared: every process of each role");
+        } else if (a->query_len) {
+            a->query_len = 0;
+            a->query[0] = '\0';
+        }
+        break;
+    case ACT_SAVE:
+        save_screen(a);
+        break;
+    case ACT_OPEN_SOURCE:
+        app_message(a, 1, "o opens a phase's source: select a phase in the Phases view");
+        break;
+    case ACT_RELOAD:
+        reload(a);
+        break;
+    case ACT_REDRAW:
+        if (!a->headless)
+            clearok(curscr, TRUE);
+        break;
+    case ACT_QUIT:
+        a->quit = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- drawing -------------------------------------------------------------------- */
+
+static void draw_header(app *a, int width) {
+    const run_model *m = a->model;
+    char line[1024], num[64], part[256];
+    size_t len = 0;
+    len += (size_t)snprintf(line + len, sizeof line - len, " scope");
+    if (m->nattempts) {
+        style_escape(m->attempts[m->nattempts - 1].run_id, part, sizeof part);
+        len += (size_t)snprintf(line + len, sizeof line - len, "  run %s", part);
+    }
+    len += (size_t)snprintf(line + len, sizeof line - len, "  %s  %zu process%s",
+                            fmt_duration(num, sizeof num, (double)m->runtime_ns), m->nprocs,
+                            m->nprocs == 1 ? "" : "es");
+    for (size_t r = 0; r < m->nroles && len < sizeof line - 300; r++) {
+        style_escape(m->roles[r].name, part, sizeof part);
+        len += (size_t)snprintf(line + len, sizeof line - len, "%s%s x%zu", r ? ", " : "  ", part,
+                                m->roles[r].nprocs);
+    }
+    if (m->nhosts == 1) {
+        style_escape(m->hosts[0], part, sizeof part);
+        snprintf(line + len, sizeof line - len, "  host %s", part);
+    } else {
+        snprintf(line + len, sizeof line - len, "  %zu hosts", m->nhosts);
+    }
+    draw_blank(stdscr, 0, 0, width, TH_HEADER);
+    draw_text(stdscr, 0, 0, width, TH_HEADER, line);
+    if (m->ncaveats) {
+        char cav[48];
+        snprintf(cav, sizeof cav, " %zu caveat%s ", m->ncaveats, m->ncaveats == 1 ? "" : "s");
+        int w = (int)strlen(cav);
+        if (width > w + 40)
+            draw_text(stdscr, 0, width - w, w, TH_WARN, cav);
+    }
+}
+
+static void draw_tabs(app *a, int width) {
+    draw_blank(stdscr, 1, 0, width, TH_TAB);
+    int x = 1;
+    for (int i = 0; i < VIEW_COUNT && x < width; i++) {
+        char tab[64];
+        snprintf(tab, sizeof tab, " %d %s ", i + 1, a->views[i].ops->title);
+        x += draw_text(stdscr, 1, x, width - x, i == (int)a->current ? TH_TAB_ACTIVE : TH_TAB, tab);
+        x += 1;
+    }
+}
+
+static void draw_filter(app *a, int y, int width) {
+    char label[600], line[800];
+    app_worker_label(a, a->focus_worker, label, sizeof label);
+    snprintf(line, sizeof line, " only %s", label);
+    draw_blank(stdscr, y, 0, width, TH_FILTER);
+    draw_text(stdscr, y, 0, width - 14, TH_FILTER, line);
+    draw_text_right(stdscr, y, width - 14, 13, TH_FILTER, "Esc clears");
+}
+
+static void draw_status(app *a, int y, int width) {
+    draw_blank(stdscr, y, 0, width, TH_STATUS);
+    if (a->searching) {
+        char line[300];
+        snprintf(line, sizeof line, "/%s", a->query);
+        int x = draw_text(stdscr, y, 0, width - 1, TH_STATUS, line);
+        draw_text_right(stdscr, y, x + 1, width - x - 1, TH_STATUS, "Enter keeps  Esc cancels ");
+        return;
+    }
+    if (a->message[0]) {
+        draw_text(stdscr, y, 1, width - 1, a->message_is_error ? TH_ERROR : TH_STATUS, a->message);
+        return;
+    }
+    char hint[300] = "";
+    view *v = &a->views[a->current];
+    if (v->ops->hint)
+        v->ops->hint(v, hint, sizeof hint);
+    char line[512];
+    snprintf(line, sizeof line, "%s%s/ search  P save  ? help  q quit", hint, hint[0] ? "  " : "");
+    draw_text(stdscr, y, 1, width - 1, TH_STATUS, line);
+}
+
+static void draw_too_small(app *a) {
+    erase();
+    char need[128];
+    snprintf(need, sizeof need, "needs %d%s%d, has %d%s%d", APP_MIN_COLS, style_utf8 ? "×" : "x",
+             APP_MIN_ROWS, a->cols, style_utf8 ? "×" : "x", a->rows);
+    const char *lines[] = {"scope-tui: terminal too small", need, "enlarge it, or q quits"};
+    int n = 3, top = a->rows / 2 - 1;
+    for (int i = 0; i < n; i++) {
+        int y = top + i;
+        if (y < 0 || y >= a->rows)
+            continue;
+        int w = (int)fmt_width(lines[i]);
+        int x = w < a->cols ? (a->cols - w) / 2 : 0;
+        draw_text(stdscr, y, x, a->cols - x, i ? TH_NORMAL : TH_WARN, lines[i]);
+    }
+}
+
+void app_draw(app *a) {
+    style_set(stdscr, TH_NORMAL);
+    if (a->rows < APP_MIN_ROWS || a->cols < APP_MIN_COLS) {
+        draw_too_small(a);
+        return;
+    }
+    bkgdset(' ');
+    erase();
+    draw_header(a, a->cols);
+    draw_tabs(a, a->cols);
+    int top = 2;
+    if (a->focus_worker != SIZE_MAX && a->current == VIEW_PHASES)
+        draw_filter(a, top++, a->cols);
+    view *v = &a->views[a->current];
+    int height = a->rows - 1 - top;
+    v->ops->draw(v, stdscr, top, height, a->cols);
+    draw_status(a, a->rows - 1, a->cols);
+    style_set(stdscr, TH_NORMAL);
+}

@@ -1,0 +1,118 @@
+/*
+ * The browser: the run's model, the views, the screen layout and the
+ * dispatcher.  Every view is one file behind view_ops (tig's way), built on
+ * the one list widget (list.h); figures come from the model (run_model.h)
+ * and are printed with src/'s formatting, so they read as in
+ * `scope-tui report`.
+ *
+ * Screen layout, top to bottom: the run's header line, the tab bar, the
+ * filter line (only while a process filter is on), the view, and the status
+ * line (the keys that matter now, a message, or the search being typed).
+ */
+#ifndef SCOPE_UI_APP_H
+#define SCOPE_UI_APP_H
+
+#include "keymap.h"
+#include "list.h"
+#include "run_model.h"
+#include "theme.h"
+
+#include <curses.h>
+#include <stddef.h>
+
+/* The smallest terminal the layout works in; below it the screen says so. */
+#define APP_MIN_COLS 60
+#define APP_MIN_ROWS 16
+
+enum view_id { VIEW_PHASES, VIEW_PROCESSES, VIEW_OVERVIEW, VIEW_HELP, VIEW_COUNT };
+
+struct app;
+struct view;
+
+typedef struct view_ops {
+    const char *name;  /* "phases": for --view and the saved screen's file name */
+    const char *title; /* "Phases": the tab */
+    /* (Re)builds the rows from the model, after loading, reloading, a new
+     * sort or filter; keeps the cursor on the same item where it can.
+     * Returns 0, or -1 when out of memory. */
+    int (*build)(struct view *v);
+    /* Draws the view in rows [top, top + height) of the screen. */
+    void (*draw)(struct view *v, WINDOW *w, int top, int height, int width);
+    /* Handles an action the view gives a meaning of its own (drilling in,
+     * sorting, opening the source); returns 1 when it did. */
+    int (*action)(struct view *v, enum action a);
+    /* The view's own keys for the status line ("Enter expand  s sort:total"). */
+    void (*hint)(struct view *v, char *buf, size_t cap);
+    /* The text search looks at in a row; 0 when the row has none. */
+    int (*row_text)(struct view *v, const list_row *r, char *buf, size_t cap);
+    /* What identifies the row's item across a rebuild or reload (a role and
+     * phase path, a log's path); 0 when nothing does. */
+    int (*row_key)(struct view *v, const list_row *r, char *buf, size_t cap);
+    void (*release)(struct view *v);
+} view_ops;
+
+typedef struct view {
+    const view_ops *ops;
+    struct app *app;
+    list list;
+    int sort;   /* the view's own sort order */
+    void *priv; /* the view's own state */
+} view;
+
+extern const view_ops phases_view_ops, processes_view_ops, overview_view_ops, help_view_ops;
+
+typedef struct app {
+    const char *run_dir;
+    run_options opt;
+    run_model *model;
+    theme theme;
+
+    view views[VIEW_COUNT];
+    enum view_id current;
+
+    int rows, cols;      /* the screen's size */
+    size_t focus_worker; /* the process filter: a worker index, SIZE_MAX for none */
+
+    /* Search: typed after '/', kept for n and N. */
+    int searching; /* the query is being typed */
+    char query[128];
+    size_t query_len;
+    size_t search_from; /* the row the search started from */
+
+    char message[512]; /* shown in the status line until the next key */
+    int message_is_error;
+
+    int headless; /* keys come from --keys; no terminal is touched */
+    int quit;
+} app;
+
+/* Loads nothing: the caller sets run_dir, opt, model and theme, opens
+ * ncurses, then calls this to build the views.  Returns 0 or -1 (memory). */
+int app_init(app *a);
+void app_release(app *a);
+
+/* Rebuilds a view from the model, keeping the selected row and what was
+ * expanded (matched by row_key).  Returns 0 or -1 (memory). */
+int app_rebuild(app *a, view *v);
+
+/* Handles one key (a character or KEY_ code) through the key table. */
+void app_key(app *a, int key);
+
+/* Draws the whole screen into stdscr (the caller refreshes). */
+void app_draw(app *a);
+
+/* A message for the status line (printf-style). */
+void app_message(app *a, int is_error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The process filter: SIZE_MAX clears it.  Switches to the phase tree. */
+void app_set_focus(app *a, size_t worker);
+
+/* Whether text matches the search query: smart case (case-sensitive only
+ * when the query has a capital letter), as less and vim do. */
+int app_query_matches(const app *a, const char *text);
+
+/* Shared by the views: a worker's label for this terminal ("actor rank 3
+ * (pid 41 on node07)"), escaped.  Returns buf. */
+const char *app_worker_label(const app *a, size_t worker, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,169 @@
+/* The key table and key names; see keymap.h. */
+#include "keymap.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The first binding of an action carries its help line and, when a new
+ * group of the help starts there, the group's heading. */
+static const key_binding table[] = {
+    {KEY_UP, ACT_UP, "Moving", "move up"},
+    {'k', ACT_UP, NULL, NULL},
+    {KEY_DOWN, ACT_DOWN, NULL, "move down"},
+    {'j', ACT_DOWN, NULL, NULL},
+    {KEY_PPAGE, ACT_PAGE_UP, NULL, "page up"},
+    {KEY_CTRL('b'), ACT_PAGE_UP, NULL, NULL},
+    {KEY_NPAGE, ACT_PAGE_DOWN, NULL, "page down"},
+    {KEY_CTRL('f'), ACT_PAGE_DOWN, NULL, NULL},
+    {' ', ACT_PAGE_DOWN, NULL, NULL},
+    {KEY_HOME, ACT_HOME, NULL, "first row"},
+    {'g', ACT_HOME, NULL, NULL},
+    {KEY_END, ACT_END, NULL, "last row"},
+    {'G', ACT_END, NULL, NULL},
+
+    {KEY_ENTER, ACT_ENTER, "Tree", "drill in: expand a phase; a process: its phase tree"},
+    {'\n', ACT_ENTER, NULL, NULL},
+    {'\r', ACT_ENTER, NULL, NULL},
+    {KEY_RIGHT, ACT_ENTER, NULL, NULL},
+    {'l', ACT_ENTER, NULL, NULL},
+    {KEY_LEFT, ACT_BACK, NULL, "back: collapse, or go up to the parent"},
+    {'h', ACT_BACK, NULL, NULL},
+    {KEY_BACKSPACE, ACT_BACK, NULL, NULL},
+    {127, ACT_BACK, NULL, NULL},
+    {'x', ACT_TOGGLE, NULL, "expand or collapse the row"},
+    {'*', ACT_EXPAND_ALL, NULL, "expand everything"},
+    {'-', ACT_COLLAPSE_ALL, NULL, "collapse everything"},
+
+    {KEY_TAB, ACT_VIEW_NEXT, "Views", "next view"},
+    {KEY_BTAB, ACT_VIEW_PREV, NULL, "previous view"},
+    {'1', ACT_VIEW_1, NULL, "phases: the phase tree of each role"},
+    {'2', ACT_VIEW_2, NULL, "processes: every worker, host, rank and caveat"},
+    {'3', ACT_VIEW_3, NULL, "overview: the run, its attempts and caveats"},
+    {'4', ACT_VIEW_4, NULL, "help: this list"},
+    {'?', ACT_HELP, NULL, "help"},
+
+    {'/', ACT_SEARCH, "Finding", "search names as you type (Enter keeps, Esc cancels)"},
+    {'n', ACT_SEARCH_NEXT, NULL, "next match"},
+    {'N', ACT_SEARCH_PREV, NULL, "previous match"},
+    {'s', ACT_SORT, NULL, "cycle the sort order"},
+    {KEY_ESCAPE, ACT_CLEAR, NULL, "clear the process filter"},
+
+    {'P', ACT_SAVE, "Other", "save the screen as text to scope-VIEW-N.txt"},
+    {'o', ACT_OPEN_SOURCE, NULL, "open the phase's source in $VISUAL or $EDITOR"},
+    {'r', ACT_RELOAD, NULL, "reload the run from disk"},
+    {KEY_CTRL('l'), ACT_REDRAW, NULL, "redraw the screen"},
+    {'q', ACT_QUIT, NULL, "quit"},
+};
+
+const key_binding *keymap_table(size_t *n) {
+    *n = sizeof table / sizeof table[0];
+    return table;
+}
+
+enum action keymap_action(int key) {
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].key == key)
+            return table[i].action;
+    return ACT_NONE;
+}
+
+static const struct {
+    int key;
+    const char *name;
+} names[] = {
+    {KEY_UP, "Up"},       {KEY_DOWN, "Down"},  {KEY_LEFT, "Left"},     {KEY_RIGHT, "Right"},
+    {KEY_PPAGE, "PgUp"},  {KEY_NPAGE, "PgDn"}, {KEY_HOME, "Home"},     {KEY_END, "End"},
+    {KEY_ENTER, "Enter"}, {'\n', "Enter"},     {'\r', "CR"},           {KEY_BACKSPACE, "BS"},
+    {127, "Del"},         {KEY_TAB, "Tab"},    {KEY_BTAB, "S-Tab"},    {KEY_ESCAPE, "Esc"},
+    {' ', "Space"},       {'<', "lt"},         {KEY_RESIZE, "resize"},
+};
+
+const char *keymap_key_name(int key, char *buf, size_t cap) {
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].key == key) {
+            snprintf(buf, cap, "<%s>", names[i].name);
+            return buf;
+        }
+    if (key >= 1 && key < 32)
+        snprintf(buf, cap, "<C-%c>", key + 'a' - 1);
+    else if (key > 32 && key < 127)
+        snprintf(buf, cap, "%c", key);
+    else
+        snprintf(buf, cap, "<%d>", key);
+    return buf;
+}
+
+const char *keymap_keys_of(enum action a, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (table[i].action != a || table[i].key == '\r' || table[i].key == 127)
+            continue; /* twins of <Enter> and <BS> that terminals send */
+        char name[24];
+        keymap_key_name(table[i].key, name, sizeof name);
+        int dup = 0; /* KEY_ENTER and '\n' are both <Enter> */
+        for (size_t j = 0; j < i && !dup; j++) {
+            char other[24];
+            dup = table[j].action == a &&
+                  !strcmp(keymap_key_name(table[j].key, other, sizeof other), name);
+        }
+        if (dup)
+            continue;
+        int n = snprintf(buf + len, cap - len, "%s%s", len ? " " : "", name);
+        if (n < 0 || (size_t)n >= cap - len)
+            break;
+        len += (size_t)n;
+    }
+    return buf;
+}
+
+int keymap_parse_key(const char **s, int *cols, int *rows, char *err, size_t errlen) {
+    const unsigned char *p = (const unsigned char *)*s;
+    if (!*p)
+        return 0;
+    if (*p != '<') {
+        /* A character, UTF-8 decoded as the terminal would send it. */
+        int len = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : 2;
+        int c = len == 1 ? *p : *p & (0x3F >> (len - 1));
+        for (int i = 1; i < len; i++) {
+            if ((p[i] & 0xC0) != 0x80) {
+                snprintf(err, errlen, "--keys: invalid UTF-8 at '%.8s'", *s);
+                return -1;
+            }
+            c = c << 6 | (p[i] & 0x3F);
+        }
+        *s += len;
+        return c;
+    }
+    const char *end = strchr(*s, '>');
+    if (!end) {
+        snprintf(err, errlen, "--keys: '<' without '>' at '%.16s' (write <lt> for '<')", *s);
+        return -1;
+    }
+    const char *name = *s + 1;
+    size_t n = (size_t)(end - name);
+    int key = -1;
+    if (n > 7 && !strncmp(name, "resize:", 7)) {
+        if (sscanf(name + 7, "%dx%d", cols, rows) == 2 && *cols > 0 && *rows > 0 && *cols <= 1000 &&
+            *rows <= 1000)
+            key = KEY_RESIZE;
+    } else if (n == 3 && !strncmp(name, "C-", 2) && name[2] >= 'a' && name[2] <= 'z') {
+        key = KEY_CTRL(name[2]);
+    } else {
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && key < 0; i++)
+            if (strlen(names[i].name) == n && !strncmp(names[i].name, name, n) &&
+                names[i].key != KEY_RESIZE)
+                key = names[i].key;
+    }
+    if (key < 0) {
+        snprintf(err, errlen,
+                 "--keys: unknown key <%.*s> (names: <Up> <Down> <Left> <Right> <PgUp> <PgDn> "
+                 "<Home> <End> <Enter> <BS> <Tab> <S-Tab> <Esc> <Space> <lt> <C-x> "
+                 "<resize:WxH>)",
+                 (int)(n > 24 ? 24 : n), name);
+        return -1;
+    }
+    *s = end + 1;
+    return key;
+}

@@ -1,0 +1,81 @@
+/*
+ * Keys and what they do.  One table binds keys to actions; the dispatcher
+ * looks keys up in it and the help view prints it, so the two cannot
+ * disagree (tig's way).  Headless mode names keys in the same notation
+ * ("<Down>", "<Enter>") that the help shows.
+ */
+#ifndef SCOPE_UI_KEYMAP_H
+#define SCOPE_UI_KEYMAP_H
+
+#include <stddef.h>
+
+enum action {
+    ACT_NONE,
+    /* moving */
+    ACT_UP,
+    ACT_DOWN,
+    ACT_PAGE_UP,
+    ACT_PAGE_DOWN,
+    ACT_HOME,
+    ACT_END,
+    /* the tree */
+    ACT_ENTER, /* drill in: expand, or open what the row leads to */
+    ACT_BACK,  /* go back: collapse, or up to the parent */
+    ACT_TOGGLE,
+    ACT_EXPAND_ALL,
+    ACT_COLLAPSE_ALL,
+    /* views */
+    ACT_VIEW_NEXT,
+    ACT_VIEW_PREV,
+    ACT_VIEW_1,
+    ACT_VIEW_2,
+    ACT_VIEW_3,
+    ACT_VIEW_4,
+    ACT_HELP,
+    /* finding */
+    ACT_SEARCH,
+    ACT_SEARCH_NEXT,
+    ACT_SEARCH_PREV,
+    ACT_SORT,
+    ACT_CLEAR, /* Esc: clear the filter or the search */
+    /* the rest */
+    ACT_SAVE,
+    ACT_OPEN_SOURCE,
+    ACT_RELOAD,
+    ACT_REDRAW,
+    ACT_QUIT,
+    ACT_COUNT
+};
+
+/* Keys beyond ncurses' own KEY_ codes. */
+#define KEY_ESCAPE  27
+#define KEY_TAB     '\t'
+#define KEY_CTRL(c) ((c)&0x1f)
+
+typedef struct key_binding {
+    int key; /* a character or an ncurses KEY_ code */
+    enum action action;
+    const char *group; /* the help's heading; NULL: same as the row above */
+    const char *help;  /* what it does; NULL: same line as the row above */
+} key_binding;
+
+/* The table, in the order the help shows it. */
+const key_binding *keymap_table(size_t *n);
+
+/* The action bound to key, ACT_NONE when none. */
+enum action keymap_action(int key);
+
+/* The key's name as help and headless mode spell it: "j", "<Down>",
+ * "<PgDn>", "<C-l>".  Returns buf. */
+const char *keymap_key_name(int key, char *buf, size_t cap);
+
+/* The keys bound to an action, joined for the help: "k <Up>".  Returns buf. */
+const char *keymap_keys_of(enum action a, char *buf, size_t cap);
+
+/* Reads the next key of a headless key string at *s: a character (UTF-8
+ * decoded), or a name in angle brackets ("<Down>", "<Enter>", "<lt>" for
+ * '<').  A resize is "<resize:WxH>": returns KEY_RESIZE with *cols and
+ * *rows set.  Returns 0 at the end, -1 with err set on a bad name. */
+int keymap_parse_key(const char **s, int *cols, int *rows, char *err, size_t errlen);
+
+#endif

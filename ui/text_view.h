@@ -1,0 +1,43 @@
+/*
+ * Views that are prose (overview, help): lines of text with a style each,
+ * wrapped to the screen's width, scrolled and searched like any list.
+ * A view fills the lines for a width; they are filled again when the width
+ * changes or the model is reloaded.
+ */
+#ifndef SCOPE_UI_TEXT_VIEW_H
+#define SCOPE_UI_TEXT_VIEW_H
+
+#include "app.h"
+
+typedef struct text_line {
+    char *text;
+    enum theme_element el;
+} text_line;
+
+typedef struct text_lines {
+    text_line *v;
+    size_t n, cap;
+    int width; /* what they were wrapped for */
+    int nomem;
+} text_lines;
+
+/* Adds text (printf-style) broken at spaces to fit the width, each later
+ * piece indented by `indent` columns. */
+void text_add(text_lines *t, enum theme_element el, int indent, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* What a prose view passes to text_view_ops_for: how to fill its lines. */
+typedef void (*text_fill_fn)(view *v, text_lines *t);
+
+/* The shared parts of a prose view's ops; each view sets name, title and
+ * its own state holding `fill`. */
+int text_view_build(view *v);
+void text_view_draw(view *v, WINDOW *w, int top, int height, int width);
+int text_view_row_text(view *v, const list_row *r, char *buf, size_t cap);
+int text_view_row_key(view *v, const list_row *r, char *buf, size_t cap);
+void text_view_release(view *v);
+
+/* Set by the view before the first build (v->priv is the text view's). */
+int text_view_setup(view *v, text_fill_fn fill);
+
+#endif

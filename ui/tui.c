@@ -1,0 +1,305 @@
+/*
+ * `scope-tui RUN`: the terminal browser's command line, the terminal's
+ * setup and the key loop.  Headless mode (--keys, --size, --print) runs the
+ * same dispatcher and drawing code against a screen of the asked size that
+ * no terminal shows, and prints it as text: that is how the views are
+ * tested.
+ */
+#include "tui.h"
+
+#include "app.h"
+#include "screen_text.h"
+#include "style.h"
+#include "text_escape.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char tui_usage[] = "RUN [--theme NAME|PATH] [--iteration NAME] [--view NAME]\n"
+                         "                 [--keys KEYS] [--size WxH] [--print]";
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: scope-tui %s\n\n"
+            "Opens a run directory in the terminal browser.\n\n"
+            "  --theme NAME|PATH  colour theme (default: $SCOPE_THEME, else theme: in\n"
+            "                     $XDG_CONFIG_HOME/scope/config.yaml, else 'default')\n"
+            "  --iteration NAME   the phase that marks one iteration (default 'iteration')\n"
+            "  --view NAME        open on phases, processes, overview or help\n"
+            "  --keys KEYS        headless: replay KEYS ('jj<Enter>/mcts<Enter>P'; names in\n"
+            "                     <>: <Up> <Down> <Enter> <Esc> <Tab> <PgDn> <resize:WxH>, ...)\n"
+            "  --size WxH         headless: the screen's size (default 80x24)\n"
+            "  --print            headless: print the final screen as text\n\n"
+            "Keys: ? in the browser lists them.  NO_COLOR=1 turns colour off.\n"
+            "Without a terminal, 'scope-tui report RUN' prints the same figures as text.\n",
+            tui_usage);
+}
+
+static int bad(const char *fmt, const char *arg) {
+    fputs("scope-tui: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs(" (see 'scope-tui --help')\n", stderr);
+    return 2;
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- timings for the benchmark --------------------------------------------------- */
+
+/* With $SCOPE_TUI_TIMINGS naming a file, the browser appends how long its
+ * first screen took (from main) and how long each key took to handle and
+ * draw: bench/bench_tui.sh reads them.  Costs nothing when unset. */
+typedef struct timings {
+    FILE *f;
+    double start_ms;
+} timings;
+
+static void timing(timings *t, const char *what, double ms) {
+    if (t->f)
+        fprintf(t->f, "%s %.3f\n", what, ms);
+}
+
+/* ---- the screen ------------------------------------------------------------------------ */
+
+static void refresh_screen(app *a) {
+    app_draw(a);
+    if (a->searching && !a->headless) {
+        curs_set(1);
+        move(a->rows - 1, 1 + (int)strlen(a->query));
+    } else if (!a->headless) {
+        curs_set(0);
+    }
+    if (!a->headless)
+        refresh();
+}
+
+static int run_headless(app *a, const char *keys, int cols, int rows, int print, timings *t) {
+    FILE *null_out = fopen("/dev/null", "w"), *null_in = fopen("/dev/null", "r");
+    if (!null_out || !null_in) {
+        fprintf(stderr, "scope-tui: cannot open /dev/null: %s\n", strerror(errno));
+        return 2;
+    }
+    /* Any terminal description will do: nothing is sent to it.  The size
+     * is ours, not the environment's. */
+    use_env(FALSE);
+    const char *types[] = {"xterm", "vt100", "ansi", "dumb"};
+    SCREEN *scr = NULL;
+    for (size_t i = 0; i < sizeof types / sizeof types[0] && !scr; i++)
+        scr = newterm(types[i], null_out, null_in);
+    if (!scr) {
+        fputs("scope-tui: headless mode needs a terminfo entry (xterm, vt100, ansi or dumb); "
+              "install ncurses-base\n",
+              stderr);
+        return 2;
+    }
+    resize_term(rows, cols);
+    a->rows = rows;
+    a->cols = cols;
+    a->headless = 1;
+    style_init(&a->theme, 0);
+    int rc = 0;
+    if (app_init(a) < 0) {
+        fputs("scope-tui: out of memory\n", stderr);
+        rc = 2;
+    }
+    refresh_screen(a);
+    timing(t, "first-screen", now_ms() - t->start_ms);
+    const char *p = keys ? keys : "";
+    char err[300];
+    while (rc == 0 && !a->quit) {
+        int kc = 0, kr = 0;
+        int key = keymap_parse_key(&p, &kc, &kr, err, sizeof err);
+        if (key == 0)
+            break;
+        if (key < 0) {
+            fprintf(stderr, "scope-tui: %s\n", err);
+            rc = 2;
+            break;
+        }
+        double t0 = now_ms();
+        if (key == KEY_RESIZE) {
+            resize_term(kr, kc);
+            a->rows = kr;
+            a->cols = kc;
+        }
+        app_key(a, key);
+        refresh_screen(a);
+        timing(t, "key", now_ms() - t0);
+    }
+    if (rc == 0 && print && screen_text_write(stdscr, stdout) < 0) {
+        fprintf(stderr, "scope-tui: cannot write the screen: %s\n", strerror(errno));
+        rc = 1;
+    }
+    endwin();
+    delscreen(scr);
+    fclose(null_out);
+    fclose(null_in);
+    return rc;
+}
+
+static int run_terminal(app *a, timings *t) {
+    const char *term = getenv("TERM");
+    if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+        fprintf(stderr,
+                "scope-tui: the browser needs a terminal (std%s is not one); "
+                "'scope-tui report %s' prints the same figures as text\n",
+                isatty(STDIN_FILENO) ? "out" : "in", a->run_dir);
+        return 2;
+    }
+    if (!term || !*term) {
+        fprintf(stderr,
+                "scope-tui: TERM is not set, so the terminal's type is unknown; set it "
+                "(TERM=xterm-256color), or 'scope-tui report %s' prints the same "
+                "figures as text\n",
+                a->run_dir);
+        return 2;
+    }
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr) {
+        char shown[128];
+        scope_escape((const uint8_t *)term, strlen(term), shown, sizeof shown, 0);
+        fprintf(stderr,
+                "scope-tui: this system has no terminfo entry for TERM '%s'; try "
+                "TERM=xterm-256color, or 'scope-tui report %s' prints the same figures "
+                "as text\n",
+                shown, a->run_dir);
+        return 2;
+    }
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    /* Mouse off: the terminal's own selection keeps working for copying. */
+    mousemask(0, NULL);
+    curs_set(0);
+    getmaxyx(stdscr, a->rows, a->cols);
+    const char *no_color = getenv("NO_COLOR");
+    style_init(&a->theme, !(no_color && *no_color));
+    int rc = 0;
+    if (app_init(a) < 0) {
+        endwin();
+        delscreen(scr);
+        fputs("scope-tui: out of memory\n", stderr);
+        return 2;
+    }
+    refresh_screen(a);
+    timing(t, "first-screen", now_ms() - t->start_ms);
+    while (!a->quit) {
+        wint_t wc;
+        int kind = get_wch(&wc);
+        if (kind == ERR)
+            continue;
+        double t0 = now_ms();
+        int key = (int)wc;
+        if (kind == KEY_CODE_YES && wc == KEY_RESIZE)
+            getmaxyx(stdscr, a->rows, a->cols);
+        app_key(a, key);
+        refresh_screen(a);
+        timing(t, "key", now_ms() - t0);
+    }
+    endwin();
+    delscreen(scr);
+    return rc;
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+int tui_main(int argc, char **argv) {
+    timings t = {.start_ms = now_ms()};
+    const char *dir = NULL, *theme_arg = NULL, *keys = NULL, *view_name = NULL;
+    int cols = 80, rows = 24, print = 0, headless = 0;
+    run_options opt = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(s, "--print")) {
+            print = headless = 1;
+        } else if (!strcmp(s, "--theme") || !strcmp(s, "--iteration") || !strcmp(s, "--keys") ||
+                   !strcmp(s, "--size") || !strcmp(s, "--view")) {
+            if (!val)
+                return bad("%s needs a value", s);
+            i++;
+            if (!strcmp(s, "--theme"))
+                theme_arg = val;
+            else if (!strcmp(s, "--iteration"))
+                opt.iteration_name = val;
+            else if (!strcmp(s, "--view"))
+                view_name = val;
+            else if (!strcmp(s, "--keys"))
+                keys = val, headless = 1;
+            else {
+                char x;
+                if (sscanf(val, "%dx%d%c", &cols, &rows, &x) != 2 || cols < 1 || rows < 1 ||
+                    cols > 1000 || rows > 1000)
+                    return bad("--size: expected WxH such as 120x40, got '%s'", val);
+                headless = 1;
+            }
+        } else if (s[0] == '-' && s[1]) {
+            return bad("unknown option '%s'", s);
+        } else if (dir) {
+            return bad("one run at a time: '%s' is one too many", s);
+        } else {
+            dir = s;
+        }
+    }
+    if (!dir)
+        return bad("%s", "no run directory given");
+    enum view_id first = VIEW_PHASES;
+    if (view_name) {
+        const view_ops *const all[] = {&phases_view_ops, &processes_view_ops, &overview_view_ops,
+                                       &help_view_ops};
+        int found = 0;
+        for (int v = 0; v < VIEW_COUNT; v++)
+            if (!strcmp(view_name, all[v]->name))
+                first = (enum view_id)v, found = 1;
+        if (!found)
+            return bad("--view: no view '%s' (phases, processes, overview, help)", view_name);
+    }
+
+    static app a;
+    a = (app){.run_dir = dir, .opt = opt, .current = first};
+    char err[1200];
+    if (theme_resolve(theme_arg, &a.theme, err, sizeof err) < 0) {
+        fprintf(stderr, "scope-tui: %s\n", err);
+        return 2;
+    }
+    const char *cs = nl_langinfo(CODESET);
+    style_utf8 = cs && !strcmp(cs, "UTF-8");
+
+    char msg[1200];
+    if (run_load(dir, &a.opt, &a.model, msg, sizeof msg) != RUN_OK) {
+        if (!strchr(dir, '/') && access(dir, F_OK) != 0) {
+            char shown[256];
+            scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
+            fprintf(stderr,
+                    "scope-tui: '%s' is neither a command nor a run directory "
+                    "(see 'scope-tui --help')\n",
+                    shown);
+        } else {
+            fprintf(stderr, "scope-tui: %s\n", msg);
+        }
+        return 2;
+    }
+    const char *tpath = getenv("SCOPE_TUI_TIMINGS");
+    if (tpath && *tpath)
+        t.f = fopen(tpath, "a");
+    int rc = headless ? run_headless(&a, keys, cols, rows, print, &t) : run_terminal(&a, &t);
+    app_release(&a);
+    run_free(a.model);
+    if (t.f)
+        fclose(t.f);
+    return rc;
+}

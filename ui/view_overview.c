@@ -1,0 +1,91 @@
+/*
+ * The Overview view: the run's header in full, its attempts, and every
+ * caveat in plain words: what the figures elsewhere can and cannot be
+ * trusted for.
+ */
+#include "fmt.h"
+#include "style.h"
+#include "text_view.h"
+
+#include <string.h>
+
+static void fill_overview(view *v, text_lines *t) {
+    const run_model *m = v->app->model;
+    char a[1024], b[256], c[64];
+    text_add(t, TH_ROLE, 0, "RUN");
+    style_escape((run_str){m->dir, strlen(m->dir)}, a, sizeof a);
+    text_add(t, TH_NORMAL, 15, "  directory    %s", a);
+    if (m->nattempts) {
+        style_escape(m->attempts[m->nattempts - 1].run_id, a, sizeof a);
+        text_add(t, TH_NORMAL, 15, "  run id       %s", a);
+    }
+    text_add(t, TH_NORMAL, 15, "  started      %s UTC", fmt_wall(b, sizeof b, m->start_wall_ns));
+    text_add(t, TH_NORMAL, 15, "  last frame   %s UTC", fmt_wall(b, sizeof b, m->end_wall_ns));
+    text_add(t, TH_NORMAL, 15, "  runtime      %s",
+             fmt_duration(b, sizeof b, (double)m->runtime_ns));
+    size_t len = 0;
+    a[0] = '\0';
+    for (size_t r = 0; r < m->nroles && len < sizeof a - 300; r++) {
+        style_escape(m->roles[r].name, b, sizeof b);
+        len += (size_t)snprintf(a + len, sizeof a - len, "%s%s x%zu", r ? ", " : "", b,
+                                m->roles[r].nprocs);
+    }
+    text_add(t, TH_NORMAL, 15, "  processes    %zu (%s)", m->nprocs, m->nroles ? a : "no roles");
+    len = 0;
+    a[0] = '\0';
+    for (size_t h = 0; h < m->nhosts && len < sizeof a - 300; h++) {
+        style_escape(m->hosts[h], b, sizeof b);
+        len += (size_t)snprintf(a + len, sizeof a - len, "%s%s", h ? ", " : "", b);
+    }
+    text_add(t, TH_NORMAL, 15, "  hosts        %zu: %s", m->nhosts, a);
+    if (m->nranked)
+        text_add(t, TH_NORMAL, 15, "  ranks        %d-%d (%zu of %zu processes have one)",
+                 m->rank_min, m->rank_max, m->nranked, m->nprocs);
+    else
+        text_add(t, TH_NORMAL, 15, "  ranks        none (no launcher gave ranks)");
+    if (m->job_id.len) {
+        style_escape(m->job_id, a, sizeof a);
+        text_add(t, TH_NORMAL, 15, "  job          %s%s", a,
+                 m->njob_ids > 1 ? " (and other job ids: processes disagree)" : "");
+    }
+    text_add(t, TH_NORMAL, 0, "%s", "");
+
+    text_add(t, TH_ROLE, 0, "ATTEMPTS (%zu)", m->nattempts);
+    for (size_t i = 0; i < m->nattempts; i++) {
+        const run_attempt *at = &m->attempts[i];
+        style_escape(at->run_id, a, sizeof a);
+        text_add(t, i + 1 == m->nattempts ? TH_NORMAL : TH_DIM, 6,
+                 "  %zu  %s  %zu process%s  from %s UTC, %s%s", i + 1, a, at->nworkers,
+                 at->nworkers == 1 ? "" : "es", fmt_wall(b, sizeof b, at->start_wall_ns),
+                 fmt_duration(c, sizeof c,
+                              (double)(at->end_wall_ns > at->start_wall_ns
+                                           ? at->end_wall_ns - at->start_wall_ns
+                                           : 0)),
+                 i + 1 == m->nattempts ? "  (newest: the one shown)" : "  (older: not merged)");
+    }
+    text_add(t, TH_NORMAL, 0, "%s", "");
+
+    text_add(t, TH_ROLE, 0, "CAVEATS (%zu)", m->ncaveats);
+    if (!m->ncaveats)
+        text_add(t, TH_NORMAL, 2,
+                 "  none: every process shut down cleanly and every log was read whole");
+    for (size_t i = 0; i < m->ncaveats; i++)
+        text_add(t, m->caveats[i].kind == RUN_CAVEAT_UNREADABLE ? TH_ERROR : TH_WARN, 4, "  %s: %s",
+                 run_caveat_kind_name(m->caveats[i].kind), m->caveats[i].text);
+}
+
+static int overview_build(view *v) {
+    if (text_view_setup(v, fill_overview) < 0)
+        return -1;
+    return text_view_build(v);
+}
+
+const view_ops overview_view_ops = {
+    .name = "overview",
+    .title = "Overview",
+    .build = overview_build,
+    .draw = text_view_draw,
+    .row_text = text_view_row_text,
+    .row_key = text_view_row_key,
+    .release = text_view_release,
+};

@@ -1,0 +1,536 @@
+/*
+ * The Phases view: each role's merged phase tree, roles at the top (process
+ * count, imbalance), phases below with their figures, counters under their
+ * phase, and a detail pane for the selected row (histogram, spread across
+ * processes, source).  With a process filter on, the tree is that process's
+ * alone (run_worker_role).  Figures are the model's, printed with fmt.h as
+ * the text report prints them.
+ */
+#include "app.h"
+#include "editor.h"
+#include "fmt.h"
+#include "style.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum row_kind { ROW_ROLE, ROW_PHASE, ROW_COUNTER };
+
+/* Sort orders, cycled by `s`. */
+enum sort_key {
+    SORT_TOTAL,
+    SORT_SELF,
+    SORT_WAIT,
+    SORT_P99,
+    SORT_COUNT,
+    SORT_IMBALANCE,
+    SORT_NAME,
+    SORT_COUNT_
+};
+static const char *const sort_names[SORT_COUNT_] = {
+    "total", "self", "wait", "p99", "count", "imbalance (roles)", "name"};
+
+/* The detail pane's height, shown when the screen has room for it. */
+#define DETAIL_ROWS 7
+
+/* ---- building ----------------------------------------------------------------- */
+
+static int sort_key;
+
+static double phase_key(const run_phase *p) {
+    switch (sort_key) {
+    case SORT_SELF:
+        return (double)p->self_ns;
+    case SORT_WAIT:
+        return isnan(p->wait) ? -1 : p->wait;
+    case SORT_P99:
+        return isnan(p->dist.p99_ns) ? -1 : p->dist.p99_ns;
+    case SORT_COUNT:
+        return (double)p->dist.count;
+    default:
+        return (double)p->dist.total_ns;
+    }
+}
+
+static int by_sort_key(const void *x, const void *y) {
+    const run_phase *a = *(const run_phase *const *)x, *b = *(const run_phase *const *)y;
+    if (sort_key == SORT_NAME) {
+        int c = run_str_cmp(a->name, b->name);
+        if (c)
+            return c;
+    }
+    double ka = phase_key(a), kb = phase_key(b);
+    if (ka != kb)
+        return ka < kb ? 1 : -1;
+    return run_str_cmp(a->name, b->name);
+}
+
+static int add_phase(view *v, const run_phase *p) {
+    if (list_add(&v->list, p->depth, ROW_PHASE, p, 0) == LIST_NONE)
+        return -1;
+    for (size_t i = 0; i < p->ncounters; i++)
+        if (list_add(&v->list, p->depth + 1, ROW_COUNTER, &p->counters[i], 0) == LIST_NONE)
+            return -1;
+    if (!p->nchildren)
+        return 0;
+    const run_phase **kids = malloc(p->nchildren * sizeof *kids);
+    if (!kids)
+        return -1;
+    memcpy(kids, p->children, p->nchildren * sizeof *kids);
+    qsort(kids, p->nchildren, sizeof *kids, by_sort_key);
+    int rc = 0;
+    for (size_t i = 0; i < p->nchildren && rc == 0; i++)
+        rc = add_phase(v, kids[i]);
+    free(kids);
+    return rc;
+}
+
+static int by_role_order(const void *x, const void *y) {
+    const run_role *a = *(const run_role *const *)x, *b = *(const run_role *const *)y;
+    if (sort_key == SORT_NAME)
+        return run_str_cmp(a->name, b->name);
+    if (sort_key == SORT_IMBALANCE) {
+        double ia = isnan(a->imbalance) ? -1 : a->imbalance;
+        double ib = isnan(b->imbalance) ? -1 : b->imbalance;
+        if (ia != ib)
+            return ia < ib ? 1 : -1;
+    }
+    if (a->phase_ns != b->phase_ns)
+        return a->phase_ns < b->phase_ns ? 1 : -1;
+    return run_str_cmp(a->name, b->name);
+}
+
+static int add_role(view *v, const run_role *r) {
+    size_t row = list_add(&v->list, 0, ROW_ROLE, r, 0);
+    if (row == LIST_NONE)
+        return -1;
+    for (size_t i = 0; i < r->nunattached; i++)
+        if (list_add(&v->list, 1, ROW_COUNTER, &r->unattached[i], 0) == LIST_NONE)
+            return -1;
+    const run_phase *root = r->root;
+    size_t first = v->list.nrows;
+    if (root->nchildren) {
+        const run_phase **kids = malloc(root->nchildren * sizeof *kids);
+        if (!kids)
+            return -1;
+        memcpy(kids, root->children, root->nchildren * sizeof *kids);
+        qsort(kids, root->nchildren, sizeof *kids, by_sort_key);
+        int rc = 0;
+        for (size_t i = 0; i < root->nchildren && rc == 0; i++)
+            rc = add_phase(v, kids[i]);
+        free(kids);
+        if (rc)
+            return -1;
+    }
+    /* Opened at first: the role and two levels of phases, so the first
+     * screen shows where the time goes without a key pressed. */
+    v->list.rows[row].expanded = 1;
+    for (size_t i = first; i < v->list.nrows; i++)
+        if (v->list.rows[i].depth <= 2)
+            v->list.rows[i].expanded = 1;
+    return 0;
+}
+
+static int phases_build(view *v) {
+    app *a = v->app;
+    list_clear(&v->list);
+    sort_key = v->sort;
+    const run_model *m = a->model;
+    if (a->focus_worker != SIZE_MAX) {
+        const run_role *r = run_worker_role(a->model, a->focus_worker);
+        if (r && add_role(v, r) < 0)
+            return -1;
+        return list_done(&v->list);
+    }
+    const run_role **roles = malloc((m->nroles + 1) * sizeof *roles);
+    if (!roles)
+        return -1;
+    for (size_t i = 0; i < m->nroles; i++)
+        roles[i] = &m->roles[i];
+    qsort(roles, m->nroles, sizeof *roles, by_role_order);
+    int rc = 0;
+    for (size_t i = 0; i < m->nroles && rc == 0; i++)
+        rc = add_role(v, roles[i]);
+    free(roles);
+    return rc ? -1 : list_done(&v->list);
+}
+
+/* ---- columns -------------------------------------------------------------------- */
+
+/* The figure columns, right of the names, in the order shown.  When the
+ * screen is narrow they go in `drop` order (the bar first, then as the text
+ * report drops them), so the name keeps room to be read. */
+enum column {
+    COL_BAR,
+    COL_SHARE,
+    COL_TOTAL,
+    COL_SELF,
+    COL_WAIT,
+    COL_P50,
+    COL_P99,
+    COL_COUNT,
+    NCOL
+};
+static const struct {
+    const char *heading;
+    int width;
+} columns[NCOL] = {
+    [COL_BAR] = {"", 10},     [COL_SHARE] = {"share", 7},  [COL_TOTAL] = {"total", 8},
+    [COL_SELF] = {"self", 8}, [COL_WAIT] = {"wait", 5},    [COL_P50] = {"p50", 8},
+    [COL_P99] = {"p99", 8},   [COL_COUNT] = {"count", 11},
+};
+static const enum column drop_order[] = {COL_BAR, COL_SELF, COL_P99, COL_COUNT, COL_WAIT, COL_P50};
+#define NAME_MIN 24
+
+typedef struct layout {
+    int name_width;
+    int x[NCOL];   /* where each column starts; -1 when dropped */
+    int figures_x; /* where the first shown column starts */
+} layout;
+
+static layout lay_out(int width) {
+    layout L;
+    int shown[NCOL];
+    for (int c = 0; c < NCOL; c++)
+        shown[c] = 1;
+    for (size_t d = 0;; d++) {
+        int used = 0;
+        for (int c = 0; c < NCOL; c++)
+            used += shown[c] ? columns[c].width + 1 : 0;
+        if (width - used >= NAME_MIN || d == sizeof drop_order / sizeof drop_order[0]) {
+            L.name_width = width - used - 1;
+            break;
+        }
+        shown[drop_order[d]] = 0;
+    }
+    int x = L.name_width + 1;
+    L.figures_x = x;
+    for (int c = 0; c < NCOL; c++) {
+        L.x[c] = shown[c] ? x : -1;
+        if (shown[c])
+            x += columns[c].width + 1;
+    }
+    return L;
+}
+
+static void put_col(WINDOW *w, int y, const layout *L, enum column c, enum theme_element el,
+                    const char *s) {
+    if (L->x[c] >= 0)
+        draw_text_right(w, y, L->x[c], columns[c].width, el, s);
+}
+
+/* ---- rows ------------------------------------------------------------------------- */
+
+static void draw_phase_row(view *v, WINDOW *w, int y, const layout *L, const list_row *r) {
+    const run_phase *p = r->item;
+    char buf[64], name[512];
+    int indent = 2 * ((int)r->depth - 1) + 1;
+    const char *mark = !list_has_children(&v->list, (size_t)(r - v->list.rows)) ? "  "
+                       : r->expanded ? (style_utf8 ? "▾ " : "v ")
+                                     : (style_utf8 ? "▸ " : "> ");
+    int x = 1 + indent;
+    x += draw_text(w, y, x, L->name_width - x, TH_DIM, mark);
+    style_escape(p->name, name, sizeof name);
+    draw_text(w, y, x, L->name_width - x, app_query_matches(v->app, name) ? TH_MATCH : TH_NORMAL,
+              name);
+    if (L->x[COL_BAR] >= 0)
+        draw_bar(w, y, L->x[COL_BAR], columns[COL_BAR].width, p->share);
+    put_col(w, y, L, COL_SHARE, TH_NORMAL, fmt_percent(buf, sizeof buf, p->share, 1));
+    put_col(w, y, L, COL_TOTAL, TH_NORMAL, fmt_duration(buf, sizeof buf, (double)p->dist.total_ns));
+    put_col(w, y, L, COL_SELF, TH_NORMAL, fmt_duration(buf, sizeof buf, (double)p->self_ns));
+    put_col(w, y, L, COL_WAIT, isnan(p->wait) ? TH_DIM : TH_NORMAL,
+            fmt_percent(buf, sizeof buf, p->wait, 0));
+    put_col(w, y, L, COL_P50, isnan(p->dist.p50_ns) ? TH_DIM : TH_NORMAL,
+            fmt_duration(buf, sizeof buf, p->dist.p50_ns));
+    put_col(w, y, L, COL_P99, isnan(p->dist.p99_ns) ? TH_DIM : TH_NORMAL,
+            fmt_duration(buf, sizeof buf, p->dist.p99_ns));
+    put_col(w, y, L, COL_COUNT, TH_NORMAL, fmt_ucount(buf, sizeof buf, p->dist.count));
+}
+
+/* A counter's figures as the report gives them: its total, its rate per
+ * second of the phase's time and the phase's time per unit. */
+static void counter_figures(const run_counter *k, char *out, size_t cap) {
+    char total[48], rate[48], per[48];
+    fmt_count(total, sizeof total, k->total);
+    fmt_rate(rate, sizeof rate, k->rate_per_s);
+    fmt_duration(per, sizeof per, k->ns_per_unit);
+    snprintf(out, cap, "%s  %s  %s/ea", total, rate, per);
+}
+
+static void draw_counter_row(view *v, WINDOW *w, int y, const layout *L, const list_row *r) {
+    const run_counter *k = r->item;
+    char name[512], figures[160];
+    int x = 1 + 2 * ((int)r->depth - 1) + 1;
+    x += draw_text(w, y, x, L->name_width - x, TH_COUNTER, "+ ");
+    style_escape(k->name, name, sizeof name);
+    draw_text(w, y, x, L->name_width - x, app_query_matches(v->app, name) ? TH_MATCH : TH_COUNTER,
+              name);
+    counter_figures(k, figures, sizeof figures);
+    int right = getmaxx(w) - 1;
+    int fx = L->x[COL_SHARE] >= 0 ? L->x[COL_SHARE] : L->figures_x;
+    draw_text(w, y, fx, right - fx, TH_COUNTER, figures);
+}
+
+static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list_row *r) {
+    const run_role *role = r->item;
+    const app *a = v->app;
+    char title[256], text[900], ratio[32], who[600], buf[64];
+    fmt_title(title, sizeof title, role->name);
+    if (a->focus_worker != SIZE_MAX) {
+        snprintf(text, sizeof text, "%s  one process: %s", title,
+                 app_worker_label(a, a->focus_worker, who, sizeof who));
+    } else {
+        int n = snprintf(text, sizeof text, "%s x%zu  imbalance %s", title, role->nprocs,
+                         fmt_ratio(ratio, sizeof ratio, role->imbalance));
+        if (role->nprocs > 1 && role->slowest_worker != SIZE_MAX)
+            snprintf(text + n, sizeof text - (size_t)n, "  busiest %s",
+                     app_worker_label(a, role->slowest_worker, who, sizeof who));
+    }
+    int limit = L->x[COL_TOTAL] >= 0 ? L->x[COL_TOTAL] - 1 : getmaxx(w) - 1;
+    char plain[256];
+    style_escape(role->name, plain, sizeof plain);
+    enum theme_element el = app_query_matches(a, plain) ? TH_MATCH : TH_ROLE;
+    draw_text(w, y, 1, limit - 1, el, text);
+    put_col(w, y, L, COL_TOTAL, TH_ROLE, fmt_duration(buf, sizeof buf, (double)role->phase_ns));
+}
+
+static void draw_headings(WINDOW *w, int y, const layout *L, int width) {
+    draw_blank(w, y, 0, width, TH_COLUMNS);
+    draw_text(w, y, 1, L->name_width - 1, TH_COLUMNS, "role / phase");
+    for (int c = 0; c < NCOL; c++)
+        put_col(w, y, L, (enum column)c, TH_COLUMNS, columns[c].heading);
+}
+
+/* ---- the detail pane ---------------------------------------------------------------- */
+
+static const run_role *role_of_row(const view *v, size_t row) {
+    while (row != LIST_NONE && v->list.rows[row].kind != ROW_ROLE)
+        row = v->list.rows[row].parent;
+    return row == LIST_NONE ? NULL : v->list.rows[row].item;
+}
+
+static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *p,
+                         const run_role *role) {
+    const app *a = v->app;
+    char path[1024], line[1200], b[8][48];
+    run_phase_path(p, path, sizeof path);
+    int x = draw_text(w, y, 1, width - 2, TH_ROLE, path);
+    if (p->file.len) {
+        char file[700], src[760];
+        style_escape(p->file, file, sizeof file);
+        snprintf(src, sizeof src, "%s:%u", file, p->line);
+        if (width - x - 4 > 12)
+            draw_text_right(w, y, x + 2, width - x - 3, TH_DIM, src);
+    } else if (width - x - 4 > 24) {
+        draw_text_right(w, y, x + 2, width - x - 3, TH_DIM, "source not recorded");
+    }
+    const run_dist *d = &p->dist;
+    snprintf(line, sizeof line, "entries %s   mean %s   p50 %s   p95 %s   p99 %s   max %s",
+             fmt_ucount(b[0], 48, d->count), fmt_duration(b[1], 48, d->mean_ns),
+             fmt_duration(b[2], 48, d->p50_ns), fmt_duration(b[3], 48, d->p95_ns),
+             fmt_duration(b[4], 48, d->p99_ns), fmt_duration(b[5], 48, (double)d->max_ns));
+    draw_text(w, y + 1, 1, width - 2, TH_NORMAL, line);
+    snprintf(line, sizeof line, "total %s   self %s   share %s   wait %s",
+             fmt_duration(b[0], 48, (double)d->total_ns),
+             fmt_duration(b[1], 48, (double)p->self_ns), fmt_percent(b[2], 48, p->share, 1),
+             fmt_percent(b[3], 48, p->wait, 0));
+    draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
+
+    /* The histogram, folded by the model to the width there is. */
+    int spark_x = 12, spark_w = width - spark_x - 26;
+    draw_text(w, y + 3, 1, 10, TH_DIM, "durations");
+    if (spark_w > 4) {
+        uint64_t cols[512];
+        double lo, hi;
+        if (spark_w > 512)
+            spark_w = 512;
+        if (run_hist_fold(p, (size_t)spark_w, cols, &lo, &hi)) {
+            draw_sparkline(w, y + 3, spark_x, cols, (size_t)spark_w);
+            snprintf(line, sizeof line, "%s .. %s", fmt_duration(b[0], 48, lo),
+                     fmt_duration(b[1], 48, hi));
+            draw_text(w, y + 3, spark_x + spark_w + 1, width - spark_x - spark_w - 2, TH_DIM, line);
+        } else {
+            draw_text(w, y + 3, spark_x, width - spark_x - 1, TH_DIM, "n/a: no histogram recorded");
+        }
+    }
+    if (p->nprocs && role->nprocs > 1) {
+        char who[600];
+        snprintf(
+            line, sizeof line, "spread over %zu of %zu processes: min %s  median %s  max %s in %s",
+            p->nprocs, role->nprocs, fmt_duration(b[0], 48, p->spread_min_ns),
+            fmt_duration(b[1], 48, p->spread_median_ns), fmt_duration(b[2], 48, p->spread_max_ns),
+            app_worker_label(a, p->spread_max_worker, who, sizeof who));
+    } else {
+        snprintf(line, sizeof line, "spread: one process recorded it");
+    }
+    draw_text(w, y + 4, 1, width - 2, TH_NORMAL, line);
+    if (p->io_measured)
+        snprintf(
+            line, sizeof line, "I/O read %s (disk %s)  written %s (disk %s)  disk %s/s",
+            fmt_bytes(b[0], 48, (double)p->char_read), fmt_bytes(b[1], 48, (double)p->disk_read),
+            fmt_bytes(b[2], 48, (double)p->char_write), fmt_bytes(b[3], 48, (double)p->disk_write),
+            fmt_bytes(b[4], 48, p->disk_bytes_per_s));
+    else
+        line[0] = '\0';
+    if (line[0])
+        draw_text(w, y + 5, 1, width - 2, TH_NORMAL, line);
+}
+
+static void detail_role(view *v, WINDOW *w, int y, int width, const run_role *r) {
+    char title[256], line[1200], b[6][48], who[600];
+    fmt_title(title, sizeof title, r->name);
+    snprintf(line, sizeof line, "%s: %zu process%s, phase time %s, imbalance %s", title, r->nprocs,
+             r->nprocs == 1 ? "" : "es", fmt_duration(b[0], 48, (double)r->phase_ns),
+             fmt_ratio(b[1], 48, r->imbalance));
+    draw_text(w, y, 1, width - 2, TH_ROLE, line);
+    if (r->slowest_worker != SIZE_MAX) {
+        snprintf(line, sizeof line, "busiest: %s",
+                 app_worker_label(v->app, r->slowest_worker, who, sizeof who));
+        draw_text(w, y + 1, 1, width - 2, TH_NORMAL, line);
+    }
+    if (r->has_iterations) {
+        const run_dist *d = &r->iterations;
+        snprintf(line, sizeof line,
+                 "iterations (%s): %s entries   mean %s   p50 %s   p95 %s   p99 %s",
+                 v->app->model->iteration_name, fmt_ucount(b[0], 48, d->count),
+                 fmt_duration(b[1], 48, d->mean_ns), fmt_duration(b[2], 48, d->p50_ns),
+                 fmt_duration(b[3], 48, d->p95_ns), fmt_duration(b[4], 48, d->p99_ns));
+        draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
+    }
+    draw_text(w, y + 3, 1, width - 2, TH_DIM, "dominant phases (self time):");
+    for (size_t i = 0; i < r->ndominant && i < 3; i++) {
+        char path[900];
+        run_phase_path(r->dominant[i], path, sizeof path);
+        snprintf(line, sizeof line, "  %-8s %s",
+                 fmt_duration(b[0], 48, (double)r->dominant[i]->self_ns), path);
+        draw_text(w, y + 4 + (int)i, 1, width - 2, TH_NORMAL, line);
+    }
+}
+
+static void detail_counter(WINDOW *w, int y, int width, const run_counter *k) {
+    char name[512], line[900], b[4][48];
+    style_escape(k->name, name, sizeof name);
+    draw_text(w, y, 1, width - 2, TH_COUNTER, name);
+    snprintf(line, sizeof line, "total %s in %s calls   %s per second of the phase   %s per unit",
+             fmt_count(b[0], 48, k->total), fmt_ucount(b[1], 48, k->calls),
+             fmt_rate(b[2], 48, k->rate_per_s), fmt_duration(b[3], 48, k->ns_per_unit));
+    draw_text(w, y + 1, 1, width - 2, TH_NORMAL, line);
+}
+
+static void draw_detail(view *v, WINDOW *w, int y, int width) {
+    style_set(w, TH_DIM);
+    mvwhline(w, y, 0, style_utf8 ? 0 : '-', width);
+    if (style_utf8)
+        mvwhline_set(w, y, 0, WACS_HLINE, width);
+    size_t sel = list_selected(&v->list);
+    if (sel == LIST_NONE)
+        return;
+    const list_row *r = &v->list.rows[sel];
+    const run_role *role = role_of_row(v, sel);
+    if (r->kind == ROW_PHASE)
+        detail_phase(v, w, y + 1, width, r->item, role);
+    else if (r->kind == ROW_ROLE)
+        detail_role(v, w, y + 1, width, r->item);
+    else
+        detail_counter(w, y + 1, width, r->item);
+}
+
+/* ---- the view ------------------------------------------------------------------------- */
+
+static void phases_draw(view *v, WINDOW *w, int top, int height, int width) {
+    layout L = lay_out(width);
+    int detail = height >= 18 ? DETAIL_ROWS : 0;
+    int list_h = height - 1 - detail;
+    draw_headings(w, top, &L, width);
+    list *l = &v->list;
+    list_scroll_to_cursor(l, list_h);
+    if (!l->nrows) {
+        draw_text(w, top + 1, 1, width - 2, TH_DIM,
+                  "no phases: no process of the newest attempt recorded any");
+    }
+    for (int i = 0; i < list_h && l->top + (size_t)i < l->nvisible; i++) {
+        size_t row = l->visible[l->top + (size_t)i];
+        const list_row *r = &l->rows[row];
+        int y = top + 1 + i;
+        if (r->kind == ROW_ROLE)
+            draw_role_row(v, w, y, &L, r);
+        else if (r->kind == ROW_PHASE)
+            draw_phase_row(v, w, y, &L, r);
+        else
+            draw_counter_row(v, w, y, &L, r);
+        if (l->top + (size_t)i == l->cursor)
+            style_selected_row(w, y, width);
+    }
+    if (detail)
+        draw_detail(v, w, top + height - detail, width);
+}
+
+static int phases_action(view *v, enum action act) {
+    app *a = v->app;
+    size_t sel = list_selected(&v->list);
+    switch (act) {
+    case ACT_SORT:
+        v->sort = (v->sort + 1) % SORT_COUNT_;
+        if (app_rebuild(a, v) < 0)
+            app_message(a, 1, "out of memory");
+        else
+            app_message(a, 0, "sorted by %s", sort_names[v->sort]);
+        return 1;
+    case ACT_OPEN_SOURCE:
+        if (sel == LIST_NONE || v->list.rows[sel].kind != ROW_PHASE) {
+            app_message(a, 1, "o opens a phase's source: select a phase");
+            return 1;
+        }
+        editor_open_phase(a, v->list.rows[sel].item, role_of_row(v, sel));
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void phases_hint(view *v, char *buf, size_t cap) {
+    snprintf(buf, cap, "Enter/<- open/close  * all  s sort:%s  o source", sort_names[v->sort]);
+}
+
+static int phases_row_text(view *v, const list_row *r, char *buf, size_t cap) {
+    (void)v;
+    if (r->kind == ROW_ROLE)
+        style_escape(((const run_role *)r->item)->name, buf, cap);
+    else if (r->kind == ROW_PHASE)
+        style_escape(((const run_phase *)r->item)->name, buf, cap);
+    else
+        style_escape(((const run_counter *)r->item)->name, buf, cap);
+    return 1;
+}
+
+static int phases_row_key(view *v, const list_row *r, char *buf, size_t cap) {
+    size_t row = (size_t)(r - v->list.rows);
+    const run_role *role = role_of_row(v, row);
+    char name[256], path[900];
+    style_escape(role->name, name, sizeof name);
+    if (r->kind == ROW_ROLE)
+        snprintf(buf, cap, "%s", name);
+    else if (r->kind == ROW_PHASE)
+        snprintf(buf, cap, "%s\x1f%s", name, run_phase_path(r->item, path, sizeof path));
+    else {
+        char cname[256];
+        style_escape(((const run_counter *)r->item)->name, cname, sizeof cname);
+        const char *parent = "";
+        if (r->parent != LIST_NONE && v->list.rows[r->parent].kind == ROW_PHASE)
+            parent = run_phase_path(v->list.rows[r->parent].item, path, sizeof path);
+        snprintf(buf, cap, "%s\x1f%s\x1f+%s", name, parent, cname);
+    }
+    return 1;
+}
+
+const view_ops phases_view_ops = {
+    .name = "phases",
+    .title = "Phases",
+    .build = phases_build,
+    .draw = phases_draw,
+    .action = phases_action,
+    .hint = phases_hint,
+    .row_text = phases_row_text,
+    .row_key = phases_row_key,
+};
