@@ -5,7 +5,9 @@
 #
 # Records the example pipeline (examples/pipeline: a learner and four actor
 # processes, 12 to 15 s) into the fresh run directory DIR/example-run, then
-# prints its report: `scope-tui report DIR/example-run`.
+# opens it in the terminal browser: `scope-tui DIR/example-run` (q quits).
+# Without a terminal (output piped, or TERM unset) it prints the text report
+# instead: `scope-tui report DIR/example-run`.
 set -euo pipefail
 
 # Locate the repository from this script, so it works from any directory.
@@ -24,7 +26,7 @@ while (($# > 0)); do
         ;;
     --build-dir=*) build_dir=${1#--build-dir=} ;;
     -h | --help)
-        sed -n '2,8s/^# \{0,1\}//p' "$0"
+        sed -n '2,10s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *)
@@ -59,12 +61,21 @@ step_record() {
         "$build_dir/examples/pipeline/scope-example-pipeline" --run-dir "$run_dir"
 }
 
-step_report() {
-    echo "==> scope-tui report $run_dir"
-    "$build_dir/src/scope-tui" report "$run_dir"
+step_browse() {
+    # The browser needs a terminal it knows; anywhere else the same figures
+    # come as the text report.
+    if [[ -t 0 && -t 1 && -n "${TERM:-}" ]] && infocmp "$TERM" >/dev/null 2>&1; then
+        echo "==> scope-tui $run_dir   (? lists the keys, q quits)"
+        "$build_dir/src/scope-tui" "$run_dir"
+        echo "==> the same figures as text: $build_dir/src/scope-tui report $run_dir"
+    else
+        echo "==> no terminal here: scope-tui report $run_dir"
+        "$build_dir/src/scope-tui" report "$run_dir"
+        echo "==> in a terminal: $build_dir/src/scope-tui $run_dir"
+    fi
 }
 
 step_setup
 step_build
 step_record
-step_report
+step_browse

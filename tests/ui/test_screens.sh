@@ -102,6 +102,33 @@ chmod u+w .
 cd ..
 echo "ok: P saves the screen as shown"
 
+# ---- o opens the phase's source in the editor --------------------------------------------
+# scope_gen_run records call sites such as src/actor_io.c:36, relative, as a
+# build would: they are looked for as given, then under the processes' cwd.
+cat >editor.sh <<'EDIT'
+#!/bin/sh
+printf '%s\n' "$@" >"$EDITOR_LOG"
+exit "${EDITOR_EXIT:-0}"
+EDIT
+chmod +x editor.sh
+export EDITOR_LOG="$tmp/editor.log"
+EDITOR="$tmp/editor.sh" "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-missing.txt
+expect_in o-missing.txt "source src/actor_io.c:36 not found here"
+[ -e editor.log ] && fail "the editor ran for a file that does not exist"
+mkdir -p src && echo 'int frame;' >src/actor_io.c
+EDITOR="$tmp/editor.sh" "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-found.txt
+expect_in o-found.txt "edited src/actor_io.c:36"
+[ "$(cat editor.log 2>/dev/null | tr '\n' ' ')" = "+36 src/actor_io.c " ] ||
+    fail "the editor got '$(cat editor.log 2>/dev/null)', wanted +36 src/actor_io.c"
+rm -f editor.log
+VISUAL="$tmp/editor.sh" EDITOR=false "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-visual.txt
+expect_in o-visual.txt "edited src/actor_io.c:36"
+EDITOR_EXIT=3 EDITOR="$tmp/editor.sh" "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-fail.txt
+expect_in o-fail.txt "exited with status 3"
+"$tui" run --size 120x40 --keys '2o' --print >o-wrong-view.txt
+expect_in o-wrong-view.txt "select a phase in the Phases view"
+echo "ok: o opens the source"
+
 # ---- bad input ---------------------------------------------------------------------------
 expect_rc 2 "$tui" run --keys '<Nope>' --print
 expect_in err "unknown key <Nope>"
