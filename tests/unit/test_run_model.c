@@ -1556,6 +1556,48 @@ START_TEST(worker_role_inconsistent) {
 }
 END_TEST
 
+/* The sparkline's folding: entries land in the column of their bucket's
+ * middle on a log axis from the lowest bucket's lower edge to the highest's
+ * upper edge; every entry is counted once; no histogram folds to nothing. */
+START_TEST(hist_fold_for_sparklines) {
+    uint64_t *hist = calloc(SCOPE_HIST_BUCKETS, sizeof *hist);
+    ck_assert_ptr_nonnull(hist);
+    uint32_t b1 = scope_hist_bucket(1000), b2 = scope_hist_bucket(1000000),
+             b3 = scope_hist_bucket(1000000000);
+    hist[b1] = 5;
+    hist[b2] = 7;
+    hist[b3] = 2;
+    run_phase p = {.hist = hist};
+    uint64_t cols[10];
+    double lo, hi;
+    ck_assert_uint_eq(run_hist_fold(&p, 10, cols, &lo, &hi), 14);
+    ck_assert_double_eq(lo, (double)scope_hist_lower(b1));
+    ck_assert_double_eq(hi, (double)scope_hist_upper(b3));
+    /* 1 us, 1 ms and 1 s are evenly spaced in log: first, middle, last column. */
+    ck_assert_uint_eq(cols[0], 5);
+    ck_assert_uint_eq(cols[4] + cols[5], 7);
+    ck_assert_uint_eq(cols[9], 2);
+    uint64_t sum = 0;
+    for (int i = 0; i < 10; i++)
+        sum += cols[i];
+    ck_assert_uint_eq(sum, 14);
+    /* One column holds everything; a single bucket too. */
+    ck_assert_uint_eq(run_hist_fold(&p, 1, cols, &lo, &hi), 14);
+    ck_assert_uint_eq(cols[0], 14);
+    hist[b1] = hist[b2] = 0;
+    /* A single bucket is the whole axis: its entries fall in its middle. */
+    ck_assert_uint_eq(run_hist_fold(&p, 10, cols, &lo, &hi), 2);
+    ck_assert_uint_eq(cols[4] + cols[5], 2);
+    /* No histogram: nothing folded, the axis unknown. */
+    run_phase none = {0};
+    ck_assert_uint_eq(run_hist_fold(&none, 10, cols, &lo, &hi), 0);
+    ck_assert(isnan(lo) && isnan(hi));
+    for (int i = 0; i < 10; i++)
+        ck_assert_uint_eq(cols[i], 0);
+    free(hist);
+}
+END_TEST
+
 int main(void) {
     /* Not unit_tmpdir: its ck_assert may only run inside a test. */
     const char *tmp = getenv("TMPDIR");
@@ -1585,6 +1627,7 @@ int main(void) {
     tcase_add_test(fig, io_by_phase);
     tcase_add_test(fig, histograms_add_across_processes);
     tcase_add_test(fig, wait_share_spread_imbalance);
+    tcase_add_test(fig, hist_fold_for_sparklines);
     suite_add_tcase(s, fig);
     TCase *alone = tcase_create("alone");
     tcase_add_test(alone, worker_role_alone);

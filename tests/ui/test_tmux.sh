@@ -1,0 +1,409 @@
+#!/usr/bin/env bash
+# End to end in a real terminal: `scope-tui RUN` driven through tmux, on a run
+# of the example pipeline recorded here.  Five terminals (xterm-256color,
+# xterm and vt100, UTF-8 and not, NO_COLOR) each walk the same path: the
+# header, moving, expanding, an incremental search, sorting, the process
+# filter, P (the saved file against tmux's own copy of the screen), resizing
+# to 70x20, to too small and back, and q with exit status 0.  Every screen on
+# the way must be, character for character, what headless
+# `scope-tui RUN --keys ... --print` draws for the same keys and locale.
+# Then the colours as tmux received them (capture-pane -e), true colour on
+# xterm-direct when its terminfo is installed (ncurses-term), and the refusals:
+# no terminfo entry, TERM unset, stdout not a terminal.
+#
+# usage: test_tmux.sh SCOPE_TUI PIPELINE
+#        test_tmux.sh BUILD_DIR     (BUILD_DIR/src/scope-tui and
+#                                    BUILD_DIR/examples/pipeline/scope-example-pipeline)
+# Exit status 77 (skipped) when tmux is not installed.
+set -euo pipefail
+
+usage() {
+    sed -n '/^# usage:/,/^# Exit status/{s/^# \{0,1\}//;p}' "$0" >&2
+    exit 2
+}
+if [ $# = 1 ] && [ -d "$1" ]; then
+    scope_tui=$1/src/scope-tui
+    pipeline=$1/examples/pipeline/scope-example-pipeline
+elif [ $# = 2 ]; then
+    scope_tui=$1
+    pipeline=$2
+else
+    usage
+fi
+for exe in "$scope_tui" "$pipeline"; do
+    [ -x "$exe" ] || { echo "test_tmux.sh: no executable $exe; build first" >&2; exit 2; }
+done
+# Absolute: lib.sh moves into its scratch directory.
+scope_tui=$(cd "$(dirname "$scope_tui")" && pwd)/$(basename "$scope_tui")
+pipeline=$(cd "$(dirname "$pipeline")" && pwd)/$(basename "$pipeline")
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "skipped: tmux is not installed (scripts/setup.sh installs it)"
+    exit 77
+fi
+if ! command -v perl >/dev/null 2>&1; then
+    echo "skipped: perl is not installed (it reads tmux's escape sequences)"
+    exit 77
+fi
+# Nothing of the caller's may leak in: recording settings, a theme, timings,
+# or an outer tmux.
+unset SCOPE_PROFILE SCOPE_RUN_DIR SCOPE_RUN_ID SCOPE_ROLE SCOPE_THEME SCOPE_TUI_TIMINGS \
+    NO_COLOR TMUX TMUX_PANE
+
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
+
+# A private tmux server, killed on exit with the scratch directory.
+sock=scope-test-$$
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'tm kill-server >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+export XDG_CONFIG_HOME=$tmp/config # no user config.yaml choosing a theme
+
+# die MESSAGE: a failure after which the rest of the walk means nothing.
+die() {
+    fail "$*"
+    finish
+    exit 1 # finish returns only when nothing failed before
+}
+
+# ---- the run ---------------------------------------------------------------------
+
+"$pipeline" --quick --run-dir run --out ckpt >pipeline.out 2>&1 ||
+    die "the example pipeline failed: $(tail -5 pipeline.out)"
+run_id=$(sed -n 's/^recorded: run \([^ ]*\) in .*/\1/p' pipeline.out)
+[ -n "$run_id" ] || die "the example pipeline named no run: $(tail -5 pipeline.out)"
+run=$tmp/run
+
+# ---- tmux --------------------------------------------------------------------------
+
+# One idle session keeps the server up between cases; dead panes stay, so the
+# screen a program left when it exited can still be read.
+tm new-session -d -s idle -x 80 -y 24 cat
+tm set-option -g remain-on-exit on >/dev/null
+
+# screen NAME / screen_e NAME: the pane's text; with -e its attributes too.
+screen() { tm capture-pane -p -t "$1"; }
+screen_e() { tm capture-pane -p -e -t "$1"; }
+keys() {
+    local s=$1
+    shift
+    tm send-keys -t "$s" "$@"
+}
+
+# poll NAME WHAT PREDICATE...: polls (every 50 ms, up to 10 s) until
+# PREDICATE holds on the pane's text, which is left in $case_dir/screen.
+# On timeout, the function named by $explain (if any) says more.
+poll_timeout=200
+explain=""
+poll() {
+    local s=$1 what=$2 i
+    shift 2
+    for ((i = 0; i < poll_timeout; i++)); do
+        screen "$s" >"$case_dir/screen" 2>/dev/null || true
+        if "$@" "$case_dir/screen"; then return 0; fi
+        sleep 0.05
+    done
+    die "$label: $what after $((poll_timeout / 20)) s${explain:+; $($explain)}; the screen:
+$(cat "$case_dir/screen")"
+}
+has_text() { grep -qF -- "$1" "$2"; }
+has_re() { grep -qE -- "$1" "$2"; }
+# wait_for NAME TEXT / wait_re NAME REGEX: the screen shows it.
+wait_for() { poll "$1" "no '$2' on the screen" has_text "$2"; }
+wait_re() { poll "$1" "nothing matching /$2/ on the screen" has_re "$2"; }
+
+# expected KEYS: what headless scope-tui draws for KEYS, in the case's
+# environment, at 120x40.
+expected() {
+    env "${case_env[@]}" "$scope_tui" "$run" --size 120x40 --keys "$1" --print \
+        >"$case_dir/expected" 2>"$case_dir/expected.err" ||
+        die "$label: headless scope-tui --keys '$1' failed: $(cat "$case_dir/expected.err")"
+}
+same_as_expected() { cmp -s "$case_dir/expected" "$1"; }
+# wait_screen NAME KEYS: the pane shows exactly the headless screen for KEYS.
+wait_screen() {
+    expected "$2"
+    explain=diff_expected
+    poll "$1" "the screen is not headless scope-tui's for '$2'" same_as_expected
+    explain=""
+}
+diff_expected() {
+    echo "diff -u headless tmux:"
+    diff -u "$case_dir/expected" "$case_dir/screen" | head -30
+}
+
+# Reads `capture-pane -p -e` on stdin.  Prints a line per screen row: flags
+# of its first cell (r reverse, b a background colour, - neither), a tab,
+# its text; then "sgr c16=N c256=N rgb=N reverse=N": the colour parameters
+# seen (30-37, 90-97, 40-47, 100-107; 38/48;5;N; 38/48;2;R;G;B, in ; or :
+# form) and how often reverse (7) was set.
+sgr_scan() {
+    perl -e '
+        my ($rev, $bg, %n) = (0, 0, c16 => 0, c256 => 0, rgb => 0, reverse => 0);
+        sub sgr {
+            my @g = split /;/, ($_[0] eq "" ? "0" : $_[0]), -1;
+            for (my $i = 0; $i < @g; $i++) {
+                my $p = $g[$i];
+                if ($p =~ /:/) {    # 38:2::R:G:B, 38:5:N
+                    my @s = split /:/, $p;
+                    if ($s[0] == 38 || $s[0] == 48) {
+                        $n{ $s[1] == 2 ? "rgb" : "c256" }++;
+                        $bg = 1 if $s[0] == 48;
+                    }
+                    next;
+                }
+                $p = 0 if $p eq "";
+                if ($p == 38 || $p == 48) {
+                    my $kind = $g[$i + 1] // "";
+                    $n{ $kind eq "2" ? "rgb" : "c256" }++;
+                    $bg = 1 if $p == 48;
+                    $i += $kind eq "2" ? 4 : 2;
+                } elsif ($p == 0) { $rev = $bg = 0 }
+                elsif ($p == 7) { $rev = 1; $n{reverse}++ }
+                elsif ($p == 27) { $rev = 0 }
+                elsif ($p == 49) { $bg = 0 }
+                elsif (($p >= 30 && $p <= 37) || ($p >= 90 && $p <= 97)) { $n{c16}++ }
+                elsif (($p >= 40 && $p <= 47) || ($p >= 100 && $p <= 107)) { $n{c16}++; $bg = 1 }
+            }
+        }
+        while (my $line = <STDIN>) {
+            chomp $line;
+            my ($flags, $text) = (undef, "");
+            for my $tok (split /(\e\[[0-9;:]*m)/, $line) {
+                if ($tok =~ /^\e\[([0-9;:]*)m$/) { sgr($1); next }
+                next if $tok eq "";
+                $flags //= ($rev ? "r" : "") . ($bg ? "b" : "") || "-";
+                $text .= $tok;
+            }
+            print(($flags // "-"), "\t", $text, "\n");
+        }
+        print "sgr c16=$n{c16} c256=$n{c256} rgb=$n{rgb} reverse=$n{reverse}\n";'
+}
+
+# ---- the walk, in one terminal -----------------------------------------------------
+
+ncase=0
+# walk LABEL VAR=VALUE...: the whole path in a 120x40 pane whose program gets
+# exactly these locale and terminal settings.
+walk() {
+    label=$1
+    shift
+    ncase=$((ncase + 1))
+    case_dir=$tmp/case$ncase
+    mkdir -p "$case_dir"
+    case_env=(-u NO_COLOR -u LC_ALL -u LC_CTYPE -u COLORTERM "$@")
+    local s=walk$ncase utf8=1 nocolor=0 term="" v
+    for v in "$@"; do
+        case "$v" in
+        LANG=C | LC_ALL=C) utf8=0 ;;
+        NO_COLOR=?*) nocolor=1 ;;
+        TERM=*) term=${v#TERM=} ;;
+        esac
+    done
+    launch "$s" "${case_env[@]}"
+
+    # The first screen: header, tabs, the tree.
+    wait_for "$s" "run $run_id"
+    wait_screen "$s" ""
+    sed -n 2p "$case_dir/screen" | grep -qE '1 Phases +2 Processes +3 Overview +4 Help' ||
+        fail "$label: no tabs on row 2: $(sed -n 2p "$case_dir/screen")"
+    if ((utf8)); then
+        has_text "▾" "$case_dir/screen" || fail "$label: no ▾ in a UTF-8 terminal"
+    fi
+
+    # Moving, expanding: the detail panel follows the cursor, so equal
+    # screens mean the same row selected.
+    keys "$s" j j
+    wait_screen "$s" "jj"
+    keys "$s" Enter
+    wait_screen "$s" "jj<Enter>"
+    keys "$s" '*'
+    wait_screen "$s" "jj<Enter>*"
+
+    # Search: incremental, then kept.
+    keys "$s" /
+    keys "$s" -l mcts
+    wait_re "$s" '^/mcts +Enter keeps'
+    keys "$s" Enter
+    wait_re "$s" "^ [0-9]+ rows? match 'mcts'"
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>"
+    grep -qE '^ iteration/self_play/mcts ' "$case_dir/screen" ||
+        fail "$label: the detail panel is not mcts's after /mcts"
+    # The row drawn selected, as tmux has it: reverse video without colour,
+    # a background colour otherwise; and no other phase row.
+    screen_e "$s" | sgr_scan >"$case_dir/attrs"
+    local selected
+    selected=$(sed '1,2d;$d' "$case_dir/attrs" | sed '$d' | grep -E '^[rb]+	' |
+        grep -E '^[rb]+	 +(▾|▸|v|>)? *[a-z_]+ ' | cut -f2- || true)
+    if [ "$(wc -l <<<"$selected")" != 1 ] || ! grep -qE '^ +(▾|▸|v|>) mcts ' <<<"$selected"; then
+        fail "$label: after /mcts the row drawn selected is not mcts alone: '$selected'"
+    fi
+    local sgr
+    sgr=$(tail -1 "$case_dir/attrs")
+    if ((nocolor)); then
+        [[ "$sgr" == *" c16=0 c256=0 rgb=0 "* ]] || fail "$label: colours with NO_COLOR=1: $sgr"
+        grep -qE '^r	 +(▾|▸|v|>) mcts ' "$case_dir/attrs" ||
+            fail "$label: the selected row is not in reverse video with NO_COLOR=1"
+    fi
+    case "$term,$nocolor" in
+    xterm-256color,0)
+        [[ "$sgr" != *" c256=0 "* ]] || fail "$label: no 256-colour codes on xterm-256color: $sgr" ;;
+    xterm,0)
+        [[ "$sgr" != *" c16=0 "* ]] || fail "$label: no colour codes on xterm: $sgr" ;;
+    vt100,*)
+        [[ "$sgr" == *" c16=0 c256=0 rgb=0 "* ]] || fail "$label: colour codes on a vt100: $sgr" ;;
+    esac
+    if ! ((utf8)) && LC_ALL=C grep -q '[^ -~]' "$case_dir/screen"; then
+        fail "$label: characters beyond ASCII in a non-UTF-8 locale: $(LC_ALL=C grep -n '[^ -~]' "$case_dir/screen" | head -3)"
+    fi
+
+    # Sort, then the Processes view and its filter.
+    keys "$s" s
+    wait_for "$s" "sorted by self"
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s"
+    keys "$s" 2
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s2"
+    keys "$s" Enter
+    wait_re "$s" '^ only actor .* Esc clears$'
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s2<Enter>"
+
+    # P: the screen as it was, saved; then the status line says where.
+    keys "$s" P
+    wait_for "$s" "saved the screen to scope-phases-1.txt"
+    local saved=$case_dir/wd/scope-phases-1.txt
+    if [ ! -f "$saved" ]; then
+        fail "$label: P said it saved scope-phases-1.txt, which is not there"
+    else
+        cmp -s <(sed '$d' "$saved") <(sed '$d' "$case_dir/screen") ||
+            fail "$label: the saved screen is not tmux's (status line aside):
+$(diff -u <(sed '$d' "$saved") <(sed '$d' "$case_dir/screen") | head -20)"
+        [ "$(wc -l <"$saved")" = 40 ] || fail "$label: the saved screen has $(wc -l <"$saved") lines, not 40"
+        cmp -s "$saved" "$case_dir/expected" || fail "$label: the saved screen is not the one before P:
+$(diff -u "$case_dir/expected" "$saved" | head -20)"
+    fi
+    if ! ((utf8)) && LC_ALL=C grep -q '[^ -~]' "$saved"; then
+        fail "$label: the saved screen has characters beyond ASCII in a non-UTF-8 locale"
+    fi
+
+    # Smaller: laid out again for 70x20.
+    tm resize-window -t "$s" -x 70 -y 20
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s2<Enter><resize:70x20>"
+    [ "$(wc -l <"$case_dir/screen")" = 20 ] || fail "$label: $(wc -l <"$case_dir/screen") rows at 70x20"
+    local widest
+    widest=$(LC_ALL=C.UTF-8 wc -L <"$case_dir/screen")
+    [ "$widest" -le 70 ] || fail "$label: a row $widest columns wide at 70x20"
+    [ "$(head -1 "$case_dir/screen" | LC_ALL=C.UTF-8 wc -L)" -ge 60 ] ||
+        fail "$label: the header does not fill 70 columns: $(head -1 "$case_dir/screen")"
+
+    # Too small, and back.
+    tm resize-window -t "$s" -x 50 -y 10
+    wait_for "$s" "scope-tui: terminal too small"
+    if ((utf8)); then wait_for "$s" "needs 60×16, has 50×10"; else wait_for "$s" "needs 60x16, has 50x10"; fi
+    tm resize-window -t "$s" -x 120 -y 40
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s2<Enter><resize:70x20><resize:50x10><resize:120x40>"
+    has_text "only actor" "$case_dir/screen" || fail "$label: the process filter was lost by resizing"
+
+    keys "$s" q
+    wait_rc
+    [ "$(cat "$case_dir/rc")" = 0 ] || fail "$label: q: exit status $(cat "$case_dir/rc"), wanted 0"
+    tm kill-session -t "$s"
+}
+
+# launch NAME ENV-ARGS...: a 120x40 session whose pane runs, in
+# $case_dir/wd, `env ENV-ARGS scope-tui RUN` and writes its exit status to
+# $case_dir/rc.  With $gate set, it starts only once $case_dir/go exists.
+gate=0
+launch() {
+    local s=$1
+    shift
+    mkdir -p "$case_dir/wd"
+    {
+        echo "cd $(printf %q "$case_dir/wd")"
+        ((gate)) && echo 'while [ ! -e ../go ]; do sleep 0.02; done'
+        printf '%q ' env "$@" "$scope_tui" "$run"
+        echo
+        echo 'echo $? >../rc.part && mv ../rc.part ../rc'
+    } >"$case_dir/launch.sh"
+    tm new-session -d -s "$s" -x 120 -y 40 "sh $(printf %q "$case_dir/launch.sh")"
+}
+wait_rc() {
+    local i
+    for ((i = 0; i < poll_timeout; i++)); do
+        [ -e "$case_dir/rc" ] && return 0
+        sleep 0.05
+    done
+    die "$label: scope-tui did not exit within $((poll_timeout / 20)) s; the screen:
+$(screen "walk$ncase" 2>/dev/null || true)"
+}
+
+walk "xterm-256color, UTF-8" TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+walk "xterm, UTF-8" TERM=xterm LANG=C.UTF-8 LC_ALL=C.UTF-8
+walk "vt100, C locale" TERM=vt100 LANG=C LC_ALL=C
+walk "xterm-256color, C locale" TERM=xterm-256color LANG=C LC_ALL=C
+walk "NO_COLOR=1, xterm-256color, UTF-8" NO_COLOR=1 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+
+# ---- true colour ---------------------------------------------------------------------
+
+# On xterm-direct the theme's colours go out as 38;2;R;G;B (terminfo's
+# 38:2::R:G:B).  tmux keeps a cell's colour as it came, so capture-pane -e
+# shows RGB only if the program sent RGB; the bytes it sent, logged by
+# pipe-pane from before it started, must hold them too.
+if infocmp xterm-direct >/dev/null 2>&1; then
+    ncase=$((ncase + 1))
+    label="xterm-direct"
+    case_dir=$tmp/case$ncase
+    mkdir -p "$case_dir"
+    gate=1
+    launch direct -u NO_COLOR -u COLORTERM TERM=xterm-direct LANG=C.UTF-8 LC_ALL=C.UTF-8
+    gate=0
+    tm pipe-pane -t direct -o "cat >$(printf %q "$case_dir/raw")"
+    touch "$case_dir/go"
+    wait_for direct "run $run_id"
+    screen_e direct | sgr_scan >"$case_dir/attrs"
+    sgr=$(tail -1 "$case_dir/attrs")
+    [[ "$sgr" != *" rgb=0 "* ]] || fail "xterm-direct: no true-colour codes in the pane: $sgr"
+    [[ "$sgr" == *" c256=0 "* ]] || fail "xterm-direct: 256-colour codes in the pane: $sgr"
+    keys direct q
+    wait_rc
+    [ "$(cat "$case_dir/rc")" = 0 ] || fail "xterm-direct: q: exit status $(cat "$case_dir/rc")"
+    grep -qaE $'\e\\[[0-9;:]*(38[:;]2[:;])' "$case_dir/raw" ||
+        fail "xterm-direct: the program's output holds no 38;2 / 38:2 sequence"
+    tm kill-session -t direct
+else
+    echo "skipped: no xterm-direct terminfo (apt-get install ncurses-term)"
+fi
+
+# ---- refusals ----------------------------------------------------------------------
+
+# refused LABEL ENV-ARGS...: in a pane, the program says in one line how to
+# get the figures without it, and exits 2.
+refused() {
+    label=$1
+    shift
+    ncase=$((ncase + 1))
+    case_dir=$tmp/case$ncase
+    mkdir -p "$case_dir"
+    launch refused$ncase "$@"
+    wait_rc
+    [ "$(cat "$case_dir/rc")" = 2 ] || fail "$label: exit status $(cat "$case_dir/rc"), wanted 2"
+    # The pane is dead but kept; -J joins the message's wrapped lines.
+    tm capture-pane -p -J -t refused$ncase >"$case_dir/screen"
+    has_text "'scope-tui report $run'" "$case_dir/screen" ||
+        fail "$label: no 'scope-tui report $run' in the message: $(cat "$case_dir/screen")"
+    [ "$(grep -c 'scope-tui' "$case_dir/screen")" = 1 ] ||
+        fail "$label: not one line: $(cat "$case_dir/screen")"
+    tm kill-session -t refused$ncase
+}
+refused "TERM=no-such-term" TERM=no-such-term LANG=C.UTF-8 LC_ALL=C.UTF-8
+has_text "no terminfo entry for TERM 'no-such-term'" "$case_dir/screen" ||
+    fail "TERM=no-such-term: the message does not name the terminal type"
+refused "TERM unset" -u TERM LANG=C.UTF-8 LC_ALL=C.UTF-8
+has_text "TERM is not set" "$case_dir/screen" || fail "TERM unset: the message does not say so"
+
+# No terminal at all: stdout into a file.
+expect_rc 2 env TERM=xterm-256color "$scope_tui" "$run"
+expect_in_output "'scope-tui report $run'"
+[ "$(wc -l <err)" = 1 ] || fail "stdout not a terminal: $(wc -l <err) lines on stderr, wanted 1"
+[ ! -s out ] || fail "stdout not a terminal: something was written to stdout: $(head -c 200 out)"
+
+finish
+echo "scope-tui in tmux: all checks passed ($ncase terminals)"
