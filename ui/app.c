@@ -37,9 +37,13 @@ const char *app_worker_label(const app *a, size_t worker, char *buf, size_t cap)
 /* The keys of the rows that have children, with their state, and the key of
  * the selected row: what a rebuild (new sort, filter or a reload) should
  * keep. */
+typedef struct place_entry {
+    char *key;
+    int expanded;
+} place_entry;
+
 typedef struct place {
-    char **keys;
-    int *expanded;
+    place_entry *v; /* sorted by key, for bsearch: a tree may have thousands of rows */
     size_t n;
     char *selected;
     size_t selected_pos; /* the cursor's screen position, kept too */
@@ -47,11 +51,14 @@ typedef struct place {
 
 static void place_free(place *p) {
     for (size_t i = 0; i < p->n; i++)
-        free(p->keys[i]);
-    free(p->keys);
-    free(p->expanded);
+        free(p->v[i].key);
+    free(p->v);
     free(p->selected);
     *p = (place){0};
+}
+
+static int by_key(const void *a, const void *b) {
+    return strcmp(((const place_entry *)a)->key, ((const place_entry *)b)->key);
 }
 
 static void place_take(view *v, place *p) {
@@ -59,18 +66,18 @@ static void place_take(view *v, place *p) {
     list *l = &v->list;
     if (!v->ops->row_key || !l->nrows)
         return;
-    p->keys = malloc(l->nrows * sizeof *p->keys);
-    p->expanded = malloc(l->nrows * sizeof *p->expanded);
-    if (!p->keys || !p->expanded)
+    p->v = malloc(l->nrows * sizeof *p->v);
+    if (!p->v)
         return;
     char key[1024];
     for (size_t i = 0; i < l->nrows; i++) {
         if (!list_has_children(l, i) || !v->ops->row_key(v, &l->rows[i], key, sizeof key))
             continue;
-        if (!(p->keys[p->n] = strdup(key)))
+        if (!(p->v[p->n].key = strdup(key)))
             break;
-        p->expanded[p->n++] = l->rows[i].expanded;
+        p->v[p->n++].expanded = l->rows[i].expanded;
     }
+    qsort(p->v, p->n, sizeof *p->v, by_key);
     size_t sel = list_selected(l);
     if (sel != LIST_NONE && v->ops->row_key(v, &l->rows[sel], key, sizeof key))
         p->selected = strdup(key);
@@ -86,12 +93,12 @@ static void place_restore(view *v, const place *p) {
     for (size_t i = 0; i < l->nrows; i++) {
         if (!v->ops->row_key(v, &l->rows[i], key, sizeof key))
             continue;
-        if (list_has_children(l, i))
-            for (size_t k = 0; k < p->n; k++)
-                if (!strcmp(p->keys[k], key)) {
-                    l->rows[i].expanded = p->expanded[k];
-                    break;
-                }
+        place_entry want = {.key = key};
+        const place_entry *had = list_has_children(l, i) && p->n
+                                     ? bsearch(&want, p->v, p->n, sizeof *p->v, by_key)
+                                     : NULL;
+        if (had)
+            l->rows[i].expanded = had->expanded;
         if (select == LIST_NONE && p->selected && !strcmp(p->selected, key))
             select = i;
     }
