@@ -185,6 +185,9 @@ static int search_step(app *a, size_t from, int dir) {
     return 0;
 }
 
+static void search_append(app *a, unsigned key);
+static void search_update(app *a);
+
 static void search_key(app *a, int key) {
     view *v = &a->views[a->current];
     if (key == KEY_ESCAPE) {
@@ -216,33 +219,45 @@ static void search_key(app *a, int key) {
             while (a->query_len && (a->query[a->query_len] & 0xC0) == 0x80);
             a->query[a->query_len] = '\0';
         }
-    } else if (key >= ' ' && key < KEY_MIN && key != 127) {
-        char utf8[8];
-        int n = 0;
-        if (key < 0x80)
-            utf8[n++] = (char)key;
-        else if (key < 0x800) {
-            utf8[n++] = (char)(0xC0 | key >> 6);
-            utf8[n++] = (char)(0x80 | (key & 0x3F));
-        } else if (key < 0x10000) {
-            utf8[n++] = (char)(0xE0 | key >> 12);
-            utf8[n++] = (char)(0x80 | (key >> 6 & 0x3F));
-            utf8[n++] = (char)(0x80 | (key & 0x3F));
-        } else {
-            utf8[n++] = (char)(0xF0 | key >> 18);
-            utf8[n++] = (char)(0x80 | (key >> 12 & 0x3F));
-            utf8[n++] = (char)(0x80 | (key >> 6 & 0x3F));
-            utf8[n++] = (char)(0x80 | (key & 0x3F));
-        }
-        if (a->query_len + (size_t)n < sizeof a->query) {
-            memcpy(a->query + a->query_len, utf8, (size_t)n);
-            a->query_len += (size_t)n;
-            a->query[a->query_len] = '\0';
-        }
+    } else if (key >= ' ' && key < 127) {
+        search_append(a, (unsigned)key);
+        return;
     } else {
         return; /* arrows and the like do nothing while typing */
     }
-    /* Incremental: the first match at or after where the search began. */
+    search_update(a);
+}
+
+/* Appends a character, as UTF-8, to the query being typed. */
+static void search_append(app *a, unsigned key) {
+    char utf8[8];
+    int n = 0;
+    if (key < 0x80)
+        utf8[n++] = (char)key;
+    else if (key < 0x800) {
+        utf8[n++] = (char)(0xC0 | key >> 6);
+        utf8[n++] = (char)(0x80 | (key & 0x3F));
+    } else if (key < 0x10000) {
+        utf8[n++] = (char)(0xE0 | key >> 12);
+        utf8[n++] = (char)(0x80 | (key >> 6 & 0x3F));
+        utf8[n++] = (char)(0x80 | (key & 0x3F));
+    } else {
+        utf8[n++] = (char)(0xF0 | key >> 18);
+        utf8[n++] = (char)(0x80 | (key >> 12 & 0x3F));
+        utf8[n++] = (char)(0x80 | (key >> 6 & 0x3F));
+        utf8[n++] = (char)(0x80 | (key & 0x3F));
+    }
+    if (a->query_len + (size_t)n < sizeof a->query) {
+        memcpy(a->query + a->query_len, utf8, (size_t)n);
+        a->query_len += (size_t)n;
+        a->query[a->query_len] = '\0';
+    }
+    search_update(a);
+}
+
+/* Incremental: the first match at or after where the search began. */
+static void search_update(app *a) {
+    view *v = &a->views[a->current];
     a->message[0] = '\0';
     if (a->query_len) {
         size_t from = a->search_from;
@@ -307,6 +322,14 @@ static void reload(app *a) {
 
 static void switch_view(app *a, enum view_id id) {
     a->current = id;
+}
+
+void app_char(app *a, unsigned codepoint) {
+    if (a->searching) {
+        search_append(a, codepoint);
+        return;
+    }
+    app_message(a, 1, "U+%04X does nothing here (? lists the keys)", codepoint);
 }
 
 void app_key(app *a, int key) {

@@ -95,8 +95,14 @@ void app_release(app *a);
  * expanded (matched by row_key).  Returns 0 or -1 (memory). */
 int app_rebuild(app *a, view *v);
 
-/* Handles one key (a character or KEY_ code) through the key table. */
+/* Handles one key (an ASCII character or an ncurses KEY_ code) through the
+ * key table. */
 void app_key(app *a, int key);
+
+/* A character beyond ASCII, kept apart from keys because ncurses' KEY_
+ * codes share its numbers (U+0102 is KEY_DOWN): typed into a search, or
+ * else bound to nothing. */
+void app_char(app *a, unsigned codepoint);
 
 /* Draws the whole screen into stdscr (the caller refreshes). */
 void app_draw(app *a);

@@ -118,8 +118,9 @@ const char *keymap_keys_of(enum action a, char *buf, size_t cap) {
     return buf;
 }
 
-int keymap_parse_key(const char **s, int *cols, int *rows, char *err, size_t errlen) {
+int keymap_parse_key(const char **s, int *cols, int *rows, int *is_char, char *err, size_t errlen) {
     const unsigned char *p = (const unsigned char *)*s;
+    *is_char = 0;
     if (!*p)
         return 0;
     if (*p != '<') {
@@ -134,6 +135,7 @@ int keymap_parse_key(const char **s, int *cols, int *rows, char *err, size_t err
             c = c << 6 | (p[i] & 0x3F);
         }
         *s += len;
+        *is_char = 1;
         return c;
     }
     const char *end = strchr(*s, '>');

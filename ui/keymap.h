@@ -76,6 +76,8 @@ const char *keymap_keys_of(enum action a, char *buf, size_t cap);
  * decoded), or a name in angle brackets ("<Down>", "<Enter>", "<lt>" for
  * '<').  A resize is "<resize:WxH>": returns KEY_RESIZE with *cols and
  * *rows set.  Returns 0 at the end, -1 with err set on a bad name. */
-int keymap_parse_key(const char **s, int *cols, int *rows, char *err, size_t errlen);
+/* *is_char tells a character (which may share its number with a KEY_ code)
+ * from a named key. */
+int keymap_parse_key(const char **s, int *cols, int *rows, int *is_char, char *err, size_t errlen);
 
 #endif

@@ -117,8 +117,8 @@ static int run_headless(app *a, const char *keys, int cols, int rows, int print,
     const char *p = keys ? keys : "";
     char err[300];
     while (rc == 0 && !a->quit) {
-        int kc = 0, kr = 0;
-        int key = keymap_parse_key(&p, &kc, &kr, err, sizeof err);
+        int kc = 0, kr = 0, is_char;
+        int key = keymap_parse_key(&p, &kc, &kr, &is_char, err, sizeof err);
         if (key == 0)
             break;
         if (key < 0) {
@@ -132,7 +132,10 @@ static int run_headless(app *a, const char *keys, int cols, int rows, int print,
             a->rows = kr;
             a->cols = kc;
         }
-        app_key(a, key);
+        if (is_char && key >= 128)
+            app_char(a, (unsigned)key);
+        else
+            app_key(a, key);
         refresh_screen(a);
         timing(t, "key", now_ms() - t0);
     }
@@ -203,7 +206,10 @@ static int run_terminal(app *a, timings *t) {
         int key = (int)wc;
         if (kind == KEY_CODE_YES && wc == KEY_RESIZE)
             getmaxyx(stdscr, a->rows, a->cols);
-        app_key(a, key);
+        if (kind == OK && wc >= 128)
+            app_char(a, (unsigned)wc);
+        else
+            app_key(a, key);
         refresh_screen(a);
         timing(t, "key", now_ms() - t0);
     }

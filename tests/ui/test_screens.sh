@@ -159,6 +159,12 @@ if [ -n "$workload" ]; then
         expect_in "names.$loc" 'compute\x1b[31m\xff'
     done
     LC_ALL=C grep -q $'[\x80-\xff]' names.C && fail "non-ASCII on the screen under LC_ALL=C"
+    # Typed characters beyond ASCII search too (some share numbers with
+    # ncurses' KEY_ codes: U+0102 must not move the cursor down).
+    LC_ALL=C.UTF-8 "$tui" names --size 120x40 --keys '/休<Enter>' --print >names.search
+    expect_in names.search "1 row match '休'"
+    LC_ALL=C.UTF-8 "$tui" names --size 120x40 --keys 'Ă' --print >names.key
+    expect_in names.key "U+0102 does nothing here"
     expect_in names.C.UTF-8 '休息\u009b'
     expect_in names.C '\u4f11\u606f\u009b'
     echo "ok: names escaped on screen"

@@ -52,10 +52,12 @@ unset SCOPE_PROFILE SCOPE_RUN_DIR SCOPE_RUN_ID SCOPE_ROLE SCOPE_THEME SCOPE_TUI_
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 
-# A private tmux server, killed on exit with the scratch directory.
+# A private tmux server, killed on exit with the scratch directory; its
+# socket file too, which tmux leaves behind.
 sock=scope-test-$$
+sock_path=""
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+trap 'tm kill-server >/dev/null 2>&1 || true; [ -z "$sock_path" ] || rm -f "$sock_path"; rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME=$tmp/config # no user config.yaml choosing a theme
 
 # die MESSAGE: a failure after which the rest of the walk means nothing.
@@ -77,8 +79,10 @@ run=$tmp/run
 
 # One idle session keeps the server up between cases; dead panes stay, so the
 # screen a program left when it exited can still be read.
-tm new-session -d -s idle -x 80 -y 24 cat
+tm new-session -d -s idle -x 120 -y 40 cat
+sock_path=$(tm display-message -p '#{socket_path}')
 tm set-option -g remain-on-exit on >/dev/null
+tm set-option -g default-size 120x40 >/dev/null
 
 # screen NAME / screen_e NAME: the pane's text; with -e its attributes too.
 screen() { tm capture-pane -p -t "$1"; }
@@ -233,15 +237,15 @@ walk() {
     screen_e "$s" | sgr_scan >"$case_dir/attrs"
     local selected
     selected=$(sed '1,2d;$d' "$case_dir/attrs" | sed '$d' | grep -E '^[rb]+	' |
-        grep -E '^[rb]+	 +(▾|▸|v|>)? *[a-z_]+ ' | cut -f2- || true)
-    if [ "$(wc -l <<<"$selected")" != 1 ] || ! grep -qE '^ +(▾|▸|v|>) mcts ' <<<"$selected"; then
+        grep -E '^[rb]+	[^ ]* +(▾|▸|v|>)? *[a-z_]+ ' | cut -f2- || true)
+    if [ "$(wc -l <<<"$selected")" != 1 ] || ! grep -qE '^[^ ]* +(▾|▸|v|>) mcts ' <<<"$selected"; then
         fail "$label: after /mcts the row drawn selected is not mcts alone: '$selected'"
     fi
     local sgr
     sgr=$(tail -1 "$case_dir/attrs")
     if ((nocolor)); then
         [[ "$sgr" == *" c16=0 c256=0 rgb=0 "* ]] || fail "$label: colours with NO_COLOR=1: $sgr"
-        grep -qE '^r	 +(▾|▸|v|>) mcts ' "$case_dir/attrs" ||
+        grep -qE '^r	[^ ]* +(▾|▸|v|>) mcts ' "$case_dir/attrs" ||
             fail "$label: the selected row is not in reverse video with NO_COLOR=1"
     fi
     case "$term,$nocolor" in
@@ -385,8 +389,9 @@ refused() {
     launch refused$ncase "$@"
     wait_rc
     [ "$(cat "$case_dir/rc")" = 2 ] || fail "$label: exit status $(cat "$case_dir/rc"), wanted 2"
-    # The pane is dead but kept; -J joins the message's wrapped lines.
-    tm capture-pane -p -J -t refused$ncase >"$case_dir/screen"
+    # The pane is dead but kept; -J joins the message's wrapped lines, and -S -
+    # takes the history too: tmux may have scrolled the first line off.
+    tm capture-pane -p -J -S - -t refused$ncase >"$case_dir/screen"
     has_text "'scope-tui report $run'" "$case_dir/screen" ||
         fail "$label: no 'scope-tui report $run' in the message: $(cat "$case_dir/screen")"
     [ "$(grep -c 'scope-tui' "$case_dir/screen")" = 1 ] ||
