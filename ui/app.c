@@ -284,6 +284,12 @@ static void save_screen(app *a) {
 static void reload(app *a) {
     char msg[600];
     run_model *m = NULL;
+    if (!a->headless) {
+        /* A long run takes a moment to read again: say so meanwhile. */
+        app_message(a, 0, "reloading %s ...", a->run_dir);
+        app_draw(a);
+        refresh();
+    }
     if (run_load(a->run_dir, &a->opt, &m, msg, sizeof msg) != RUN_OK) {
         app_message(a, 1, "reload failed, still showing what was loaded: %s", msg);
         return;

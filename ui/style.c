@@ -36,6 +36,11 @@ int style_init(theme *t, int want_color) {
     }
     if (colors < 8 || COLOR_PAIRS <= TH_ELEMENT_COUNT) {
         theme_strip_color(t);
+        /* Reverse video marks the header, tabs and status line without
+         * colour; matches get underline instead, so they do not read as
+         * more of the same. */
+        t->style[TH_MATCH].attrs =
+            (t->style[TH_MATCH].attrs & ~THEME_REVERSE) | THEME_UNDERLINE | THEME_BOLD;
         colors = 0;
     }
     for (int e = 0; e < TH_ELEMENT_COUNT; e++) {

@@ -302,6 +302,8 @@ int tui_main(int argc, char **argv) {
     const char *tpath = getenv("SCOPE_TUI_TIMINGS");
     if (tpath && *tpath)
         t.f = fopen(tpath, "a");
+    if (t.f) /* a line at a time, so a harness can wait for the first screen */
+        setvbuf(t.f, NULL, _IOLBF, 0);
     int rc = headless ? run_headless(&a, keys, cols, rows, print, &t) : run_terminal(&a, &t);
     app_release(&a);
     run_free(a.model);

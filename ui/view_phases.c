@@ -38,6 +38,10 @@ static const char *const sort_names[SORT_COUNT_] = {
 
 static int sort_key;
 
+/* The widest entry count in the tree, so counts in the billions keep every
+ * digit (set when the rows are built). */
+static int count_cols = 11;
+
 static double phase_key(const run_phase *p) {
     switch (sort_key) {
     case SORT_SELF:
@@ -132,6 +136,18 @@ static int add_role(view *v, const run_role *r) {
     return 0;
 }
 
+static void measure_counts(view *v) {
+    count_cols = 11;
+    for (size_t i = 0; i < v->list.nrows; i++)
+        if (v->list.rows[i].kind == ROW_PHASE) {
+            char buf[48];
+            const run_phase *p = v->list.rows[i].item;
+            int w = (int)strlen(fmt_ucount(buf, sizeof buf, p->dist.count));
+            if (w > count_cols)
+                count_cols = w;
+        }
+}
+
 static int phases_build(view *v) {
     app *a = v->app;
     list_clear(&v->list);
@@ -141,6 +157,7 @@ static int phases_build(view *v) {
         const run_role *r = run_worker_role(a->model, a->focus_worker);
         if (r && add_role(v, r) < 0)
             return -1;
+        measure_counts(v);
         return list_done(&v->list);
     }
     const run_role **roles = malloc((m->nroles + 1) * sizeof *roles);
@@ -153,7 +170,10 @@ static int phases_build(view *v) {
     for (size_t i = 0; i < m->nroles && rc == 0; i++)
         rc = add_role(v, roles[i]);
     free(roles);
-    return rc ? -1 : list_done(&v->list);
+    if (rc)
+        return -1;
+    measure_counts(v);
+    return list_done(&v->list);
 }
 
 /* ---- columns -------------------------------------------------------------------- */
@@ -185,6 +205,7 @@ static const enum column drop_order[] = {COL_BAR, COL_SELF, COL_P99, COL_COUNT, 
 
 typedef struct layout {
     int name_width;
+    int w[NCOL];   /* each column's width (count's grows with the largest count) */
     int x[NCOL];   /* where each column starts; -1 when dropped */
     int figures_x; /* where the first shown column starts */
 } layout;
@@ -192,12 +213,15 @@ typedef struct layout {
 static layout lay_out(int width) {
     layout L;
     int shown[NCOL];
-    for (int c = 0; c < NCOL; c++)
+    for (int c = 0; c < NCOL; c++) {
         shown[c] = 1;
+        L.w[c] = columns[c].width;
+    }
+    L.w[COL_COUNT] = count_cols;
     for (size_t d = 0;; d++) {
         int used = 0;
         for (int c = 0; c < NCOL; c++)
-            used += shown[c] ? columns[c].width + 1 : 0;
+            used += shown[c] ? L.w[c] + 1 : 0;
         if (width - used >= NAME_MIN || d == sizeof drop_order / sizeof drop_order[0]) {
             L.name_width = width - used - 1;
             break;
@@ -209,7 +233,7 @@ static layout lay_out(int width) {
     for (int c = 0; c < NCOL; c++) {
         L.x[c] = shown[c] ? x : -1;
         if (shown[c])
-            x += columns[c].width + 1;
+            x += L.w[c] + 1;
     }
     return L;
 }
@@ -217,7 +241,7 @@ static layout lay_out(int width) {
 static void put_col(WINDOW *w, int y, const layout *L, enum column c, enum theme_element el,
                     const char *s) {
     if (L->x[c] >= 0)
-        draw_text_right(w, y, L->x[c], columns[c].width, el, s);
+        draw_text_right(w, y, L->x[c], L->w[c], el, s);
 }
 
 /* ---- rows ------------------------------------------------------------------------- */
@@ -227,15 +251,15 @@ static void draw_phase_row(view *v, WINDOW *w, int y, const layout *L, const lis
     char buf[64], name[512];
     int indent = 2 * ((int)r->depth - 1) + 1;
     const char *mark = !list_has_children(&v->list, (size_t)(r - v->list.rows)) ? "  "
-                       : r->expanded ? (style_utf8 ? "▾ " : "v ")
-                                     : (style_utf8 ? "▸ " : "> ");
+                       : r->expanded ? (style_utf8 ? "▾ " : "- ")
+                                     : (style_utf8 ? "▸ " : "+ ");
     int x = 1 + indent;
     x += draw_text(w, y, x, L->name_width - x, TH_DIM, mark);
     style_escape(p->name, name, sizeof name);
     draw_text(w, y, x, L->name_width - x, app_query_matches(v->app, name) ? TH_MATCH : TH_NORMAL,
               name);
     if (L->x[COL_BAR] >= 0)
-        draw_bar(w, y, L->x[COL_BAR], columns[COL_BAR].width, p->share);
+        draw_bar(w, y, L->x[COL_BAR], L->w[COL_BAR], p->share);
     put_col(w, y, L, COL_SHARE, TH_NORMAL, fmt_percent(buf, sizeof buf, p->share, 1));
     put_col(w, y, L, COL_TOTAL, TH_NORMAL, fmt_duration(buf, sizeof buf, (double)p->dist.total_ns));
     put_col(w, y, L, COL_SELF, TH_NORMAL, fmt_duration(buf, sizeof buf, (double)p->self_ns));
@@ -262,7 +286,8 @@ static void draw_counter_row(view *v, WINDOW *w, int y, const layout *L, const l
     const run_counter *k = r->item;
     char name[512], figures[160];
     int x = 1 + 2 * ((int)r->depth - 1) + 1;
-    x += draw_text(w, y, x, L->name_width - x, TH_COUNTER, "+ ");
+    /* "+" as in the text report; in ASCII "+" marks a closed phase, so "*". */
+    x += draw_text(w, y, x, L->name_width - x, TH_COUNTER, style_utf8 ? "+ " : "* ");
     style_escape(k->name, name, sizeof name);
     draw_text(w, y, x, L->name_width - x, app_query_matches(v->app, name) ? TH_MATCH : TH_COUNTER,
               name);

@@ -237,15 +237,15 @@ walk() {
     screen_e "$s" | sgr_scan >"$case_dir/attrs"
     local selected
     selected=$(sed '1,2d;$d' "$case_dir/attrs" | sed '$d' | grep -E '^[rb]+	' |
-        grep -E '^[rb]+	[^ ]* +(▾|▸|v|>)? *[a-z_]+ ' | cut -f2- || true)
-    if [ "$(wc -l <<<"$selected")" != 1 ] || ! grep -qE '^[^ ]* +(▾|▸|v|>) mcts ' <<<"$selected"; then
+        grep -E '^[rb]+	[^ ]* +(▾|▸|-|[+])? *[a-z_]+ ' | cut -f2- || true)
+    if [ "$(wc -l <<<"$selected")" != 1 ] || ! grep -qE '^[^ ]* +(▾|▸|-|[+]) mcts ' <<<"$selected"; then
         fail "$label: after /mcts the row drawn selected is not mcts alone: '$selected'"
     fi
     local sgr
     sgr=$(tail -1 "$case_dir/attrs")
     if ((nocolor)); then
         [[ "$sgr" == *" c16=0 c256=0 rgb=0 "* ]] || fail "$label: colours with NO_COLOR=1: $sgr"
-        grep -qE '^r	[^ ]* +(▾|▸|v|>) mcts ' "$case_dir/attrs" ||
+        grep -qE '^r	[^ ]* +(▾|▸|-|[+]) mcts ' "$case_dir/attrs" ||
             fail "$label: the selected row is not in reverse video with NO_COLOR=1"
     fi
     case "$term,$nocolor" in
