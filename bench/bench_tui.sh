@@ -65,6 +65,7 @@ done
 [[ "$grid" =~ ^([1-9][0-9]*):([0-9]*\.?[0-9]+)$ ]] || { echo "bench_tui.sh: bad --grid '$grid' (procs:hours)" >&2; exit 2; }
 procs=${BASH_REMATCH[1]} hours=${BASH_REMATCH[2]}
 
+shown_build=${build%/} # as given, for the commands printed at the end
 build=$(cd "$build" && pwd)
 tui="$build/src/scope-tui"
 gen="$build/bench/scope_gen_run"
@@ -358,8 +359,8 @@ slow=$(awk -F'\t' -v g="$gap_ms" '$4 > g' "$tmp/nav" | wc -l)
 echo
 echo "commands:"
 echo "  tmux -L $sock -f /dev/null new-session -d -x 120 -y 40 \\"
-echo "    'env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 SCOPE_TUI_TIMINGS=FILE $tui RUN'"
+echo "    'env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 SCOPE_TUI_TIMINGS=FILE $shown_build/src/scope-tui RUN'"
 echo "  tmux send-keys -t SESSION KEY      one key a call, ${gap_ms} ms apart (Escape: $(awk -v g="$esc_gap" 'BEGIN { print g * 1000 }') ms)"
-echo "  /usr/bin/time -f %M $tui RUN --keys q      wall time taken around it"
+echo "  /usr/bin/time -f %M $shown_build/src/scope-tui RUN --keys q      wall time taken around it"
 echo "  example RUN: $example_run"
 echo "  synthetic RUN: $big_run"

@@ -12,6 +12,8 @@
 #include "style.h"
 #include "text_escape.h"
 
+#include <term.h>
+
 #include <errno.h>
 #include <langinfo.h>
 #include <stdint.h>
@@ -167,7 +169,14 @@ static int run_terminal(app *a, timings *t) {
                 a->run_dir);
         return 2;
     }
-    SCREEN *scr = newterm(NULL, stdout, stdin);
+    /* Asked first of setupterm, which fails cleanly: newterm with an
+     * unknown type leaves what it allocated behind. */
+    int term_err = 0;
+    SCREEN *scr = NULL;
+    if (setupterm(term, STDOUT_FILENO, &term_err) == OK) {
+        del_curterm(cur_term);
+        scr = newterm(NULL, stdout, stdin);
+    }
     if (!scr) {
         char shown[128];
         scope_escape((const uint8_t *)term, strlen(term), shown, sizeof shown, 0);

@@ -145,7 +145,53 @@ msg=$(sed 's/^scope-tui report: //' report.err)
 expect_in err "$msg"
 expect_rc 2 "$tui" run --theme ./no-such-theme.yaml --print
 expect_in err "no-such-theme.yaml"
+# Themes: a broken file names its line and column; an unknown name lists
+# the themes there are; the chosen one is named in the help.
+printf 'name: broken\nstyles:\n  header: { fg: blu }\n' >broken.yaml
+expect_rc 2 "$tui" run --theme ./broken.yaml --print
+expect_in err "broken.yaml:3:"
+expect_in err "unknown colour 'blu'"
+SCOPE_THEME=no-such-theme expect_rc 2 "$tui" run --print
+expect_in err "unknown theme 'no-such-theme'"
+expect_in err "high-contrast"
+for t in default light high-contrast mono; do
+    "$tui" run --theme "$t" --keys 4G --print >"theme.$t" 2>&1 || fail "--theme $t: $(cat "theme.$t")"
+    expect_in "theme.$t" "theme: $t"
+done
+mkdir -p config/scope && echo 'theme: light' >config/scope/config.yaml
+"$tui" run --keys 4G --print >theme.config
+expect_in theme.config "theme: light"
+rm -r config/scope
 echo "ok: bad input"
+
+# ---- damaged runs ------------------------------------------------------------------------------
+# Every view, every sort, the filter and search over runs whose logs are
+# damaged in the middle, cut short, replaced by garbage or emptied: the
+# browser draws what can be read and says what could not (the sanitizer
+# build runs this too).
+mkdir damaged
+cp -r run damaged/mid && cp -r run damaged/cut && cp -r run damaged/junk
+logs=(damaged/mid/workers/node01/*.scope)
+for f in "${logs[@]}"; do
+    size=$(stat -c %s "$f")
+    # 64 bytes of 0xa5 over the middle of every log.
+    printf '%*s' 64 '' | tr ' ' '\245' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc status=none
+done
+for f in damaged/cut/workers/node01/*.scope; do truncate -s $(($(stat -c %s "$f") * 3 / 10)) "$f"; done
+junk=(damaged/junk/workers/node01/*.scope)
+head -c 5000 /dev/urandom >"${junk[0]}"
+: >"${junk[1]}"
+walk='*G2s<Enter>ssss<Enter>3G4G1/a<Enter>nNs<Esc>sssssssr2jjjjjjjjj<Enter><PgDn>'
+for d in mid cut junk; do
+    if ! "$tui" "damaged/$d" --size 100x30 --keys "$walk" --print >"damaged.$d" 2>"damaged.$d.err"; then
+        fail "damaged run '$d': scope-tui failed: $(head -5 "damaged.$d.err")"
+        continue
+    fi
+    "$tui" "damaged/$d" --size 100x30 --keys 3 --print >"damaged.$d.overview"
+    expect_in "damaged.$d.overview" "CAVEATS ("
+    grep -q "CAVEATS (0)" "damaged.$d.overview" && fail "damaged run '$d': no caveat shown"
+done
+echo "ok: damaged runs browse"
 
 # ---- names are data ------------------------------------------------------------------------
 if [ -n "$workload" ]; then
