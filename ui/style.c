@@ -133,6 +133,14 @@ void draw_blank(WINDOW *w, int y, int x, int cols, enum theme_element el) {
         mvwhline(w, y, x, ' ', cols);
 }
 
+void draw_rule(WINDOW *w, int y, int cols) {
+    style_set(w, TH_DIM);
+    if (style_utf8)
+        mvwhline_set(w, y, 0, WACS_HLINE, cols);
+    else
+        mvwhline(w, y, 0, '-', cols);
+}
+
 void draw_bar(WINDOW *w, int y, int x, int cols, double frac) {
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
     if (cols <= 0)

@@ -46,6 +46,10 @@ const char *style_escape(run_str name, char *buf, size_t cap);
 /* Spaces over `cols` columns. */
 void draw_blank(WINDOW *w, int y, int x, int cols, enum theme_element el);
 
+/* A horizontal rule across the row (box drawing, '-' in ASCII), above a
+ * detail pane. */
+void draw_rule(WINDOW *w, int y, int cols);
+
 /* A bar `cols` wide filled to frac (0..1): eighth blocks in UTF-8, '#' in
  * ASCII. */
 void draw_bar(WINDOW *w, int y, int x, int cols, double frac);

@@ -26,11 +26,11 @@ typedef struct text_lines {
 void text_add(text_lines *t, enum theme_element el, int indent, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* What a prose view passes to text_view_ops_for: how to fill its lines. */
+/* How a prose view fills its lines (for the width in t->width). */
 typedef void (*text_fill_fn)(view *v, text_lines *t);
 
-/* The shared parts of a prose view's ops; each view sets name, title and
- * its own state holding `fill`. */
+/* The parts of view_ops every prose view shares; a view names itself and
+ * its build calls text_view_setup with its fill, then text_view_build. */
 int text_view_build(view *v);
 void text_view_draw(view *v, WINDOW *w, int top, int height, int width);
 int text_view_row_text(view *v, const list_row *r, char *buf, size_t cap);

@@ -70,12 +70,10 @@ static int by_sort_key(const void *x, const void *y) {
     return run_str_cmp(a->name, b->name);
 }
 
-static int add_phase(view *v, const run_phase *p) {
-    if (list_add(&v->list, p->depth, ROW_PHASE, p, 0) == LIST_NONE)
-        return -1;
-    for (size_t i = 0; i < p->ncounters; i++)
-        if (list_add(&v->list, p->depth + 1, ROW_COUNTER, &p->counters[i], 0) == LIST_NONE)
-            return -1;
+static int add_phase(view *v, const run_phase *p);
+
+/* A phase's children, in the view's sort order. */
+static int add_children(view *v, const run_phase *p) {
     if (!p->nchildren)
         return 0;
     const run_phase **kids = malloc(p->nchildren * sizeof *kids);
@@ -88,6 +86,17 @@ static int add_phase(view *v, const run_phase *p) {
         rc = add_phase(v, kids[i]);
     free(kids);
     return rc;
+}
+
+/* A phase, its counters right under it (as the report lists them), then
+ * its children. */
+static int add_phase(view *v, const run_phase *p) {
+    if (list_add(&v->list, p->depth, ROW_PHASE, p, 0) == LIST_NONE)
+        return -1;
+    for (size_t i = 0; i < p->ncounters; i++)
+        if (list_add(&v->list, p->depth + 1, ROW_COUNTER, &p->counters[i], 0) == LIST_NONE)
+            return -1;
+    return add_children(v, p);
 }
 
 static int by_role_order(const void *x, const void *y) {
@@ -112,21 +121,9 @@ static int add_role(view *v, const run_role *r) {
     for (size_t i = 0; i < r->nunattached; i++)
         if (list_add(&v->list, 1, ROW_COUNTER, &r->unattached[i], 0) == LIST_NONE)
             return -1;
-    const run_phase *root = r->root;
     size_t first = v->list.nrows;
-    if (root->nchildren) {
-        const run_phase **kids = malloc(root->nchildren * sizeof *kids);
-        if (!kids)
-            return -1;
-        memcpy(kids, root->children, root->nchildren * sizeof *kids);
-        qsort(kids, root->nchildren, sizeof *kids, by_sort_key);
-        int rc = 0;
-        for (size_t i = 0; i < root->nchildren && rc == 0; i++)
-            rc = add_phase(v, kids[i]);
-        free(kids);
-        if (rc)
-            return -1;
-    }
+    if (add_children(v, r->root) < 0)
+        return -1;
     /* Opened at first: the role and two levels of phases, so the first
      * screen shows where the time goes without a key pressed. */
     v->list.rows[row].expanded = 1;
@@ -155,7 +152,7 @@ static int phases_build(view *v) {
     const run_model *m = a->model;
     if (a->focus_worker != SIZE_MAX) {
         const run_role *r = run_worker_role(a->model, a->focus_worker);
-        if (r && add_role(v, r) < 0)
+        if (!r || add_role(v, r) < 0)
             return -1;
         measure_counts(v);
         return list_done(&v->list);
@@ -444,10 +441,7 @@ static void detail_counter(WINDOW *w, int y, int width, const run_counter *k) {
 }
 
 static void draw_detail(view *v, WINDOW *w, int y, int width) {
-    style_set(w, TH_DIM);
-    mvwhline(w, y, 0, style_utf8 ? 0 : '-', width);
-    if (style_utf8)
-        mvwhline_set(w, y, 0, WACS_HLINE, width);
+    draw_rule(w, y, width);
     size_t sel = list_selected(&v->list);
     if (sel == LIST_NONE)
         return;

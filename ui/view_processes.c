@@ -200,11 +200,7 @@ static void draw_worker(view *v, WINDOW *w, int y, const playout *L, size_t inde
 
 static void draw_detail(view *v, WINDOW *w, int y, int width) {
     const run_model *m = v->app->model;
-    style_set(w, TH_DIM);
-    if (style_utf8)
-        mvwhline_set(w, y, 0, WACS_HLINE, width);
-    else
-        mvwhline(w, y, 0, '-', width);
+    draw_rule(w, y, width);
     size_t sel = list_selected(&v->list);
     if (sel == LIST_NONE)
         return;
