@@ -541,7 +541,28 @@ static void draw_status(app *a, int y, int width) {
         v->ops->hint(v, hint, sizeof hint);
     char line[512];
     snprintf(line, sizeof line, "%s%s/ search  P save  ? help  q quit", hint, hint[0] ? "  " : "");
-    draw_text(stdscr, y, 1, width - 1, TH_STATUS, line);
+    int drawn = draw_text(stdscr, y, 1, width - 1, TH_STATUS, line);
+    /* "KEY what  KEY what": each key drawn again in its own style, so the
+     * eye finds them and the text stays what it is (saved screens agree). */
+    int x = 1;
+    for (char *seg = line; *seg;) {
+        char *next = strstr(seg, "  ");
+        if (next)
+            *next = '\0';
+        char *space = strchr(seg, ' ');
+        if (space)
+            *space = '\0';
+        int key_w = (int)fmt_width(seg);
+        if (x + key_w >= 1 + drawn)
+            break;                                          /* cut off, or under the ellipsis */
+        draw_text(stdscr, y, x, key_w, TH_STATUS_KEY, seg); /* the same text, restyled */
+        if (space)
+            *space = ' ';
+        if (!next)
+            break;
+        x += (int)fmt_width(seg) + 2;
+        seg = next + 2;
+    }
 }
 
 static void draw_too_small(app *a) {

@@ -1,6 +1,6 @@
 /*
  * Colour themes: reading them (libyaml), choosing one, and mapping colours to
- * what a terminal can show.  No ncurses here; ui/colors.c does the drawing.
+ * what a terminal can show.  No ncurses here; ui/style.c does the drawing.
  *
  * A theme file (themes/NAME.yaml, ~/.config/scope/themes/NAME.yaml):
  *

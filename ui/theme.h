@@ -5,7 +5,7 @@
  *
  * Nothing here calls ncurses: a theme is data, and mapping a colour to a
  * terminal's palette is arithmetic, so both are unit-tested without a
- * terminal.  ui/colors.c turns the result into ncurses colour pairs.
+ * terminal.  ui/style.c turns the result into ncurses colour pairs.
  */
 #ifndef SCOPE_UI_THEME_H
 #define SCOPE_UI_THEME_H
