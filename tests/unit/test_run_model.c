@@ -1043,13 +1043,11 @@ START_TEST(definition_later_in_the_frame) {
 }
 END_TEST
 
-/* Records whose definitions are lost: an aggregate of node 77; node 5 whose
- * parent 66 is undefined, its child 7 and a counter in it; a counter whose
- * name 99 is undefined; node 6 whose name 55 is undefined.  Each record left
- * out counts once, however many others refer to it. */
-START_TEST(inconsistent_records) {
-    char run[512];
-    new_run(run, sizeof run, "inconsistent");
+/* Writes logs whose records lose their definitions: an aggregate of node
+ * 77; node 5 whose parent 66 is undefined, its child 7 and a counter in it;
+ * a counter whose name 99 is undefined; node 6 whose name 55 is undefined;
+ * and a log whose nodes are each other's parent. */
+static void write_inconsistent_logs(const char *run) {
     ident id = who("r1", "h", "w", 9, -1);
     wlog l;
     w_open(&l, run, &id);
@@ -1071,6 +1069,14 @@ START_TEST(inconsistent_records) {
     w_phase(&l, 10, 11, 2, 1, 1, 5);
     w_phase(&l, 11, 10, 2, 1, 1, 5);
     w_exit(&l, 5 * SEC);
+}
+
+/* The logs of write_inconsistent_logs: each record left out counts once,
+ * however many others refer to it. */
+START_TEST(inconsistent_records) {
+    char run[512];
+    new_run(run, sizeof run, "inconsistent");
+    write_inconsistent_logs(run);
 
     run_model *m = load(run);
     ck_assert_str_eq(caveat_text(m, RUN_CAVEAT_INCONSISTENT, worker_of(m, 9)),
@@ -1500,26 +1506,7 @@ END_TEST
 START_TEST(worker_role_inconsistent) {
     char run[512];
     new_run(run, sizeof run, "alone-inconsistent");
-    ident id = who("r1", "h", "w", 9, -1);
-    wlog l;
-    w_open(&l, run, &id);
-    w_names(&l, "good", "orphan", "child", "items", NULL);
-    w_phase(&l, 1, 0, 1, 1, 1, 100);
-    w_agg(&l, (scope_rec_phase_agg){.node = 77, .count = 1, .wall_ns = 5});
-    w_phase(&l, 5, 66, 2, 1, 1, 30);
-    w_phase(&l, 7, 5, 3, 1, 1, 20);
-    w_counter(&l, 1, 4, 5, 1, 1, 1);
-    w_counter(&l, 2, 99, 1, 1, 1, 1);
-    w_counter(&l, 3, 4, 1, 1, 2, 8);
-    w_phase(&l, 6, 0, 55, 1, 2, 40);
-    w_exit(&l, 5 * SEC);
-    ident cyc = who("r1", "h", "w", 10, -1);
-    w_open(&l, run, &cyc);
-    w_names(&l, "good", "loop", NULL);
-    w_phase(&l, 1, 0, 1, 1, 1, 100);
-    w_phase(&l, 10, 11, 2, 1, 1, 5);
-    w_phase(&l, 11, 10, 2, 1, 1, 5);
-    w_exit(&l, 5 * SEC);
+    write_inconsistent_logs(run);
 
     run_model *m = load(run);
     char *before = dump_model(m);
