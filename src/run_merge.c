@@ -607,6 +607,8 @@ static int find_attempts(run_model *m, arena *mem) {
         for (size_t a = 0; w->has_process && a < m->nattempts; a++)
             if (run_str_eq(m->attempts[a].run_id, w->run_id))
                 w->attempt = a;
+        if (w->attempt != SIZE_MAX && w->last_wall_ns > m->attempts[w->attempt].start_wall_ns)
+            w->last_in_attempt_ns = w->last_wall_ns - m->attempts[w->attempt].start_wall_ns;
     }
     return 0;
 }

@@ -49,11 +49,13 @@ typedef struct run_worker {
     int32_t rank, local_rank, node_rank, world_size; /* -1 when no launcher said */
     uint64_t start_wall_ns;                          /* recorder start */
     uint64_t last_wall_ns;                           /* its newest intact frame */
-    uint64_t runtime_ns;                             /* last_wall - start_wall */
-    uint64_t frames;                                 /* intact frames read */
-    uint64_t frames_lost;                            /* from gaps in sequence numbers */
-    uint64_t bytes_skipped;                          /* damaged or truncated bytes */
-    int truncated;                                   /* the file ends inside a frame */
+    uint64_t last_in_attempt_ns; /* the same, as time since its attempt began (0: attempt
+                                    unknown) */
+    uint64_t runtime_ns;         /* last_wall - start_wall */
+    uint64_t frames;             /* intact frames read */
+    uint64_t frames_lost;        /* from gaps in sequence numbers */
+    uint64_t bytes_skipped;      /* damaged or truncated bytes */
+    int truncated;               /* the file ends inside a frame */
     enum run_end end;
     int end_signal;      /* RUN_END_SIGNAL: the signal number */
     int stale;           /* stopped writing well before the run ended */

@@ -186,10 +186,8 @@ static void draw_worker(view *v, WINDOW *w, int y, const playout *L, size_t inde
     put(w, y, L, P_ATTEMPT, base, b);
     put(w, y, L, P_RUNTIME, base, fmt_duration(b, sizeof b, (double)wk->runtime_ns));
     /* The last frame as time into its attempt, so workers compare at a glance. */
-    uint64_t start = wk->attempt < m->nattempts ? m->attempts[wk->attempt].start_wall_ns : 0;
-    if (start && wk->last_wall_ns >= start)
-        snprintf(b, sizeof b, "+%s",
-                 fmt_duration(b + 256, 256, (double)(wk->last_wall_ns - start)));
+    if (wk->attempt != SIZE_MAX)
+        snprintf(b, sizeof b, "+%s", fmt_duration(b + 256, 256, (double)wk->last_in_attempt_ns));
     else
         fmt_wall(b, sizeof b, wk->last_wall_ns);
     put(w, y, L, P_LAST, base, b);

@@ -662,6 +662,11 @@ START_TEST(attempts_newest_shown) {
     /* A superseded worker that never shut down is not a caveat of its own. */
     ck_assert_uint_eq(m->workers[old].ncaveats, 0);
     ck_assert_uint_eq(m->workers[worker_of(m, 32)].attempt, 2);
+    /* Last frames as time into each worker's own attempt. */
+    ck_assert_uint_eq(m->workers[worker_of(m, 11)].last_in_attempt_ns, 60 * SEC);
+    ck_assert_uint_eq(m->workers[worker_of(m, 12)].last_in_attempt_ns, 62 * SEC);
+    ck_assert_uint_eq(m->workers[worker_of(m, 31)].last_in_attempt_ns, 60 * SEC);
+    ck_assert_uint_eq(m->workers[worker_of(m, 33)].last_in_attempt_ns, 62 * SEC);
 
     ck_assert_uint_eq(m->ncaveats, 1);
     ck_assert_int_eq(m->caveats[0].kind, RUN_CAVEAT_SUPERSEDED);
