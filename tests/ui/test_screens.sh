@@ -90,8 +90,9 @@ head -n 39 scope-phases-1.txt >saved.top
 cmp -s shown.top saved.top || fail "the saved screen differs from the shown one: $(diff shown.top saved.top | head)"
 expect_in shown.txt "saved the screen to scope-phases-1.txt"
 "$tui" ../run --size 80x24 --keys '2PP' --print >shown2.txt
-[ -f scope-processes-1.txt ] && [ -f scope-processes-2.txt ] ||
+if [ ! -f scope-processes-1.txt ] || [ ! -f scope-processes-2.txt ]; then
     fail "two saves did not make scope-processes-1.txt and -2.txt: $(ls)"
+fi
 expect_in shown2.txt "saved the screen to scope-processes-2.txt"
 chmod a-w .
 if [ "$(id -u)" != 0 ]; then
@@ -118,7 +119,7 @@ expect_in o-missing.txt "source src/actor_io.c:36 not found here"
 mkdir -p src && echo 'int frame;' >src/actor_io.c
 EDITOR="$tmp/editor.sh" "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-found.txt
 expect_in o-found.txt "edited src/actor_io.c:36"
-[ "$(cat editor.log 2>/dev/null | tr '\n' ' ')" = "+36 src/actor_io.c " ] ||
+[ "$(tr '\n' ' ' <editor.log 2>/dev/null)" = "+36 src/actor_io.c " ] ||
     fail "the editor got '$(cat editor.log 2>/dev/null)', wanted +36 src/actor_io.c"
 rm -f editor.log
 VISUAL="$tmp/editor.sh" EDITOR=false "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-visual.txt

@@ -8,7 +8,8 @@
 # the way must be, character for character, what headless
 # `scope-tui RUN --keys ... --print` draws for the same keys and locale.
 # Then the colours as tmux received them (capture-pane -e), true colour on
-# xterm-direct when its terminfo is installed (ncurses-term), and the refusals:
+# xterm-direct when its terminfo is installed (ncurses-term), `r` on a run
+# still being recorded and on one deleted under it, and the refusals:
 # no terminfo entry, TERM unset, stdout not a terminal.
 #
 # usage: test_tmux.sh SCOPE_TUI PIPELINE
@@ -375,6 +376,39 @@ if infocmp xterm-direct >/dev/null 2>&1; then
 else
     echo "skipped: no xterm-direct terminfo (apt-get install ncurses-term)"
 fi
+
+# ---- r: a run that grows while it is open, then one that is gone -----------------------
+
+label="reload"
+ncase=$((ncase + 1))
+case_dir=$tmp/case$ncase
+mkdir -p "$case_dir"
+case_env=(TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8)
+main_run=$run
+run=$tmp/growing
+"$pipeline" --quick --run-dir "$run" --out ckpt-growing >growing.out 2>&1 &
+growing=$!
+# Opened as soon as there is something to show, while the run goes on.
+for ((i = 0; i < poll_timeout; i++)); do
+    "$scope_tui" report "$run" >/dev/null 2>&1 && break
+    sleep 0.05
+done
+launch reload "${case_env[@]}"
+wait_for reload "1 Phases"
+wait "$growing" || die "reload: the example pipeline failed: $(tail -5 growing.out)"
+keys reload r
+wait_for reload "reloaded: 5 processes"
+# Now it shows the finished run exactly as a fresh start does.
+wait_screen reload "r"
+rm -rf "$run"
+keys reload r
+wait_for reload "reload failed, still showing what was loaded"
+has_text "LEARNER" "$case_dir/screen" || fail "reload: a failed reload lost the figures on screen"
+keys reload q
+wait_rc
+[ "$(cat "$case_dir/rc")" = 0 ] || fail "reload: q: exit status $(cat "$case_dir/rc")"
+tm kill-session -t reload
+run=$main_run
 
 # ---- refusals ----------------------------------------------------------------------
 
