@@ -299,17 +299,30 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
     const app *a = v->app;
     char title[256], text[900], ratio[32], who[600], buf[64];
     fmt_title(title, sizeof title, role->name);
+    int limit = L->x[COL_TOTAL] >= 0 ? L->x[COL_TOTAL] - 1 : getmaxx(w) - 1;
     if (a->focus_worker != SIZE_MAX) {
         snprintf(text, sizeof text, "%s  one process: %s", title,
                  app_worker_label(a, a->focus_worker, who, sizeof who));
     } else {
         int n = snprintf(text, sizeof text, "%s x%zu  imbalance %s", title, role->nprocs,
                          fmt_ratio(ratio, sizeof ratio, role->imbalance));
-        if (role->nprocs > 1 && role->slowest_worker != SIZE_MAX)
+        if (role->nprocs > 1 && role->slowest_worker != SIZE_MAX) {
+            /* The busiest process in full when it fits, else by rank or pid,
+             * else not at all (the detail pane has it in full). */
+            const run_worker *b = &a->model->workers[role->slowest_worker];
             snprintf(text + n, sizeof text - (size_t)n, "  busiest %s",
                      app_worker_label(a, role->slowest_worker, who, sizeof who));
+            if ((int)fmt_width(text) > limit - 1 && b->has_process) {
+                if (b->rank >= 0)
+                    snprintf(text + n, sizeof text - (size_t)n, "  busiest rank %d", b->rank);
+                else
+                    snprintf(text + n, sizeof text - (size_t)n, "  busiest pid %lld",
+                             (long long)b->pid);
+            }
+            if ((int)fmt_width(text) > limit - 1)
+                text[n] = '\0'; /* no room: the imbalance alone */
+        }
     }
-    int limit = L->x[COL_TOTAL] >= 0 ? L->x[COL_TOTAL] - 1 : getmaxx(w) - 1;
     char plain[256];
     style_escape(role->name, plain, sizeof plain);
     enum theme_element el = app_query_matches(a, plain) ? TH_MATCH : TH_ROLE;
