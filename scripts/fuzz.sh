@@ -15,8 +15,9 @@
 # decode/encode round trip), fuzz_run_load (a run of up to three logs written
 # through the real writer from record streams, loaded, merged and printed as
 # the text report and JSON; before fuzzing it also replays the large runs of
-# `make_corpus --mode stress` with a 5-second timeout); `all` runs each for
-# N seconds.
+# `make_corpus --mode stress` with a 5-second timeout), fuzz_tui (the same
+# runs walked through every view of the browser, headless); `all` runs each
+# for N seconds.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,9 +47,9 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1)); then
     exit 2
 fi
 
-all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records fuzz_run_load)
+all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records fuzz_run_load fuzz_tui)
 declare -A corpus_mode=([fuzz_log_reader]=file [fuzz_log_suffix]=suffix [fuzz_log_records]=records
-    [fuzz_run_load]=run)
+    [fuzz_run_load]=run [fuzz_tui]=run)
 if [[ "$target" == all ]]; then
     targets=("${all_targets[@]}")
 elif [[ -n "${corpus_mode[$target]:-}" ]]; then

@@ -24,6 +24,10 @@
  * is a bug (the allocations here are small; one log failing is a caveat,
  * never a failed load).  ASan, UBSan and LeakSanitizer do the rest.
  *
+ * Built with SCOPE_FUZZ_TUI (the fuzz_tui target), the browser takes the
+ * reports' place: the model is walked through every view headless
+ * (fuzz_tui_walk.c).
+ *
  * With SCOPE_FUZZ_SHOW=1 in the environment the reports go to stdout, to
  * see what an input loads as (build-fuzz/tests/fuzz/fuzz_run_load FILE).
  *
@@ -36,6 +40,9 @@
 #include "report_json.h"
 #include "report_text.h"
 #include "run_model.h"
+#ifdef SCOPE_FUZZ_TUI
+#include "fuzz_tui_walk.h"
+#endif
 
 #include <scope/log_format.h>
 
@@ -371,6 +378,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     check_model(m, nlogs);
 
+#ifdef SCOPE_FUZZ_TUI
+    /* fuzz_tui: the browser instead of the reports (fuzz_run_load has them). */
+    fuzz_tui_walk(m, g_dir, size);
+    run_free(m);
+    return 0;
+#endif
     /* The layout depends on the style: take one from the input's size, so
      * the corpus covers narrow and wide, ASCII and UTF-8, plain and colour. */
     text_style st = {
