@@ -109,8 +109,7 @@ static void place_restore(view *v, const place *p) {
     }
 }
 
-int app_rebuild(app *a, view *v) {
-    (void)a;
+int app_rebuild(view *v) {
     place p;
     place_take(v, &p);
     int rc = v->ops->build(v);
@@ -144,7 +143,7 @@ void app_set_focus(app *a, size_t worker) {
     a->focus_worker = worker;
     a->current = VIEW_PHASES;
     view *v = &a->views[VIEW_PHASES];
-    if (app_rebuild(a, v) < 0)
+    if (app_rebuild(v) < 0)
         app_message(a, 1, "out of memory");
 }
 

@@ -93,7 +93,7 @@ void app_release(app *a);
 
 /* Rebuilds a view from the model, keeping the selected row and what was
  * expanded (matched by row_key).  Returns 0 or -1 (memory). */
-int app_rebuild(app *a, view *v);
+int app_rebuild(view *v);
 
 /* Handles one key (an ASCII character or an ncurses KEY_ code) through the
  * key table. */

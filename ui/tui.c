@@ -197,7 +197,6 @@ static int run_terminal(app *a, timings *t) {
     getmaxyx(stdscr, a->rows, a->cols);
     const char *no_color = getenv("NO_COLOR");
     style_init(&a->theme, !(no_color && *no_color));
-    int rc = 0;
     if (app_init(a) < 0) {
         endwin();
         delscreen(scr);
@@ -224,7 +223,7 @@ static int run_terminal(app *a, timings *t) {
     }
     endwin();
     delscreen(scr);
-    return rc;
+    return 0;
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */

@@ -504,7 +504,7 @@ static int phases_action(view *v, enum action act) {
     switch (act) {
     case ACT_SORT:
         v->sort = (v->sort + 1) % SORT_COUNT_;
-        if (app_rebuild(a, v) < 0)
+        if (app_rebuild(v) < 0)
             app_message(a, 1, "out of memory");
         else
             app_message(a, 0, "sorted by %s", sort_names[v->sort]);

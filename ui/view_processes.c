@@ -252,7 +252,7 @@ static int processes_action(view *v, enum action act) {
     size_t sel = list_selected(&v->list);
     if (act == ACT_SORT) {
         v->sort = (v->sort + 1) % PSORT_COUNT;
-        if (app_rebuild(a, v) < 0)
+        if (app_rebuild(v) < 0)
             app_message(a, 1, "out of memory");
         else
             app_message(a, 0, "sorted by %s", psort_names[v->sort]);
