@@ -3,9 +3,12 @@
 #include "report_text.h"
 
 #include "fmt.h"
+#include "layout.h"
+#include "phase_columns.h"
 
 #include <scope/log_format.h>
 
+#include <assert.h>
 #include <inttypes.h>
 #include <langinfo.h>
 #include <math.h>
@@ -29,8 +32,8 @@ text_style text_style_for(FILE *f, int width, int color_mode) {
         st.width = atoi(getenv("COLUMNS"));
     if (st.width <= 0)
         st.width = 100;
-    if (st.width < 40)
-        st.width = 40;
+    if (st.width < TEXT_MIN_WIDTH)
+        st.width = TEXT_MIN_WIDTH;
     const char *no_color = getenv("NO_COLOR");
     st.color = color_mode >= 0 ? color_mode : tty && !(no_color && *no_color);
     const char *cs = nl_langinfo(CODESET);
@@ -134,75 +137,48 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
 
 /* ---- the phase table ------------------------------------------------------ */
 
-enum col { COL_SHARE, COL_TOTAL, COL_SELF, COL_WAIT, COL_P50, COL_P99, COL_COUNT, COL_SPREAD };
-
-static const struct column {
-    const char *title;
-    int width;
-} columns[] = {
-    /* Durations print in at most 7 columns ("10h 31m"), so 8 leaves a gap. */
-    [COL_SHARE] = {"share", 7},  [COL_TOTAL] = {"total", 8},
-    [COL_SELF] = {"self", 8},    [COL_WAIT] = {"wait", 5},
-    [COL_P50] = {"p50", 8},      [COL_P99] = {"p99", 8},
-    [COL_COUNT] = {"count", 10}, [COL_SPREAD] = {"spread min/med/max", 24},
-};
-#define NCOLS    (sizeof columns / sizeof columns[0])
+/* The phase figures (phase_columns.h), then the spread across processes:
+ * right-aligned in their width, which holds the space before them.  The
+ * spread is the first to go when the terminal is narrow. */
+enum { COL_SPREAD = PHASE_NCOLUMNS, NCOLS };
+static_assert(NCOLS <= LAYOUT_MAX_COLUMNS, "the phase table fits a layout");
 #define MIN_NAME 22
 
-/* Columns in the order they are given up when the terminal is narrow. */
-static const enum col drop_order[] = {COL_SPREAD, COL_SELF, COL_P99, COL_COUNT, COL_WAIT, COL_P50};
-
-typedef struct layout {
-    int show[NCOLS];
-    int width[NCOLS];
-    int name_width;
-} layout;
-
-static void widest_count(const run_phase *p, uint64_t *max) {
-    for (size_t i = 0; i < p->nchildren; i++) {
-        if (p->children[i]->dist.count > *max)
-            *max = p->children[i]->dist.count;
-        widest_count(p->children[i], max);
-    }
+/* The phase figures and the spread, nothing given up yet. */
+static void table_columns(layout_column cols[NCOLS]) {
+    memcpy(cols, phase_columns, sizeof phase_columns);
+    cols[COL_SPREAD] = (layout_column){"spread min/med/max", 24, 1, 1, 0};
 }
 
-/* Columns for a role's table (NULL: the standard widths).  The count column
- * widens for counts in the billions, which a long run of short phases
- * reaches, rather than run into its neighbour. */
+/* Columns for a role's table.  The count column widens for counts in the
+ * billions, which a long run of short phases reaches, rather than run into
+ * its neighbour; the spread is for roles of more than one process. */
 static layout plan(const text_style *st, const run_role *role) {
-    layout lay;
-    int used = 0;
-    for (size_t c = 0; c < NCOLS; c++)
-        lay.width[c] = columns[c].width;
-    if (role) {
-        uint64_t max = 0;
-        char buf[32];
-        widest_count(role->root, &max);
-        int need = (int)strlen(fmt_ucount(buf, sizeof buf, max)) + 2;
-        if (need > lay.width[COL_COUNT])
-            lay.width[COL_COUNT] = need;
-    }
-    for (size_t c = 0; c < NCOLS; c++) {
-        lay.show[c] = c != COL_SPREAD || (role && role->nprocs > 1);
-        used += lay.show[c] ? lay.width[c] : 0;
-    }
-    for (size_t d = 0; d < sizeof drop_order / sizeof *drop_order; d++) {
-        if (st->width - used >= MIN_NAME)
-            break;
-        if (lay.show[drop_order[d]]) {
-            lay.show[drop_order[d]] = 0;
-            used -= lay.width[drop_order[d]];
-        }
-    }
-    lay.name_width = st->width - used;
-    if (lay.name_width < 10)
-        lay.name_width = 10;
+    layout_column cols[NCOLS];
+    table_columns(cols);
+    int need = phase_count_width(role->root) + 2;
+    if (need > cols[PHASE_COL_COUNT].width)
+        cols[PHASE_COL_COUNT].width = need;
+    cols[COL_SPREAD].off = role->nprocs <= 1;
+    layout lay = layout_fit(cols, NCOLS, st->width, 0, MIN_NAME);
+    /* TEXT_MIN_WIDTH leaves the name 25 columns beside share and total. */
+    assert(lay.name_width >= MIN_NAME);
     return lay;
 }
 
-static void put_cell(FILE *f, const layout *lay, enum col c, const char *text) {
-    if (lay->show[c])
+static void put_cell(FILE *f, const layout *lay, size_t c, const char *text) {
+    if (lay->shown[c])
         fmt_put_right(f, text, (size_t)lay->width[c]);
+}
+
+/* The phase's figures in the columns the layout shows. */
+static void put_figures(FILE *f, const layout *lay, const run_phase *p) {
+    char buf[48];
+    for (size_t c = 0; c < PHASE_NCOLUMNS; c++)
+        if (lay->shown[c]) {
+            phase_cell(p, (enum phase_column)c, buf, sizeof buf);
+            put_cell(f, lay, c, buf);
+        }
 }
 
 static void put_name(FILE *f, const text_style *st, const layout *lay, unsigned indent,
@@ -220,7 +196,7 @@ static void put_name(FILE *f, const text_style *st, const layout *lay, unsigned 
 
 static void put_spread(FILE *f, const layout *lay, const run_phase *p, size_t role_procs) {
     char a[24], b[24], c[24], cell[96];
-    if (!lay->show[COL_SPREAD])
+    if (!lay->shown[COL_SPREAD])
         return;
     snprintf(cell, sizeof cell, "%s/%s/%s", fmt_duration(a, sizeof a, p->spread_min_ns),
              fmt_duration(b, sizeof b, p->spread_median_ns),
@@ -257,7 +233,9 @@ static void put_counter(FILE *f, const text_style *st, const layout *lay, unsign
         return;
     }
     put_name(f, st, lay, indent, "+ ", k->name);
-    int total_end = lay->width[COL_SHARE] + lay->width[COL_TOTAL];
+    /* Share and total are never given up, so the total's column is there. */
+    assert(lay->shown[PHASE_COL_SHARE] && lay->shown[PHASE_COL_TOTAL]);
+    int total_end = lay->width[PHASE_COL_SHARE] + lay->width[PHASE_COL_TOTAL];
     fmt_put_right(f, total, (size_t)total_end);
     fputs(values + strlen(total), f);
     fputc('\n', f);
@@ -265,15 +243,8 @@ static void put_counter(FILE *f, const text_style *st, const layout *lay, unsign
 
 static void put_phase(FILE *f, const text_style *st, const layout *lay, const run_phase *p,
                       size_t role_procs) {
-    char buf[48];
     put_name(f, st, lay, 2 * (p->depth - 1), "", p->name);
-    put_cell(f, lay, COL_SHARE, fmt_percent(buf, sizeof buf, p->share, 1));
-    put_cell(f, lay, COL_TOTAL, fmt_duration(buf, sizeof buf, (double)p->dist.total_ns));
-    put_cell(f, lay, COL_SELF, fmt_duration(buf, sizeof buf, (double)p->self_ns));
-    put_cell(f, lay, COL_WAIT, fmt_percent(buf, sizeof buf, p->wait, 0));
-    put_cell(f, lay, COL_P50, fmt_duration(buf, sizeof buf, p->dist.p50_ns));
-    put_cell(f, lay, COL_P99, fmt_duration(buf, sizeof buf, p->dist.p99_ns));
-    put_cell(f, lay, COL_COUNT, fmt_ucount(buf, sizeof buf, p->dist.count));
+    put_figures(f, lay, p);
     put_spread(f, lay, p, role_procs);
     fputc('\n', f);
     for (size_t i = 0; i < p->ncounters; i++)
@@ -286,8 +257,10 @@ static void put_table_header(FILE *f, const text_style *st, const layout *lay) {
     if (st->color)
         fputs("\033[2m", f);
     fmt_put_left(f, "phase", (size_t)lay->name_width);
+    layout_column cols[NCOLS];
+    table_columns(cols);
     for (size_t c = 0; c < NCOLS; c++)
-        put_cell(f, lay, (enum col)c, columns[c].title);
+        put_cell(f, lay, c, cols[c].heading);
     fputs(st->color ? "\033[0m\n" : "\n", f);
 }
 
@@ -312,29 +285,29 @@ static void put_role_title(FILE *f, const run_model *m, const run_role *r, const
 static void put_dominant(FILE *f, const run_role *r, const text_style *st) {
     if (!r->ndominant)
         return;
-    layout lay = plan(st, NULL);
-    /* Only the four columns the seed's block shows. */
-    for (size_t c = 0; c < NCOLS; c++)
-        lay.show[c] = c == COL_SELF || c == COL_WAIT || c == COL_P50 || c == COL_P99;
-    lay.name_width = st->width - lay.width[COL_SELF] - lay.width[COL_WAIT] - lay.width[COL_P50] -
-                     lay.width[COL_P99];
+    /* Four columns, none given up: the name takes what they leave. */
+    layout_column cols[NCOLS];
+    table_columns(cols);
+    for (size_t c = 0; c < NCOLS; c++) {
+        cols[c].off =
+            c != PHASE_COL_SELF && c != PHASE_COL_WAIT && c != PHASE_COL_P50 && c != PHASE_COL_P99;
+        cols[c].drop = 0;
+    }
+    layout lay = layout_fit(cols, NCOLS, st->width, 0, 0);
     fputc('\n', f);
     if (st->color)
         fputs("\033[1m", f);
     fmt_put_left(f, "DOMINANT PHASES", (size_t)lay.name_width);
     for (size_t c = 0; c < NCOLS; c++)
-        put_cell(f, &lay, (enum col)c, columns[c].title);
+        put_cell(f, &lay, c, cols[c].heading);
     fputs(st->color ? "\033[0m\n" : "\n", f);
     for (size_t i = 0; i < r->ndominant; i++) {
         const run_phase *p = r->dominant[i];
-        char path[1024], buf[48];
+        char path[1024];
         run_phase_path(p, path, sizeof path);
         fmt_fit(path, sizeof path, (size_t)lay.name_width - 1, st->utf8);
         fmt_put_left(f, path, (size_t)lay.name_width);
-        put_cell(f, &lay, COL_SELF, fmt_duration(buf, sizeof buf, (double)p->self_ns));
-        put_cell(f, &lay, COL_WAIT, fmt_percent(buf, sizeof buf, p->wait, 0));
-        put_cell(f, &lay, COL_P50, fmt_duration(buf, sizeof buf, p->dist.p50_ns));
-        put_cell(f, &lay, COL_P99, fmt_duration(buf, sizeof buf, p->dist.p99_ns));
+        put_figures(f, &lay, p);
         fputc('\n', f);
         for (size_t k = 0; k < p->ncounters; k++)
             put_counter(f, st, &lay, 4, &p->counters[k], 1);
@@ -443,6 +416,7 @@ static void put_caveats(FILE *f, const run_model *m, const text_style *st) {
 }
 
 void report_text_print(FILE *f, const run_model *m, const text_style *st) {
+    assert(st->width >= TEXT_MIN_WIDTH);
     if (!m->nattempts) {
         fputs("No worker of this run could be placed in an attempt.\n", f);
         put_caveats(f, m, st);

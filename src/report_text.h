@@ -1,7 +1,8 @@
 /*
- * The text report: the model laid out for a terminal of a given width, in
- * the spirit of the seed's role-grouped report.  Prints figures, computes
- * none (run_model.h has them all).
+ * The text report: the model laid out for a terminal of a given width, one
+ * section per role (its phase table, dominant phases, iterations and I/O),
+ * then the run's caveats.  Prints figures, computes none (run_model.h has
+ * them all); the phase table's columns are laid out by layout.h.
  */
 #ifndef SCOPE_REPORT_TEXT_H
 #define SCOPE_REPORT_TEXT_H
@@ -10,8 +11,12 @@
 
 #include <stdio.h>
 
+/* The narrowest layout: the phase table's name keeps room beside the
+ * columns that are never given up. */
+#define TEXT_MIN_WIDTH 40
+
 typedef struct text_style {
-    int width; /* columns to lay out for (at least 40) */
+    int width; /* columns to lay out for (at least TEXT_MIN_WIDTH) */
     int color; /* ANSI bold/dim for headings and rules */
     int utf8;  /* box-drawing rules and an ellipsis; else ASCII */
 } text_style;

@@ -1,0 +1,61 @@
+/* The figure columns of a phase table; see phase_columns.h. */
+#include "phase_columns.h"
+
+#include "fmt.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+const layout_column phase_columns[PHASE_NCOLUMNS] = {
+    [PHASE_COL_SHARE] = {"share", 7, 0, 1, 0},  [PHASE_COL_TOTAL] = {"total", 8, 0, 1, 0},
+    [PHASE_COL_SELF] = {"self", 8, 2, 1, 0},    [PHASE_COL_WAIT] = {"wait", 5, 5, 1, 0},
+    [PHASE_COL_P50] = {"p50", 8, 6, 1, 0},      [PHASE_COL_P99] = {"p99", 8, 3, 1, 0},
+    [PHASE_COL_COUNT] = {"count", 10, 4, 1, 0},
+};
+
+int phase_cell(const run_phase *p, enum phase_column c, char *buf, size_t cap) {
+    switch (c) {
+    case PHASE_COL_SHARE:
+        fmt_percent(buf, cap, p->share, 1);
+        return 0;
+    case PHASE_COL_TOTAL:
+        fmt_duration(buf, cap, (double)p->dist.total_ns);
+        return 0;
+    case PHASE_COL_SELF:
+        fmt_duration(buf, cap, (double)p->self_ns);
+        return 0;
+    case PHASE_COL_WAIT:
+        fmt_percent(buf, cap, p->wait, 0);
+        return isnan(p->wait);
+    case PHASE_COL_P50:
+        fmt_duration(buf, cap, p->dist.p50_ns);
+        return isnan(p->dist.p50_ns);
+    case PHASE_COL_P99:
+        fmt_duration(buf, cap, p->dist.p99_ns);
+        return isnan(p->dist.p99_ns);
+    case PHASE_COL_COUNT:
+        fmt_ucount(buf, cap, p->dist.count);
+        return 0;
+    case PHASE_NCOLUMNS:
+        break;
+    }
+    assert(!"a phase column");
+    buf[0] = '\0';
+    return 0;
+}
+
+static void largest_count(const run_phase *p, uint64_t *max) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        if (p->children[i]->dist.count > *max)
+            *max = p->children[i]->dist.count;
+        largest_count(p->children[i], max);
+    }
+}
+
+int phase_count_width(const run_phase *root) {
+    uint64_t max = 0;
+    char buf[32];
+    largest_count(root, &max);
+    return root->nchildren ? (int)strlen(fmt_ucount(buf, sizeof buf, max)) : 0;
+}
