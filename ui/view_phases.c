@@ -9,8 +9,11 @@
 #include "app.h"
 #include "editor.h"
 #include "fmt.h"
+#include "layout.h"
+#include "phase_columns.h"
 #include "style.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,16 +136,14 @@ static int add_role(view *v, const run_role *r) {
     return 0;
 }
 
-static void measure_counts(view *v) {
+/* The count column's width for these roles' trees. */
+static void measure_counts(const run_role *const *roles, size_t n) {
     count_cols = 11;
-    for (size_t i = 0; i < v->list.nrows; i++)
-        if (v->list.rows[i].kind == ROW_PHASE) {
-            char buf[48];
-            const run_phase *p = v->list.rows[i].item;
-            int w = (int)strlen(fmt_ucount(buf, sizeof buf, p->dist.count));
-            if (w > count_cols)
-                count_cols = w;
-        }
+    for (size_t i = 0; i < n; i++) {
+        int w = phase_count_width(roles[i]->root);
+        if (w > count_cols)
+            count_cols = w;
+    }
 }
 
 static int phases_build(view *v) {
@@ -154,7 +155,7 @@ static int phases_build(view *v) {
         const run_role *r = run_worker_role(a->model, a->focus_worker);
         if (!r || add_role(v, r) < 0)
             return -1;
-        measure_counts(v);
+        measure_counts(&r, 1);
         return list_done(&v->list);
     }
     const run_role **roles = malloc((m->nroles + 1) * sizeof *roles);
@@ -166,79 +167,43 @@ static int phases_build(view *v) {
     int rc = 0;
     for (size_t i = 0; i < m->nroles && rc == 0; i++)
         rc = add_role(v, roles[i]);
+    measure_counts(roles, m->nroles);
     free(roles);
     if (rc)
         return -1;
-    measure_counts(v);
     return list_done(&v->list);
 }
 
 /* ---- columns -------------------------------------------------------------------- */
 
-/* The figure columns, right of the names, in the order shown.  When the
- * screen is narrow they go in `drop` order (the bar first, then as the text
- * report drops them), so the name keeps room to be read. */
-enum column {
-    COL_BAR,
-    COL_SHARE,
-    COL_TOTAL,
-    COL_SELF,
-    COL_WAIT,
-    COL_P50,
-    COL_P99,
-    COL_COUNT,
-    NCOL
-};
-static const struct {
-    const char *heading;
-    int width;
-} columns[NCOL] = {
-    [COL_BAR] = {"", 10},     [COL_SHARE] = {"share", 7},  [COL_TOTAL] = {"total", 8},
-    [COL_SELF] = {"self", 8}, [COL_WAIT] = {"wait", 5},    [COL_P50] = {"p50", 8},
-    [COL_P99] = {"p99", 8},   [COL_COUNT] = {"count", 11},
-};
-static const enum column drop_order[] = {COL_BAR, COL_SELF, COL_P99, COL_COUNT, COL_WAIT, COL_P50};
-#define NAME_MIN 24
+/* A bar of the share, then the phase figures (phase_columns.h), right of
+ * the names.  When the screen is narrow the bar goes first, then the
+ * figures in the order the text report gives them up, so the name keeps
+ * room to be read. */
+enum { COL_BAR, COL_FIGURES, NCOL = COL_FIGURES + PHASE_NCOLUMNS };
+static_assert(NCOL <= LAYOUT_MAX_COLUMNS, "the phase tree's columns fit a layout");
+#define FIGURE(c) (COL_FIGURES + (c)) /* the column of a phase figure */
+/* The name's columns at the least, the gap after it not counted. */
+#define NAME_MIN 23
 
-typedef struct layout {
-    int name_width;
-    int w[NCOL];   /* each column's width (count's grows with the largest count) */
-    int x[NCOL];   /* where each column starts; -1 when dropped */
-    int figures_x; /* where the first shown column starts */
-} layout;
-
-static layout lay_out(int width) {
-    layout L;
-    int shown[NCOL];
-    for (int c = 0; c < NCOL; c++) {
-        shown[c] = 1;
-        L.w[c] = columns[c].width;
-    }
-    L.w[COL_COUNT] = count_cols;
-    for (size_t d = 0;; d++) {
-        int used = 0;
-        for (int c = 0; c < NCOL; c++)
-            used += shown[c] ? L.w[c] + 1 : 0;
-        if (width - used >= NAME_MIN || d == sizeof drop_order / sizeof drop_order[0]) {
-            L.name_width = width - used - 1;
-            break;
-        }
-        shown[drop_order[d]] = 0;
-    }
-    int x = L.name_width + 1;
-    L.figures_x = x;
-    for (int c = 0; c < NCOL; c++) {
-        L.x[c] = shown[c] ? x : -1;
-        if (shown[c])
-            x += L.w[c] + 1;
-    }
-    return L;
+static void tree_columns(layout_column cols[NCOL]) {
+    cols[COL_BAR] = (layout_column){"", 10, 1, 0, 0};
+    memcpy(cols + COL_FIGURES, phase_columns, sizeof phase_columns);
 }
 
-static void put_col(WINDOW *w, int y, const layout *L, enum column c, enum theme_element el,
+/* Each column after a one-column gap, the screen's last column left blank;
+ * the count column as wide as the largest count. */
+static layout lay_out(int width) {
+    layout_column cols[NCOL];
+    tree_columns(cols);
+    cols[FIGURE(PHASE_COL_COUNT)].width = count_cols;
+    return layout_fit(cols, NCOL, width - 1, 1, NAME_MIN);
+}
+
+static void put_col(WINDOW *w, int y, const layout *L, size_t c, enum theme_element el,
                     const char *s) {
-    if (L->x[c] >= 0)
-        draw_text_right(w, y, L->x[c], L->w[c], el, s);
+    if (L->shown[c])
+        draw_text_right(w, y, L->x[c], L->width[c], el, s);
 }
 
 /* ---- rows ------------------------------------------------------------------------- */
@@ -255,18 +220,13 @@ static void draw_phase_row(view *v, WINDOW *w, int y, const layout *L, const lis
     style_escape(p->name, name, sizeof name);
     draw_text(w, y, x, L->name_width - x, app_query_matches(v->app, name) ? TH_MATCH : TH_NORMAL,
               name);
-    if (L->x[COL_BAR] >= 0)
-        draw_bar(w, y, L->x[COL_BAR], L->w[COL_BAR], p->share);
-    put_col(w, y, L, COL_SHARE, TH_NORMAL, fmt_percent(buf, sizeof buf, p->share, 1));
-    put_col(w, y, L, COL_TOTAL, TH_NORMAL, fmt_duration(buf, sizeof buf, (double)p->dist.total_ns));
-    put_col(w, y, L, COL_SELF, TH_NORMAL, fmt_duration(buf, sizeof buf, (double)p->self_ns));
-    put_col(w, y, L, COL_WAIT, isnan(p->wait) ? TH_DIM : TH_NORMAL,
-            fmt_percent(buf, sizeof buf, p->wait, 0));
-    put_col(w, y, L, COL_P50, isnan(p->dist.p50_ns) ? TH_DIM : TH_NORMAL,
-            fmt_duration(buf, sizeof buf, p->dist.p50_ns));
-    put_col(w, y, L, COL_P99, isnan(p->dist.p99_ns) ? TH_DIM : TH_NORMAL,
-            fmt_duration(buf, sizeof buf, p->dist.p99_ns));
-    put_col(w, y, L, COL_COUNT, TH_NORMAL, fmt_ucount(buf, sizeof buf, p->dist.count));
+    if (L->shown[COL_BAR])
+        draw_bar(w, y, L->x[COL_BAR], L->width[COL_BAR], p->share);
+    for (size_t c = 0; c < PHASE_NCOLUMNS; c++)
+        if (L->shown[FIGURE(c)]) {
+            int na = phase_cell(p, (enum phase_column)c, buf, sizeof buf);
+            put_col(w, y, L, FIGURE(c), na ? TH_DIM : TH_NORMAL, buf);
+        }
 }
 
 /* A counter's figures as the report gives them: its total, its rate per
@@ -290,7 +250,9 @@ static void draw_counter_row(view *v, WINDOW *w, int y, const layout *L, const l
               name);
     counter_figures(k, figures, sizeof figures);
     int right = getmaxx(w) - 1;
-    int fx = L->x[COL_SHARE] >= 0 ? L->x[COL_SHARE] : L->figures_x;
+    /* The share is never given up: the counter's figures start there. */
+    assert(L->shown[FIGURE(PHASE_COL_SHARE)]);
+    int fx = L->x[FIGURE(PHASE_COL_SHARE)];
     draw_text(w, y, fx, right - fx, TH_COUNTER, figures);
 }
 
@@ -299,7 +261,9 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
     const app *a = v->app;
     char title[256], text[900], ratio[32], who[600], buf[64];
     fmt_title(title, sizeof title, role->name);
-    int limit = L->x[COL_TOTAL] >= 0 ? L->x[COL_TOTAL] - 1 : getmaxx(w) - 1;
+    /* The total is never given up: the role's phase time goes there. */
+    assert(L->shown[FIGURE(PHASE_COL_TOTAL)]);
+    int limit = L->x[FIGURE(PHASE_COL_TOTAL)] - 1;
     if (a->focus_worker != SIZE_MAX) {
         snprintf(text, sizeof text, "%s  one process: %s", title,
                  app_worker_label(a, a->focus_worker, who, sizeof who));
@@ -327,14 +291,17 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
     style_escape(role->name, plain, sizeof plain);
     enum theme_element el = app_query_matches(a, plain) ? TH_MATCH : TH_ROLE;
     draw_text(w, y, 1, limit - 1, el, text);
-    put_col(w, y, L, COL_TOTAL, TH_ROLE, fmt_duration(buf, sizeof buf, (double)role->phase_ns));
+    put_col(w, y, L, FIGURE(PHASE_COL_TOTAL), TH_ROLE,
+            fmt_duration(buf, sizeof buf, (double)role->phase_ns));
 }
 
 static void draw_headings(WINDOW *w, int y, const layout *L, int width) {
     draw_blank(w, y, 0, width, TH_COLUMNS);
     draw_text(w, y, 1, L->name_width - 1, TH_COLUMNS, "role / phase");
-    for (int c = 0; c < NCOL; c++)
-        put_col(w, y, L, (enum column)c, TH_COLUMNS, columns[c].heading);
+    layout_column cols[NCOL];
+    tree_columns(cols);
+    for (size_t c = 0; c < NCOL; c++)
+        put_col(w, y, L, c, TH_COLUMNS, cols[c].heading);
 }
 
 /* ---- the detail pane ---------------------------------------------------------------- */
