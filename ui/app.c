@@ -6,19 +6,13 @@
 #include "screen_text.h"
 #include "style.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const view_ops *const view_table[VIEW_COUNT] = {
-    [VIEW_PHASES] = &phases_view_ops,
-    [VIEW_PROCESSES] = &processes_view_ops,
-    [VIEW_OVERVIEW] = &overview_view_ops,
-    [VIEW_HELP] = &help_view_ops,
-};
 
 void app_message(app *a, int is_error, const char *fmt, ...) {
     va_list ap;
@@ -120,29 +114,39 @@ int app_rebuild(view *v) {
 }
 
 int app_init(app *a) {
+    assert(a->current < view_count);
     a->focus_worker = SIZE_MAX;
-    for (int i = 0; i < VIEW_COUNT; i++) {
+    a->focus_view = view_of_ops(&phases_view_ops);
+    a->help_view = view_of_ops(&help_view_ops);
+    assert(a->focus_view != SIZE_MAX && a->help_view != SIZE_MAX);
+    for (size_t i = 0; i < view_count; i++) {
+        /* Each view's key shows that view: no other binding shadows it. */
+        key_binding b = keymap_lookup(view_table[i].key);
+        assert(b.action == ACT_VIEW && b.view == i);
+        (void)b;
         view *v = &a->views[i];
-        *v = (view){.ops = view_table[i], .app = a};
-        if (v->ops->build(v) < 0)
+        *v = (view){.def = &view_table[i], .ops = view_table[i].ops, .app = a};
+        if ((v->ops->init && v->ops->init(v) < 0) || v->ops->build(v) < 0)
             return -1;
     }
     return 0;
 }
 
 void app_release(app *a) {
-    for (int i = 0; i < VIEW_COUNT; i++) {
+    for (size_t i = 0; i < view_count; i++) {
         view *v = &a->views[i];
-        if (v->ops && v->ops->release)
+        if (v->priv && v->ops->release)
             v->ops->release(v);
+        free(v->priv);
+        v->priv = NULL;
         list_free(&v->list);
     }
 }
 
 void app_set_focus(app *a, size_t worker) {
     a->focus_worker = worker;
-    a->current = VIEW_PHASES;
-    view *v = &a->views[VIEW_PHASES];
+    a->current = a->focus_view;
+    view *v = &a->views[a->focus_view];
     if (app_rebuild(v) < 0)
         app_message(a, 1, "out of memory");
 }
@@ -177,7 +181,7 @@ static int search_step(app *a, size_t from, int dir) {
     search_ctx c = {a, v};
     size_t row = list_find(&v->list, from, dir, row_matches, &c);
     if (row == LIST_NONE) {
-        app_message(a, 1, "no match for '%s' in %s", a->query, v->ops->title);
+        app_message(a, 1, "no match for '%s' in %s", a->query, v->def->title);
         return -1;
     }
     list_reveal(&v->list, row);
@@ -273,7 +277,7 @@ static void search_update(app *a) {
 static void save_screen(app *a) {
     char path[256], err[512];
     /* The screen as it is, before the status line says anything about it. */
-    if (screen_text_save(stdscr, a->views[a->current].ops->name, path, sizeof path, err,
+    if (screen_text_save(stdscr, a->views[a->current].def->name, path, sizeof path, err,
                          sizeof err) < 0)
         app_message(a, 1, "%s", err);
     else
@@ -294,8 +298,8 @@ static void reload(app *a) {
         return;
     }
     /* Views keep their place by keys, taken before the old model goes. */
-    place places[VIEW_COUNT];
-    for (int i = 0; i < VIEW_COUNT; i++)
+    place places[VIEW_MAX];
+    for (size_t i = 0; i < view_count; i++)
         place_take(&a->views[i], &places[i]);
     char focus[4096] = "";
     if (a->focus_worker != SIZE_MAX)
@@ -307,7 +311,7 @@ static void reload(app *a) {
         if (!strcmp(m->workers[i].path.s, focus))
             a->focus_worker = i;
     int failed = 0;
-    for (int i = 0; i < VIEW_COUNT; i++) {
+    for (size_t i = 0; i < view_count; i++) {
         view *v = &a->views[i];
         v->list.nrows = 0; /* its rows pointed into the old model */
         v->list.nvisible = 0;
@@ -325,8 +329,9 @@ static void reload(app *a) {
                     m->ncaveats, fmt_duration(when, sizeof when, (double)m->runtime_ns));
 }
 
-static void switch_view(app *a, enum view_id id) {
-    a->current = id;
+static void switch_view(app *a, size_t index) {
+    assert(index < view_count);
+    a->current = index;
 }
 
 void app_char(app *a, unsigned codepoint) {
@@ -345,7 +350,8 @@ void app_key(app *a, int key) {
     a->message[0] = '\0';
     if (key == KEY_RESIZE)
         return; /* the caller has the new size; the next draw lays it out */
-    enum action act = keymap_action(key);
+    key_binding bound = keymap_lookup(key);
+    enum action act = bound.action;
     view *v = &a->views[a->current];
     list *l = &v->list;
     if (act == ACT_NONE) {
@@ -359,16 +365,12 @@ void app_key(app *a, int key) {
     size_t sel = list_selected(l);
     switch (act) {
     case ACT_UP:
-        list_move(l, -1);
-        break;
     case ACT_DOWN:
-        list_move(l, 1);
+        list_move(l, act == ACT_DOWN ? 1 : -1);
         break;
     case ACT_PAGE_UP:
-        list_page(l, 0);
-        break;
     case ACT_PAGE_DOWN:
-        list_page(l, 1);
+        list_page(l, act == ACT_PAGE_DOWN);
         break;
     case ACT_HOME:
         list_home(l);
@@ -399,25 +401,18 @@ void app_key(app *a, int key) {
         }
         break;
     case ACT_EXPAND_ALL:
-        list_expand_all(l, 1);
-        break;
     case ACT_COLLAPSE_ALL:
-        list_expand_all(l, 0);
+        list_expand_all(l, act == ACT_EXPAND_ALL);
         break;
     case ACT_VIEW_NEXT:
-        switch_view(a, (a->current + 1) % VIEW_COUNT);
-        break;
     case ACT_VIEW_PREV:
-        switch_view(a, (a->current + VIEW_COUNT - 1) % VIEW_COUNT);
+        switch_view(a, (a->current + (act == ACT_VIEW_NEXT ? 1 : view_count - 1)) % view_count);
         break;
-    case ACT_VIEW_1:
-    case ACT_VIEW_2:
-    case ACT_VIEW_3:
-    case ACT_VIEW_4:
-        switch_view(a, (enum view_id)(act - ACT_VIEW_1));
+    case ACT_VIEW:
+        switch_view(a, bound.view);
         break;
     case ACT_HELP:
-        switch_view(a, VIEW_HELP);
+        switch_view(a, a->help_view);
         break;
     case ACT_SEARCH:
         a->searching = 1;
@@ -433,7 +428,7 @@ void app_key(app *a, int key) {
             search_step(a, sel, act == ACT_SEARCH_NEXT ? 1 : -1);
         break;
     case ACT_SORT:
-        app_message(a, 1, "the %s view has one order only", v->ops->title);
+        app_message(a, 1, "the %s view has one order only", v->def->title);
         break;
     case ACT_CLEAR:
         if (a->focus_worker != SIZE_MAX) {
@@ -504,10 +499,11 @@ static void draw_header(app *a, int width) {
 static void draw_tabs(app *a, int width) {
     draw_blank(stdscr, 1, 0, width, TH_TAB);
     int x = 1;
-    for (int i = 0; i < VIEW_COUNT && x < width; i++) {
-        char tab[64];
-        snprintf(tab, sizeof tab, " %d %s ", i + 1, a->views[i].ops->title);
-        x += draw_text(stdscr, 1, x, width - x, i == (int)a->current ? TH_TAB_ACTIVE : TH_TAB, tab);
+    for (size_t i = 0; i < view_count && x < width; i++) {
+        char tab[64], key[24];
+        snprintf(tab, sizeof tab, " %s %s ", keymap_key_name(view_table[i].key, key, sizeof key),
+                 view_table[i].title);
+        x += draw_text(stdscr, 1, x, width - x, i == a->current ? TH_TAB_ACTIVE : TH_TAB, tab);
         x += 1;
     }
 }
@@ -592,7 +588,7 @@ void app_draw(app *a) {
     draw_header(a, a->cols);
     draw_tabs(a, a->cols);
     int top = 2;
-    if (a->focus_worker != SIZE_MAX && a->current == VIEW_PHASES)
+    if (a->focus_worker != SIZE_MAX && a->current == a->focus_view)
         draw_filter(a, top++, a->cols);
     view *v = &a->views[a->current];
     int height = a->rows - 1 - top;

@@ -1,6 +1,7 @@
 /*
  * The browser: the run's model, the views, the screen layout and the
- * dispatcher.  Every view is one file behind view_ops (tig's way), built on
+ * dispatcher.  Every view is one file behind view_ops (tig's way), listed
+ * with its name, key and title in views.c's table, built on
  * the one list widget (list.h); figures come from the model (run_model.h)
  * and are printed with src/'s formatting, so they read as in
  * `scope-tui report`.
@@ -16,6 +17,7 @@
 #include "list.h"
 #include "run_model.h"
 #include "theme.h"
+#include "views.h"
 
 #include <curses.h>
 #include <stddef.h>
@@ -24,14 +26,13 @@
 #define APP_MIN_COLS 60
 #define APP_MIN_ROWS 16
 
-enum view_id { VIEW_PHASES, VIEW_PROCESSES, VIEW_OVERVIEW, VIEW_HELP, VIEW_COUNT };
-
 struct app;
 struct view;
 
 typedef struct view_ops {
-    const char *name;  /* "phases": for --view and the saved screen's file name */
-    const char *title; /* "Phases": the tab */
+    /* Sets up the view's own state in priv, once, before the first build;
+     * NULL when it has none.  Returns 0, or -1 when out of memory. */
+    int (*init)(struct view *v);
     /* (Re)builds the rows from the model, after loading, reloading, a new
      * sort or filter; keeps the cursor on the same item where it can.
      * Returns 0, or -1 when out of memory. */
@@ -48,18 +49,19 @@ typedef struct view_ops {
     /* What identifies the row's item across a rebuild or reload (a role and
      * phase path, a log's path); 0 when nothing does. */
     int (*row_key)(struct view *v, const list_row *r, char *buf, size_t cap);
+    /* Frees what the state in priv holds, when init set one up; the app
+     * frees priv itself.  NULL when there is nothing more to free. */
     void (*release)(struct view *v);
 } view_ops;
 
 typedef struct view {
-    const view_ops *ops;
+    const view_def *def; /* its row in views.c's table */
+    const view_ops *ops; /* def->ops */
     struct app *app;
     list list;
     int sort;   /* the view's own sort order */
-    void *priv; /* the view's own state */
+    void *priv; /* the view's own state, set up by ops->init */
 } view;
-
-extern const view_ops phases_view_ops, processes_view_ops, overview_view_ops, help_view_ops;
 
 typedef struct app {
     const char *run_dir;
@@ -67,8 +69,10 @@ typedef struct app {
     run_model *model;
     theme theme;
 
-    view views[VIEW_COUNT];
-    enum view_id current;
+    view views[VIEW_MAX]; /* one per row of views.c's table, in its order */
+    size_t current;       /* the view shown: an index into views */
+    size_t focus_view;    /* the view the process filter narrows (the phase tree) */
+    size_t help_view;     /* the view ? shows */
 
     int rows, cols;      /* the screen's size */
     size_t focus_worker; /* the process filter: a worker index, SIZE_MAX for none */
@@ -86,8 +90,9 @@ typedef struct app {
     int quit;
 } app;
 
-/* Loads nothing: the caller sets run_dir, opt, model and theme, opens
- * ncurses, then calls this to build the views.  Returns 0 or -1 (memory). */
+/* Loads nothing: the caller sets run_dir, opt, model, theme and current,
+ * opens ncurses, then calls this to build the views.  Returns 0 or -1
+ * (memory). */
 int app_init(app *a);
 void app_release(app *a);
 

@@ -1,13 +1,20 @@
 /* The key table and key names; see keymap.h. */
 #include "keymap.h"
 
+#include "views.h"
+
+#include <assert.h>
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
 /* The first binding of an action carries its help line and, when a new
  * group of the help starts there, the group's heading. */
-static const key_binding table[] = {
+static const struct {
+    int key;
+    enum action action;
+    const char *group, *help; /* as in key_binding */
+} table[] = {
     {KEY_UP, ACT_UP, "Moving", "move up"},
     {'k', ACT_UP, NULL, NULL},
     {KEY_DOWN, ACT_DOWN, NULL, "move down"},
@@ -37,10 +44,7 @@ static const key_binding table[] = {
 
     {KEY_TAB, ACT_VIEW_NEXT, "Views", "next view"},
     {KEY_BTAB, ACT_VIEW_PREV, NULL, "previous view"},
-    {'1', ACT_VIEW_1, NULL, "phases: the phase tree of each role"},
-    {'2', ACT_VIEW_2, NULL, "processes: every worker, host, rank and caveat"},
-    {'3', ACT_VIEW_3, NULL, "overview: the run, its attempts and caveats"},
-    {'4', ACT_VIEW_4, NULL, "help: this list"},
+    {0, ACT_VIEW, NULL, NULL}, /* stands for each view's key, from views.c */
     {'?', ACT_HELP, NULL, "help"},
 
     {'/', ACT_SEARCH, "Finding", "search names as you type (Enter keeps, Esc cancels)"},
@@ -56,16 +60,37 @@ static const key_binding table[] = {
     {'q', ACT_QUIT, NULL, "quit"},
 };
 
-const key_binding *keymap_table(size_t *n) {
-    *n = sizeof table / sizeof table[0];
-    return table;
+#define NTABLE (sizeof table / sizeof table[0])
+
+/* Where the views' keys stand in the table. */
+static size_t views_at(void) {
+    size_t i = 0;
+    while (i < NTABLE && table[i].action != ACT_VIEW)
+        i++;
+    assert(i < NTABLE); /* the table has a place for them */
+    return i;
 }
 
-enum action keymap_action(int key) {
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (table[i].key == key)
-            return table[i].action;
-    return ACT_NONE;
+size_t keymap_count(void) {
+    return NTABLE - 1 + view_count;
+}
+
+key_binding keymap_binding(size_t i) {
+    assert(i < keymap_count());
+    size_t at = views_at();
+    if (i >= at && i < at + view_count)
+        return (key_binding){.key = view_table[i - at].key, .action = ACT_VIEW, .view = i - at};
+    size_t t = i < at ? i : i - view_count + 1;
+    return (key_binding){table[t].key, table[t].action, table[t].group, table[t].help, 0};
+}
+
+key_binding keymap_lookup(int key) {
+    for (size_t i = 0; i < keymap_count(); i++) {
+        key_binding b = keymap_binding(i);
+        if (b.key == key)
+            return b;
+    }
+    return (key_binding){.key = key, .action = ACT_NONE};
 }
 
 static const struct {
@@ -94,19 +119,25 @@ const char *keymap_key_name(int key, char *buf, size_t cap) {
     return buf;
 }
 
-const char *keymap_keys_of(enum action a, char *buf, size_t cap) {
+static int same_deed(const key_binding *a, const key_binding *b) {
+    return a->action == b->action && (a->action != ACT_VIEW || a->view == b->view);
+}
+
+const char *keymap_keys_of(const key_binding *b, char *buf, size_t cap) {
     size_t len = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        if (table[i].action != a || table[i].key == '\r' || table[i].key == 127)
+    for (size_t i = 0; i < keymap_count(); i++) {
+        key_binding k = keymap_binding(i);
+        if (!same_deed(&k, b) || k.key == '\r' || k.key == 127)
             continue; /* twins of <Enter> and <BS> that terminals send */
         char name[24];
-        keymap_key_name(table[i].key, name, sizeof name);
+        keymap_key_name(k.key, name, sizeof name);
         int dup = 0; /* KEY_ENTER and '\n' are both <Enter> */
         for (size_t j = 0; j < i && !dup; j++) {
-            char other[24];
-            dup = table[j].action == a &&
-                  !strcmp(keymap_key_name(table[j].key, other, sizeof other), name);
+            key_binding other = keymap_binding(j);
+            char other_name[24];
+            dup = same_deed(&other, b) &&
+                  !strcmp(keymap_key_name(other.key, other_name, sizeof other_name), name);
         }
         if (dup)
             continue;

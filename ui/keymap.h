@@ -27,10 +27,7 @@ enum action {
     /* views */
     ACT_VIEW_NEXT,
     ACT_VIEW_PREV,
-    ACT_VIEW_1,
-    ACT_VIEW_2,
-    ACT_VIEW_3,
-    ACT_VIEW_4,
+    ACT_VIEW, /* show the view whose key it is (views.c) */
     ACT_HELP,
     /* finding */
     ACT_SEARCH,
@@ -57,20 +54,25 @@ typedef struct key_binding {
     enum action action;
     const char *group; /* the help's heading; NULL: same as the row above */
     const char *help;  /* what it does; NULL: same line as the row above */
+    size_t view;       /* ACT_VIEW: the view's index in views.c's table */
 } key_binding;
 
-/* The table, in the order the help shows it. */
-const key_binding *keymap_table(size_t *n);
+/* The bindings in the order the help shows them: keymap.c's own, with each
+ * view's key (views.c) in the Views group.  keymap_binding(i) for i below
+ * keymap_count(). */
+size_t keymap_count(void);
+key_binding keymap_binding(size_t i);
 
-/* The action bound to key, ACT_NONE when none. */
-enum action keymap_action(int key);
+/* The binding of key; its action is ACT_NONE when the key has none. */
+key_binding keymap_lookup(int key);
 
 /* The key's name as help and headless mode spell it: "j", "<Down>",
  * "<PgDn>", "<C-l>".  Returns buf. */
 const char *keymap_key_name(int key, char *buf, size_t cap);
 
-/* The keys bound to an action, joined for the help: "k <Up>".  Returns buf. */
-const char *keymap_keys_of(enum action a, char *buf, size_t cap);
+/* The keys bound to what b does (its action, and for ACT_VIEW its view),
+ * joined for the help: "k <Up>".  Returns buf. */
+const char *keymap_keys_of(const key_binding *b, char *buf, size_t cap);
 
 /* Reads the next key of a headless key string at *s: a character (UTF-8
  * decoded), or a name in angle brackets ("<Down>", "<Enter>", "<lt>" for

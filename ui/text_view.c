@@ -4,6 +4,7 @@
 #include "fmt.h"
 #include "style.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,9 +84,8 @@ static void lines_free(text_lines *t) {
     *t = (text_lines){0};
 }
 
-int text_view_setup(view *v, text_fill_fn fill) {
-    if (v->priv)
-        return 0;
+int text_view_init(view *v, text_fill_fn fill) {
+    assert(!v->priv); /* once, before the first build */
     text_state *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
@@ -137,6 +137,7 @@ void text_view_draw(view *v, WINDOW *w, int top, int height, int width) {
 
 int text_view_row_text(view *v, const list_row *r, char *buf, size_t cap) {
     text_state *st = v->priv;
+    assert(r->index < st->lines.n); /* a row per line */
     snprintf(buf, cap, "%s", st->lines.v[r->index].text);
     return 1;
 }
@@ -147,8 +148,5 @@ int text_view_row_key(view *v, const list_row *r, char *buf, size_t cap) {
 
 void text_view_release(view *v) {
     text_state *st = v->priv;
-    if (st)
-        lines_free(&st->lines);
-    free(st);
-    v->priv = NULL;
+    lines_free(&st->lines);
 }

@@ -29,15 +29,23 @@ void text_add(text_lines *t, enum theme_element el, int indent, const char *fmt,
 /* How a prose view fills its lines (for the width in t->width). */
 typedef void (*text_fill_fn)(view *v, text_lines *t);
 
-/* The parts of view_ops every prose view shares; a view names itself and
- * its build calls text_view_setup with its fill, then text_view_build. */
+/* The parts of view_ops every prose view shares. */
 int text_view_build(view *v);
 void text_view_draw(view *v, WINDOW *w, int top, int height, int width);
 int text_view_row_text(view *v, const list_row *r, char *buf, size_t cap);
 int text_view_row_key(view *v, const list_row *r, char *buf, size_t cap);
 void text_view_release(view *v);
 
-/* Set by the view before the first build (v->priv is the text view's). */
-int text_view_setup(view *v, text_fill_fn fill);
+/* A prose view's init op calls this with the view's fill: v->priv becomes
+ * the text view's state.  Returns 0, or -1 when out of memory. */
+int text_view_init(view *v, text_fill_fn fill);
+
+/* The view_ops of a prose view, given its init op. */
+#define TEXT_VIEW_OPS(init_op)                                                                     \
+    {                                                                                              \
+        .init = (init_op), .build = text_view_build, .draw = text_view_draw,                       \
+        .row_text = text_view_row_text, .row_key = text_view_row_key,                              \
+        .release = text_view_release,                                                              \
+    }
 
 #endif

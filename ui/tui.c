@@ -27,20 +27,21 @@ const char tui_usage[] = "RUN [--theme NAME|PATH] [--iteration NAME] [--view NAM
                          "                 [--keys KEYS] [--size WxH] [--print]";
 
 static void usage(FILE *f) {
+    char views[256];
     fprintf(f,
             "usage: scope-tui %s\n\n"
             "Opens a run directory in the terminal browser.\n\n"
             "  --theme NAME|PATH  colour theme (default: $SCOPE_THEME, else theme: in\n"
             "                     $XDG_CONFIG_HOME/scope/config.yaml, else 'default')\n"
             "  --iteration NAME   the phase that marks one iteration (default 'iteration')\n"
-            "  --view NAME        open on phases, processes, overview or help\n"
+            "  --view NAME        open on %s\n"
             "  --keys KEYS        headless: replay KEYS ('jj<Enter>/mcts<Enter>P'; names in\n"
             "                     <>: <Up> <Down> <Enter> <Esc> <Tab> <PgDn> <resize:WxH>, ...)\n"
             "  --size WxH         headless: the screen's size (default 80x24)\n"
             "  --print            headless: print the final screen as text\n\n"
             "Keys: ? in the browser lists them.  NO_COLOR=1 turns colour off.\n"
             "Without a terminal, 'scope-tui report RUN' prints the same figures as text.\n",
-            tui_usage);
+            tui_usage, view_names(views, sizeof views, " or "));
 }
 
 static int bad(const char *fmt, const char *arg) {
@@ -271,16 +272,12 @@ int tui_main(int argc, char **argv) {
     }
     if (!dir)
         return bad("%s", "no run directory given");
-    enum view_id first = VIEW_PHASES;
-    if (view_name) {
-        const view_ops *const all[] = {&phases_view_ops, &processes_view_ops, &overview_view_ops,
-                                       &help_view_ops};
-        int found = 0;
-        for (int v = 0; v < VIEW_COUNT; v++)
-            if (!strcmp(view_name, all[v]->name))
-                first = (enum view_id)v, found = 1;
-        if (!found)
-            return bad("--view: no view '%s' (phases, processes, overview, help)", view_name);
+    size_t first = 0; /* the table's first view, unless --view names another */
+    if (view_name && (first = view_named(view_name)) == SIZE_MAX) {
+        char names[256], fmt[320];
+        snprintf(fmt, sizeof fmt, "--view: no view '%%s' (%s)",
+                 view_names(names, sizeof names, ", "));
+        return bad(fmt, view_name);
     }
 
     static app a;

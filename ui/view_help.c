@@ -5,21 +5,32 @@
 #include "keymap.h"
 #include "style.h"
 #include "text_view.h"
+#include "views.h"
+
+#include <assert.h>
+#include <stdio.h>
 
 static void fill_help(view *v, text_lines *t) {
-    size_t n;
-    const key_binding *k = keymap_table(&n);
-    for (size_t i = 0; i < n; i++) {
-        if (k[i].group) {
+    for (size_t i = 0; i < keymap_count(); i++) {
+        key_binding k = keymap_binding(i);
+        if (k.group) {
             if (i)
                 text_add(t, TH_NORMAL, 0, "%s", "");
-            text_add(t, TH_ROLE, 0, "%s", k[i].group);
+            text_add(t, TH_ROLE, 0, "%s", k.group);
         }
-        if (!k[i].help)
+        /* A binding without a help line is another key for the one above. */
+        assert(k.help || k.action == ACT_VIEW || (i && keymap_binding(i - 1).action == k.action));
+        char what[256];
+        if (k.action == ACT_VIEW)
+            snprintf(what, sizeof what, "%s: %s", view_table[k.view].name,
+                     view_table[k.view].about);
+        else if (k.help)
+            snprintf(what, sizeof what, "%s", k.help);
+        else
             continue;
         char keys[128];
-        keymap_keys_of(k[i].action, keys, sizeof keys);
-        text_add(t, TH_NORMAL, 26, "  %-23s %s", keys, k[i].help);
+        keymap_keys_of(&k, keys, sizeof keys);
+        text_add(t, TH_NORMAL, 26, "  %-23s %s", keys, what);
     }
     text_add(t, TH_NORMAL, 0, "%s", "");
     text_add(t, TH_ROLE, 0, "Figures");
@@ -34,18 +45,8 @@ static void fill_help(view *v, text_lines *t) {
              v->app->theme.name);
 }
 
-static int help_build(view *v) {
-    if (text_view_setup(v, fill_help) < 0)
-        return -1;
-    return text_view_build(v);
+static int help_init(view *v) {
+    return text_view_init(v, fill_help);
 }
 
-const view_ops help_view_ops = {
-    .name = "help",
-    .title = "Help",
-    .build = help_build,
-    .draw = text_view_draw,
-    .row_text = text_view_row_text,
-    .row_key = text_view_row_key,
-    .release = text_view_release,
-};
+const view_ops help_view_ops = TEXT_VIEW_OPS(help_init);

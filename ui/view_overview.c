@@ -74,18 +74,8 @@ static void fill_overview(view *v, text_lines *t) {
                  run_caveat_kind_name(m->caveats[i].kind), m->caveats[i].text);
 }
 
-static int overview_build(view *v) {
-    if (text_view_setup(v, fill_overview) < 0)
-        return -1;
-    return text_view_build(v);
+static int overview_init(view *v) {
+    return text_view_init(v, fill_overview);
 }
 
-const view_ops overview_view_ops = {
-    .name = "overview",
-    .title = "Overview",
-    .build = overview_build,
-    .draw = text_view_draw,
-    .row_text = text_view_row_text,
-    .row_key = text_view_row_key,
-    .release = text_view_release,
-};
+const view_ops overview_view_ops = TEXT_VIEW_OPS(overview_init);

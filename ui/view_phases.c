@@ -6,6 +6,7 @@
  * alone (run_worker_role).  Figures are the model's, printed with fmt.h as
  * the text report prints them.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "app.h"
 #include "editor.h"
 #include "fmt.h"
@@ -31,22 +32,24 @@ enum sort_key {
     SORT_NAME,
     SORT_COUNT_
 };
-static const char *const sort_names[SORT_COUNT_] = {
+static const char *const sort_names[] = {
     "total", "self", "wait", "p99", "count", "imbalance (roles)", "name"};
+static_assert(sizeof sort_names / sizeof *sort_names == SORT_COUNT_, "a name per sort order");
 
 /* The detail pane's height, shown when the screen has room for it. */
 #define DETAIL_ROWS 7
 
+/* The view's own state (v->priv). */
+typedef struct phases_state {
+    /* The widest entry count in the tree, so counts in the billions keep
+     * every digit (set when the rows are built). */
+    int count_cols;
+} phases_state;
+
 /* ---- building ----------------------------------------------------------------- */
 
-static int sort_key;
-
-/* The widest entry count in the tree, so counts in the billions keep every
- * digit (set when the rows are built). */
-static int count_cols = 11;
-
-static double phase_key(const run_phase *p) {
-    switch (sort_key) {
+static double phase_key(const run_phase *p, int sort) {
+    switch (sort) {
     case SORT_SELF:
         return (double)p->self_ns;
     case SORT_WAIT:
@@ -60,14 +63,16 @@ static double phase_key(const run_phase *p) {
     }
 }
 
-static int by_sort_key(const void *x, const void *y) {
+/* qsort_r's comparison; ctx points to the sort order. */
+static int by_sort_key(const void *x, const void *y, void *ctx) {
     const run_phase *a = *(const run_phase *const *)x, *b = *(const run_phase *const *)y;
-    if (sort_key == SORT_NAME) {
+    int sort = *(const int *)ctx;
+    if (sort == SORT_NAME) {
         int c = run_str_cmp(a->name, b->name);
         if (c)
             return c;
     }
-    double ka = phase_key(a), kb = phase_key(b);
+    double ka = phase_key(a, sort), kb = phase_key(b, sort);
     if (ka != kb)
         return ka < kb ? 1 : -1;
     return run_str_cmp(a->name, b->name);
@@ -83,7 +88,7 @@ static int add_children(view *v, const run_phase *p) {
     if (!kids)
         return -1;
     memcpy(kids, p->children, p->nchildren * sizeof *kids);
-    qsort(kids, p->nchildren, sizeof *kids, by_sort_key);
+    qsort_r(kids, p->nchildren, sizeof *kids, by_sort_key, &v->sort);
     int rc = 0;
     for (size_t i = 0; i < p->nchildren && rc == 0; i++)
         rc = add_phase(v, kids[i]);
@@ -102,11 +107,13 @@ static int add_phase(view *v, const run_phase *p) {
     return add_children(v, p);
 }
 
-static int by_role_order(const void *x, const void *y) {
+/* qsort_r's comparison; ctx points to the sort order. */
+static int by_role_order(const void *x, const void *y, void *ctx) {
     const run_role *a = *(const run_role *const *)x, *b = *(const run_role *const *)y;
-    if (sort_key == SORT_NAME)
+    int sort = *(const int *)ctx;
+    if (sort == SORT_NAME)
         return run_str_cmp(a->name, b->name);
-    if (sort_key == SORT_IMBALANCE) {
+    if (sort == SORT_IMBALANCE) {
         double ia = isnan(a->imbalance) ? -1 : a->imbalance;
         double ib = isnan(b->imbalance) ? -1 : b->imbalance;
         if (ia != ib)
@@ -137,25 +144,30 @@ static int add_role(view *v, const run_role *r) {
 }
 
 /* The count column's width for these roles' trees. */
-static void measure_counts(const run_role *const *roles, size_t n) {
-    count_cols = 11;
+static void measure_counts(view *v, const run_role *const *roles, size_t n) {
+    phases_state *st = v->priv;
+    st->count_cols = 11;
     for (size_t i = 0; i < n; i++) {
         int w = phase_count_width(roles[i]->root);
-        if (w > count_cols)
-            count_cols = w;
+        if (w > st->count_cols)
+            st->count_cols = w;
     }
+}
+
+static int phases_init(view *v) {
+    v->priv = calloc(1, sizeof(phases_state));
+    return v->priv ? 0 : -1;
 }
 
 static int phases_build(view *v) {
     app *a = v->app;
     list_clear(&v->list);
-    sort_key = v->sort;
     const run_model *m = a->model;
     if (a->focus_worker != SIZE_MAX) {
         const run_role *r = run_worker_role(a->model, a->focus_worker);
         if (!r || add_role(v, r) < 0)
             return -1;
-        measure_counts(&r, 1);
+        measure_counts(v, &r, 1);
         return list_done(&v->list);
     }
     const run_role **roles = malloc((m->nroles + 1) * sizeof *roles);
@@ -163,11 +175,11 @@ static int phases_build(view *v) {
         return -1;
     for (size_t i = 0; i < m->nroles; i++)
         roles[i] = &m->roles[i];
-    qsort(roles, m->nroles, sizeof *roles, by_role_order);
+    qsort_r(roles, m->nroles, sizeof *roles, by_role_order, &v->sort);
     int rc = 0;
     for (size_t i = 0; i < m->nroles && rc == 0; i++)
         rc = add_role(v, roles[i]);
-    measure_counts(roles, m->nroles);
+    measure_counts(v, roles, m->nroles);
     free(roles);
     if (rc)
         return -1;
@@ -193,10 +205,11 @@ static void tree_columns(layout_column cols[NCOL]) {
 
 /* Each column after a one-column gap, the screen's last column left blank;
  * the count column as wide as the largest count. */
-static layout lay_out(int width) {
+static layout lay_out(const view *v, int width) {
+    const phases_state *st = v->priv;
     layout_column cols[NCOL];
     tree_columns(cols);
-    cols[FIGURE(PHASE_COL_COUNT)].width = count_cols;
+    cols[FIGURE(PHASE_COL_COUNT)].width = st->count_cols;
     return layout_fit(cols, NCOL, width - 1, 1, NAME_MIN);
 }
 
@@ -438,7 +451,7 @@ static void draw_detail(view *v, WINDOW *w, int y, int width) {
 /* ---- the view ------------------------------------------------------------------------- */
 
 static void phases_draw(view *v, WINDOW *w, int top, int height, int width) {
-    layout L = lay_out(width);
+    layout L = lay_out(v, width);
     int detail = height >= 18 ? DETAIL_ROWS : 0;
     int list_h = height - 1 - detail;
     draw_headings(w, top, &L, width);
@@ -524,8 +537,7 @@ static int phases_row_key(view *v, const list_row *r, char *buf, size_t cap) {
 }
 
 const view_ops phases_view_ops = {
-    .name = "phases",
-    .title = "Phases",
+    .init = phases_init,
     .build = phases_build,
     .draw = phases_draw,
     .action = phases_action,

@@ -3,34 +3,40 @@
  * rank, pid, role, attempt, runtime, last frame, how it ended and its
  * caveats.  Enter narrows the phase tree to the selected process.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "app.h"
 #include "fmt.h"
 #include "style.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum proc_sort { PSORT_RANK, PSORT_PHASE_TIME, PSORT_RUNTIME, PSORT_CAVEATS, PSORT_COUNT };
-static const char *const psort_names[PSORT_COUNT] = {"role and rank", "phase time", "runtime",
-                                                     "caveats"};
+static const char *const psort_names[] = {"role and rank", "phase time", "runtime", "caveats"};
+static_assert(sizeof psort_names / sizeof *psort_names == PSORT_COUNT, "a name per sort order");
 
 #define DETAIL_ROWS 6
 
-static const run_model *sort_model;
-static int sort_by;
+/* What the workers are sorted by: qsort_r's context. */
+typedef struct sort_ctx {
+    const run_model *m;
+    int by; /* enum proc_sort */
+} sort_ctx;
 
 /* The newest attempt first (the one analysed), then by the chosen key. */
-static int by_order(const void *x, const void *y) {
-    const run_worker *a = &sort_model->workers[*(const size_t *)x];
-    const run_worker *b = &sort_model->workers[*(const size_t *)y];
-    size_t newest = sort_model->nattempts ? sort_model->nattempts - 1 : 0;
+static int by_order(const void *x, const void *y, void *ctx) {
+    const sort_ctx *sc = ctx;
+    const run_worker *a = &sc->m->workers[*(const size_t *)x];
+    const run_worker *b = &sc->m->workers[*(const size_t *)y];
+    size_t newest = sc->m->nattempts ? sc->m->nattempts - 1 : 0;
     int an = a->attempt == newest, bn = b->attempt == newest;
     if (an != bn)
         return an ? -1 : 1;
     if (a->attempt != b->attempt)
         return a->attempt > b->attempt ? -1 : 1;
-    switch (sort_by) {
+    switch (sc->by) {
     case PSORT_PHASE_TIME:
         if (a->phase_ns != b->phase_ns)
             return a->phase_ns < b->phase_ns ? 1 : -1;
@@ -66,9 +72,7 @@ static int processes_build(view *v) {
         return -1;
     for (size_t i = 0; i < m->nworkers; i++)
         order[i] = i;
-    sort_model = m;
-    sort_by = v->sort;
-    qsort(order, m->nworkers, sizeof *order, by_order);
+    qsort_r(order, m->nworkers, sizeof *order, by_order, &(sort_ctx){m, v->sort});
     for (size_t i = 0; i < m->nworkers; i++)
         if (list_add(&v->list, 0, 0, &m->workers[order[i]], order[i]) == LIST_NONE) {
             free(order);
@@ -288,8 +292,6 @@ static int processes_row_key(view *v, const list_row *r, char *buf, size_t cap) 
 }
 
 const view_ops processes_view_ops = {
-    .name = "processes",
-    .title = "Processes",
     .build = processes_build,
     .draw = processes_draw,
     .action = processes_action,

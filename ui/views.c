@@ -1,0 +1,60 @@
+/* The table of views; see views.h. */
+#include "views.h"
+
+#include "app.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* One line a view: NAME (--view, the saved screen's file name), KEY, the
+ * tab's TITLE and the help's line; its ops are NAME_view_ops, defined in
+ * view_NAME.c.  The tab bar and Tab follow this order. */
+#define VIEWS(X)                                                                                   \
+    X(phases, '1', "Phases", "the phase tree of each role")                                        \
+    X(processes, '2', "Processes", "every worker, host, rank and caveat")                          \
+    X(overview, '3', "Overview", "the run, its attempts and caveats")                              \
+    X(help, '4', "Help", "this list")
+
+#define DECLARE_OPS(NAME, KEY, TITLE, ABOUT) extern const view_ops NAME##_view_ops;
+VIEWS(DECLARE_OPS)
+
+#define ROW(NAME, KEY, TITLE, ABOUT) {#NAME, KEY, TITLE, ABOUT, &NAME##_view_ops},
+const view_def view_table[] = {VIEWS(ROW)};
+const size_t view_count = sizeof view_table / sizeof view_table[0];
+static_assert(sizeof view_table / sizeof view_table[0] <= VIEW_MAX, "VIEW_MAX holds every view");
+
+size_t view_named(const char *name) {
+    for (size_t i = 0; i < view_count; i++)
+        if (!strcmp(view_table[i].name, name))
+            return i;
+    return SIZE_MAX;
+}
+
+size_t view_of_key(int key) {
+    for (size_t i = 0; i < view_count; i++)
+        if (view_table[i].key == key)
+            return i;
+    return SIZE_MAX;
+}
+
+size_t view_of_ops(const view_ops *ops) {
+    for (size_t i = 0; i < view_count; i++)
+        if (view_table[i].ops == ops)
+            return i;
+    return SIZE_MAX;
+}
+
+const char *view_names(char *buf, size_t cap, const char *last) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < view_count && len < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == view_count ? last : ", ";
+        int n = snprintf(buf + len, cap - len, "%s%s", sep, view_table[i].name);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+    return buf;
+}
