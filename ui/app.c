@@ -428,7 +428,15 @@ void app_key(app *a, int key) {
             search_step(a, sel, act == ACT_SEARCH_NEXT ? 1 : -1);
         break;
     case ACT_SORT:
-        app_message(a, 1, "the %s view has one order only", v->def->title);
+        if (!v->ops->nsorts) {
+            app_message(a, 1, "the %s view has one order only", v->def->title);
+            break;
+        }
+        v->sort = (v->sort + 1) % v->ops->nsorts;
+        if (app_rebuild(v) < 0)
+            app_message(a, 1, "out of memory");
+        else
+            app_message(a, 0, "sorted by %s", v->ops->sorts[v->sort]);
         break;
     case ACT_CLEAR:
         if (a->focus_worker != SIZE_MAX) {

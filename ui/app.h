@@ -40,7 +40,7 @@ typedef struct view_ops {
     /* Draws the view in rows [top, top + height) of the screen. */
     void (*draw)(struct view *v, WINDOW *w, int top, int height, int width);
     /* Handles an action the view gives a meaning of its own (drilling in,
-     * sorting, opening the source); returns 1 when it did. */
+     * opening the source); returns 1 when it did. */
     int (*action)(struct view *v, enum action a);
     /* The view's own keys for the status line ("Enter expand  s sort:total"). */
     void (*hint)(struct view *v, char *buf, size_t cap);
@@ -52,6 +52,10 @@ typedef struct view_ops {
     /* Frees what the state in priv holds, when init set one up; the app
      * frees priv itself.  NULL when there is nothing more to free. */
     void (*release)(struct view *v);
+    /* The view's sort orders, which s cycles through (view.sort indexes
+     * them) and rebuilds the view for; none when nsorts is 0. */
+    const char *const *sorts;
+    int nsorts;
 } view_ops;
 
 typedef struct view {

@@ -481,24 +481,13 @@ static void phases_draw(view *v, WINDOW *w, int top, int height, int width) {
 static int phases_action(view *v, enum action act) {
     app *a = v->app;
     size_t sel = list_selected(&v->list);
-    switch (act) {
-    case ACT_SORT:
-        v->sort = (v->sort + 1) % SORT_COUNT_;
-        if (app_rebuild(v) < 0)
-            app_message(a, 1, "out of memory");
-        else
-            app_message(a, 0, "sorted by %s", sort_names[v->sort]);
-        return 1;
-    case ACT_OPEN_SOURCE:
-        if (sel == LIST_NONE || v->list.rows[sel].kind != ROW_PHASE) {
-            app_message(a, 1, "o opens a phase's source: select a phase");
-            return 1;
-        }
-        editor_open_phase(a, v->list.rows[sel].item, role_of_row(v, sel));
-        return 1;
-    default:
+    if (act != ACT_OPEN_SOURCE)
         return 0;
-    }
+    if (sel == LIST_NONE || v->list.rows[sel].kind != ROW_PHASE)
+        app_message(a, 1, "o opens a phase's source: select a phase");
+    else
+        editor_open_phase(a, v->list.rows[sel].item, role_of_row(v, sel));
+    return 1;
 }
 
 static void phases_hint(view *v, char *buf, size_t cap) {
@@ -544,4 +533,6 @@ const view_ops phases_view_ops = {
     .hint = phases_hint,
     .row_text = phases_row_text,
     .row_key = phases_row_key,
+    .sorts = sort_names,
+    .nsorts = SORT_COUNT_,
 };

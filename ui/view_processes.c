@@ -254,14 +254,6 @@ static void processes_draw(view *v, WINDOW *w, int top, int height, int width) {
 static int processes_action(view *v, enum action act) {
     app *a = v->app;
     size_t sel = list_selected(&v->list);
-    if (act == ACT_SORT) {
-        v->sort = (v->sort + 1) % PSORT_COUNT;
-        if (app_rebuild(v) < 0)
-            app_message(a, 1, "out of memory");
-        else
-            app_message(a, 0, "sorted by %s", psort_names[v->sort]);
-        return 1;
-    }
     if (act == ACT_ENTER && sel != LIST_NONE) {
         size_t index = v->list.rows[sel].index;
         const run_worker *w = &a->model->workers[index];
@@ -298,4 +290,6 @@ const view_ops processes_view_ops = {
     .hint = processes_hint,
     .row_text = processes_row_text,
     .row_key = processes_row_key,
+    .sorts = psort_names,
+    .nsorts = PSORT_COUNT,
 };
