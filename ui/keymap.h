@@ -1,8 +1,9 @@
 /*
- * Keys and what they do.  One table binds keys to actions; the dispatcher
- * looks keys up in it and the help view prints it, so the two cannot
- * disagree (tig's way).  Headless mode names keys in the same notation
- * ("<Down>", "<Enter>") that the help shows.
+ * Keys and what they do.  One table binds keys to actions, with each view's
+ * key taken from the views' table (views.c); the dispatcher looks keys up in
+ * it and the help view prints it, so the two cannot disagree (tig's way).
+ * Headless mode names keys in the same notation ("<Down>", "<Enter>") that
+ * the help shows.
  */
 #ifndef SCOPE_UI_KEYMAP_H
 #define SCOPE_UI_KEYMAP_H

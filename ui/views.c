@@ -32,13 +32,6 @@ size_t view_named(const char *name) {
     return SIZE_MAX;
 }
 
-size_t view_of_key(int key) {
-    for (size_t i = 0; i < view_count; i++)
-        if (view_table[i].key == key)
-            return i;
-    return SIZE_MAX;
-}
-
 size_t view_of_ops(const view_ops *ops) {
     for (size_t i = 0; i < view_count; i++)
         if (view_table[i].ops == ops)

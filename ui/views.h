@@ -27,9 +27,8 @@ typedef struct view_def {
 extern const view_def view_table[];
 extern const size_t view_count;
 
-/* The index of the view with that name, key or ops; SIZE_MAX when none. */
+/* The index of the view with that name or ops; SIZE_MAX when none. */
 size_t view_named(const char *name);
-size_t view_of_key(int key);
 size_t view_of_ops(const struct view_ops *ops);
 
 /* The views' names joined by ", ", with `last` (", " or " or ") before the
