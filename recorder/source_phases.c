@@ -31,13 +31,13 @@ typedef struct node_snap {
 static void copy_node(const void *from, void *to) {
     const rec_node *n = from;
     node_snap *s = to;
-    s->count = rec_relaxed_load(&n->count);
-    s->wall_ns = rec_relaxed_load(&n->wall_ns);
-    s->min_ns = rec_relaxed_load(&n->min_ns);
-    s->max_ns = rec_relaxed_load(&n->max_ns);
-    s->cpu_count = rec_relaxed_load(&n->cpu_count);
-    s->cpu_wall_ns = rec_relaxed_load(&n->cpu_wall_ns);
-    s->cpu_ns = rec_relaxed_load(&n->cpu_ns);
+    s->count = rec_seq_load(&n->count);
+    s->wall_ns = rec_seq_load(&n->wall_ns);
+    s->min_ns = rec_seq_load(&n->min_ns);
+    s->max_ns = rec_seq_load(&n->max_ns);
+    s->cpu_count = rec_seq_load(&n->cpu_count);
+    s->cpu_wall_ns = rec_seq_load(&n->cpu_wall_ns);
+    s->cpu_ns = rec_seq_load(&n->cpu_ns);
 }
 
 /* A copy of a node.  The scalars (count, sums, min, max) are copied under
@@ -58,7 +58,7 @@ static int snap_node(rec_node *n, node_snap *s, int stuck_ok) {
     for (uint32_t o = 0; o < REC_HIST_OCTAVES; o++) {
         uint64_t *oct = __atomic_load_n(&n->hist[o], __ATOMIC_ACQUIRE);
         for (uint32_t k = 0; oct && k < 16; k++) {
-            uint64_t c = rec_relaxed_load(&oct[k]);
+            uint64_t c = rec_seq_load(&oct[k]);
             if (c) {
                 assert(s->nbins < SCOPE_HIST_BUCKETS);
                 bins[s->nbins++] = (scope_hist_bin){o * 16 + k, c};
@@ -66,7 +66,7 @@ static int snap_node(rec_node *n, node_snap *s, int stuck_ok) {
             }
         }
     }
-    atomic_thread_fence(memory_order_acquire);
+    rec_seq_fence(memory_order_acquire);
     return rec_seq_read(&n->seq, copy_node, n, s, stuck_ok);
 }
 
@@ -78,8 +78,8 @@ typedef struct counter_snap {
 static void copy_counter(const void *from, void *to) {
     const rec_counter *c = from;
     counter_snap *s = to;
-    s->calls = rec_relaxed_load(&c->calls);
-    s->total = rec_relaxed_load(&c->total);
+    s->calls = rec_seq_load(&c->calls);
+    s->total = rec_seq_load(&c->total);
 }
 
 /* ---- one thread ------------------------------------------------------------ */
@@ -114,14 +114,15 @@ static void adapt_cpu_reads(rec_node *n, const node_snap *s) {
     }
 }
 
-static void add_aggregate(const rec_frame_ctx *f, rec_node *n) {
+/* with_hist: the aggregate carries the node's histogram. */
+static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
     node_snap s;
     /* count only grows, so an unchanged count is an unchanged node; but a
      * frame that carries histograms also brings any histogram that is
      * older than its node's count (last sent in a frame without one). */
     if (!snap_node(n, &s, f->stuck_ok) || s.count == 0)
         return;
-    int stale_hist = f->with_hist && n->w_hist_count != s.count;
+    int stale_hist = with_hist && n->w_hist_count != s.count;
     if (s.count == n->w_count && !f->resend_all && !stale_hist)
         return;
     /* Its first entry ended while it was copied: no bucket yet.  The
@@ -138,7 +139,7 @@ static void add_aggregate(const rec_frame_ctx *f, rec_node *n) {
         .cpu_count = s.cpu_count,
         .cpu_wall_ns = s.cpu_wall_ns,
         .cpu_ns = s.cpu_ns,
-        .nbins = f->with_hist || !n->w_hist_count ? s.nbins : 0,
+        .nbins = with_hist || !n->w_hist_count ? s.nbins : 0,
         .bins = bins,
     };
     if (r.u.phase_agg.nbins)
@@ -200,7 +201,7 @@ static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
     uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
     add_definitions(f, t, nn);
     for (uint32_t i = 1; i <= nn; i++)
-        add_aggregate(f, rec_node_at(t, i));
+        add_aggregate(f, rec_node_at(t, i), f->with_hist);
     add_counters(f, t);
     add_caveats(f, t);
 }

@@ -241,7 +241,9 @@ rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
         if (site) {
             n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
                        (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
-            n->file = site->file_id;
+            /* threads meeting a site together may each register it: each
+             * stores the same id (names.c) */
+            n->file = __atomic_load_n(&site->file_id, __ATOMIC_RELAXED);
             n->line = site->line;
         }
         publish_new(a, idx);
@@ -313,7 +315,7 @@ int rec_seq_read(_Atomic uint32_t *seq, void (*copy)(const void *from, void *to)
             continue;
         }
         copy(from, to);
-        atomic_thread_fence(memory_order_acquire);
+        rec_seq_fence(memory_order_acquire);
         if (atomic_load_explicit(seq, memory_order_relaxed) == s1)
             return 1;
     }

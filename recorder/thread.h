@@ -27,30 +27,35 @@
 #include <stdatomic.h>
 #include <sys/types.h>
 
-/* Stores by the owner to fields the writer thread copies while the owner
- * may be writing them.
+/* Stores by the owner to fields the writer thread reads while the owner
+ * may be writing them, and the writer's loads of them.
  *
- * rec_relaxed_store: a store of a value already in a register (the depth,
- * a stack frame's node); a relaxed atomic store costs no more than a plain
- * one, so it is one everywhere.
+ * rec_relaxed_store / rec_relaxed_load: a value already in a register (the
+ * depth, a stack frame's node); a relaxed atomic store costs no more than a
+ * plain one, so it is one everywhere.
  *
- * REC_SEQ_ADD: adding to a field under a sequence counter.  Built for
- * ThreadSanitizer it is a relaxed atomic store of the sum, so the writer's
- * relaxed loads race with nothing and TSan checks the rest.  Elsewhere it is
- * a plain add to memory: the atomic form compiles to a load, an add and a
- * store, two instructions more per field on the hot path, and the copy the
- * writer takes is checked by the sequence counter either way. */
+ * REC_SEQ_ADD, REC_SEQ_SET / rec_seq_load: a field under a sequence counter
+ * (and a histogram bucket).  Built for ThreadSanitizer they are atomic, so
+ * the writer's copy races with nothing and TSan checks the rest; TSan does
+ * not model fences, so there the order the fences give comes from the
+ * accesses themselves (release stores, acquire loads) and rec_seq_fence is
+ * empty.  Elsewhere the owner's side is a plain add to memory: the atomic
+ * form compiles to a load, an add and a store, two instructions more per
+ * field on the hot path, and the copy the writer takes is checked by the
+ * sequence counter either way. */
 #define rec_relaxed_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define rec_relaxed_load(p)     __atomic_load_n((p), __ATOMIC_RELAXED)
 #if defined(__SANITIZE_THREAD__)
-#define REC_SEQ_ADD(field, v) __atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
-#define REC_SEQ_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+#define REC_SEQ_ADD(field, v) __atomic_store_n(&(field), (field) + (v), __ATOMIC_RELEASE)
+#define REC_SEQ_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELEASE)
+#define rec_seq_load(p)       __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define rec_seq_fence(order)  ((void)0)
 #else
 #define REC_SEQ_ADD(field, v) ((field) += (v))
 #define REC_SEQ_SET(field, v) ((field) = (v))
+#define rec_seq_load(p)       __atomic_load_n((p), __ATOMIC_RELAXED)
+#define rec_seq_fence(order)  atomic_thread_fence(order)
 #endif
-/* The writer's side: a load that may see a store in progress, checked by
- * the sequence counter afterwards. */
-#define rec_relaxed_load(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 
 /* Whether an entry of a node reads thread CPU time (cpu_read).  The owner
  * sets it when it creates the node; the writer thread's adaptive rule is its
@@ -213,7 +218,7 @@ void rec_thread_adopt_survivor(void);
 static inline uint32_t rec_seq_begin(_Atomic uint32_t *seq) {
     uint32_t s = atomic_load_explicit(seq, memory_order_relaxed);
     atomic_store_explicit(seq, s + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
+    rec_seq_fence(memory_order_release);
     return s;
 }
 
@@ -224,7 +229,7 @@ static inline void rec_seq_end(_Atomic uint32_t *seq, uint32_t s) {
 /* The reader's side: copy(from, to) under the counter, retried while the
  * owner updates.  Returns 0 when the owner stayed inside one update (stopped
  * there by a signal, say), unless stuck_ok: then the values are copied as
- * they are.  copy must read the guarded fields with rec_relaxed_load. */
+ * they are.  copy must read the guarded fields with rec_seq_load. */
 int rec_seq_read(_Atomic uint32_t *seq, void (*copy)(const void *from, void *to), const void *from,
                  void *to, int stuck_ok);
 
