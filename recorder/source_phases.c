@@ -114,7 +114,9 @@ static void adapt_cpu_reads(rec_node *n, const node_snap *s) {
     }
 }
 
-/* with_hist: the aggregate carries the node's histogram. */
+/* with_hist: the aggregate carries the node's histogram.  The frame decides,
+ * except for the last copy of an exited thread's node: no later frame
+ * brings that node, so it carries its histogram whatever the frame. */
 static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
     node_snap s;
     /* count only grows, so an unchanged count is an unchanged node; but a
@@ -201,7 +203,7 @@ static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
     uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
     add_definitions(f, t, nn);
     for (uint32_t i = 1; i <= nn; i++)
-        add_aggregate(f, rec_node_at(t, i), f->with_hist);
+        add_aggregate(f, rec_node_at(t, i), f->with_hist || t->w_final);
     add_counters(f, t);
     add_caveats(f, t);
 }
