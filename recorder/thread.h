@@ -10,10 +10,11 @@
  * change).
  *
  * Every field below names its one writer.  "owner" is the thread the
- * structure belongs to; "writer" is the writer thread; "before publication"
- * means written once by the thread that creates the element, before the
- * release store that makes it visible to the writer (nnodes, ncounters, the
- * registry's head), and never again.  A forked child's lone thread rebuilds
+ * structure belongs to.  "writer" is the writer thread, and the thread that
+ * starts it before it runs (a new file resets what was sent).  "before
+ * publication" means written once by the thread that creates the element,
+ * before the release store that makes it visible to the writer (nnodes,
+ * ncounters, the registry's head), and never again.  A forked child's lone thread rebuilds
  * its own structure while no other thread exists (rec_threads_fork_child).
  */
 #ifndef SCOPE_REC_THREAD_H
