@@ -6,7 +6,8 @@
 #   --sanitize        AddressSanitizer + UndefinedBehaviorSanitizer build with
 #                     warnings as errors, in build-asan/
 #   --tsan            ThreadSanitizer build in build-tsan/: the recorder,
-#                     analysis and unit tests (the few TSan cannot run are named below)
+#                     analysis and unit tests, but for the few TSan cannot run
+#                     (named, with why, in this script)
 #   --build-dir DIR   build in DIR instead (relative to the current directory)
 # Extra CMake options can be given in the environment: SCOPE_CMAKE_ARGS="-DX=Y ...".
 # The exit status is ctest's (or that of the step that failed before it).
@@ -32,7 +33,7 @@ while (($# > 0)); do
         ;;
     --build-dir=*) build_dir=${1#--build-dir=} ;;
     -h | --help)
-        sed -n '2,12s/^# \{0,1\}//p' "$0"
+        sed -n '2,13s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *)
