@@ -7,7 +7,7 @@
  *
  * Each process gets the file the recorder writes at its default settings,
  * through the real writer (formats/log_writer.c, at the recorder's options)
- * and by the writer thread's rules (recorder/writer.c): frame 0 as the
+ * and by the writer thread's rules (recorder/writer.c and its data sources): frame 0 as the
  * recorder starts, holding the PROCESS record; a frame every 5 s for 5
  * minutes, then every 30 s; definitions in the first frame after their first
  * use; full values of what changed; histograms at most every 120 s and in the
@@ -321,7 +321,7 @@ typedef struct node {
     /* this interval: entries completed, their wall and CPU time, and their
      * children's share of both */
     uint64_t n, iv_wall, iv_cpu, iv_child_wall, iv_child_cpu;
-    /* what the last frame carried (writer.c's w_ fields) */
+    /* what the last frame carried (the w_ fields of recorder/thread.h) */
     uint64_t w_count, w_wall, w_hist_count;
 } node;
 
@@ -874,7 +874,7 @@ static uint32_t fill_bins(const node *nd, scope_hist_bin *bins) {
     return n;
 }
 
-/* writer.c's add_thread for one node: a changed node gets its scalars, and
+/* recorder/source_phases.c's add_aggregate: a changed node gets its scalars, and
  * its histogram when the frame carries histograms or it never had one. */
 static int add_agg(proc *p, node *nd, int with_hist) {
     static scope_hist_bin bins[SCOPE_HIST_BUCKETS];

@@ -6,7 +6,7 @@
  * read the TSC and convert ticks to ns with a multiplier calibrated once at
  * start against CLOCK_MONOTONIC_RAW; elsewhere ticks are CLOCK_MONOTONIC ns.
  */
-#include "recorder.h"
+#include "clock.h"
 
 #include <stdio.h>
 #include <string.h>

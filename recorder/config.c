@@ -4,7 +4,7 @@
  * message, not a silent default.
  */
 #define _GNU_SOURCE /* program_invocation_short_name */
-#include "recorder.h"
+#include "config.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+rec_config rec_cfg;
+struct rec_hot_settings rec_hot = {REC_CPU_ADAPTIVE, 50000};
 
 static int parse_seconds(const char *s, double lo, double hi, uint64_t *ns) {
     char *end;
@@ -34,7 +37,7 @@ static int copy(char *dst, size_t cap, const char *src) {
 int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, char *err,
                         size_t errlen) {
     memset(c, 0, sizeof *c);
-    c->frame_interval_ns = 0; /* automatic: see rec_frame_interval() */
+    c->frame_interval_ns = 0; /* automatic: see frame_interval() in writer.c */
     c->hist_interval_ns = 120000000000ull;
     c->cpu_mode = REC_CPU_ADAPTIVE;
     const char *v;

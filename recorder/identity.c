@@ -1,6 +1,6 @@
 /*
  * Who this process is and where its log goes: host, pid, launcher ranks,
- * run id and attempt, and RUN/workers/<host>/w_<run-id>_<pid>_<uuid8>.scope.
+ * run id and attempt.
  *
  * Run ids.  A recorder started by another (a child that inherited
  * SCOPE_RUN_ID) joins that run.  Ranks started by one launcher (one mpirun,
@@ -11,6 +11,10 @@
  * run id: a new attempt.  Anything else starts a run of its own.
  */
 #define _GNU_SOURCE
+#include "identity.h"
+
+#include "clock.h"
+#include "files.h"
 #include "recorder.h"
 
 #include <errno.h>
@@ -18,11 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+rec_identity rec_id;
 
 static uint64_t random64(void) {
     uint64_t v = 0;
@@ -104,21 +108,6 @@ static void new_run_id(char *out, size_t cap) {
     snprintf(out, cap, "%s-%06llx", stamp, (unsigned long long)(random64() & 0xffffff));
 }
 
-static int mkdir_p(char *path) {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        int rc = mkdir(path, 0777);
-        *p = '/';
-        if (rc != 0 && errno != EEXIST)
-            return -1;
-    }
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 /* Reads a published run id, waiting briefly for a publisher that is still
  * writing.  Publication is a link() of a complete file, so a file that
  * exists is complete; the wait covers only a slow shared filesystem. */
@@ -140,39 +129,12 @@ static int read_published(const char *path, char *out, size_t cap) {
     return -1;
 }
 
-/* Writes from the calling thread (the launch file, the log header) must not
- * raise SIGXFSZ under a file-size limit: that would kill the program.  The
- * guard blocks it, and on release swallows the one such a write raised, and
- * only that one. */
-typedef struct xfsz_guard {
-    sigset_t set, old;
-    int was_pending;
-} xfsz_guard;
-
-static void xfsz_block(xfsz_guard *g) {
-    sigset_t pending;
-    sigemptyset(&g->set);
-    sigaddset(&g->set, SIGXFSZ);
-    pthread_sigmask(SIG_BLOCK, &g->set, &g->old);
-    sigpending(&pending);
-    g->was_pending = sigismember(&pending, SIGXFSZ);
-}
-
-static void xfsz_release(xfsz_guard *g) {
-    sigset_t pending;
-    sigpending(&pending);
-    if (!g->was_pending && sigismember(&pending, SIGXFSZ)) {
-        struct timespec zero = {0, 0};
-        sigtimedwait(&g->set, NULL, &zero);
-    }
-    pthread_sigmask(SIG_SETMASK, &g->old, NULL);
-}
-
 /* The run id every rank of this launch agrees on. */
-static int rendezvous(rec_process *p, const char *key, char *err, size_t errlen) {
+static int rendezvous(rec_identity *id, const rec_config *cfg, const char *key, char *err,
+                      size_t errlen) {
     char dir[4200], final[4300], tmp[4400];
-    snprintf(dir, sizeof dir, "%s/.scope/launches", p->cfg.run_dir);
-    if (mkdir_p(dir) < 0) {
+    snprintf(dir, sizeof dir, "%s/.scope/launches", cfg->run_dir);
+    if (rec_mkdir_p(dir) < 0) {
         snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
@@ -181,8 +143,8 @@ static int rendezvous(rec_process *p, const char *key, char *err, size_t errlen)
     /* Publish a complete file under a private name, then link() it to the
      * shared name: exactly one rank's link succeeds, and whoever sees the
      * shared name sees a whole run id. */
-    char id[64];
-    new_run_id(id, sizeof id);
+    char fresh[64];
+    new_run_id(fresh, sizeof fresh);
     snprintf(tmp, sizeof tmp, "%s.%d.%llx", final, (int)getpid(), (unsigned long long)random64());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -190,100 +152,66 @@ static int rendezvous(rec_process *p, const char *key, char *err, size_t errlen)
         return -1;
     }
     char line[600];
-    int len = snprintf(line, sizeof line, "%s\n%.500s\n", id, key);
-    xfsz_guard g;
-    xfsz_block(&g);
+    int len = snprintf(line, sizeof line, "%s\n%.500s\n", fresh, key);
+    rec_xfsz_guard g;
+    rec_xfsz_block(&g);
     int ok = write(fd, line, (size_t)len) == len;
-    xfsz_release(&g);
+    rec_xfsz_release(&g);
     close(fd);
     int linked = ok && link(tmp, final) == 0;
     int lost = !linked && errno == EEXIST;
     unlink(tmp);
     if (linked) {
-        snprintf(p->run_id, sizeof p->run_id, "%s", id);
+        snprintf(id->run_id, sizeof id->run_id, "%s", fresh);
         return 0;
     }
-    if (lost && read_published(final, p->run_id, sizeof p->run_id) == 0)
+    if (lost && read_published(final, id->run_id, sizeof id->run_id) == 0)
         return 0; /* another rank published first: take its id */
     snprintf(err, errlen, "cannot agree on a run id in %s: %s", dir, strerror(errno));
     return -1;
 }
 
-/* What is this process's own: at start, and again in a forked child, which
- * keeps the run, host and ranks of its parent. */
-void rec_identity_self(rec_process *p) {
-    p->pid = getpid();
-    p->ppid = getppid();
-    snprintf(p->uuid, sizeof p->uuid, "%08llx", (unsigned long long)(random64() & 0xffffffffu));
-    p->start_wall_ns = rec_wall_ns();
-    p->start_mono_ns = rec_mono_ns();
+void rec_identity_self(rec_identity *id) {
+    id->pid = getpid();
+    id->ppid = getppid();
+    snprintf(id->uuid, sizeof id->uuid, "%08llx", (unsigned long long)(random64() & 0xffffffffu));
+    id->start_wall_ns = rec_wall_ns();
+    id->start_mono_ns = rec_mono_ns();
 }
 
-int rec_identity_init(rec_process *p, char *err, size_t errlen) {
-    rec_identity_self(p);
-    if (gethostname(p->host, sizeof p->host) != 0 || !p->host[0])
-        snprintf(p->host, sizeof p->host, "localhost");
-    p->host[sizeof p->host - 1] = '\0';
-    for (char *c = p->host; *c; c++)
+int rec_identity_init(rec_identity *id, const rec_config *cfg, char *err, size_t errlen) {
+    rec_identity_self(id);
+    if (gethostname(id->host, sizeof id->host) != 0 || !id->host[0])
+        snprintf(id->host, sizeof id->host, "localhost");
+    id->host[sizeof id->host - 1] = '\0';
+    for (char *c = id->host; *c; c++)
         if (*c == '/')
             *c = '_';
-    p->rank = env_int(rank_vars);
-    p->local_rank = env_int(local_rank_vars);
-    p->node_rank = env_int(node_vars);
-    p->world_size = env_int(size_vars);
-    copy_env(p->job_id, sizeof p->job_id, job_vars);
+    id->rank = env_int(rank_vars);
+    id->local_rank = env_int(local_rank_vars);
+    id->node_rank = env_int(node_vars);
+    id->world_size = env_int(size_vars);
+    copy_env(id->job_id, sizeof id->job_id, job_vars);
     static const char *const step_vars[] = {"SLURM_STEP_ID", NULL};
-    copy_env(p->step_id, sizeof p->step_id, step_vars);
+    copy_env(id->step_id, sizeof id->step_id, step_vars);
 
-    if (p->cfg.run_id[0]) {
-        snprintf(p->run_id, sizeof p->run_id, "%s", p->cfg.run_id);
+    if (cfg->run_id[0]) {
+        snprintf(id->run_id, sizeof id->run_id, "%s", cfg->run_id);
         return 0;
     }
     char key[512];
     launch_key(key, sizeof key);
     if (key[0]) {
         char scoped[4700];
-        snprintf(scoped, sizeof scoped, "%s|%s", p->cfg.run_dir, key);
-        return rendezvous(p, scoped, err, errlen);
+        snprintf(scoped, sizeof scoped, "%s|%s", cfg->run_dir, key);
+        return rendezvous(id, cfg, scoped, err, errlen);
     }
-    new_run_id(p->run_id, sizeof p->run_id);
+    new_run_id(id->run_id, sizeof id->run_id);
     return 0;
 }
 
-int rec_open_log(rec_process *p, char *err, size_t errlen) {
-    char dir[4400];
-    snprintf(dir, sizeof dir, "%s/workers/%s", p->cfg.run_dir, p->host);
-    if (mkdir_p(dir) < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    snprintf(p->path, sizeof p->path, "%s/w_%s_%d_%s.%s", dir, p->run_id, (int)p->pid, p->uuid,
-             SCOPE_LOG_FILE_EXT);
-    int fd = open(p->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", p->path, strerror(errno));
-        return -1;
-    }
-    scope_log_writer_options opt = {0, 256 * 1024};
-    xfsz_guard g;
-    xfsz_block(&g); /* the header is written from the calling thread */
-    int rc = scope_log_writer_open(&p->w, fd, &opt);
-    xfsz_release(&g);
-    if (rc < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", p->path, strerror(-rc));
-        close(fd);
-        unlink(p->path);
-        return -1;
-    }
-    p->fd = fd;
-    p->process_written = 0;
-    return 0;
-}
-
-/* Children started by exec or posix_spawn join this run with no
- * configuration of their own. */
-void rec_export_env(const rec_process *p) {
+void rec_export_env(const rec_identity *id, const rec_config *cfg) {
     setenv("SCOPE_PROFILE", "1", 1);
-    setenv("SCOPE_RUN_DIR", p->cfg.run_dir, 1);
-    setenv("SCOPE_RUN_ID", p->run_id, 1);
+    setenv("SCOPE_RUN_DIR", cfg->run_dir, 1);
+    setenv("SCOPE_RUN_ID", id->run_id, 1);
 }

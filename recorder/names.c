@@ -7,8 +7,12 @@
  * name up on every call); inserts take a mutex.  The hash table has a fixed
  * capacity, allocated untouched, so it never moves under a lock-free reader.
  */
+#include "names.h"
+
 #include "recorder.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 

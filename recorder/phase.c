@@ -19,32 +19,47 @@
  * cache entry, so its children and counters take the slow path and are
  * counted as dropped.
  */
-#include "recorder.h"
+#include "clock.h"
+#include "config.h"
+#include "lifecycle.h"
+#include "names.h"
+#include "sources.h"
+#include "state.h"
+#include "thread.h"
 
 #include <scope/log_hist.h>
 #include <string.h>
 
 #define COLD __attribute__((noinline, cold))
 
-volatile int scope_hot_ = 1; /* the environment has not been read yet */
-
-struct rec_hot_settings rec_hot = {REC_CPU_ADAPTIVE, 50000};
-
 /* ---- getting the thread ------------------------------------------------- */
+
+/* A new structure for the calling thread, set up by every data source. */
+static rec_thread *attach_self(void) {
+    rec_thread *t = rec_thread_new();
+    if (!t)
+        return NULL;
+    if (rec_sources_thread_attach(t) < 0) {
+        rec_thread_discard(t);
+        return NULL;
+    }
+    rec_thread_publish(t);
+    return t;
+}
 
 /* The calling thread's state, attaching it (and starting the recorder from
  * the environment on first use) when it has none. */
 static COLD rec_thread *slow_self(void) {
-    int st = atomic_load_explicit(&rec_proc.state, memory_order_acquire);
+    int st = rec_state_get();
     if (st == REC_UNKNOWN || st == REC_CHILD) {
         rec_first_use();
-        st = atomic_load_explicit(&rec_proc.state, memory_order_acquire);
+        st = rec_state_get();
     }
     if (st != REC_ON)
         return NULL;
     if (rec_attached(rec_self))
         return rec_self; /* a forked child's survivor, re-adopted by rec_first_use */
-    return rec_thread_attach();
+    return attach_self();
 }
 
 /* ---- entering ------------------------------------------------------------ */
@@ -57,8 +72,18 @@ static inline void push_clock(const rec_thread *t, rec_frame *f) {
 /* The CPU-time window must lie inside the wall-time window, or a phase that
  * never waits shows a negative wait%: the clock first, then CPU time, and
  * the reverse on exit.  The reads' own cost is then inside the phase, which
- * the adaptive rule keeps under 2% of it. */
+ * the adaptive rule keeps under 2% of it.
+ *
+ * The adaptive rule has two halves with one writer each.  The owner judges
+ * a node's first four entries (exit_cpu) and keeps its verdict in
+ * cpu_quiet; from then on the writer thread judges each frame interval's
+ * entries and stores its verdict in cpu_read.  The owner's verdict holds
+ * until the writer's first. */
 static COLD void push_clock_cpu(const rec_thread *t, rec_frame *f) {
+    const rec_node *n = f->node;
+    if (n->cpu_quiet &&
+        atomic_load_explicit(&n->cpu_read, memory_order_relaxed) == REC_CPU_READ_FIRST)
+        return push_clock(t, f);
     f->t0 = rec_ticks_with(t->clock_tsc);
     f->cpu0 = rec_thread_cpu_ns();
 }
@@ -81,7 +106,7 @@ static COLD void enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
         name = rec_site_register(site); /* 0 still when the name table is full */
     uint32_t depth = t->depth;
     if (depth >= REC_MAX_DEPTH - 1) {
-        t->depth = depth + 1; /* counted so that exits pair up; not recorded */
+        rec_relaxed_store(&t->depth, depth + 1); /* counted so that exits pair up; not recorded */
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
         return;
     }
@@ -92,9 +117,10 @@ static COLD void enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
     else
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
     rec_frame *f = &t->stack[depth + 1];
-    f->node = n ? n : &t->dropped;
-    t->depth = depth + 1;
-    if (n && n->cpu_on)
+    rec_relaxed_store(&f->node, n ? n : &t->dropped);
+    rec_relaxed_store(&t->depth, depth + 1);
+    assert(t->depth < REC_MAX_DEPTH);
+    if (n && atomic_load_explicit(&n->cpu_read, memory_order_relaxed))
         push_clock_cpu(t, f);
     else
         push_clock(t, f);
@@ -109,12 +135,13 @@ static inline void enter(rec_thread *t, uint32_t name, scope_site *site) {
         return enter_slow(t, name, site);
     rec_node *n = c->item;
     rec_frame *f = &t->stack[depth + 1];
-    f->node = n;
-    t->depth = depth + 1;
+    rec_relaxed_store(&f->node, n);
+    rec_relaxed_store(&t->depth, depth + 1);
     /* Reading CPU time, or a clock other than the TSC, means a call: both
      * leave through a tail call, so this path saves no registers. */
-    if (__builtin_expect(n->cpu_on || !t->clock_tsc, 0))
-        return n->cpu_on ? push_clock_cpu(t, f) : push_clock_cold(t, f);
+    uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
+    if (__builtin_expect(cpu || !t->clock_tsc, 0))
+        return cpu ? push_clock_cpu(t, f) : push_clock_cold(t, f);
     f->cpu0 = 0;
     f->t0 = rec_ticks_with(1);
 }
@@ -140,15 +167,21 @@ static inline uint64_t elapsed_ns(const rec_thread *t, uint64_t now, uint64_t t0
     return rec_ticks_to_ns_with((uint64_t)dt, t->clock_mult);
 }
 
+/* One entry of d ns, histogram bucket b (in the octave oct), into the
+ * node's figures.  Called inside the node's sequence counter. */
+static inline void add_entry(rec_node *n, uint64_t *oct, uint32_t b, uint64_t d) {
+    REC_SEQ_ADD(n->count, 1);
+    REC_SEQ_ADD(n->wall_ns, d);
+    if (d < n->min_ns)
+        REC_SEQ_SET(n->min_ns, d);
+    if (d > n->max_ns)
+        REC_SEQ_SET(n->max_ns, d);
+    REC_SEQ_ADD(oct[b & 15], 1);
+}
+
 static inline void update(rec_node *n, uint64_t *oct, uint32_t b, uint64_t d) {
     uint32_t seq = rec_seq_begin(&n->seq);
-    n->count++;
-    n->wall_ns += d;
-    if (d < n->min_ns)
-        n->min_ns = d;
-    if (d > n->max_ns)
-        n->max_ns = d;
-    oct[b & 15]++;
+    add_entry(n, oct, b, d);
     rec_seq_end(&n->seq, seq);
 }
 
@@ -162,7 +195,7 @@ static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_
 }
 
 /* An entry that read CPU time: the wait% figures, and the adaptive rule's
- * first half (the writer thread re-enables reads for phases that grow long). */
+ * first half (the writer thread's half follows each interval's mean). */
 static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
     uint64_t cpu = rec_thread_cpu_ns();
     uint64_t now = rec_ticks_with(t->clock_tsc);
@@ -175,27 +208,21 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
         return;
     }
     uint32_t seq = rec_seq_begin(&n->seq);
-    n->count++;
-    n->wall_ns += d;
-    if (d < n->min_ns)
-        n->min_ns = d;
-    if (d > n->max_ns)
-        n->max_ns = d;
-    oct[b & 15]++;
+    add_entry(n, oct, b, d);
     if (cpu >= f->cpu0) {
         /* The two clocks tick differently; CPU time can never exceed the
          * wall time that contains it. */
         uint64_t used = cpu - f->cpu0;
-        n->cpu_count++;
-        n->cpu_wall_ns += d;
-        n->cpu_ns += used < d ? used : d;
+        REC_SEQ_ADD(n->cpu_count, 1);
+        REC_SEQ_ADD(n->cpu_wall_ns, d);
+        REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
     }
     rec_seq_end(&n->seq, seq);
     /* Adaptive: the first four entries decide whether reads go on; after
      * that the writer thread decides, from each interval's mean. */
     if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->count == 4 &&
         n->wall_ns < n->count * rec_hot.cpu_min_ns)
-        n->cpu_on = 0;
+        n->cpu_quiet = 1;
 }
 
 /* An exit with nothing open, or of an entry nested too deep to record. */
@@ -204,13 +231,14 @@ static COLD void exit_edge(rec_thread *t) {
         return; /* not recording */
     uint32_t depth = t->depth;
     if (depth >= REC_MAX_DEPTH) {
-        t->depth = depth - 1;
+        rec_relaxed_store(&t->depth, depth - 1);
         return;
     }
+    assert(depth == 0); /* the fast path takes every other exit */
     /* After fork() the child leaves the blocks its parent had open: those
      * ends are expected.  Any other is an unbalanced end. */
     if (t->inherited)
-        t->inherited--;
+        rec_relaxed_store(&t->inherited, t->inherited - 1);
     else
         atomic_fetch_add_explicit(&t->unbalanced_end_empty, 1, memory_order_relaxed);
 }
@@ -234,7 +262,7 @@ static inline __attribute__((always_inline)) void exit_at(rec_thread *t, uint64_
     if (__builtin_expect(depth - 1u >= REC_MAX_DEPTH - 1u, 0))
         return exit_edge(t);
     rec_frame *f = &t->stack[depth];
-    t->depth = depth - 1;
+    rec_relaxed_store(&t->depth, depth - 1);
     if (__builtin_expect(f->cpu0 != 0, 0))
         return exit_cpu(t, f);
     rec_node *n = f->node;
@@ -254,6 +282,13 @@ void scope_phase_end(void) {
 
 static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site);
 
+static inline void counter_add(rec_counter *c, int64_t v) {
+    uint32_t seq = rec_seq_begin(&c->seq);
+    REC_SEQ_ADD(c->calls, 1);
+    REC_SEQ_ADD(c->total, v);
+    rec_seq_end(&c->seq, seq);
+}
+
 static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
     if (!rec_attached(t)) {
         if ((t = slow_self()))
@@ -269,12 +304,8 @@ static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site 
         return; /* counted inside a dropped phase: dropped with it */
     }
     rec_counter *c = rec_counter_lookup(t, cur, name);
-    if (!c)
-        return;
-    uint32_t seq = rec_seq_begin(&c->seq);
-    c->calls++;
-    c->total += v;
-    rec_seq_end(&c->seq, seq);
+    if (c)
+        counter_add(c, v);
 }
 
 static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
@@ -284,11 +315,7 @@ static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site
                              c->parent != t->stack[depth].node->idx,
                          0))
         return count_slow(t, name, v, site);
-    rec_counter *k = c->item;
-    uint32_t seq = rec_seq_begin(&k->seq);
-    k->calls++;
-    k->total += v;
-    rec_seq_end(&k->seq, seq);
+    counter_add(c->item, v);
 }
 
 void scope_count_slow_(scope_site *site, int64_t v) {

@@ -11,28 +11,27 @@
  * fork, say), the handler gives up waiting rather than hang the program.
  */
 #define _GNU_SOURCE
-#include "recorder.h"
+#include "signals.h"
+
+#include "identity.h"
+#include "state.h"
+#include "writer.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 #define FLUSH_WAIT_MS 3000
 
-static const int flush_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1};
-#define NSIG_FLUSH (sizeof flush_signals / sizeof flush_signals[0])
-static struct sigaction previous[NSIG_FLUSH];
-
-void rec_flush_signals(sigset_t *set) {
-    sigemptyset(set);
-    for (unsigned i = 0; i < NSIG_FLUSH; i++)
-        sigaddset(set, flush_signals[i]);
-}
+/* The program's own dispositions, by slot in rec_flush_signal_list.
+ * Written by rec_signals_install (lifecycle, once); read by the handler. */
+static struct sigaction previous[REC_NFLUSH_SIGNALS];
 
 static int slot_of(int sig) {
-    for (unsigned i = 0; i < NSIG_FLUSH; i++)
-        if (flush_signals[i] == sig)
+    for (unsigned i = 0; i < REC_NFLUSH_SIGNALS; i++)
+        if (rec_flush_signal_list[i] == sig)
             return (int)i;
     return -1;
 }
@@ -40,13 +39,10 @@ static int slot_of(int sig) {
 static void on_signal(int sig, siginfo_t *info, void *ctx) {
     int saved = errno;
     int slot = slot_of(sig);
-    /* The writer blocks these signals; should one reach it anyway (sent to
-     * it by thread id), it must not wait for itself. */
-    if (atomic_load(&rec_proc.state) == REC_ON && rec_proc.writer_running &&
-        getpid() == rec_proc.pid && !pthread_equal(pthread_self(), rec_proc.writer)) {
-        atomic_store(&rec_proc.signal_seen, sig);
-        rec_request_flush(SCOPE_FRAME_SIGNAL, FLUSH_WAIT_MS);
-    }
+    /* A forked child that has not started its own writer yet has only its
+     * parent's identity: it flushes nothing. */
+    if (rec_state_get() == REC_ON && getpid() == rec_id.pid)
+        rec_request_signal_flush(sig, FLUSH_WAIT_MS);
     if (slot < 0)
         goto out;
     struct sigaction *old = &previous[slot];
@@ -86,9 +82,9 @@ out:
  * handler the program installs later replaces ours: its signal then runs
  * its handler and we flush only periodically and at exit (documented). */
 void rec_signals_install(void) {
-    for (unsigned i = 0; i < NSIG_FLUSH; i++) {
+    for (unsigned i = 0; i < REC_NFLUSH_SIGNALS; i++) {
         struct sigaction cur;
-        if (sigaction(flush_signals[i], NULL, &cur) != 0)
+        if (sigaction(rec_flush_signal_list[i], NULL, &cur) != 0)
             continue;
         /* A program that ignores SIGHUP (nohup) keeps ignoring it without
          * us in the way. */
@@ -103,6 +99,6 @@ void rec_signals_install(void) {
         ours.sa_sigaction = on_signal;
         ours.sa_flags = SA_SIGINFO | (cur.sa_flags & (SA_RESTART | SA_ONSTACK | SA_NODEFER));
         ours.sa_mask = cur.sa_mask;
-        sigaction(flush_signals[i], &ours, NULL);
+        sigaction(rec_flush_signal_list[i], &ours, NULL);
     }
 }

@@ -1,18 +1,22 @@
 /*
- * Per-thread recording state: the phase stack, the nodes of the thread's
- * phase tree, its counters and the lookup structures that find them.
+ * Per-thread recording state (thread.h): attaching a thread, finding and
+ * creating its nodes and counters, the registry the writer thread walks, and
+ * the reader's side of the sequence counters.
  *
- * Only the owning thread writes here.  Nodes and counters live in chunks that
- * never move, published by a count the writer thread reads with acquire
- * semantics, so the writer can read them while the owner adds more.  The
- * lookup table and caches are the owner's alone and may be reallocated.
- * Everything is allocated on first use of a (parent, name) pair: warm-up;
- * a steady loop allocates nothing.
+ * Nodes and counters live in chunks that never move, published by a count
+ * the writer thread reads with acquire semantics, so the writer can read
+ * them while the owner adds more.  The lookup table and caches are the
+ * owner's alone and may be reallocated.  Everything is allocated on first
+ * use of a (parent, name) pair: warm-up; a steady loop allocates nothing.
  */
 #define _GNU_SOURCE /* gettid, pthread_getname_np */
-#include "recorder.h"
+#include "thread.h"
 
-#include <errno.h>
+#include "clock.h"
+#include "config.h"
+
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -28,6 +32,8 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 #define KIND_COUNTER (1u << 31) /* names stay below 2^20, so bit 31 is free */
 #define POOL_WORDS   8192u      /* 64 KiB of histogram octaves per pool chunk */
+
+static_assert(KIND_COUNTER > REC_MAX_NAMES, "the counter mark must lie above every name id");
 
 static void on_thread_exit(void *arg) {
     rec_thread *t = arg;
@@ -46,7 +52,7 @@ rec_thread *rec_threads_head(void) {
 static int cache_cover(rec_thread *t, uint32_t name);
 
 /* The sentinels and an empty cache, so the hot path tests nothing twice. */
-static int init_recording(rec_thread *t) {
+int rec_thread_init_recording(rec_thread *t) {
     memset(&t->root, 0, sizeof t->root);
     memset(&t->dropped, 0, sizeof t->dropped);
     t->dropped.idx = REC_IDX_DROPPED;
@@ -62,19 +68,25 @@ static void init_identity(rec_thread *t) {
     t->index = atomic_fetch_add(&thread_count, 1) + 1;
     t->tid = (pid_t)syscall(SYS_gettid);
     t->start_mono_ns = rec_mono_ns();
+    /* pthread_getname_np fails with ERANGE on a buffer under 16 bytes. */
+    static_assert(sizeof t->name >= 16, "a thread name takes up to 16 bytes");
     if (pthread_getname_np(pthread_self(), t->name, sizeof t->name) != 0)
         t->name[0] = '\0';
 }
 
-rec_thread *rec_thread_attach(void) {
+rec_thread *rec_thread_new(void) {
     rec_thread *t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
-    init_identity(t);
-    if (init_recording(t) < 0) {
-        free(t);
-        return NULL;
-    }
+    if (t)
+        init_identity(t);
+    return t;
+}
+
+void rec_thread_discard(rec_thread *t) {
+    rec_thread_free_nodes(t);
+    free(t);
+}
+
+void rec_thread_publish(rec_thread *t) {
     pthread_once(&exit_key_once, make_exit_key);
     (void)pthread_setspecific(exit_key, t);
     rec_thread *old = atomic_load_explicit(&threads_head, memory_order_relaxed);
@@ -83,7 +95,6 @@ rec_thread *rec_thread_attach(void) {
     while (!atomic_compare_exchange_weak_explicit(&threads_head, &old, t, memory_order_release,
                                                   memory_order_relaxed));
     rec_self = t;
-    return t;
 }
 
 /* ---- lookup ---------------------------------------------------------------- */
@@ -157,105 +168,115 @@ static int cache_cover(rec_thread *t, uint32_t name) {
     return 0;
 }
 
-/* A new zeroed element in a chunked array, or NULL at the limit. */
-static void *chunk_slot(void **chunks, _Atomic uint32_t *count, size_t size, uint32_t *idx) {
-    uint32_t n = atomic_load_explicit(count, memory_order_relaxed);
+/* A chunked array of nodes or counters, and the count that publishes it. */
+typedef struct chunked {
+    void **chunks;
+    _Atomic uint32_t *count;
+    size_t size;
+} chunked;
+
+static void *chunked_at(chunked a, uint32_t idx) {
+    return (char *)a.chunks[(idx - 1) >> REC_CHUNK_SHIFT] +
+           (size_t)((idx - 1) & (REC_CHUNK - 1)) * a.size;
+}
+
+/* The element stored under key in the owner's table, or a new zeroed one
+ * (*fresh set) for the caller to fill in and publish with publish_new.
+ * NULL when the table, the chunk or the per-thread limit fails: then the
+ * entry or count is dropped, and counted. */
+static void *find_or_add(rec_thread *t, uint32_t name, uint64_t key, chunked a, uint32_t *idx,
+                         int *fresh) {
+    *fresh = 0;
+    if (cache_cover(t, name) < 0)
+        goto fail;
+    table_slot *slot = NULL;
+    if ((*idx = table_find(t, key, &slot)))
+        return chunked_at(a, *idx);
+    if (!slot)
+        goto fail;
+    uint32_t n = atomic_load_explicit(a.count, memory_order_relaxed);
     uint32_t c = n >> REC_CHUNK_SHIFT;
     if (c >= REC_MAX_CHUNKS)
-        return NULL;
-    if (!chunks[c] && !(chunks[c] = calloc(REC_CHUNK, size)))
-        return NULL;
+        goto fail;
+    if (!a.chunks[c] && !(a.chunks[c] = calloc(REC_CHUNK, a.size)))
+        goto fail;
     *idx = n + 1;
-    return (char *)chunks[c] + (size_t)(n & (REC_CHUNK - 1)) * size;
+    slot->key = key;
+    slot->idx = *idx;
+    t->table_used++;
+    *fresh = 1;
+    return chunked_at(a, *idx);
+fail:
+    atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
+    return NULL;
+}
+
+/* Makes a filled-in new element visible to the writer thread. */
+static void publish_new(chunked a, uint32_t idx) {
+    atomic_store_explicit(a.count, idx, memory_order_release);
 }
 
 /* Ids in the log are per process (file), not per thread: nodes and counters
  * of all threads draw from these. */
 static _Atomic uint32_t next_node_id, next_counter_id;
 
-void rec_ids_reset(void) {
-    atomic_store(&next_node_id, 0);
-    atomic_store(&next_counter_id, 0);
-}
-
 rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
                           const scope_site *site) {
-    uint32_t parent = pnode->idx;
-    if (cache_cover(t, name) < 0)
-        goto fail;
-    table_slot *slot;
-    uint64_t key = (uint64_t)parent << 32 | name;
-    uint32_t idx = table_find(t, key, &slot);
-    rec_node *n;
-    if (idx) {
-        n = rec_node_at(t, idx);
-    } else {
-        if (!slot)
-            goto fail;
-        n = chunk_slot((void **)t->nodes, &t->nnodes, sizeof *n, &idx);
-        if (!n)
-            goto fail;
+    assert(name > 0 && name < REC_MAX_NAMES);
+    uint32_t parent = pnode->idx, idx;
+    int fresh;
+    chunked a = {(void **)t->nodes, &t->nnodes, sizeof(rec_node)};
+    rec_node *n = find_or_add(t, name, (uint64_t)parent << 32 | name, a, &idx, &fresh);
+    if (!n)
+        return NULL;
+    if (fresh) {
         n->idx = idx;
         n->parent = parent;
         n->id = atomic_fetch_add(&next_node_id, 1) + 1;
         n->parent_id = pnode->id;
         n->name = name;
         n->min_ns = UINT64_MAX;
-        n->cpu_on = rec_hot.cpu_mode != REC_CPU_OFF;
+        atomic_init(&n->cpu_read,
+                    rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_FIRST : REC_CPU_READ_OFF);
         if (site) {
             n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
                        (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
-            n->file = site->file_id;
+            /* threads meeting a site together may each register it: each
+             * stores the same id (names.c) */
+            n->file = __atomic_load_n(&site->file_id, __ATOMIC_RELAXED);
             n->line = site->line;
         }
-        slot->key = key;
-        slot->idx = idx;
-        t->table_used++;
-        atomic_store_explicit(&t->nnodes, idx, memory_order_release);
+        publish_new(a, idx);
     }
     t->phase_cache[name] = (rec_cache){parent, n};
     return n;
-fail:
-    atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
-    return NULL;
 }
 
 rec_counter *rec_counter_lookup(rec_thread *t, const rec_node *pnode, uint32_t name) {
-    uint32_t node = pnode->idx;
-    if (cache_cover(t, name) < 0)
-        goto fail;
-    table_slot *slot;
-    uint64_t key = (uint64_t)node << 32 | KIND_COUNTER | name;
-    uint32_t idx = table_find(t, key, &slot);
-    rec_counter *c;
-    if (idx) {
-        c = rec_counter_at(t, idx);
-    } else {
-        if (!slot)
-            goto fail;
-        c = chunk_slot((void **)t->counters, &t->ncounters, sizeof *c, &idx);
-        if (!c)
-            goto fail;
+    assert(name > 0 && name < REC_MAX_NAMES);
+    uint32_t node = pnode->idx, idx;
+    int fresh;
+    chunked a = {(void **)t->counters, &t->ncounters, sizeof(rec_counter)};
+    rec_counter *c =
+        find_or_add(t, name, (uint64_t)node << 32 | KIND_COUNTER | name, a, &idx, &fresh);
+    if (!c)
+        return NULL;
+    if (fresh) {
         c->idx = idx;
         c->name = name;
         c->node = node;
         c->id = atomic_fetch_add(&next_counter_id, 1) + 1;
         c->node_id = pnode->id;
-        slot->key = key;
-        slot->idx = idx;
-        t->table_used++;
-        atomic_store_explicit(&t->ncounters, idx, memory_order_release);
+        publish_new(a, idx);
     }
     t->count_cache[name] = (rec_cache){node, c};
     return c;
-fail:
-    atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
-    return NULL;
 }
 
 /* The 16 counters of one histogram octave, carved from a per-thread pool.
  * Published with release so the writer sees zeroed counters, not garbage. */
 uint64_t *rec_hist_octave(rec_thread *t, rec_node *n, uint32_t octave) {
+    assert(octave < REC_HIST_OCTAVES);
     if (t->pool_left < 16) {
         uint64_t *chunk = calloc(POOL_WORDS, sizeof *chunk);
         if (!chunk)
@@ -270,6 +291,38 @@ uint64_t *rec_hist_octave(rec_thread *t, rec_node *n, uint32_t octave) {
     t->pool_left -= 16;
     __atomic_store_n(&n->hist[octave], oct, __ATOMIC_RELEASE);
     return oct;
+}
+
+/* ---- the reader's side of a sequence counter ---------------------------------- */
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+int rec_seq_read(_Atomic uint32_t *seq, void (*copy)(const void *from, void *to), const void *from,
+                 void *to, int stuck_ok) {
+    for (int tries = 0; tries < 100000; tries++) {
+        uint32_t s1 = atomic_load_explicit(seq, memory_order_acquire);
+        if (s1 & 1) {
+            /* The owner is inside an update.  It may be off its CPU, even
+             * waiting for this one: spin briefly, then give the CPU away. */
+            if (tries % 64 == 63)
+                sched_yield();
+            else
+                cpu_relax();
+            continue;
+        }
+        copy(from, to);
+        rec_seq_fence(memory_order_acquire);
+        if (atomic_load_explicit(seq, memory_order_relaxed) == s1)
+            return 1;
+    }
+    if (!stuck_ok)
+        return 0;
+    copy(from, to);
+    return 1;
 }
 
 /* ---- teardown (fork child, retired threads) -------------------------------- */
@@ -299,7 +352,7 @@ void rec_thread_free_nodes(rec_thread *t) {
     t->table_mask = t->table_used = t->cache_len = 0;
     atomic_store(&t->nnodes, 0);
     atomic_store(&t->ncounters, 0);
-    t->w_nodes = t->w_counters = 0;
+    t->w_nodes = 0;
 }
 
 /* Frees the structures of threads the writer has retired (exited and fully
@@ -334,15 +387,20 @@ void rec_thread_unlink_retired(void) {
     }
 }
 
+/* ---- fork ---------------------------------------------------------------------- */
+
 /* Threads of the parent that do not exist in a forked child.  Their state
  * was arbitrary at the fork (one may have been inside free()), so the child
  * never frees it: it is kept here, reachable, and never used again. */
 static rec_thread *fork_graveyard;
+/* The forking thread's structure, kept for the child's first call. */
+static rec_thread *fork_survivor;
 
-/* In a forked child: the calling thread is the only one left.  The others
- * are set aside untouched, and the survivor starts over with an empty tree
- * and a clean phase stack. */
-void rec_threads_forget_all_but(rec_thread *keep) {
+/* The calling thread is the only one left.  The others are set aside
+ * untouched, and the survivor starts over with an empty tree and a clean
+ * phase stack; the phases its parent had open are expected to end. */
+void rec_threads_fork_child(void) {
+    rec_thread *keep = rec_attached(rec_self) ? rec_self : NULL;
     rec_thread *t = atomic_load(&threads_head);
     while (t) {
         rec_thread *next = t->next;
@@ -354,12 +412,15 @@ void rec_threads_forget_all_but(rec_thread *keep) {
     }
     atomic_store(&thread_count, 0);
     atomic_store(&threads_head, keep);
-    rec_ids_reset();
+    atomic_store(&next_node_id, 0);
+    atomic_store(&next_counter_id, 0);
     if (keep) {
+        uint32_t open = keep->depth;
         keep->next = NULL;
         rec_thread_free_nodes(keep);
         memset(keep->stack, 0, sizeof keep->stack);
-        init_recording(keep);
+        rec_thread_init_recording(keep);
+        keep->inherited = open;
         keep->w_defined = 0;
         keep->w_unbalanced = keep->w_dropped = 0;
         atomic_store(&keep->unbalanced_end_empty, 0);
@@ -367,5 +428,14 @@ void rec_threads_forget_all_but(rec_thread *keep) {
         atomic_store(&keep->exited, 0);
         atomic_store(&keep->retired, 0);
         init_identity(keep);
+    }
+    fork_survivor = keep;
+    rec_self = &rec_unattached;
+}
+
+void rec_thread_adopt_survivor(void) {
+    if (fork_survivor) {
+        rec_self = fork_survivor;
+        fork_survivor = NULL;
     }
 }

@@ -12,8 +12,8 @@ set -euo pipefail
 # One package a line, grouped by what needs it.  Keep this the single list: the
 # README, CI and every other script rely on it being complete.
 PACKAGES=(
-    # toolchain and build
-    build-essential gcc cmake pkg-config
+    # toolchain and build; libtsan2 is gcc's ThreadSanitizer runtime (test.sh --tsan)
+    build-essential gcc cmake pkg-config libtsan2
     # libraries: terminal UI, HDF5 import/export, log compression, themes,
     # symbolization, stack capture, JSON
     libncurses-dev libhdf5-dev libzstd-dev libyaml-dev libdw-dev libunwind-dev libcjson-dev

@@ -26,6 +26,12 @@ static inline uint64_t rt_thread_trains(int i) {
     return (rt_thread_iterations(i) + RT_TRAIN_EVERY - 1) / RT_TRAIN_EVERY;
 }
 
+/* ---- rt_thread_exit: a thread that ends before its process ------------- */
+
+#define RT_EXIT_THREAD  "rt-exiting" /* its pthread name */
+#define RT_EXIT_STEPS   12           /* entries of "step" */
+#define RT_EXIT_STEP_MS 40           /* apart by this much */
+
 /* ---- rt_basic names: bytes a name may hold ------------------------------ */
 
 /* Control characters, an escape sequence and invalid UTF-8 (a lone

@@ -1,0 +1,31 @@
+/*
+ * A data source: one kind of thing the recorder collects (names, phases
+ * and counters, the process record), and everything the writer thread and
+ * the lifecycle do with it.  The sources are the rows of one table
+ * (sources.c); adding a source is a row there and a file of its own.
+ */
+#ifndef SCOPE_REC_SOURCE_H
+#define SCOPE_REC_SOURCE_H
+
+#include "frame.h"
+#include "thread.h"
+
+typedef struct rec_source {
+    const char *name;
+    /* A thread's first call: set up what it records into.  Any NULL member
+     * means the source has nothing to do there. */
+    int (*thread_attach)(rec_thread *t);
+    /* In a forked child, from the fork handler: the only thread left is the
+     * caller; forget what belonged to the others. */
+    void (*fork_child)(void);
+    /* A new log file, or a frame dropped after failed writes: everything
+     * must be written again. */
+    void (*reset_sent)(void);
+    /* Snapshots what changed since the last frame and adds it to f.
+     * Writer thread only, like every member below. */
+    void (*encode)(const rec_frame_ctx *f);
+    /* The frame f was written: its records are on disk. */
+    void (*frame_written)(const rec_frame_ctx *f);
+} rec_source;
+
+#endif

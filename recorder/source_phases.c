@@ -1,0 +1,259 @@
+/*
+ * Data source: phases and counters.  Each frame it copies every thread's
+ * nodes and counters (thread.h: the owner writes them, this reads them under
+ * their sequence counters), writes the definitions it has not written yet
+ * and the aggregates that changed, as full values, and the caveats the hot
+ * path counted.  It also runs the writer's half of the adaptive CPU-time
+ * rule, and frees the state of threads that have exited once their last
+ * values are on disk.
+ */
+#include "source_phases.h"
+
+#include "config.h"
+#include "frame.h"
+#include "thread.h"
+
+#include <scope/log_hist.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The copied buckets of the node being written. */
+static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+
+/* ---- snapshots ---------------------------------------------------------- */
+
+typedef struct node_snap {
+    uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
+    uint32_t nbins;
+    uint64_t hist_total; /* entries in the copied buckets: at most count */
+} node_snap;
+
+static void copy_node(const void *from, void *to) {
+    const rec_node *n = from;
+    node_snap *s = to;
+    s->count = rec_seq_load(&n->count);
+    s->wall_ns = rec_seq_load(&n->wall_ns);
+    s->min_ns = rec_seq_load(&n->min_ns);
+    s->max_ns = rec_seq_load(&n->max_ns);
+    s->cpu_count = rec_seq_load(&n->cpu_count);
+    s->cpu_wall_ns = rec_seq_load(&n->cpu_wall_ns);
+    s->cpu_ns = rec_seq_load(&n->cpu_ns);
+}
+
+/* A copy of a node.  The scalars (count, sums, min, max) are copied under
+ * the node's sequence counter, so they agree with each other exactly.  The
+ * histogram is read first, without it: copying up to 976 buckets takes
+ * longer than one entry of a hot phase, so a consistent copy could starve.
+ * Because the owner bumps the count before the bucket, and the buckets are
+ * read before the count, the buckets then sum to at most `count`: the
+ * difference is the entries that ended while the copy was taken.  Returns 0
+ * when the owner stayed inside one update (stopped there by a signal, say):
+ * the next frame carries the node.  With `stuck_ok` (a frame closed for a
+ * signal, whose handler may be what stopped the owner, which will then never
+ * finish), the values are copied as they are instead: off by at most the one
+ * entry being recorded, rather than missing from the process's last frame. */
+static int snap_node(rec_node *n, node_snap *s, int stuck_ok) {
+    s->nbins = 0;
+    s->hist_total = 0;
+    for (uint32_t o = 0; o < REC_HIST_OCTAVES; o++) {
+        uint64_t *oct = __atomic_load_n(&n->hist[o], __ATOMIC_ACQUIRE);
+        for (uint32_t k = 0; oct && k < 16; k++) {
+            uint64_t c = rec_seq_load(&oct[k]);
+            if (c) {
+                assert(s->nbins < SCOPE_HIST_BUCKETS);
+                bins[s->nbins++] = (scope_hist_bin){o * 16 + k, c};
+                s->hist_total += c;
+            }
+        }
+    }
+    rec_seq_fence(memory_order_acquire);
+    return rec_seq_read(&n->seq, copy_node, n, s, stuck_ok);
+}
+
+typedef struct counter_snap {
+    uint64_t calls;
+    int64_t total;
+} counter_snap;
+
+static void copy_counter(const void *from, void *to) {
+    const rec_counter *c = from;
+    counter_snap *s = to;
+    s->calls = rec_seq_load(&c->calls);
+    s->total = rec_seq_load(&c->total);
+}
+
+/* ---- one thread ------------------------------------------------------------ */
+
+static void add_definitions(const rec_frame_ctx *f, rec_thread *t, uint32_t nn) {
+    scope_record r;
+    if (!t->w_defined) {
+        r = (scope_record){.type = SCOPE_REC_THREAD};
+        r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono_ns, REC_STR(t->name)};
+        rec_frame_add(f, &r);
+        t->w_defined = 1;
+    }
+    for (uint32_t i = t->w_nodes + 1; i <= nn; i++) {
+        rec_node *n = rec_node_at(t, i);
+        r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
+        r.u.phase_node = (scope_rec_phase_node){n->id,    n->parent_id, n->name, t->index,
+                                                n->flags, n->file,      n->line};
+        rec_frame_add(f, &r);
+    }
+    t->w_nodes = nn;
+}
+
+/* Adaptive CPU time after the first entries: reads go on or off with the
+ * mean of the last interval's entries, so a phase that turns long (or
+ * short) is followed within a frame.  The writer's half of the rule; the
+ * owner's is in phase.c. */
+static void adapt_cpu_reads(rec_node *n, const node_snap *s) {
+    if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->w_count >= 4 && s->count > n->w_count) {
+        int on = s->wall_ns - n->w_wall_ns >= (s->count - n->w_count) * rec_hot.cpu_min_ns;
+        atomic_store_explicit(&n->cpu_read, on ? REC_CPU_READ_ON : REC_CPU_READ_OFF,
+                              memory_order_relaxed);
+    }
+}
+
+/* with_hist: the aggregate carries the node's histogram.  The frame decides,
+ * except for the last copy of an exited thread's node: no later frame
+ * brings that node, so it carries its histogram whatever the frame. */
+static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
+    node_snap s;
+    /* count only grows, so an unchanged count is an unchanged node; but a
+     * frame that carries histograms also brings any histogram that is
+     * older than its node's count (last sent in a frame without one). */
+    if (!snap_node(n, &s, f->stuck_ok) || s.count == 0)
+        return;
+    int stale_hist = with_hist && n->w_hist_count != s.count;
+    if (s.count == n->w_count && !f->resend_all && !stale_hist)
+        return;
+    /* Its first entry ended while it was copied: no bucket yet.  The
+     * next frame writes it whole. */
+    if (s.nbins == 0)
+        return;
+    scope_record r = {.type = SCOPE_REC_PHASE_AGG};
+    r.u.phase_agg = (scope_rec_phase_agg){
+        .node = n->id,
+        .count = s.count,
+        .wall_ns = s.wall_ns,
+        .min_ns = s.count ? s.min_ns : 0,
+        .max_ns = s.max_ns,
+        .cpu_count = s.cpu_count,
+        .cpu_wall_ns = s.cpu_wall_ns,
+        .cpu_ns = s.cpu_ns,
+        .nbins = with_hist || !n->w_hist_count ? s.nbins : 0,
+        .bins = bins,
+    };
+    if (r.u.phase_agg.nbins)
+        n->w_hist_count = s.hist_total; /* may trail count: then it is resent */
+    rec_frame_add(f, &r);
+    adapt_cpu_reads(n, &s);
+    n->w_count = s.count;
+    n->w_wall_ns = s.wall_ns;
+}
+
+static void add_counters(const rec_frame_ctx *f, rec_thread *t) {
+    uint32_t nc = atomic_load_explicit(&t->ncounters, memory_order_acquire);
+    for (uint32_t i = 1; i <= nc; i++) {
+        rec_counter *c = rec_counter_at(t, i);
+        counter_snap s;
+        if (!rec_seq_read(&c->seq, copy_counter, c, &s, f->stuck_ok) ||
+            (s.calls == c->w_calls && !f->resend_all))
+            continue;
+        scope_record r = {.type = SCOPE_REC_COUNTER};
+        r.u.counter = (scope_rec_counter){c->id, c->name, c->node_id, t->index, s.calls, s.total};
+        rec_frame_add(f, &r);
+        c->w_calls = s.calls;
+    }
+}
+
+/* Caveats counted on the hot path, written as they grow. */
+static void add_caveats(const rec_frame_ctx *f, rec_thread *t) {
+    uint64_t ub = atomic_load_explicit(&t->unbalanced_end_empty, memory_order_relaxed);
+    if (ub != t->w_unbalanced) {
+        rec_frame_mark(f, SCOPE_MARK_UNBALANCED, t->index, (int64_t)ub,
+                       "scope_phase_end() with no phase open");
+        t->w_unbalanced = ub;
+    }
+    uint64_t dr = atomic_load_explicit(&t->dropped_count, memory_order_relaxed);
+    if (dr != t->w_dropped) {
+        rec_frame_mark(f, SCOPE_MARK_DROPPED, t->index, (int64_t)dr,
+                       "entries or counts not recorded (nested too deep, past a per-thread limit, "
+                       "name table full, or no memory)");
+        t->w_dropped = dr;
+    }
+}
+
+/* Phases still open when the process ends or a thread exits.  A running
+ * thread may change its stack while this reads it: the depth and the node
+ * are each one relaxed load, and the mark names whatever was open then. */
+static void add_open_phases(const rec_frame_ctx *f, rec_thread *t, const char *when) {
+    uint32_t depth = rec_relaxed_load(&t->depth);
+    uint32_t inherited = rec_relaxed_load(&t->inherited);
+    if (depth <= inherited)
+        return;
+    char text[160];
+    snprintf(text, sizeof text, "%u phase(s) still open %s", depth - inherited, when);
+    rec_node *top =
+        rec_relaxed_load(&t->stack[depth < REC_MAX_DEPTH ? depth : REC_MAX_DEPTH - 1].node);
+    rec_frame_mark(f, SCOPE_MARK_UNBALANCED, t->index, (int64_t)top->id, text);
+}
+
+static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
+    uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+    add_definitions(f, t, nn);
+    for (uint32_t i = 1; i <= nn; i++)
+        add_aggregate(f, rec_node_at(t, i), f->with_hist || t->w_final);
+    add_counters(f, t);
+    add_caveats(f, t);
+}
+
+/* ---- the source -------------------------------------------------------------- */
+
+static void encode(const rec_frame_ctx *f) {
+    for (rec_thread *t = rec_threads_head(); t; t = t->next) {
+        if (atomic_load_explicit(&t->retired, memory_order_acquire))
+            continue;
+        /* Read before the copy: a thread that exits while it is copied has
+         * values this frame may not hold, so it is retired a frame later. */
+        t->w_final = atomic_load_explicit(&t->exited, memory_order_acquire);
+        add_thread(f, t);
+        if (t->w_final)
+            add_open_phases(f, t, "when its thread exited");
+    }
+    if (f->reason == SCOPE_FRAME_EXIT) {
+        for (rec_thread *t = rec_threads_head(); t; t = t->next)
+            if (!atomic_load_explicit(&t->retired, memory_order_acquire) &&
+                !atomic_load_explicit(&t->exited, memory_order_acquire))
+                add_open_phases(f, t, "at exit");
+    }
+}
+
+/* Threads that had exited before they were copied are now fully written:
+ * free their nodes. */
+static void frame_written(const rec_frame_ctx *f) {
+    (void)f;
+    for (rec_thread *t = rec_threads_head(); t; t = t->next) {
+        if (t->w_final && !atomic_load_explicit(&t->retired, memory_order_relaxed)) {
+            rec_thread_free_nodes(t);
+            atomic_store_explicit(&t->retired, 1, memory_order_release);
+        }
+    }
+    rec_thread_unlink_retired();
+}
+
+static void reset_sent(void) {
+    for (rec_thread *t = rec_threads_head(); t; t = t->next) {
+        t->w_defined = 0;
+        t->w_nodes = 0;
+    }
+}
+
+const rec_source rec_source_phases = {
+    .name = "phases",
+    .thread_attach = rec_thread_init_recording,
+    .fork_child = rec_threads_fork_child,
+    .reset_sent = reset_sent,
+    .encode = encode,
+    .frame_written = frame_written,
+};

@@ -1,0 +1,36 @@
+/*
+ * The table of data sources (source.h).  The writer thread walks it for
+ * every frame (writer.c); attaching a thread, a fork and a new file walk it
+ * here.
+ */
+#include "sources.h"
+
+#include "source_names.h"
+#include "source_phases.h"
+#include "source_process.h"
+
+const rec_source *const rec_sources[] = {
+    &rec_source_process, /* PROCESS: names nothing */
+    &rec_source_names,   /* STRING: used by what follows */
+    &rec_source_phases,  /* THREAD, PHASE_NODE, PHASE_AGG, COUNTER, per-thread MARKs */
+};
+const unsigned rec_nsources = sizeof rec_sources / sizeof rec_sources[0];
+
+int rec_sources_thread_attach(rec_thread *t) {
+    for (unsigned i = 0; i < rec_nsources; i++)
+        if (rec_sources[i]->thread_attach && rec_sources[i]->thread_attach(t) < 0)
+            return -1;
+    return 0;
+}
+
+void rec_sources_fork_child(void) {
+    for (unsigned i = 0; i < rec_nsources; i++)
+        if (rec_sources[i]->fork_child)
+            rec_sources[i]->fork_child();
+}
+
+void rec_sources_reset_sent(void) {
+    for (unsigned i = 0; i < rec_nsources; i++)
+        if (rec_sources[i]->reset_sent)
+            rec_sources[i]->reset_sent();
+}

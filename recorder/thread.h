@@ -1,0 +1,237 @@
+/*
+ * Per-thread recording state: the phase stack, the nodes of the thread's
+ * phase tree, its counters and the lookup structures that find them.
+ *
+ * Threads of the host program record into structures of their own (struct
+ * rec_thread) with no lock: a phase entry and exit touch only the thread's
+ * own phase stack and one node.  The writer thread reads every thread's
+ * nodes through per-node sequence counters (a seqlock: the owner makes the
+ * counter odd while it updates, the reader retries a copy that saw it
+ * change).
+ *
+ * Every field below names its one writer.  "owner" is the thread the
+ * structure belongs to.  "writer" is the writer thread, and the thread that
+ * starts it before it runs (a new file resets what was sent).  "before
+ * publication" means written once by the thread that creates the element,
+ * before the release store that makes it visible to the writer (nnodes,
+ * ncounters, the registry's head), and never again.  A forked child's lone thread rebuilds
+ * its own structure while no other thread exists (rec_threads_fork_child).
+ */
+#ifndef SCOPE_REC_THREAD_H
+#define SCOPE_REC_THREAD_H
+
+#include "recorder.h"
+
+#include <scope/log_format.h>
+#include <scope/scope.h>
+
+#include <stdatomic.h>
+#include <sys/types.h>
+
+/* Stores by the owner to fields the writer thread reads while the owner
+ * may be writing them, and the writer's loads of them.
+ *
+ * rec_relaxed_store / rec_relaxed_load: a value already in a register (the
+ * depth, a stack frame's node); a relaxed atomic store costs no more than a
+ * plain one, so it is one everywhere.
+ *
+ * REC_SEQ_ADD, REC_SEQ_SET / rec_seq_load: a field under a sequence counter
+ * (and a histogram bucket).  Built for ThreadSanitizer they are atomic, so
+ * the writer's copy races with nothing and TSan checks the rest; TSan does
+ * not model fences, so there the order the fences give comes from the
+ * accesses themselves (release stores, acquire loads) and rec_seq_fence is
+ * empty.  Elsewhere the owner's side is a plain add to memory: the atomic
+ * form compiles to a load, an add and a store, two instructions more per
+ * field on the hot path, and the copy the writer takes is checked by the
+ * sequence counter either way. */
+#define rec_relaxed_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define rec_relaxed_load(p)     __atomic_load_n((p), __ATOMIC_RELAXED)
+#if defined(__SANITIZE_THREAD__)
+#define REC_SEQ_ADD(field, v) __atomic_store_n(&(field), (field) + (v), __ATOMIC_RELEASE)
+#define REC_SEQ_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELEASE)
+#define rec_seq_load(p)       __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define rec_seq_fence(order)  ((void)0)
+#else
+#define REC_SEQ_ADD(field, v) ((field) += (v))
+#define REC_SEQ_SET(field, v) ((field) = (v))
+#define rec_seq_load(p)       __atomic_load_n((p), __ATOMIC_RELAXED)
+#define rec_seq_fence(order)  atomic_thread_fence(order)
+#endif
+
+/* Whether an entry of a node reads thread CPU time (cpu_read).  The owner
+ * sets it when it creates the node; the writer thread's adaptive rule is its
+ * only writer after that. */
+enum rec_cpu_read {
+    REC_CPU_READ_OFF = 0,   /* no reads */
+    REC_CPU_READ_FIRST = 1, /* reads, until the owner's or the writer's rule decides */
+    REC_CPU_READ_ON = 2,    /* reads: the writer's rule decided so */
+};
+
+typedef struct rec_node {
+    _Atomic uint32_t seq; /* owner: odd while it updates */
+    /* before publication */
+    uint32_t idx;             /* 1.. within its thread: where it is stored */
+    uint32_t parent;          /* parent node idx, 0 at top level */
+    uint32_t id;              /* unique in the process's log: PHASE_NODE id */
+    uint32_t parent_id;       /* the parent's id, 0 at top level */
+    uint32_t name;            /* name id */
+    uint32_t flags;           /* SCOPE_PHASE_F_* */
+    uint32_t file, line;      /* name id of the source file, line; 0 when unknown */
+    _Atomic uint8_t cpu_read; /* enum rec_cpu_read: before publication, then writer */
+    uint8_t cpu_quiet;        /* owner: the first entries were short; see phase.c */
+    /* owner, under seq */
+    uint64_t count, wall_ns, min_ns, max_ns;
+    uint64_t cpu_count, cpu_wall_ns, cpu_ns;
+    /* owner: each pointer stored once (release); its 16 counters added to
+     * outside seq, see the writer's snapshot */
+    uint64_t *hist[REC_HIST_OCTAVES];
+    /* writer: what the last frame held */
+    uint64_t w_count, w_wall_ns;
+    uint64_t w_hist_count; /* entries in the histogram last written */
+} rec_node;
+
+#define REC_IDX_DROPPED UINT32_MAX       /* the dropped sentinel's idx */
+#define REC_CACHE_EMPTY (UINT32_MAX - 1) /* a cache slot's parent before first use */
+
+typedef struct rec_counter {
+    _Atomic uint32_t seq; /* owner */
+    /* before publication */
+    uint32_t idx;     /* 1.. within its thread: where it is stored */
+    uint32_t name;    /* name id */
+    uint32_t node;    /* node idx open when counted */
+    uint32_t id;      /* unique in the process's log: COUNTER id */
+    uint32_t node_id; /* the open node's id, 0 for none */
+    /* owner, under seq */
+    uint64_t calls;
+    int64_t total;
+    uint64_t w_calls; /* writer */
+} rec_counter;
+
+typedef struct rec_frame {
+    rec_node *node; /* owner (rec_relaxed_store); read by the writer at exit */
+    uint64_t t0;    /* owner: ticks */
+    uint64_t cpu0;  /* owner: thread CPU ns at entry, 0 when not read */
+} rec_frame;
+
+typedef struct rec_cache {
+    uint32_t parent;
+    void *item; /* rec_node* or rec_counter* */
+} rec_cache;
+
+typedef struct rec_thread {
+    /* Before publication.  A copy of the clock's settings, next to the rest
+     * of what the hot path touches, so reading the clock costs no extra load
+     * of a global. */
+    uint64_t clock_mult;
+    uint8_t clock_tsc;
+
+    /* The registry: pushed at the head, before publication; after that only
+     * the writer thread rewrites it, unlinking retired threads. */
+    struct rec_thread *next;
+    /* before publication */
+    uint32_t index; /* thread index in the log, 1.. */
+    pid_t tid;
+    uint64_t start_mono_ns;
+    char name[16];       /* pthread_getname_np's limit, NUL included */
+    _Atomic int exited;  /* the owner's thread-exit destructor */
+    _Atomic int retired; /* writer: it wrote the last state and freed the nodes */
+    int w_defined;       /* writer: has written the THREAD record */
+    int w_final;         /* writer: had exited before this frame copied it */
+
+    /* owner; depth, inherited and each frame's node are read by the writer
+     * for the phases still open at exit (rec_relaxed_store) */
+    uint32_t depth;     /* open phases; the k-th is stack[k] while k < REC_MAX_DEPTH */
+    uint32_t inherited; /* phases a forked child's parent had open: their ends are expected */
+    rec_frame stack[REC_MAX_DEPTH]; /* stack[0] is the root sentinel */
+
+    /* owner: chunks written by the owner, published by count (release) */
+    rec_node *nodes[REC_MAX_CHUNKS];
+    _Atomic uint32_t nnodes;
+    rec_counter *counters[REC_MAX_CHUNKS];
+    _Atomic uint32_t ncounters;
+    uint32_t w_nodes; /* writer: node definitions written so far */
+
+    /* owner-only lookup structures */
+    rec_cache *phase_cache, *count_cache; /* indexed by name id */
+    uint32_t cache_len;
+    uint64_t *table; /* open addressing: key (parent << 32 | name) -> kind:idx */
+    uint32_t table_mask, table_used;
+
+    /* owner: histogram octave pool, chunks chained through their first word */
+    uint64_t *pool;
+    uint32_t pool_left;
+    uint64_t *pool_chain;
+
+    /* owner: sentinel nodes.  stack[0] holds the root (idx 0); an entry that
+     * could not be recorded holds `dropped` (idx REC_IDX_DROPPED) */
+    rec_node root, dropped;
+
+    /* owner: caveats counted on the hot path, reported by the writer */
+    _Atomic uint64_t unbalanced_end_empty; /* end with nothing open */
+    _Atomic uint64_t dropped_count;        /* entries or counts not recorded */
+    uint64_t w_unbalanced, w_dropped;      /* writer: the counts last written */
+} rec_thread;
+
+static inline rec_node *rec_node_at(rec_thread *t, uint32_t idx) {
+    return &t->nodes[(idx - 1) >> REC_CHUNK_SHIFT][(idx - 1) & (REC_CHUNK - 1)];
+}
+
+static inline rec_counter *rec_counter_at(rec_thread *t, uint32_t idx) {
+    return &t->counters[(idx - 1) >> REC_CHUNK_SHIFT][(idx - 1) & (REC_CHUNK - 1)];
+}
+
+/* The calling thread's state.  A thread that has not recorded yet points at
+ * rec_unattached, whose depth sends every call down a slow path, so the fast
+ * paths need no NULL test. */
+extern __thread rec_thread *rec_self __attribute__((tls_model("initial-exec")));
+extern rec_thread rec_unattached;
+
+static inline int rec_attached(const rec_thread *t) {
+    return t != &rec_unattached;
+}
+
+/* Attaching the calling thread: a new structure with its identity, the
+ * recording state the sources set up (rec_thread_init_recording for
+ * phases), then published in the registry as rec_self. */
+rec_thread *rec_thread_new(void);
+int rec_thread_init_recording(rec_thread *t);
+void rec_thread_publish(rec_thread *t);
+void rec_thread_discard(rec_thread *t);
+
+rec_node *rec_node_lookup(rec_thread *t, const rec_node *parent, uint32_t name,
+                          const scope_site *site);
+rec_counter *rec_counter_lookup(rec_thread *t, const rec_node *node, uint32_t name);
+uint64_t *rec_hist_octave(rec_thread *t, rec_node *n, uint32_t octave);
+
+/* The writer thread's side of the registry. */
+rec_thread *rec_threads_head(void);
+void rec_thread_free_nodes(rec_thread *t);
+void rec_thread_unlink_retired(void);
+
+/* In a forked child: keeps the calling thread's structure for the child's
+ * first call (rec_thread_adopt_survivor) and sets the others aside. */
+void rec_threads_fork_child(void);
+void rec_thread_adopt_survivor(void);
+
+/* The owner's side of a sequence counter: odd while it updates.  Only the
+ * owner writes it, so begin's value is what end completes: the counter is
+ * loaded once. */
+static inline uint32_t rec_seq_begin(_Atomic uint32_t *seq) {
+    uint32_t s = atomic_load_explicit(seq, memory_order_relaxed);
+    atomic_store_explicit(seq, s + 1, memory_order_relaxed);
+    rec_seq_fence(memory_order_release);
+    return s;
+}
+
+static inline void rec_seq_end(_Atomic uint32_t *seq, uint32_t s) {
+    atomic_store_explicit(seq, s + 2, memory_order_release);
+}
+
+/* The reader's side: copy(from, to) under the counter, retried while the
+ * owner updates.  Returns 0 when the owner stayed inside one update (stopped
+ * there by a signal, say), unless stuck_ok: then the values are copied as
+ * they are.  copy must read the guarded fields with rec_seq_load. */
+int rec_seq_read(_Atomic uint32_t *seq, void (*copy)(const void *from, void *to), const void *from,
+                 void *to, int stuck_ok);
+
+#endif

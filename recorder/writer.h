@@ -1,0 +1,43 @@
+/*
+ * The writer thread: it alone writes the log.  Every frame interval, and
+ * whenever asked (scope_flush, exit, a signal), it walks the table of data
+ * sources and closes a frame.
+ */
+#ifndef SCOPE_REC_WRITER_H
+#define SCOPE_REC_WRITER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+/* Opens the log of the process (rec_cfg, rec_id) and starts the thread.
+ * Called by the lifecycle, under its lock. */
+int rec_writer_start(char *err, size_t errlen);
+/* A last frame (SCOPE_FRAME_EXIT, with a SHUTDOWN mark giving
+ * shutdown_reason, an enum scope_shutdown_reason), then the thread ends and
+ * the log is closed. */
+void rec_writer_stop(int shutdown_reason);
+
+/* Asks the writer thread for a frame and waits up to wait_ms for it.
+ * Returns 0 when it was written, -1 when it failed, timed out or no writer
+ * runs.  Async-signal-safe. */
+int rec_request_flush(int reason, int wait_ms);
+/* The same for a frame closed for signal sig, which carries its SIGNAL
+ * mark.  Does nothing on the writer thread itself, which must not wait for
+ * itself.  Async-signal-safe. */
+void rec_request_signal_flush(int sig, int wait_ms);
+
+/* The writer works holding this lock: who holds it sees no frame half
+ * written (a fork, a change of role). */
+void rec_writer_lock(void);
+void rec_writer_unlock(void);
+
+/* In a forked child: the parent's writer thread does not exist here and its
+ * file is the parent's; both are dropped without writing. */
+void rec_writer_fork_child(void);
+
+/* The signals a frame is flushed on (signals.c installs their handlers);
+ * the writer thread never takes them. */
+#define REC_NFLUSH_SIGNALS 4u
+extern const int rec_flush_signal_list[REC_NFLUSH_SIGNALS];
+
+#endif
