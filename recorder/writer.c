@@ -51,10 +51,22 @@ static int add(const scope_record *r) {
     return rc;
 }
 
-static void add_mark(uint32_t kind, uint32_t thread, int64_t value, const char *text) {
+/* A mark with a subkind and a second figure (docs/format.md, MARK). */
+static void add_mark_sub(uint32_t kind, uint32_t subkind, uint32_t thread, int64_t value,
+                         int64_t value2, const char *text) {
     scope_record r = {.type = SCOPE_REC_MARK};
-    r.u.mark = (scope_rec_mark){kind, thread, rec_mono_ns(), value, BS(text ? text : "")};
+    r.u.mark = (scope_rec_mark){.kind = kind,
+                                .thread = thread,
+                                .mono_ns = rec_mono_ns(),
+                                .value = value,
+                                .text = BS(text ? text : ""),
+                                .subkind = subkind,
+                                .value2 = value2};
     add(&r);
+}
+
+static void add_mark(uint32_t kind, uint32_t thread, int64_t value, const char *text) {
+    add_mark_sub(kind, 0, thread, value, 0, text);
 }
 
 /* ---- the process record --------------------------------------------------- */
@@ -306,8 +318,8 @@ static void add_thread(rec_thread *t) {
     /* Caveats counted on the hot path, written as they grow. */
     uint64_t ub = atomic_load_explicit(&t->unbalanced_end_empty, memory_order_relaxed);
     if (ub != t->w_unbalanced) {
-        add_mark(SCOPE_MARK_UNBALANCED, t->index, (int64_t)ub,
-                 "scope_phase_end() with no phase open");
+        add_mark_sub(SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_END_EMPTY, t->index, (int64_t)ub, 0,
+                     "scope_phase_end() with no phase open");
         t->w_unbalanced = ub;
     }
     uint64_t dr = atomic_load_explicit(&t->dropped_count, memory_order_relaxed);
@@ -327,7 +339,8 @@ static void add_open_phases(rec_thread *t, const char *when) {
     char text[160];
     snprintf(text, sizeof text, "%u phase(s) still open %s", depth - t->inherited, when);
     rec_node *top = t->stack[depth < REC_MAX_DEPTH ? depth : REC_MAX_DEPTH - 1].node;
-    add_mark(SCOPE_MARK_UNBALANCED, t->index, (int64_t)top->id, text);
+    add_mark_sub(SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_LEFT_OPEN, t->index, (int64_t)top->id,
+                 depth - t->inherited, text);
 }
 
 static void reset_sent_state(void) {
