@@ -215,6 +215,9 @@ static void dump_record(FILE *f, const scope_record *r) {
                 r->u.mark.thread);
         put_secs(f, r->u.mark.mono_ns);
         fprintf(f, " value %" PRId64 " ", r->u.mark.value);
+        if (r->u.mark.kind == SCOPE_MARK_UNBALANCED)
+            fprintf(f, "%s value2 %" PRId64 " ", scope_unbalanced_subkind_name(r->u.mark.subkind),
+                    r->u.mark.value2);
         put_str(f, r->u.mark.text);
         fputc('\n', f);
         break;

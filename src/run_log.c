@@ -279,26 +279,7 @@ static void add_note(worker_log *log, scope_bytes text) {
     }
 }
 
-/* How many phases an "N phase(s) still open ..." mark left open.  The
- * recorder writes one such mark per thread (recorder/writer.c,
- * add_open_phases) with the count only in its text, its value naming the
- * innermost node; counting the mark as one phase made the UNBALANCED caveat
- * say fewer phases than the recorder's own note printed next to it.  Any
- * other wording counts as one. */
-static uint64_t open_phases_of(scope_bytes text) {
-    static const char suffix[] = " phase(s) still open";
-    uint64_t n = 0;
-    size_t i = 0;
-    for (; i < text.len && i < 10 && text.ptr[i] >= '0' && text.ptr[i] <= '9'; i++)
-        n = n * 10 + (uint64_t)(text.ptr[i] - '0');
-    if (!i || !n || text.len - i < sizeof suffix - 1 ||
-        memcmp(text.ptr + i, suffix, sizeof suffix - 1))
-        return 1;
-    return n;
-}
-
 static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
-    static const char end_empty[] = "scope_phase_end()";
     log_thread_marks *t;
     switch (mk->kind) {
     case SCOPE_MARK_SIGNAL:
@@ -320,14 +301,15 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
             t->dropped = (uint64_t)mk->value;
         break;
     case SCOPE_MARK_UNBALANCED:
-        /* Unbalanced ends are a running total per thread; phases left open
-         * come as one mark per thread saying how many (open_phases_of). */
-        if (mk->text.len >= sizeof end_empty - 1 &&
-            !memcmp(mk->text.ptr, end_empty, sizeof end_empty - 1)) {
+        if (mk->subkind == SCOPE_UNBALANCED_END_EMPTY) {
+            /* The value is the thread's running total: keep the newest. */
             if ((t = thread_marks(log, mk->thread)) && mk->value > 0)
                 t->unbalanced_ends = (uint64_t)mk->value;
         } else {
-            log->open_phase_marks += open_phases_of(mk->text);
+            /* Phases left open, one mark per thread saying how many; a
+             * subkind from a later minor version counts as one. */
+            int left_open = mk->subkind == SCOPE_UNBALANCED_LEFT_OPEN && mk->value2 > 0;
+            log->open_phase_marks += left_open ? (uint64_t)mk->value2 : 1;
             add_note(log, mk->text);
         }
         break;
