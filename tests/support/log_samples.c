@@ -482,15 +482,24 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
         return 0;
     case SCOPE_REC_MARK: {
         if (variant == 0)
-            rec->u.mark = (scope_rec_mark){SCOPE_MARK_FORK, 1, 14000000000ull, 48377, NO_BYTES};
+            rec->u.mark = (scope_rec_mark){
+                .kind = SCOPE_MARK_FORK, .thread = 1, .mono_ns = 14000000000ull, .value = 48377};
         else if (variant == 1)
-            rec->u.mark = (scope_rec_mark){UINT32_MAX, UINT32_MAX, UINT64_MAX, INT64_MIN,
-                                           B("\0\x1b[31m\xff\n")};
+            rec->u.mark = (scope_rec_mark){.kind = UINT32_MAX,
+                                           .thread = UINT32_MAX,
+                                           .mono_ns = UINT64_MAX,
+                                           .value = INT64_MIN,
+                                           .text = B("\0\x1b[31m\xff\n"),
+                                           .subkind = UINT32_MAX,
+                                           .value2 = INT64_MIN};
         else if (variant == 2)
-            rec->u.mark = (scope_rec_mark){0, 0, 0, 0, NO_BYTES};
+            rec->u.mark = (scope_rec_mark){0};
         else
-            rec->u.mark =
-                (scope_rec_mark){SCOPE_MARK_CAVEAT, 0, 1, INT64_MAX, {long_text, sizeof long_text}};
+            rec->u.mark = (scope_rec_mark){.kind = SCOPE_MARK_CAVEAT,
+                                           .mono_ns = 1,
+                                           .value = INT64_MAX,
+                                           .text = {long_text, sizeof long_text},
+                                           .value2 = INT64_MAX};
         return 0;
     }
     case SCOPE_REC_TRACE:
@@ -747,6 +756,8 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         CMP_U(mono_ns);
         CMP_I(value);
         CMP_B(text);
+        CMP_U(subkind);
+        CMP_I(value2);
         break;
     }
     case SCOPE_REC_TRACE: {
@@ -1189,7 +1200,11 @@ static int write_mark(scope_log_writer *w, uint32_t kind, uint32_t thread, uint6
     scope_record rec;
     memset(&rec, 0, sizeof rec);
     rec.type = SCOPE_REC_MARK;
-    rec.u.mark = (scope_rec_mark){kind, thread, mono, value, text ? bytes_of(text) : NO_BYTES};
+    rec.u.mark = (scope_rec_mark){.kind = kind,
+                                  .thread = thread,
+                                  .mono_ns = mono,
+                                  .value = value,
+                                  .text = text ? bytes_of(text) : NO_BYTES};
     return add(w, &rec);
 }
 
