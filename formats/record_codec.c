@@ -182,8 +182,12 @@ static void enc_mark(enc_buf *b, const scope_rec_mark *r) {
     enc_u64(b, r->mono_ns);
     enc_i64(b, r->value);
     put_bytes(b, r->text);
-    enc_u64(b, r->subkind); /* 1.1 */
-    enc_i64(b, r->value2);  /* 1.1 */
+    /* Only kinds with subkinds have the fields of 1.1, so that every other
+     * mark is written as in 1.0. */
+    if (scope_mark_has_subkind(r->kind)) {
+        enc_u64(b, r->subkind);
+        enc_i64(b, r->value2);
+    }
 }
 
 /* Invariants the decoder enforces; the encoder refuses what would not decode. */
@@ -211,6 +215,9 @@ static int encodable(const scope_record *rec) {
         return 0;
     if (rec->type == SCOPE_REC_TRACE && rec->u.trace.n && !rec->u.trace.events)
         return 0;
+    if (rec->type == SCOPE_REC_MARK && !scope_mark_has_subkind(rec->u.mark.kind) &&
+        (rec->u.mark.subkind || rec->u.mark.value2))
+        return 0; /* there are no fields to write them in */
     return 1;
 }
 
@@ -471,7 +478,7 @@ static void dec_mark(dec_ctx *c, scope_rec_mark *r) {
     r->mono_ns = dec_u64(&c->b);
     r->value = dec_i64(&c->b);
     r->text = get_bytes(&c->b);
-    if (dec_remaining(&c->b)) { /* 1.1; a 1.0 body ends here */
+    if (scope_mark_has_subkind(r->kind) && dec_remaining(&c->b)) { /* a 1.0 body ends here */
         r->subkind = dec_u32(&c->b);
         r->value2 = dec_i64(&c->b);
     }

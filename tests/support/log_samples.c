@@ -489,17 +489,14 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
                                            .thread = UINT32_MAX,
                                            .mono_ns = UINT64_MAX,
                                            .value = INT64_MIN,
-                                           .text = B("\0\x1b[31m\xff\n"),
-                                           .subkind = UINT32_MAX,
-                                           .value2 = INT64_MIN};
+                                           .text = B("\0\x1b[31m\xff\n")};
         else if (variant == 2)
             rec->u.mark = (scope_rec_mark){0};
         else
             rec->u.mark = (scope_rec_mark){.kind = SCOPE_MARK_CAVEAT,
                                            .mono_ns = 1,
                                            .value = INT64_MAX,
-                                           .text = {long_text, sizeof long_text},
-                                           .value2 = INT64_MAX};
+                                           .text = {long_text, sizeof long_text}};
         return 0;
     }
     case SCOPE_REC_TRACE:

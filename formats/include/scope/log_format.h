@@ -262,9 +262,11 @@ typedef struct scope_rec_mark {
     uint64_t mono_ns;
     int64_t value;
     scope_bytes text; /* for people: no reader takes figures from it */
-    /* Since 1.1; a 1.0 mark decodes with both 0 (see SCOPE_UNBALANCED_SUBKINDS). */
-    uint32_t subkind; /* per kind: enum scope_unbalanced_subkind for UNBALANCED, else 0 */
-    int64_t value2;   /* a second figure, per kind and subkind */
+    /* Since 1.1, and only in kinds with subkinds (scope_mark_has_subkind);
+     * 0 in every other mark, and in a 1.0 mark before it is classified (see
+     * SCOPE_UNBALANCED_SUBKINDS). */
+    uint32_t subkind; /* UNBALANCED: enum scope_unbalanced_subkind */
+    int64_t value2;   /* a second figure, per subkind */
 } scope_rec_mark;
 
 typedef struct scope_trace_event {
@@ -298,6 +300,11 @@ static inline int scope_rec_type_known(uint32_t type) {
 const char *scope_frame_reason_name(uint32_t reason);
 const char *scope_mark_kind_name(uint32_t kind);
 const char *scope_unbalanced_subkind_name(uint32_t subkind);
+
+/* Whether marks of this kind carry a subkind and value2 (format 1.1). */
+static inline int scope_mark_has_subkind(uint32_t kind) {
+    return kind == SCOPE_MARK_UNBALANCED;
+}
 
 /* ---- writer ------------------------------------------------------------ */
 
