@@ -1,6 +1,6 @@
 /* run_load: the table of loaders, and the model of a path from the first
  * loader that reads it. */
-#include "run_loader.h"
+#include "run_load.h"
 
 #include "run_builder.h"
 #include "run_dir_loader.h"

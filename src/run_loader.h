@@ -1,7 +1,7 @@
 /*
  * Loaders: where a model's processes come from.  Each loader reads one kind
  * of source (a run directory of scope logs; an imported trace file) into a
- * run_model_builder.  run_load (run_load.c) asks the loaders of run_loaders
+ * run_model_builder.  run_load (run_load.h) asks the loaders of its table
  * in order whether they read a path, and hands it to the first that does.
  */
 #ifndef SCOPE_RUN_LOADER_H
@@ -20,10 +20,5 @@ typedef struct run_loader {
     enum run_load_error (*load)(run_model_builder *b, const char *path, const run_options *opt,
                                 char *msg, size_t msglen);
 } run_loader;
-
-/* Every loader, NULL-terminated.  The first, the run-directory loader, also
- * reads any path no loader claims, so that a wrong path is worded as a
- * wrong run directory. */
-extern const run_loader *const run_loaders[];
 
 #endif
