@@ -8,6 +8,7 @@
 #include "varint.h"
 
 #include <scope/log_hist.h>
+#include <scope/vec.h>
 #include <stdlib.h>
 
 /* ---- encoding ---------------------------------------------------------- */
@@ -269,20 +270,13 @@ static void *scratch_array(dec_ctx *c, int slot, uint64_t n, size_t size, size_t
     }
     if (n == 0)
         return NULL;
-    size_t need = (size_t)n * size;
-    if (need > s->cap[slot]) {
-        size_t cap = s->cap[slot] ? s->cap[slot] : 256;
-        while (cap < need)
-            cap *= 2;
-        void *p = realloc(s->slot[slot], cap);
-        if (!p) {
-            c->status = SCOPE_DECODE_NOMEM;
-            return NULL;
-        }
-        s->slot[slot] = p;
-        s->cap[slot] = cap;
+    /* Capacity in bytes: a slot holds arrays of any element type. */
+    void *p = scope_vec_grow(s->slot[slot], &s->cap[slot], (size_t)n * size, 1);
+    if (!p) {
+        c->status = SCOPE_DECODE_NOMEM;
+        return NULL;
     }
-    return s->slot[slot];
+    return s->slot[slot] = p;
 }
 
 static scope_bytes get_bytes(dec_buf *b) {

@@ -4,6 +4,7 @@
 #include "log_samples.h"
 
 #include <scope/log_hist.h>
+#include <scope/vec.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1307,16 +1308,8 @@ out:
 /* ---- whole-log dumps -------------------------------------------------- */
 
 static int blob_append(log_sample_frame *f, size_t *cap, const void *p, size_t n) {
-    if (f->bloblen + n > *cap) {
-        size_t c = *cap ? *cap : 1024;
-        while (c < f->bloblen + n)
-            c *= 2;
-        uint8_t *b = realloc(f->blob, c);
-        if (!b)
-            return -ENOMEM;
-        f->blob = b;
-        *cap = c;
-    }
+    if (SCOPE_VEC_RESERVE(f->blob, *cap, f->bloblen + n) < 0)
+        return -ENOMEM;
     if (n)
         memcpy(f->blob + f->bloblen, p, n);
     f->bloblen += n;
