@@ -2,12 +2,17 @@
  * piece getting a chunk of its own. */
 #include "arena.h"
 
+#include <assert.h>
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ARENA_CHUNK 16384
+
+/* Rounding sizes up to the alignment below is a mask: a power of two. */
+static_assert((alignof(max_align_t) & (alignof(max_align_t) - 1)) == 0,
+              "max_align_t's alignment is a power of two");
 
 struct arena_chunk {
     arena_chunk *next;

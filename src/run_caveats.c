@@ -14,6 +14,7 @@
 #include "fmt.h"
 #include "text_escape.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <scope/vec.h>
 #include <stdarg.h>
@@ -36,6 +37,9 @@ static const char *const kind_names[RUN_CAVEAT_KIND_LIMIT] = {
     [RUN_CAVEAT_RECORDER] = "recorder",     [RUN_CAVEAT_INCONSISTENT] = "inconsistent",
     [RUN_CAVEAT_SUPERSEDED] = "superseded",
 };
+
+static_assert(sizeof kind_names / sizeof kind_names[0] == RUN_CAVEAT_KIND_LIMIT,
+              "a name for every caveat kind");
 
 const char *run_caveat_kind_name(enum run_caveat_kind kind) {
     return (unsigned)kind < RUN_CAVEAT_KIND_LIMIT ? kind_names[kind] : "unknown";

@@ -13,6 +13,7 @@
 #include <scope/log_hist.h>
 #include <scope/vec.h>
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,7 @@ static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
     }
     p->name = name;
     p->parent = parent;
+    assert(!parent || parent->depth < RUN_MAX_DEPTH); /* place_from stops deeper ones */
     p->depth = parent ? parent->depth + 1 : 0;
     p->per_proc_ns = per_proc;
     for (size_t i = 0; i < c->role->nprocs; i++)
@@ -183,6 +185,7 @@ static run_phase *place_from(merge_ctx *c, worker_log *log, log_node *n, unsigne
     }
     run_phase *p = NULL;
     if (parent) {
+        assert(parent->depth < RUN_MAX_DEPTH);
         const run_str *name = log_string_of(log, n->name);
         p = child_named(c, parent, name ? *name : (run_str){unnamed, sizeof unnamed - 1});
     } else {

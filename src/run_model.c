@@ -10,6 +10,7 @@
 #include "run_merge.h"
 #include "text_escape.h"
 
+#include <assert.h>
 #include <scope/vec.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,7 @@ run_model_builder *run_builder_new(const char *source, const run_options *opt) {
 }
 
 worker_log *run_builder_add_workers(run_model_builder *b, size_t n) {
+    assert(!b->pub.workers); /* not once the model is finished */
     if (n > SIZE_MAX - b->nlogs || SCOPE_VEC_RESERVE(b->logs, b->cap_logs, b->nlogs + n) < 0)
         return NULL;
     worker_log *added = &b->logs[b->nlogs];

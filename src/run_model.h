@@ -133,6 +133,7 @@ typedef struct run_counter {
  * this depth are left out as inconsistent, so that every walk of the tree,
  * recursive in the merge and in the renderers, stays shallow. */
 #define RUN_MAX_DEPTH 256
+_Static_assert(RUN_MAX_DEPTH >= 255, "the model holds every depth the recorder records");
 
 typedef struct run_phase run_phase;
 struct run_phase {

@@ -33,9 +33,11 @@ void log_inconsistent(worker_log *log, const char *what) {
 }
 
 /* Room for one more element in a table of the log; on failure the log is
- * out of memory and the caller returns. */
+ * out of memory and the caller returns.  The id maps keep indexes as
+ * uint32, so a table stops short of UINT32_MAX entries. */
 #define ROOM_FOR_ONE(log, arr, n, cap)                                                             \
-    (SCOPE_VEC_RESERVE((log)->arr, (log)->cap, (log)->n + 1) == 0 || ((log)->nomem = 1, 0))
+    (((log)->n < UINT32_MAX && SCOPE_VEC_RESERVE((log)->arr, (log)->cap, (log)->n + 1) == 0) ||    \
+     ((log)->nomem = 1, 0))
 
 void log_add_string(worker_log *log, const scope_rec_string *s) {
     uint32_t ix;
