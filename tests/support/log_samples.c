@@ -1305,6 +1305,34 @@ out:
     return rc;
 }
 
+/* ---- format 1.0 bodies ------------------------------------------------- */
+
+/* LEB128, as docs/format.md section 4 gives it, written independently of the
+ * codec so that the test does not check the codec against itself. */
+static size_t put_uvar(uint8_t *buf, size_t cap, size_t at, uint64_t v) {
+    do {
+        uint8_t byte = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (at < cap)
+            buf[at] = byte | (v ? 0x80 : 0);
+        at++;
+    } while (v);
+    return at;
+}
+
+size_t log_sample_mark_1_0(uint8_t *buf, size_t cap, uint32_t kind, uint32_t thread,
+                           uint64_t mono_ns, int64_t value, const char *text) {
+    size_t at = 0, len = strlen(text);
+    at = put_uvar(buf, cap, at, kind);
+    at = put_uvar(buf, cap, at, thread);
+    at = put_uvar(buf, cap, at, mono_ns);
+    at = put_uvar(buf, cap, at, ((uint64_t)value << 1) ^ (uint64_t)(value >> 63)); /* zigzag */
+    at = put_uvar(buf, cap, at, len);
+    if (at + len <= cap)
+        memcpy(buf + at, text, len);
+    return at + len;
+}
+
 /* ---- whole-log dumps -------------------------------------------------- */
 
 static int blob_append(log_sample_frame *f, size_t *cap, const void *p, size_t n) {
