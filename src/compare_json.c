@@ -13,11 +13,7 @@ static void put_fig(json_out *j, cJSON *o, const char *key, const run_cmp_fig *f
 
 static void put_run(json_out *j, cJSON *o, const char *key, const run_model *m) {
     cJSON *e = jo_object(j, o, key);
-    jo_str(j, e, "dir", m->dir);
-    if (m->nattempts)
-        jo_name(j, e, "run_id", m->attempts[m->nattempts - 1].run_id);
-    else
-        jo_null(j, e, "run_id");
+    jo_run_identity(j, e, m);
     jo_u64(j, e, "runtime_ns", m->runtime_ns);
     jo_wall(j, e, "start_wall", m->start_wall_ns);
     jo_u64(j, e, "processes", m->nprocs);

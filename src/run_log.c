@@ -47,15 +47,17 @@ static void on_process(worker_log *log, const scope_rec_process *p) {
     run_worker *w = &log->w;
     arena *a = &log->mem;
     w->has_process = 1;
-    w->run_id = run_str_dup(a, p->run_id.ptr, p->run_id.len);
-    w->uuid = run_str_dup(a, p->uuid.ptr, p->uuid.len);
-    w->host = run_str_dup(a, p->host.ptr, p->host.len);
-    w->role = run_str_dup(a, p->role.ptr, p->role.len);
-    w->job_id = run_str_dup(a, p->job_id.ptr, p->job_id.len);
-    w->step_id = run_str_dup(a, p->step_id.ptr, p->step_id.len);
-    w->exe = run_str_dup(a, p->exe.ptr, p->exe.len);
-    w->cwd = run_str_dup(a, p->cwd.ptr, p->cwd.len);
-    w->recorder_version = run_str_dup(a, p->recorder_version.ptr, p->recorder_version.len);
+#define COPY_STR(field) (w->field = run_str_dup(a, p->field.ptr, p->field.len))
+    COPY_STR(run_id);
+    COPY_STR(uuid);
+    COPY_STR(host);
+    COPY_STR(role);
+    COPY_STR(job_id);
+    COPY_STR(step_id);
+    COPY_STR(exe);
+    COPY_STR(cwd);
+    COPY_STR(recorder_version);
+#undef COPY_STR
     w->pid = p->pid;
     w->ppid = p->ppid;
     w->rank = p->rank;

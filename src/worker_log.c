@@ -39,6 +39,15 @@ void log_inconsistent(worker_log *log, const char *what) {
     (((log)->n < UINT32_MAX && SCOPE_VEC_RESERVE((log)->arr, (log)->cap, (log)->n + 1) == 0) ||    \
      ((log)->nomem = 1, 0))
 
+/* Maps id to entry n of a table, just filled: 0, or -1 when out of memory
+ * (then the entry is not counted). */
+static int index_entry(worker_log *log, idmap *ix, uint32_t id, size_t n) {
+    if (idmap_put(ix, id, (uint32_t)n) == 0)
+        return 0;
+    log->nomem = 1;
+    return -1;
+}
+
 void log_add_string(worker_log *log, const scope_rec_string *s) {
     uint32_t ix;
     if (idmap_get(&log->string_ix, s->id, &ix)) {
@@ -55,11 +64,8 @@ void log_add_string(worker_log *log, const scope_rec_string *s) {
         return;
     log->strings[log->nstrings] =
         (log_string){s->id, run_str_dup(&log->mem, s->value.ptr, s->value.len)};
-    if (idmap_put(&log->string_ix, s->id, (uint32_t)log->nstrings) < 0) {
-        log->nomem = 1;
-        return;
-    }
-    log->nstrings++;
+    if (index_entry(log, &log->string_ix, s->id, log->nstrings) == 0)
+        log->nstrings++;
 }
 
 void log_add_node(worker_log *log, const scope_rec_phase_node *n) {
@@ -84,11 +90,8 @@ void log_add_node(worker_log *log, const scope_rec_phase_node *n) {
         .file = n->file,
         .line = n->line,
     };
-    if (idmap_put(&log->node_ix, n->id, (uint32_t)log->nnodes) < 0) {
-        log->nomem = 1;
-        return;
-    }
-    log->nnodes++;
+    if (index_entry(log, &log->node_ix, n->id, log->nnodes) == 0)
+        log->nnodes++;
 }
 
 static void apply_agg(worker_log *log, log_node *n, const scope_rec_phase_agg *a) {
@@ -172,11 +175,8 @@ void log_add_counter(worker_log *log, const scope_rec_counter *c) {
         return;
     log->counters[log->ncounters] =
         (log_counter){c->id, c->name, c->node, c->thread, c->calls, c->total};
-    if (idmap_put(&log->counter_ix, c->id, (uint32_t)log->ncounters) < 0) {
-        log->nomem = 1;
-        return;
-    }
-    log->ncounters++;
+    if (index_entry(log, &log->counter_ix, c->id, log->ncounters) == 0)
+        log->ncounters++;
 }
 
 static log_thread_marks *thread_marks(worker_log *log, uint32_t thread) {
@@ -187,10 +187,8 @@ static log_thread_marks *thread_marks(worker_log *log, uint32_t thread) {
         return &log->tmarks[ix];
     if (!ROOM_FOR_ONE(log, tmarks, ntmarks, cap_tmarks))
         return NULL;
-    if (idmap_put(&log->thread_ix, thread, (uint32_t)log->ntmarks) < 0) {
-        log->nomem = 1;
+    if (index_entry(log, &log->thread_ix, thread, log->ntmarks) < 0)
         return NULL;
-    }
     log->tmarks[log->ntmarks] = (log_thread_marks){.thread = thread};
     return &log->tmarks[log->ntmarks++];
 }
