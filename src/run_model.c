@@ -97,11 +97,12 @@ enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, ch
     m->nworkers = b->nlogs;
     if (!nomem && readable == 0) {
         char first[300];
-        snprintf(first, sizeof first, "%s", b->nlogs ? b->logs[0].open_msg : "");
-        run_free(m);
+        size_t nlogs = b->nlogs;
+        snprintf(first, sizeof first, "%s", nlogs ? b->logs[0].open_msg : "");
+        run_free(m); /* b with it */
         return run_load_fail(msg, msglen, RUN_ERR_NO_READABLE,
-                             "%s: none of its %zu log(s) could be read (first: %s)", shown,
-                             b->nlogs, first);
+                             "%s: none of its %zu log(s) could be read (first: %s)", shown, nlogs,
+                             first);
     }
     if (nomem || run_merge(m, &b->mem, b->logs, &b->opt) < 0 ||
         run_add_caveats(m, &b->mem, b->logs) < 0) {
