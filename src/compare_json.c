@@ -61,10 +61,9 @@ static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
 
 int compare_json_print(FILE *f, const run_cmp *c) {
     json_out j = {0};
-    cJSON *root = cJSON_CreateObject();
+    cJSON *root = jo_document(&j, COMPARE_JSON_SCHEMA);
     if (!root)
         return -1;
-    jo_str(&j, root, "schema", COMPARE_JSON_SCHEMA);
     put_run(&j, root, "a", c->a);
     put_run(&j, root, "b", c->b);
     cJSON *roles = jo_array(&j, root, "roles");

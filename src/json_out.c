@@ -144,6 +144,13 @@ void jo_wall(json_out *j, cJSON *parent, const char *key, uint64_t wall_ns) {
     jo_str(j, parent, key, buf);
 }
 
+cJSON *jo_document(json_out *j, const char *schema) {
+    cJSON *root = cJSON_CreateObject();
+    if (root)
+        jo_str(j, root, "schema", schema);
+    return root;
+}
+
 int jo_finish(json_out *j, cJSON *root, FILE *f) {
     char *text = root && !j->failed ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);

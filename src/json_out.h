@@ -50,6 +50,10 @@ void jo_wall(json_out *j, cJSON *parent, const char *key, uint64_t wall_ns);
  * the report and the comparison name a run. */
 void jo_run_identity(json_out *j, cJSON *parent, const run_model *m);
 
+/* A new document: an object whose first key is "schema".  NULL when out of
+ * memory. */
+cJSON *jo_document(json_out *j, const char *schema);
+
 /* Prints the document and a newline to f, then frees it.  Returns 0, or -1
  * when building or printing it failed (nothing is printed then). */
 int jo_finish(json_out *j, cJSON *root, FILE *f);

@@ -286,10 +286,9 @@ static void put_role(json_out *j, cJSON *arr, const run_role *r) {
 
 int report_json_print(FILE *f, const run_model *m) {
     json_out j = {0};
-    cJSON *root = cJSON_CreateObject();
+    cJSON *root = jo_document(&j, REPORT_JSON_SCHEMA);
     if (!root)
         return -1;
-    jo_str(&j, root, "schema", REPORT_JSON_SCHEMA);
     put_header(&j, jo_object(&j, root, "run"), m);
     put_attempts(&j, root, m);
     cJSON *workers = jo_array(&j, root, "workers");

@@ -7,8 +7,10 @@
 #define _GNU_SOURCE /* get_nprocs */
 #include "run_dir_loader.h"
 
+#include "run_builder.h"
 #include "run_log.h"
 #include "text_escape.h"
+#include "worker_log.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,9 +6,11 @@
  */
 #include "run_builder.h"
 
+#include "arena.h"
 #include "run_caveats.h"
 #include "run_merge.h"
 #include "text_escape.h"
+#include "worker_log.h"
 
 #include <assert.h>
 #include <scope/vec.h>
