@@ -1013,7 +1013,8 @@ static int write_frame(proc *p, uint32_t reason, uint64_t now) {
     uint64_t closed = now + rng_range(&p->r, 20000, 300000); /* encoding, compressing */
     if (reason == SCOPE_FRAME_EXIT) {
         scope_record r = {.type = SCOPE_REC_MARK};
-        r.u.mark = (scope_rec_mark){SCOPE_MARK_SHUTDOWN, 0, now + 5000, SCOPE_SHUTDOWN_EXIT, B("")};
+        r.u.mark = (scope_rec_mark){
+            .kind = SCOPE_MARK_SHUTDOWN, .mono_ns = now + 5000, .value = SCOPE_SHUTDOWN_EXIT};
         if (add(p, &r) < 0)
             return -1;
     }

@@ -1,22 +1,24 @@
-/* Names of record kinds, frame reasons and marks, for dumps and messages. */
+/* Names of record kinds, frame reasons and marks, for dumps and messages.
+ * Record and mark names come from the lists of scope/record_kinds.h. */
 #include <scope/log_format.h>
 
+#include <assert.h>
+
+/* scope_rec_type_known() takes every number below the limit as a kind:
+ * the list must be dense from 1. */
+#define COUNT_ROW(name, number, other) +1
+static_assert(SCOPE_REC_TYPE_LIMIT == 1 + (0 SCOPE_REC_KINDS(COUNT_ROW)),
+              "record kinds are numbered 1, 2, 3 ... without gaps");
+static_assert(SCOPE_MARK_KIND_LIMIT == 1 + (0 SCOPE_MARK_KINDS(COUNT_ROW)),
+              "mark kinds are numbered 1, 2, 3 ... without gaps");
+static_assert(SCOPE_UNBALANCED_SUBKIND_LIMIT == (0 SCOPE_UNBALANCED_SUBKINDS(COUNT_ROW)),
+              "unbalanced subkinds are numbered 0, 1, 2 ... without gaps");
+#undef COUNT_ROW
+
 const char *scope_rec_type_name(uint32_t type) {
-    static const char *const names[SCOPE_REC_TYPE_LIMIT] = {
-        [SCOPE_REC_FRAME] = "FRAME",
-        [SCOPE_REC_PROCESS] = "PROCESS",
-        [SCOPE_REC_STRING] = "STRING",
-        [SCOPE_REC_THREAD] = "THREAD",
-        [SCOPE_REC_PHASE_NODE] = "PHASE_NODE",
-        [SCOPE_REC_PHASE_AGG] = "PHASE_AGG",
-        [SCOPE_REC_COUNTER] = "COUNTER",
-        [SCOPE_REC_RESOURCE] = "RESOURCE",
-        [SCOPE_REC_MODULE] = "MODULE",
-        [SCOPE_REC_STACK] = "STACK",
-        [SCOPE_REC_STACK_SAMPLES] = "STACK_SAMPLES",
-        [SCOPE_REC_MARK] = "MARK",
-        [SCOPE_REC_TRACE] = "TRACE",
-    };
+#define NAME_ROW(name, number, member) [SCOPE_REC_##name] = #name,
+    static const char *const names[SCOPE_REC_TYPE_LIMIT] = {SCOPE_REC_KINDS(NAME_ROW)};
+#undef NAME_ROW
     return type < SCOPE_REC_TYPE_LIMIT && names[type] ? names[type] : "UNKNOWN";
 }
 
@@ -30,11 +32,16 @@ const char *scope_frame_reason_name(uint32_t reason) {
 }
 
 const char *scope_mark_kind_name(uint32_t kind) {
-    static const char *const names[SCOPE_MARK_KIND_LIMIT] = {
-        [SCOPE_MARK_SIGNAL] = "signal",     [SCOPE_MARK_FORK] = "fork",
-        [SCOPE_MARK_EXEC] = "exec",         [SCOPE_MARK_FLUSH_FAILED] = "flush-failed",
-        [SCOPE_MARK_SHUTDOWN] = "shutdown", [SCOPE_MARK_CAVEAT] = "caveat",
-        [SCOPE_MARK_DROPPED] = "dropped",   [SCOPE_MARK_UNBALANCED] = "unbalanced",
-    };
+#define NAME_ROW(name, number, text) [SCOPE_MARK_##name] = text,
+    static const char *const names[SCOPE_MARK_KIND_LIMIT] = {SCOPE_MARK_KINDS(NAME_ROW)};
+#undef NAME_ROW
     return kind < SCOPE_MARK_KIND_LIMIT && names[kind] ? names[kind] : "unknown";
+}
+
+const char *scope_unbalanced_subkind_name(uint32_t subkind) {
+#define NAME_ROW(name, number, text) [SCOPE_UNBALANCED_##name] = text,
+    static const char *const names[SCOPE_UNBALANCED_SUBKIND_LIMIT] = {
+        SCOPE_UNBALANCED_SUBKINDS(NAME_ROW)};
+#undef NAME_ROW
+    return subkind < SCOPE_UNBALANCED_SUBKIND_LIMIT ? names[subkind] : "unknown";
 }

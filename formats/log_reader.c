@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <scope/vec.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,14 +125,8 @@ static void set_msg(char *msg, size_t len, const char *fmt, ...) {
 
 static scope_log_damage *add_damage(scope_log_reader *r, uint64_t off, uint64_t len, uint64_t lost,
                                     int truncated, const char *fmt, ...) {
-    if (r->ndamage == r->damage_cap) {
-        size_t cap = r->damage_cap ? r->damage_cap * 2 : 4;
-        scope_log_damage *d = realloc(r->damage, cap * sizeof *d);
-        if (!d)
-            return NULL; /* the report is lost, the data it describes was anyway */
-        r->damage = d;
-        r->damage_cap = cap;
-    }
+    if (SCOPE_VEC_RESERVE(r->damage, r->damage_cap, r->ndamage + 1) < 0)
+        return NULL; /* the report is lost, the data it describes was anyway */
     scope_log_damage *d = &r->damage[r->ndamage++];
     d->offset = off;
     d->length = len;
@@ -243,16 +238,8 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
         fh.frameContentSize > SCOPE_LOG_MAX_FRAME_CONTENT)
         return FRAME_BAD_HEADER;
     unsigned long long content = fh.frameContentSize;
-    if (content > r->frame_cap) {
-        size_t cap = r->frame_cap ? r->frame_cap : 64 * 1024;
-        while (cap < content)
-            cap *= 2;
-        uint8_t *f = realloc(r->frame, cap);
-        if (!f)
-            return FRAME_NOMEM;
-        r->frame = f;
-        r->frame_cap = cap;
-    }
+    if (SCOPE_VEC_RESERVE(r->frame, r->frame_cap, (size_t)content) < 0)
+        return FRAME_NOMEM;
     size_t got = ZSTD_decompressDCtx(r->dctx, r->frame, (size_t)content, p, cs);
     if (ZSTD_isError(got))
         return ZSTD_getErrorCode(got) == ZSTD_error_checksum_wrong ? FRAME_CHECKSUM : FRAME_CORRUPT;

@@ -17,6 +17,7 @@
 #include "varint.h"
 
 #include <errno.h>
+#include <scope/vec.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,10 +93,8 @@ static int setup_compressor(scope_log_writer *w, int level, size_t hint) {
 }
 
 static int grow(scope_log_writer *w, size_t need) {
-    size_t cap = w->raw_cap;
-    while (cap < need)
-        cap *= 2;
-    uint8_t *raw = realloc(w->raw, cap);
+    size_t cap = w->raw_cap; /* raw_cap follows only once out has grown too */
+    uint8_t *raw = scope_vec_grow(w->raw, &cap, need, 1);
     if (!raw)
         return -ENOMEM;
     w->raw = raw;

@@ -8,6 +8,7 @@
 #include "varint.h"
 
 #include <scope/log_hist.h>
+#include <scope/vec.h>
 #include <stdlib.h>
 
 /* ---- encoding ---------------------------------------------------------- */
@@ -117,6 +118,79 @@ static void enc_trace(enc_buf *b, const scope_rec_trace *r) {
     }
 }
 
+static void enc_string(enc_buf *b, const scope_rec_string *r) {
+    enc_u64(b, r->id);
+    put_bytes(b, r->value);
+}
+
+static void enc_thread(enc_buf *b, const scope_rec_thread *r) {
+    enc_u64(b, r->index);
+    enc_i64(b, r->tid);
+    enc_u64(b, r->start_mono_ns);
+    put_bytes(b, r->name);
+}
+
+static void enc_phase_node(enc_buf *b, const scope_rec_phase_node *r) {
+    enc_u64(b, r->id);
+    enc_u64(b, r->parent);
+    enc_u64(b, r->name);
+    enc_u64(b, r->thread);
+    enc_u64(b, r->flags);
+    enc_u64(b, r->file);
+    enc_u64(b, r->line);
+}
+
+static void enc_counter(enc_buf *b, const scope_rec_counter *r) {
+    enc_u64(b, r->id);
+    enc_u64(b, r->name);
+    enc_u64(b, r->node);
+    enc_u64(b, r->thread);
+    enc_u64(b, r->calls);
+    enc_i64(b, r->total);
+}
+
+static void enc_module(enc_buf *b, const scope_rec_module *r) {
+    enc_u64(b, r->id);
+    put_bytes(b, r->path);
+    put_bytes(b, r->build_id);
+    enc_u64(b, r->base);
+    enc_u64(b, r->size);
+}
+
+static void enc_stack(enc_buf *b, const scope_rec_stack *r) {
+    enc_u64(b, r->id);
+    enc_u64(b, r->nframes);
+    for (uint32_t i = 0; i < r->nframes; i++) {
+        enc_u64(b, r->frames[i].module);
+        enc_u64(b, r->frames[i].offset);
+    }
+}
+
+static void enc_stack_samples(enc_buf *b, const scope_rec_stack_samples *r) {
+    enc_u64(b, r->thread);
+    enc_u64(b, r->node);
+    enc_u64(b, r->period_ns);
+    enc_u64(b, r->n);
+    for (uint32_t i = 0; i < r->n; i++) {
+        enc_u64(b, r->counts[i].stack);
+        enc_u64(b, r->counts[i].count);
+    }
+}
+
+static void enc_mark(enc_buf *b, const scope_rec_mark *r) {
+    enc_u64(b, r->kind);
+    enc_u64(b, r->thread);
+    enc_u64(b, r->mono_ns);
+    enc_i64(b, r->value);
+    put_bytes(b, r->text);
+    /* Only kinds with subkinds have the fields of 1.1, so that every other
+     * mark is written as in 1.0. */
+    if (scope_mark_has_subkind(r->kind)) {
+        enc_u64(b, r->subkind);
+        enc_i64(b, r->value2);
+    }
+}
+
 /* Invariants the decoder enforces; the encoder refuses what would not decode. */
 static int encodable(const scope_record *rec) {
     if (rec->type == SCOPE_REC_PHASE_AGG) {
@@ -142,6 +216,9 @@ static int encodable(const scope_record *rec) {
         return 0;
     if (rec->type == SCOPE_REC_TRACE && rec->u.trace.n && !rec->u.trace.events)
         return 0;
+    if (rec->type == SCOPE_REC_MARK && !scope_mark_has_subkind(rec->u.mark.kind) &&
+        (rec->u.mark.subkind || rec->u.mark.value2))
+        return 0; /* there are no fields to write them in */
     return 1;
 }
 
@@ -150,84 +227,12 @@ size_t scope_record_encode(const scope_record *rec, uint8_t *buf, size_t cap) {
     if (!encodable(rec))
         return 0;
     switch (rec->type) {
-    case SCOPE_REC_FRAME:
-        enc_frame(&b, &rec->u.frame);
+#define ENCODE_ROW(name, number, member)                                                           \
+    case SCOPE_REC_##name:                                                                         \
+        enc_##member(&b, &rec->u.member);                                                          \
         break;
-    case SCOPE_REC_PROCESS:
-        enc_process(&b, &rec->u.process);
-        break;
-    case SCOPE_REC_STRING:
-        enc_u64(&b, rec->u.string.id);
-        put_bytes(&b, rec->u.string.value);
-        break;
-    case SCOPE_REC_THREAD:
-        enc_u64(&b, rec->u.thread.index);
-        enc_i64(&b, rec->u.thread.tid);
-        enc_u64(&b, rec->u.thread.start_mono_ns);
-        put_bytes(&b, rec->u.thread.name);
-        break;
-    case SCOPE_REC_PHASE_NODE: {
-        const scope_rec_phase_node *n = &rec->u.phase_node;
-        enc_u64(&b, n->id);
-        enc_u64(&b, n->parent);
-        enc_u64(&b, n->name);
-        enc_u64(&b, n->thread);
-        enc_u64(&b, n->flags);
-        enc_u64(&b, n->file);
-        enc_u64(&b, n->line);
-        break;
-    }
-    case SCOPE_REC_PHASE_AGG:
-        enc_phase_agg(&b, &rec->u.phase_agg);
-        break;
-    case SCOPE_REC_COUNTER: {
-        const scope_rec_counter *c = &rec->u.counter;
-        enc_u64(&b, c->id);
-        enc_u64(&b, c->name);
-        enc_u64(&b, c->node);
-        enc_u64(&b, c->thread);
-        enc_u64(&b, c->calls);
-        enc_i64(&b, c->total);
-        break;
-    }
-    case SCOPE_REC_RESOURCE:
-        enc_resource(&b, &rec->u.resource);
-        break;
-    case SCOPE_REC_MODULE:
-        enc_u64(&b, rec->u.module.id);
-        put_bytes(&b, rec->u.module.path);
-        put_bytes(&b, rec->u.module.build_id);
-        enc_u64(&b, rec->u.module.base);
-        enc_u64(&b, rec->u.module.size);
-        break;
-    case SCOPE_REC_STACK:
-        enc_u64(&b, rec->u.stack.id);
-        enc_u64(&b, rec->u.stack.nframes);
-        for (uint32_t i = 0; i < rec->u.stack.nframes; i++) {
-            enc_u64(&b, rec->u.stack.frames[i].module);
-            enc_u64(&b, rec->u.stack.frames[i].offset);
-        }
-        break;
-    case SCOPE_REC_STACK_SAMPLES:
-        enc_u64(&b, rec->u.stack_samples.thread);
-        enc_u64(&b, rec->u.stack_samples.node);
-        enc_u64(&b, rec->u.stack_samples.period_ns);
-        enc_u64(&b, rec->u.stack_samples.n);
-        for (uint32_t i = 0; i < rec->u.stack_samples.n; i++) {
-            enc_u64(&b, rec->u.stack_samples.counts[i].stack);
-            enc_u64(&b, rec->u.stack_samples.counts[i].count);
-        }
-        break;
-    case SCOPE_REC_MARK:
-        enc_u64(&b, rec->u.mark.kind);
-        enc_u64(&b, rec->u.mark.thread);
-        enc_u64(&b, rec->u.mark.mono_ns);
-        enc_i64(&b, rec->u.mark.value);
-        put_bytes(&b, rec->u.mark.text);
-        break;
-    case SCOPE_REC_TRACE:
-        enc_trace(&b, &rec->u.trace);
-        break;
+        SCOPE_REC_KINDS(ENCODE_ROW)
+#undef ENCODE_ROW
     default:
         return 0; /* unknown kinds go through the raw path */
     }
@@ -235,6 +240,14 @@ size_t scope_record_encode(const scope_record *rec, uint8_t *buf, size_t cap) {
 }
 
 /* ---- decoding ---------------------------------------------------------- */
+
+/* One body being decoded: the bytes, the arrays it may fill, and whether
+ * memory ran out (malformed bodies are b.bad). */
+typedef struct dec_ctx {
+    dec_buf b;
+    scope_decode_scratch *scratch;
+    int status; /* enum scope_decode_status */
+} dec_ctx;
 
 void scope_decode_scratch_free(scope_decode_scratch *s) {
     for (int i = 0; i < 2; i++) {
@@ -248,28 +261,22 @@ void scope_decode_scratch_free(scope_decode_scratch *s) {
  * needs at least `min_wire` body bytes, so a count the body cannot hold is
  * malformed before anything is allocated: a corrupt count never turns into a
  * huge allocation. */
-static void *scratch_array(scope_decode_scratch *s, int slot, dec_buf *b, uint64_t n, size_t size,
-                           size_t min_wire, int *status) {
+static void *scratch_array(dec_ctx *c, int slot, uint64_t n, size_t size, size_t min_wire) {
+    dec_buf *b = &c->b;
+    scope_decode_scratch *s = c->scratch;
     if (b->bad || n > dec_remaining(b) / min_wire) {
         b->bad = 1;
         return NULL;
     }
     if (n == 0)
         return NULL;
-    size_t need = (size_t)n * size;
-    if (need > s->cap[slot]) {
-        size_t cap = s->cap[slot] ? s->cap[slot] : 256;
-        while (cap < need)
-            cap *= 2;
-        void *p = realloc(s->slot[slot], cap);
-        if (!p) {
-            *status = SCOPE_DECODE_NOMEM;
-            return NULL;
-        }
-        s->slot[slot] = p;
-        s->cap[slot] = cap;
+    /* Capacity in bytes: a slot holds arrays of any element type. */
+    void *p = scope_vec_grow(s->slot[slot], &s->cap[slot], (size_t)n * size, 1);
+    if (!p) {
+        c->status = SCOPE_DECODE_NOMEM;
+        return NULL;
     }
-    return s->slot[slot];
+    return s->slot[slot] = p;
 }
 
 static scope_bytes get_bytes(dec_buf *b) {
@@ -278,7 +285,8 @@ static scope_bytes get_bytes(dec_buf *b) {
     return s;
 }
 
-static void dec_process(dec_buf *b, scope_rec_process *r, scope_decode_scratch *s, int *st) {
+static void dec_process(dec_ctx *c, scope_rec_process *r) {
+    dec_buf *b = &c->b;
     r->run_id = get_bytes(b);
     r->uuid = get_bytes(b);
     r->host = get_bytes(b);
@@ -297,12 +305,12 @@ static void dec_process(dec_buf *b, scope_rec_process *r, scope_decode_scratch *
     r->start_wall_ns = dec_u64(b);
     r->start_mono_ns = dec_u64(b);
     r->argc = dec_u32(b);
-    scope_bytes *argv = scratch_array(s, 0, b, r->argc, sizeof *argv, 1, st);
+    scope_bytes *argv = scratch_array(c, 0, r->argc, sizeof *argv, 1);
     for (uint32_t i = 0; argv && i < r->argc; i++)
         argv[i] = get_bytes(b);
     r->argv = argv;
     r->nsettings = dec_u32(b);
-    scope_kv *kv = scratch_array(s, 1, b, r->nsettings, sizeof *kv, 2, st);
+    scope_kv *kv = scratch_array(c, 1, r->nsettings, sizeof *kv, 2);
     for (uint32_t i = 0; kv && i < r->nsettings; i++) {
         kv[i].key = get_bytes(b);
         kv[i].value = get_bytes(b);
@@ -310,7 +318,8 @@ static void dec_process(dec_buf *b, scope_rec_process *r, scope_decode_scratch *
     r->settings = kv;
 }
 
-static void dec_phase_agg(dec_buf *b, scope_rec_phase_agg *r, scope_decode_scratch *s, int *st) {
+static void dec_phase_agg(dec_ctx *c, scope_rec_phase_agg *r) {
+    dec_buf *b = &c->b;
     r->node = dec_u32(b);
     r->count = dec_u64(b);
     r->wall_ns = dec_u64(b);
@@ -327,7 +336,7 @@ static void dec_phase_agg(dec_buf *b, scope_rec_phase_agg *r, scope_decode_scrat
     r->char_read = dec_u64(b);
     r->char_write = dec_u64(b);
     r->nbins = dec_u32(b);
-    scope_hist_bin *bins = scratch_array(s, 0, b, r->nbins, sizeof *bins, 2, st);
+    scope_hist_bin *bins = scratch_array(c, 0, r->nbins, sizeof *bins, 2);
     uint64_t next = 0;
     for (uint32_t i = 0; bins && i < r->nbins; i++) {
         uint64_t gap = dec_u64(b);
@@ -343,7 +352,8 @@ static void dec_phase_agg(dec_buf *b, scope_rec_phase_agg *r, scope_decode_scrat
     r->bins = bins;
 }
 
-static void dec_resource(dec_buf *b, scope_rec_resource *r, scope_decode_scratch *s, int *st) {
+static void dec_resource(dec_ctx *c, scope_rec_resource *r) {
+    dec_buf *b = &c->b;
     r->mono_ns = dec_u64(b);
     r->interval_ns = dec_u64(b);
     r->node = dec_u32(b);
@@ -356,7 +366,7 @@ static void dec_resource(dec_buf *b, scope_rec_resource *r, scope_decode_scratch
     r->char_read = dec_u64(b);
     r->char_write = dec_u64(b);
     r->ngpus = dec_u32(b);
-    scope_gpu_figures *g = scratch_array(s, 0, b, r->ngpus, sizeof *g, 7, st);
+    scope_gpu_figures *g = scratch_array(c, 0, r->ngpus, sizeof *g, 7);
     for (uint32_t i = 0; g && i < r->ngpus; i++) {
         g[i].index = dec_u32(b);
         g[i].present = dec_u32(b);
@@ -369,10 +379,11 @@ static void dec_resource(dec_buf *b, scope_rec_resource *r, scope_decode_scratch
     r->gpus = g;
 }
 
-static void dec_stack(dec_buf *b, scope_rec_stack *r, scope_decode_scratch *s, int *st) {
+static void dec_stack(dec_ctx *c, scope_rec_stack *r) {
+    dec_buf *b = &c->b;
     r->id = dec_u32(b);
     r->nframes = dec_u32(b);
-    scope_frame_addr *f = scratch_array(s, 0, b, r->nframes, sizeof *f, 2, st);
+    scope_frame_addr *f = scratch_array(c, 0, r->nframes, sizeof *f, 2);
     for (uint32_t i = 0; f && i < r->nframes; i++) {
         f[i].module = dec_u32(b);
         f[i].offset = dec_u64(b);
@@ -380,24 +391,25 @@ static void dec_stack(dec_buf *b, scope_rec_stack *r, scope_decode_scratch *s, i
     r->frames = f;
 }
 
-static void dec_stack_samples(dec_buf *b, scope_rec_stack_samples *r, scope_decode_scratch *s,
-                              int *st) {
+static void dec_stack_samples(dec_ctx *c, scope_rec_stack_samples *r) {
+    dec_buf *b = &c->b;
     r->thread = dec_u32(b);
     r->node = dec_u32(b);
     r->period_ns = dec_u64(b);
     r->n = dec_u32(b);
-    scope_stack_count *c = scratch_array(s, 0, b, r->n, sizeof *c, 2, st);
-    for (uint32_t i = 0; c && i < r->n; i++) {
-        c[i].stack = dec_u32(b);
-        c[i].count = dec_u64(b);
+    scope_stack_count *counts = scratch_array(c, 0, r->n, sizeof *counts, 2);
+    for (uint32_t i = 0; counts && i < r->n; i++) {
+        counts[i].stack = dec_u32(b);
+        counts[i].count = dec_u64(b);
     }
-    r->counts = c;
+    r->counts = counts;
 }
 
-static void dec_trace(dec_buf *b, scope_rec_trace *r, scope_decode_scratch *s, int *st) {
+static void dec_trace(dec_ctx *c, scope_rec_trace *r) {
+    dec_buf *b = &c->b;
     r->thread = dec_u32(b);
     r->n = dec_u32(b);
-    scope_trace_event *e = scratch_array(s, 0, b, r->n, sizeof *e, 3, st);
+    scope_trace_event *e = scratch_array(c, 0, r->n, sizeof *e, 3);
     uint64_t prev = 0;
     for (uint32_t i = 0; e && i < r->n; i++) {
         e[i].node = dec_u32(b);
@@ -408,92 +420,86 @@ static void dec_trace(dec_buf *b, scope_rec_trace *r, scope_decode_scratch *s, i
     r->events = e;
 }
 
+static void dec_frame(dec_ctx *c, scope_rec_frame *r) {
+    r->seq = dec_u64(&c->b);
+    r->mono_ns = dec_u64(&c->b);
+    r->wall_ns = dec_u64(&c->b);
+    r->reason = dec_u32(&c->b);
+}
+
+static void dec_string(dec_ctx *c, scope_rec_string *r) {
+    r->id = dec_u32(&c->b);
+    r->value = get_bytes(&c->b);
+}
+
+static void dec_thread(dec_ctx *c, scope_rec_thread *r) {
+    r->index = dec_u32(&c->b);
+    r->tid = dec_i64(&c->b);
+    r->start_mono_ns = dec_u64(&c->b);
+    r->name = get_bytes(&c->b);
+}
+
+static void dec_phase_node(dec_ctx *c, scope_rec_phase_node *r) {
+    r->id = dec_u32(&c->b);
+    r->parent = dec_u32(&c->b);
+    r->name = dec_u32(&c->b);
+    r->thread = dec_u32(&c->b);
+    r->flags = dec_u32(&c->b);
+    r->file = dec_u32(&c->b);
+    r->line = dec_u32(&c->b);
+}
+
+static void dec_counter(dec_ctx *c, scope_rec_counter *r) {
+    r->id = dec_u32(&c->b);
+    r->name = dec_u32(&c->b);
+    r->node = dec_u32(&c->b);
+    r->thread = dec_u32(&c->b);
+    r->calls = dec_u64(&c->b);
+    r->total = dec_i64(&c->b);
+}
+
+static void dec_module(dec_ctx *c, scope_rec_module *r) {
+    r->id = dec_u32(&c->b);
+    r->path = get_bytes(&c->b);
+    r->build_id = get_bytes(&c->b);
+    r->base = dec_u64(&c->b);
+    r->size = dec_u64(&c->b);
+}
+
+static void dec_mark(dec_ctx *c, scope_rec_mark *r) {
+    r->kind = dec_u32(&c->b);
+    r->thread = dec_u32(&c->b);
+    r->mono_ns = dec_u64(&c->b);
+    r->value = dec_i64(&c->b);
+    r->text = get_bytes(&c->b);
+    if (scope_mark_has_subkind(r->kind) && dec_remaining(&c->b)) { /* a 1.0 body ends here */
+        r->subkind = dec_u32(&c->b);
+        r->value2 = dec_i64(&c->b);
+    }
+    if (!c->b.bad)
+        scope_mark_classify_1_0(r);
+}
+
 int scope_record_decode(uint32_t type, const uint8_t *body, size_t len, scope_record *rec,
                         scope_decode_scratch *s) {
-    dec_buf b = {body, len, 0, 0};
-    int status = SCOPE_DECODE_OK;
+    dec_ctx c = {{body, len, 0, 0}, s, SCOPE_DECODE_OK};
     memset(&rec->u, 0, sizeof rec->u);
     rec->type = type;
     rec->raw.ptr = body;
     rec->raw.len = len;
     switch (type) {
-    case SCOPE_REC_FRAME: {
-        scope_rec_frame *f = &rec->u.frame;
-        f->seq = dec_u64(&b);
-        f->mono_ns = dec_u64(&b);
-        f->wall_ns = dec_u64(&b);
-        f->reason = dec_u32(&b);
+#define DECODE_ROW(name, number, member)                                                           \
+    case SCOPE_REC_##name:                                                                         \
+        dec_##member(&c, &rec->u.member);                                                          \
         break;
-    }
-    case SCOPE_REC_PROCESS:
-        dec_process(&b, &rec->u.process, s, &status);
-        break;
-    case SCOPE_REC_STRING:
-        rec->u.string.id = dec_u32(&b);
-        rec->u.string.value = get_bytes(&b);
-        break;
-    case SCOPE_REC_THREAD:
-        rec->u.thread.index = dec_u32(&b);
-        rec->u.thread.tid = dec_i64(&b);
-        rec->u.thread.start_mono_ns = dec_u64(&b);
-        rec->u.thread.name = get_bytes(&b);
-        break;
-    case SCOPE_REC_PHASE_NODE: {
-        scope_rec_phase_node *n = &rec->u.phase_node;
-        n->id = dec_u32(&b);
-        n->parent = dec_u32(&b);
-        n->name = dec_u32(&b);
-        n->thread = dec_u32(&b);
-        n->flags = dec_u32(&b);
-        n->file = dec_u32(&b);
-        n->line = dec_u32(&b);
-        break;
-    }
-    case SCOPE_REC_PHASE_AGG:
-        dec_phase_agg(&b, &rec->u.phase_agg, s, &status);
-        break;
-    case SCOPE_REC_COUNTER: {
-        scope_rec_counter *c = &rec->u.counter;
-        c->id = dec_u32(&b);
-        c->name = dec_u32(&b);
-        c->node = dec_u32(&b);
-        c->thread = dec_u32(&b);
-        c->calls = dec_u64(&b);
-        c->total = dec_i64(&b);
-        break;
-    }
-    case SCOPE_REC_RESOURCE:
-        dec_resource(&b, &rec->u.resource, s, &status);
-        break;
-    case SCOPE_REC_MODULE:
-        rec->u.module.id = dec_u32(&b);
-        rec->u.module.path = get_bytes(&b);
-        rec->u.module.build_id = get_bytes(&b);
-        rec->u.module.base = dec_u64(&b);
-        rec->u.module.size = dec_u64(&b);
-        break;
-    case SCOPE_REC_STACK:
-        dec_stack(&b, &rec->u.stack, s, &status);
-        break;
-    case SCOPE_REC_STACK_SAMPLES:
-        dec_stack_samples(&b, &rec->u.stack_samples, s, &status);
-        break;
-    case SCOPE_REC_MARK:
-        rec->u.mark.kind = dec_u32(&b);
-        rec->u.mark.thread = dec_u32(&b);
-        rec->u.mark.mono_ns = dec_u64(&b);
-        rec->u.mark.value = dec_i64(&b);
-        rec->u.mark.text = get_bytes(&b);
-        break;
-    case SCOPE_REC_TRACE:
-        dec_trace(&b, &rec->u.trace, s, &status);
-        break;
+        SCOPE_REC_KINDS(DECODE_ROW)
+#undef DECODE_ROW
     default:
         return SCOPE_DECODE_OK; /* unknown kind: type and raw body only */
     }
-    if (status != SCOPE_DECODE_OK)
-        return status;
-    if (b.bad) {
+    if (c.status != SCOPE_DECODE_OK)
+        return c.status;
+    if (c.b.bad) {
         memset(&rec->u, 0, sizeof rec->u);
         return SCOPE_DECODE_MALFORMED;
     }

@@ -29,4 +29,9 @@ enum scope_decode_status {
 int scope_record_decode(uint32_t type, const uint8_t *body, size_t len, scope_record *rec,
                         scope_decode_scratch *s);
 
+/* Gives a format 1.0 UNBALANCED mark (subkind UNSTATED) the subkind and
+ * value2 a 1.1 writer states, read from its text (formats/mark_compat.c).
+ * Any other mark is left as it is. */
+void scope_mark_classify_1_0(scope_rec_mark *mk);
+
 #endif

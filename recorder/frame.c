@@ -16,9 +16,20 @@ int rec_frame_add(const rec_frame_ctx *f, const scope_record *r) {
     return rc;
 }
 
+void rec_frame_mark_sub(const rec_frame_ctx *f, uint32_t kind, uint32_t subkind, uint32_t thread,
+                        int64_t value, int64_t value2, const char *text) {
+    scope_record r = {.type = SCOPE_REC_MARK};
+    r.u.mark = (scope_rec_mark){.kind = kind,
+                                .thread = thread,
+                                .mono_ns = rec_mono_ns(),
+                                .value = value,
+                                .text = REC_STR(text ? text : ""),
+                                .subkind = subkind,
+                                .value2 = value2};
+    rec_frame_add(f, &r);
+}
+
 void rec_frame_mark(const rec_frame_ctx *f, uint32_t kind, uint32_t thread, int64_t value,
                     const char *text) {
-    scope_record r = {.type = SCOPE_REC_MARK};
-    r.u.mark = (scope_rec_mark){kind, thread, rec_mono_ns(), value, REC_STR(text ? text : "")};
-    rec_frame_add(f, &r);
+    rec_frame_mark_sub(f, kind, 0, thread, value, 0, text);
 }

@@ -26,7 +26,11 @@ typedef struct rec_frame_ctx {
  * size limit (a process with hundreds of thousands of phase nodes) is closed
  * as a periodic frame first, and the record goes into the next one. */
 int rec_frame_add(const rec_frame_ctx *f, const scope_record *r);
+/* A mark (docs/format.md, MARK); the _sub form also carries a subkind and a
+ * second figure, which only unbalanced marks have. */
 void rec_frame_mark(const rec_frame_ctx *f, uint32_t kind, uint32_t thread, int64_t value,
                     const char *text);
+void rec_frame_mark_sub(const rec_frame_ctx *f, uint32_t kind, uint32_t subkind, uint32_t thread,
+                        int64_t value, int64_t value2, const char *text);
 
 #endif

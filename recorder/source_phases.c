@@ -171,8 +171,8 @@ static void add_counters(const rec_frame_ctx *f, rec_thread *t) {
 static void add_caveats(const rec_frame_ctx *f, rec_thread *t) {
     uint64_t ub = atomic_load_explicit(&t->unbalanced_end_empty, memory_order_relaxed);
     if (ub != t->w_unbalanced) {
-        rec_frame_mark(f, SCOPE_MARK_UNBALANCED, t->index, (int64_t)ub,
-                       "scope_phase_end() with no phase open");
+        rec_frame_mark_sub(f, SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_END_EMPTY, t->index,
+                           (int64_t)ub, 0, "scope_phase_end() with no phase open");
         t->w_unbalanced = ub;
     }
     uint64_t dr = atomic_load_explicit(&t->dropped_count, memory_order_relaxed);
@@ -196,7 +196,8 @@ static void add_open_phases(const rec_frame_ctx *f, rec_thread *t, const char *w
     snprintf(text, sizeof text, "%u phase(s) still open %s", depth - inherited, when);
     rec_node *top =
         rec_relaxed_load(&t->stack[depth < REC_MAX_DEPTH ? depth : REC_MAX_DEPTH - 1].node);
-    rec_frame_mark(f, SCOPE_MARK_UNBALANCED, t->index, (int64_t)top->id, text);
+    rec_frame_mark_sub(f, SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_LEFT_OPEN, t->index,
+                       (int64_t)top->id, (int64_t)(depth - inherited), text);
 }
 
 static void add_thread(const rec_frame_ctx *f, rec_thread *t) {

@@ -199,10 +199,8 @@ static int check_runs(const char *base, const char *candidate, const run_check_o
     }
     run_check_free(k);
     run_cmp_free(cmp);
-    if (b)
-        run_free(b);
-    if (a)
-        run_free(a);
+    run_free(b); /* NULL when not loaded */
+    run_free(a);
     return rc;
 }
 

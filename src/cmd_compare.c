@@ -89,9 +89,7 @@ int scope_cmd_compare(int argc, char **argv) {
         rc = 2;
     }
     run_cmp_free(cmp);
-    if (b)
-        run_free(b);
-    if (a)
-        run_free(a);
+    run_free(b); /* NULL when not loaded */
+    run_free(a);
     return rc;
 }

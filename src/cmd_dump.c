@@ -25,6 +25,12 @@ static void put_str(FILE *f, scope_bytes b) {
     fputc('"', f);
 }
 
+/* " name " followed by the quoted bytes. */
+static void put_named(FILE *f, const char *name, scope_bytes b) {
+    fputs(name, f);
+    put_str(f, b);
+}
+
 static void put_hex(FILE *f, scope_bytes b) {
     if (b.len == 0)
         fputs("-", f);
@@ -47,45 +53,32 @@ static void put_secs(FILE *f, uint64_t ns) {
 }
 
 static void dump_process(FILE *f, const scope_rec_process *p) {
-    fputs("  PROCESS run ", f);
-    put_str(f, p->run_id);
-    fputs(" uuid ", f);
-    put_str(f, p->uuid);
-    fputs(" host ", f);
-    put_str(f, p->host);
-    fputs(" role ", f);
-    put_str(f, p->role);
+    put_named(f, "  PROCESS run ", p->run_id);
+    put_named(f, " uuid ", p->uuid);
+    put_named(f, " host ", p->host);
+    put_named(f, " role ", p->role);
     fprintf(f, "\n      pid %" PRId64 " ppid %" PRId64 " rank %d local_rank %d node %d world %d",
             p->pid, p->ppid, p->rank, p->local_rank, p->node_rank, p->world_size);
-    fputs(" job ", f);
-    put_str(f, p->job_id);
-    fputs(" step ", f);
-    put_str(f, p->step_id);
+    put_named(f, " job ", p->job_id);
+    put_named(f, " step ", p->step_id);
     fputs("\n      started ", f);
     put_wall(f, p->start_wall_ns);
     fputs(" mono ", f);
     put_secs(f, p->start_mono_ns);
-    fputs(" recorder ", f);
-    put_str(f, p->recorder_version);
-    fputs("\n      exe ", f);
-    put_str(f, p->exe);
-    fputs(" cwd ", f);
-    put_str(f, p->cwd);
+    put_named(f, " recorder ", p->recorder_version);
+    put_named(f, "\n      exe ", p->exe);
+    put_named(f, " cwd ", p->cwd);
     fputs("\n      argv", f);
-    for (uint32_t i = 0; i < p->argc; i++) {
-        fputc(' ', f);
-        put_str(f, p->argv[i]);
-    }
+    for (uint32_t i = 0; i < p->argc; i++)
+        put_named(f, " ", p->argv[i]);
     for (uint32_t i = 0; i < p->nsettings; i++) {
-        fputs("\n      setting ", f);
-        put_str(f, p->settings[i].key);
-        fputc('=', f);
-        put_str(f, p->settings[i].value);
+        put_named(f, "\n      setting ", p->settings[i].key);
+        put_named(f, "=", p->settings[i].value);
     }
     fputc('\n', f);
 }
 
-static void dump_agg(FILE *f, const scope_rec_phase_agg *a) {
+static void dump_phase_agg(FILE *f, const scope_rec_phase_agg *a) {
     fprintf(f,
             "  PHASE_AGG node %" PRIu32 " count %" PRIu64 " wall %" PRIu64 "ns min %" PRIu64
             "ns max %" PRIu64 "ns cpu %" PRIu64 "ns over %" PRIu64 " entries (%" PRIu64 "ns wall)",
@@ -143,89 +136,89 @@ static void dump_resource(FILE *f, const scope_rec_resource *r) {
     fputc('\n', f);
 }
 
+static void dump_frame(FILE *f, const scope_rec_frame *r) {
+    fprintf(f, "  FRAME seq %" PRIu64 " (nested)\n", r->seq);
+}
+
+static void dump_string(FILE *f, const scope_rec_string *r) {
+    fprintf(f, "  STRING %" PRIu32 " ", r->id);
+    put_str(f, r->value);
+    fputc('\n', f);
+}
+
+static void dump_thread(FILE *f, const scope_rec_thread *r) {
+    fprintf(f, "  THREAD %" PRIu32 " tid %" PRId64 " started ", r->index, r->tid);
+    put_secs(f, r->start_mono_ns);
+    put_named(f, " name ", r->name);
+    fputc('\n', f);
+}
+
+static void dump_phase_node(FILE *f, const scope_rec_phase_node *n) {
+    fprintf(f,
+            "  PHASE_NODE %" PRIu32 " parent %" PRIu32 " name %" PRIu32 " thread %" PRIu32
+            " flags%s%s%s file %" PRIu32 " line %" PRIu32 "\n",
+            n->id, n->parent, n->name, n->thread, n->flags & SCOPE_PHASE_F_IO ? " io" : "",
+            n->flags & SCOPE_PHASE_F_SYNC ? " sync" : "", n->flags ? "" : " -", n->file, n->line);
+}
+
+static void dump_counter(FILE *f, const scope_rec_counter *r) {
+    fprintf(f,
+            "  COUNTER %" PRIu32 " name %" PRIu32 " node %" PRIu32 " thread %" PRIu32
+            " calls %" PRIu64 " total %" PRId64 "\n",
+            r->id, r->name, r->node, r->thread, r->calls, r->total);
+}
+
+static void dump_module(FILE *f, const scope_rec_module *r) {
+    fprintf(f, "  MODULE %" PRIu32 " base 0x%" PRIx64 " size %" PRIu64 " build-id ", r->id, r->base,
+            r->size);
+    put_hex(f, r->build_id);
+    put_named(f, " path ", r->path);
+    fputc('\n', f);
+}
+
+static void dump_stack(FILE *f, const scope_rec_stack *r) {
+    fprintf(f, "  STACK %" PRIu32 " (%" PRIu32 " frames):", r->id, r->nframes);
+    for (uint32_t i = 0; i < r->nframes; i++)
+        fprintf(f, " %" PRIu32 "+0x%" PRIx64, r->frames[i].module, r->frames[i].offset);
+    fputc('\n', f);
+}
+
+static void dump_stack_samples(FILE *f, const scope_rec_stack_samples *r) {
+    fprintf(f,
+            "  STACK_SAMPLES thread %" PRIu32 " node %" PRIu32 " period %" PRIu64 "ns:", r->thread,
+            r->node, r->period_ns);
+    for (uint32_t i = 0; i < r->n; i++)
+        fprintf(f, " %" PRIu32 "x%" PRIu64, r->counts[i].stack, r->counts[i].count);
+    fputc('\n', f);
+}
+
+static void dump_mark(FILE *f, const scope_rec_mark *r) {
+    fprintf(f, "  MARK %s thread %" PRIu32 " at ", scope_mark_kind_name(r->kind), r->thread);
+    put_secs(f, r->mono_ns);
+    fprintf(f, " value %" PRId64 " ", r->value);
+    if (r->kind == SCOPE_MARK_UNBALANCED)
+        fprintf(f, "%s value2 %" PRId64 " ", scope_unbalanced_subkind_name(r->subkind), r->value2);
+    put_str(f, r->text);
+    fputc('\n', f);
+}
+
+static void dump_trace(FILE *f, const scope_rec_trace *r) {
+    fprintf(f, "  TRACE thread %" PRIu32 " (%" PRIu32 " events):", r->thread, r->n);
+    for (uint32_t i = 0; i < r->n; i++)
+        fprintf(f, " %" PRIu32 "@%" PRIu64 "+%" PRIu64, r->events[i].node, r->events[i].start_ns,
+                r->events[i].dur_ns);
+    fputc('\n', f);
+}
+
+/* One line (or a few) per record, by the kinds of scope/record_kinds.h. */
 static void dump_record(FILE *f, const scope_record *r) {
     switch (r->type) {
-    case SCOPE_REC_FRAME:
-        fprintf(f, "  FRAME seq %" PRIu64 " (nested)\n", r->u.frame.seq);
+#define DUMP_ROW(name, number, member)                                                             \
+    case SCOPE_REC_##name:                                                                         \
+        dump_##member(f, &r->u.member);                                                            \
         break;
-    case SCOPE_REC_PROCESS:
-        dump_process(f, &r->u.process);
-        break;
-    case SCOPE_REC_STRING:
-        fprintf(f, "  STRING %" PRIu32 " ", r->u.string.id);
-        put_str(f, r->u.string.value);
-        fputc('\n', f);
-        break;
-    case SCOPE_REC_THREAD:
-        fprintf(f, "  THREAD %" PRIu32 " tid %" PRId64 " started ", r->u.thread.index,
-                r->u.thread.tid);
-        put_secs(f, r->u.thread.start_mono_ns);
-        fputs(" name ", f);
-        put_str(f, r->u.thread.name);
-        fputc('\n', f);
-        break;
-    case SCOPE_REC_PHASE_NODE: {
-        const scope_rec_phase_node *n = &r->u.phase_node;
-        fprintf(f,
-                "  PHASE_NODE %" PRIu32 " parent %" PRIu32 " name %" PRIu32 " thread %" PRIu32
-                " flags%s%s%s file %" PRIu32 " line %" PRIu32 "\n",
-                n->id, n->parent, n->name, n->thread, n->flags & SCOPE_PHASE_F_IO ? " io" : "",
-                n->flags & SCOPE_PHASE_F_SYNC ? " sync" : "", n->flags ? "" : " -", n->file,
-                n->line);
-        break;
-    }
-    case SCOPE_REC_PHASE_AGG:
-        dump_agg(f, &r->u.phase_agg);
-        break;
-    case SCOPE_REC_COUNTER:
-        fprintf(f,
-                "  COUNTER %" PRIu32 " name %" PRIu32 " node %" PRIu32 " thread %" PRIu32
-                " calls %" PRIu64 " total %" PRId64 "\n",
-                r->u.counter.id, r->u.counter.name, r->u.counter.node, r->u.counter.thread,
-                r->u.counter.calls, r->u.counter.total);
-        break;
-    case SCOPE_REC_RESOURCE:
-        dump_resource(f, &r->u.resource);
-        break;
-    case SCOPE_REC_MODULE:
-        fprintf(f, "  MODULE %" PRIu32 " base 0x%" PRIx64 " size %" PRIu64 " build-id ",
-                r->u.module.id, r->u.module.base, r->u.module.size);
-        put_hex(f, r->u.module.build_id);
-        fputs(" path ", f);
-        put_str(f, r->u.module.path);
-        fputc('\n', f);
-        break;
-    case SCOPE_REC_STACK:
-        fprintf(f, "  STACK %" PRIu32 " (%" PRIu32 " frames):", r->u.stack.id, r->u.stack.nframes);
-        for (uint32_t i = 0; i < r->u.stack.nframes; i++)
-            fprintf(f, " %" PRIu32 "+0x%" PRIx64, r->u.stack.frames[i].module,
-                    r->u.stack.frames[i].offset);
-        fputc('\n', f);
-        break;
-    case SCOPE_REC_STACK_SAMPLES:
-        fprintf(f, "  STACK_SAMPLES thread %" PRIu32 " node %" PRIu32 " period %" PRIu64 "ns:",
-                r->u.stack_samples.thread, r->u.stack_samples.node, r->u.stack_samples.period_ns);
-        for (uint32_t i = 0; i < r->u.stack_samples.n; i++)
-            fprintf(f, " %" PRIu32 "x%" PRIu64, r->u.stack_samples.counts[i].stack,
-                    r->u.stack_samples.counts[i].count);
-        fputc('\n', f);
-        break;
-    case SCOPE_REC_MARK:
-        fprintf(f, "  MARK %s thread %" PRIu32 " at ", scope_mark_kind_name(r->u.mark.kind),
-                r->u.mark.thread);
-        put_secs(f, r->u.mark.mono_ns);
-        fprintf(f, " value %" PRId64 " ", r->u.mark.value);
-        put_str(f, r->u.mark.text);
-        fputc('\n', f);
-        break;
-    case SCOPE_REC_TRACE:
-        fprintf(f, "  TRACE thread %" PRIu32 " (%" PRIu32 " events):", r->u.trace.thread,
-                r->u.trace.n);
-        for (uint32_t i = 0; i < r->u.trace.n; i++)
-            fprintf(f, " %" PRIu32 "@%" PRIu64 "+%" PRIu64, r->u.trace.events[i].node,
-                    r->u.trace.events[i].start_ns, r->u.trace.events[i].dur_ns);
-        fputc('\n', f);
-        break;
+        SCOPE_REC_KINDS(DUMP_ROW)
+#undef DUMP_ROW
     default:
         fprintf(f, "  UNKNOWN type %" PRIu32 " (%zu bytes, skipped)\n", r->type, r->raw.len);
         break;

@@ -13,11 +13,7 @@ static void put_fig(json_out *j, cJSON *o, const char *key, const run_cmp_fig *f
 
 static void put_run(json_out *j, cJSON *o, const char *key, const run_model *m) {
     cJSON *e = jo_object(j, o, key);
-    jo_str(j, e, "dir", m->dir);
-    if (m->nattempts)
-        jo_name(j, e, "run_id", m->attempts[m->nattempts - 1].run_id);
-    else
-        jo_null(j, e, "run_id");
+    jo_run_identity(j, e, m);
     jo_u64(j, e, "runtime_ns", m->runtime_ns);
     jo_wall(j, e, "start_wall", m->start_wall_ns);
     jo_u64(j, e, "processes", m->nprocs);
@@ -65,10 +61,9 @@ static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
 
 int compare_json_print(FILE *f, const run_cmp *c) {
     json_out j = {0};
-    cJSON *root = cJSON_CreateObject();
+    cJSON *root = jo_document(&j, COMPARE_JSON_SCHEMA);
     if (!root)
         return -1;
-    jo_str(&j, root, "schema", COMPARE_JSON_SCHEMA);
     put_run(&j, root, "a", c->a);
     put_run(&j, root, "b", c->b);
     cJSON *roles = jo_array(&j, root, "roles");

@@ -123,6 +123,14 @@ void jo_name_or_null(json_out *j, cJSON *parent, const char *key, run_str name) 
         jo_name(j, parent, key, name);
 }
 
+void jo_run_identity(json_out *j, cJSON *parent, const run_model *m) {
+    jo_str(j, parent, "dir", m->dir);
+    if (m->nattempts)
+        jo_name(j, parent, "run_id", m->attempts[m->nattempts - 1].run_id);
+    else
+        jo_null(j, parent, "run_id");
+}
+
 void jo_wall(json_out *j, cJSON *parent, const char *key, uint64_t wall_ns) {
     time_t s = (time_t)(wall_ns / 1000000000u);
     struct tm tm;
@@ -134,6 +142,13 @@ void jo_wall(json_out *j, cJSON *parent, const char *key, uint64_t wall_ns) {
     }
     snprintf(buf, sizeof buf, "%s.%09" PRIu64 "Z", date, wall_ns % 1000000000u);
     jo_str(j, parent, key, buf);
+}
+
+cJSON *jo_document(json_out *j, const char *schema) {
+    cJSON *root = cJSON_CreateObject();
+    if (root)
+        jo_str(j, root, "schema", schema);
+    return root;
 }
 
 int jo_finish(json_out *j, cJSON *root, FILE *f) {

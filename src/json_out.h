@@ -46,6 +46,14 @@ void jo_name_or_null(json_out *j, cJSON *parent, const char *key, run_str name);
 /* "2026-11-30T17:22:31.123456789Z"; 0 (never recorded) as null. */
 void jo_wall(json_out *j, cJSON *parent, const char *key, uint64_t wall_ns);
 
+/* "dir" and "run_id" (the newest attempt's, null when there is none): how
+ * the report and the comparison name a run. */
+void jo_run_identity(json_out *j, cJSON *parent, const run_model *m);
+
+/* A new document: an object whose first key is "schema".  NULL when out of
+ * memory. */
+cJSON *jo_document(json_out *j, const char *schema);
+
 /* Prints the document and a newline to f, then frees it.  Returns 0, or -1
  * when building or printing it failed (nothing is printed then). */
 int jo_finish(json_out *j, cJSON *root, FILE *f);

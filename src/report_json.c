@@ -22,11 +22,7 @@ static const char *end_name(enum run_end end) {
 }
 
 static void put_header(json_out *j, cJSON *o, const run_model *m) {
-    jo_str(j, o, "dir", m->dir);
-    if (m->nattempts)
-        jo_name(j, o, "run_id", m->attempts[m->nattempts - 1].run_id);
-    else
-        jo_null(j, o, "run_id");
+    jo_run_identity(j, o, m);
     jo_str(j, o, "iteration_name", m->iteration_name);
     jo_u64(j, o, "runtime_ns", m->runtime_ns);
     jo_u64(j, o, "start_wall_ns", m->start_wall_ns);
@@ -290,10 +286,9 @@ static void put_role(json_out *j, cJSON *arr, const run_role *r) {
 
 int report_json_print(FILE *f, const run_model *m) {
     json_out j = {0};
-    cJSON *root = cJSON_CreateObject();
+    cJSON *root = jo_document(&j, REPORT_JSON_SCHEMA);
     if (!root)
         return -1;
-    jo_str(&j, root, "schema", REPORT_JSON_SCHEMA);
     put_header(&j, jo_object(&j, root, "run"), m);
     put_attempts(&j, root, m);
     cJSON *workers = jo_array(&j, root, "workers");

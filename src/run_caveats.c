@@ -9,11 +9,14 @@
  * the others went on.
  */
 #define _GNU_SOURCE /* sigabbrev_np */
+#include "run_caveats.h"
+
 #include "fmt.h"
-#include "run_internal.h"
 #include "text_escape.h"
 
+#include <assert.h>
 #include <inttypes.h>
+#include <scope/vec.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,9 @@ static const char *const kind_names[RUN_CAVEAT_KIND_LIMIT] = {
     [RUN_CAVEAT_RECORDER] = "recorder",     [RUN_CAVEAT_INCONSISTENT] = "inconsistent",
     [RUN_CAVEAT_SUPERSEDED] = "superseded",
 };
+
+static_assert(sizeof kind_names / sizeof kind_names[0] == RUN_CAVEAT_KIND_LIMIT,
+              "a name for every caveat kind");
 
 const char *run_caveat_kind_name(enum run_caveat_kind kind) {
     return (unsigned)kind < RUN_CAVEAT_KIND_LIMIT ? kind_names[kind] : "unknown";
@@ -57,6 +63,7 @@ const char *run_worker_label(const run_model *m, size_t worker, char *buf, size_
 
 typedef struct caveat_list {
     run_model *m;
+    arena *mem; /* the texts */
     size_t cap;
     int nomem;
 } caveat_list;
@@ -65,17 +72,9 @@ static void add(caveat_list *l, enum run_caveat_kind kind, size_t worker, const 
     run_model *m = l->m;
     if (l->nomem)
         return;
-    if (m->ncaveats == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        run_caveat *c = arena_alloc(run_arena(m), cap * sizeof *c);
-        if (!c) {
-            l->nomem = 1;
-            return;
-        }
-        if (m->ncaveats)
-            memcpy(c, m->caveats, m->ncaveats * sizeof *c);
-        m->caveats = c;
-        l->cap = cap;
+    if (SCOPE_VEC_RESERVE(m->caveats, l->cap, m->ncaveats + 1) < 0) {
+        l->nomem = 1;
+        return;
     }
     char text[1024];
     char label[400] = "";
@@ -86,7 +85,7 @@ static void add(caveat_list *l, enum run_caveat_kind kind, size_t worker, const 
     va_start(ap, fmt);
     vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
     va_end(ap);
-    char *s = arena_dup(run_arena(m), text, strlen(text));
+    char *s = arena_dup(l->mem, text, strlen(text));
     if (!s) {
         l->nomem = 1;
         return;
@@ -225,8 +224,14 @@ static void recorder_marks(caveat_list *l, size_t i, const worker_log *log) {
             log->inconsistent == 1 ? "was" : "were", log->inconsistent_what);
 }
 
-int run_add_caveats(run_model *m, const worker_log *logs) {
-    caveat_list l = {.m = m};
+void run_caveats_free(run_model *m) {
+    free(m->caveats);
+    m->caveats = NULL;
+    m->ncaveats = 0;
+}
+
+int run_add_caveats(run_model *m, arena *mem, const worker_log *logs) {
+    caveat_list l = {.m = m, .mem = mem};
     superseded(&l);
     size_t newest = m->nattempts ? m->nattempts - 1 : SIZE_MAX;
     for (size_t i = 0; i < m->nworkers; i++) {

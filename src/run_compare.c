@@ -2,6 +2,7 @@
 #include "run_compare.h"
 
 #include <math.h>
+#include <scope/vec.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,13 +89,8 @@ typedef struct phase_rows {
 } phase_rows;
 
 static int add_phase(phase_rows *rows, const run_phase *a, const run_phase *b) {
-    if (rows->n == rows->cap) {
-        size_t cap = rows->cap ? rows->cap * 2 : 16;
-        run_cmp_phase *v = realloc(rows->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        rows->v = v, rows->cap = cap;
-    }
+    if (SCOPE_VEC_RESERVE(rows->v, rows->cap, rows->n + 1) < 0)
+        return -1;
     const run_phase *p = a ? a : b;
     run_cmp_phase *row = &rows->v[rows->n];
     *row = (run_cmp_phase){.a = a, .b = b, .side = side_of(a, b), .depth = p->depth};

@@ -2,6 +2,7 @@
 #include "run_model.h"
 #include "text_escape.h"
 
+#include <assert.h>
 #include <string.h>
 
 int run_str_eq(run_str a, run_str b) {
@@ -43,9 +44,12 @@ const run_phase *run_find_phase(const run_role *role, const char *path) {
 }
 
 const char *run_phase_path(const run_phase *p, char *buf, size_t cap) {
-    const run_phase *chain[64];
+    /* A phase is at most RUN_MAX_DEPTH deep (the merge places none deeper),
+     * so its whole chain fits. */
+    const run_phase *chain[RUN_MAX_DEPTH];
     size_t n = 0;
-    for (; p && p->parent && n < 64; p = p->parent)
+    assert(!p || p->depth <= RUN_MAX_DEPTH);
+    for (; p && p->parent && n < RUN_MAX_DEPTH; p = p->parent)
         chain[n++] = p;
     size_t used = 0;
     if (cap)

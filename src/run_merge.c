@@ -8,10 +8,12 @@
  * added bucket by bucket, so merged percentiles are as good as one
  * process's.
  */
-#include "run_internal.h"
+#include "run_merge.h"
 
 #include <scope/log_hist.h>
+#include <scope/vec.h>
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +24,9 @@ static const char unnamed[] = "(unnamed phase)";
 /* ---- names under an owner -------------------------------------------------- */
 
 /* (owner, name) -> index, for finding a phase's child or a counter by name
- * in constant time.  Scanning them was quadratic in their number: a phase
- * with some ten thousand distinct children or counters (names made up at
- * run time, or a hostile log) took seconds to merge, and longer with every
+ * in constant time.  A scan would make merging quadratic in their number,
+ * and a phase may have tens of thousands of distinct children or counters
+ * (names made up at run time, or a hostile log), met again for every
  * process merged into it. */
 typedef struct name_slot {
     const void *owner; /* NULL: an empty slot */
@@ -79,14 +81,12 @@ static int name_add(name_index *x, const void *owner, run_str name, size_t index
     return 0;
 }
 
-/* Room for element n of an array grown by doubling, its capacity implied by
- * its length (full at 0 and at every power of two), so that run_model.h
- * needs no capacity fields.  Growing by one element copied the array on
- * every addition: quadratic again.  NULL when out of memory. */
+/* Room for element n of an array whose capacity is implied by its length
+ * (full at 0 and at every power of two), so that run_model.h needs no
+ * capacity fields.  NULL when out of memory. */
 static void *room_for(void *arr, size_t n, size_t size) {
-    if (n & (n - 1))
-        return arr; /* not a power of two: there is room */
-    return realloc(arr, (n ? 2 * n : 1) * size);
+    size_t cap = n & (n - 1) ? n + 1 : n; /* at a power of two (or 0) it is full */
+    return scope_vec_grow(arr, &cap, n + 1, size);
 }
 
 /* ---- phases --------------------------------------------------------------- */
@@ -110,6 +110,7 @@ static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
     }
     p->name = name;
     p->parent = parent;
+    assert(!parent || parent->depth < RUN_MAX_DEPTH); /* place_from stops deeper ones */
     p->depth = parent ? parent->depth + 1 : 0;
     p->per_proc_ns = per_proc;
     for (size_t i = 0; i < c->role->nprocs; i++)
@@ -141,16 +142,16 @@ static run_phase *child_named(merge_ctx *c, run_phase *parent, run_str name) {
  * damaged log) or nests deeper than RUN_MAX_DEPTH: the log's inconsistency
  * count says so, once per node left out.  A failure is remembered (unplaced)
  * because place() is asked again for the same node by each of its
- * descendants and counters: without that, a broken node was counted once
- * per asking and its descendants never.
+ * descendants and counters, and each broken node must be counted once, its
+ * descendants too.
  *
  * `hops` counts the unplaced ancestors walked so far above the node first
  * asked.  Past RUN_MAX_DEPTH of them that node is nested too deep, whatever
- * lies further up, so the walk stops there: it used to recurse along the
- * whole chain, and a damaged log chaining a hundred thousand nodes
- * overflowed the stack here, or the renderers' recursion over the deep tree
- * that resulted did.  The nodes between are not judged by that walk (they
- * may nest shallowly enough) but when they are asked themselves. */
+ * lies further up, so the walk stops there: the recursion stays within
+ * RUN_MAX_DEPTH frames even when a damaged log chains a hundred thousand
+ * nodes, and so does every walk of the tree that results.  The nodes
+ * between are not judged by that walk (they may nest shallowly enough) but
+ * when they are asked themselves. */
 static run_phase *place_from(merge_ctx *c, worker_log *log, log_node *n, unsigned hops) {
     if (n->merged || n->unplaced)
         return n->merged;
@@ -184,12 +185,12 @@ static run_phase *place_from(merge_ctx *c, worker_log *log, log_node *n, unsigne
     }
     run_phase *p = NULL;
     if (parent) {
+        assert(parent->depth < RUN_MAX_DEPTH);
         const run_str *name = log_string_of(log, n->name);
         p = child_named(c, parent, name ? *name : (run_str){unnamed, sizeof unnamed - 1});
     } else {
         n->unplaced = 1;
-        if (!log->inconsistent++)
-            snprintf(log->inconsistent_what, sizeof log->inconsistent_what, "%s", why);
+        log_inconsistent(log, why);
     }
     n->placing = 0;
     n->merged = p;
@@ -287,9 +288,7 @@ static void merge_log(merge_ctx *c, worker_log *log) {
         const log_counter *lc = &log->counters[i];
         const run_str *name = log_string_of(log, lc->name);
         if (!name) {
-            if (!log->inconsistent++)
-                snprintf(log->inconsistent_what, sizeof log->inconsistent_what,
-                         "a counter whose name was lost");
+            log_inconsistent(log, "a counter whose name was lost");
             continue;
         }
         if (!lc->node) {
@@ -300,9 +299,8 @@ static void merge_log(merge_ctx *c, worker_log *log) {
         run_phase *p = n ? place(c, log, n) : NULL;
         if (p)
             add_counter(c, &p->counters, &p->ncounters, *name, lc);
-        else if (!log->inconsistent++)
-            snprintf(log->inconsistent_what, sizeof log->inconsistent_what,
-                     "a counter whose phase was lost");
+        else
+            log_inconsistent(log, "a counter whose phase was lost");
     }
 }
 
@@ -696,8 +694,7 @@ static int find_roles(run_model *m, arena *mem) {
     return 0;
 }
 
-int run_merge(run_model *m, worker_log *logs, const run_options *opt) {
-    arena *mem = run_arena(m);
+int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt) {
     const char *it = opt->iteration_name ? opt->iteration_name : "iteration";
     m->iteration_name = arena_dup(mem, it, strlen(it));
     if (!m->iteration_name || find_attempts(m, mem) < 0)
@@ -726,7 +723,8 @@ int run_merge(run_model *m, worker_log *logs, const run_options *opt) {
 
 /* ---- one process alone ---------------------------------------------------- */
 
-int run_merge_alone(run_model *m, worker_log *logs, run_role *role, const run_options *opt) {
+int run_merge_alone(run_model *m, arena *mem, worker_log *logs, run_role *role,
+                    const run_options *opt) {
     /* Its nodes still point into its role's tree, and those that could not
      * be placed are marked: place afresh. */
     worker_log *log = &logs[role->workers[0]];
@@ -740,7 +738,7 @@ int run_merge_alone(run_model *m, worker_log *logs, run_role *role, const run_op
     uint64_t inconsistent = log->inconsistent;
     char what[sizeof log->inconsistent_what];
     memcpy(what, log->inconsistent_what, sizeof what);
-    merge_ctx c = {.m = m, .mem = run_arena(m), .role = role};
+    merge_ctx c = {.m = m, .mem = mem, .role = role};
     int rc = merge_role(&c, logs, opt);
     free(c.children.slots);
     free(c.counters.slots);

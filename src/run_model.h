@@ -133,6 +133,7 @@ typedef struct run_counter {
  * this depth are left out as inconsistent, so that every walk of the tree,
  * recursive in the merge and in the renderers, stays shallow. */
 #define RUN_MAX_DEPTH 256
+_Static_assert(RUN_MAX_DEPTH >= 255, "the model holds every depth the recorder records");
 
 typedef struct run_phase run_phase;
 struct run_phase {
@@ -245,10 +246,14 @@ enum run_load_error {
     RUN_ERR_IO,
 };
 
-/* Loads RUN.  Returns RUN_OK with *out set, or an error with one plain line
- * in msg (naming the path) and *out NULL. */
+/* Loads the run at dir through the first loader that reads it (run_load.h;
+ * a run directory unless another loader claims the path).  Returns RUN_OK
+ * with *out set, or an error with one plain line in msg (naming the path)
+ * and *out NULL. */
 enum run_load_error run_load(const char *dir, const run_options *opt, run_model **out, char *msg,
                              size_t msglen);
+
+/* Frees the model and everything it handed out; NULL does nothing. */
 void run_free(run_model *m);
 
 /* ---- lookups ------------------------------------------------------------ */

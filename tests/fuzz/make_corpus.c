@@ -379,7 +379,8 @@ static void rec_counter(run_text *t, uint32_t id, uint32_t name, uint32_t node, 
 static void rec_mark(run_text *t, uint32_t kind, uint32_t thread, uint64_t mono, int64_t value,
                      const char *text) {
     scope_record r = {.type = SCOPE_REC_MARK};
-    r.u.mark = (scope_rec_mark){kind, thread, mono, value, text_bytes(text)};
+    r.u.mark = (scope_rec_mark){
+        .kind = kind, .thread = thread, .mono_ns = mono, .value = value, .text = text_bytes(text)};
     put_record(t, &r);
 }
 

@@ -4,6 +4,7 @@
 #include "log_samples.h"
 
 #include <scope/log_hist.h>
+#include <scope/vec.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -482,15 +483,21 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
         return 0;
     case SCOPE_REC_MARK: {
         if (variant == 0)
-            rec->u.mark = (scope_rec_mark){SCOPE_MARK_FORK, 1, 14000000000ull, 48377, NO_BYTES};
+            rec->u.mark = (scope_rec_mark){
+                .kind = SCOPE_MARK_FORK, .thread = 1, .mono_ns = 14000000000ull, .value = 48377};
         else if (variant == 1)
-            rec->u.mark = (scope_rec_mark){UINT32_MAX, UINT32_MAX, UINT64_MAX, INT64_MIN,
-                                           B("\0\x1b[31m\xff\n")};
+            rec->u.mark = (scope_rec_mark){.kind = UINT32_MAX,
+                                           .thread = UINT32_MAX,
+                                           .mono_ns = UINT64_MAX,
+                                           .value = INT64_MIN,
+                                           .text = B("\0\x1b[31m\xff\n")};
         else if (variant == 2)
-            rec->u.mark = (scope_rec_mark){0, 0, 0, 0, NO_BYTES};
+            rec->u.mark = (scope_rec_mark){0};
         else
-            rec->u.mark =
-                (scope_rec_mark){SCOPE_MARK_CAVEAT, 0, 1, INT64_MAX, {long_text, sizeof long_text}};
+            rec->u.mark = (scope_rec_mark){.kind = SCOPE_MARK_CAVEAT,
+                                           .mono_ns = 1,
+                                           .value = INT64_MAX,
+                                           .text = {long_text, sizeof long_text}};
         return 0;
     }
     case SCOPE_REC_TRACE:
@@ -747,6 +754,8 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         CMP_U(mono_ns);
         CMP_I(value);
         CMP_B(text);
+        CMP_U(subkind);
+        CMP_I(value2);
         break;
     }
     case SCOPE_REC_TRACE: {
@@ -1189,7 +1198,11 @@ static int write_mark(scope_log_writer *w, uint32_t kind, uint32_t thread, uint6
     scope_record rec;
     memset(&rec, 0, sizeof rec);
     rec.type = SCOPE_REC_MARK;
-    rec.u.mark = (scope_rec_mark){kind, thread, mono, value, text ? bytes_of(text) : NO_BYTES};
+    rec.u.mark = (scope_rec_mark){.kind = kind,
+                                  .thread = thread,
+                                  .mono_ns = mono,
+                                  .value = value,
+                                  .text = text ? bytes_of(text) : NO_BYTES};
     return add(w, &rec);
 }
 
@@ -1292,19 +1305,39 @@ out:
     return rc;
 }
 
+/* ---- format 1.0 bodies ------------------------------------------------- */
+
+/* LEB128, as docs/format.md section 4 gives it, written independently of the
+ * codec so that the test does not check the codec against itself. */
+static size_t put_uvar(uint8_t *buf, size_t cap, size_t at, uint64_t v) {
+    do {
+        uint8_t byte = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (at < cap)
+            buf[at] = byte | (v ? 0x80 : 0);
+        at++;
+    } while (v);
+    return at;
+}
+
+size_t log_sample_mark_1_0(uint8_t *buf, size_t cap, uint32_t kind, uint32_t thread,
+                           uint64_t mono_ns, int64_t value, const char *text) {
+    size_t at = 0, len = strlen(text);
+    at = put_uvar(buf, cap, at, kind);
+    at = put_uvar(buf, cap, at, thread);
+    at = put_uvar(buf, cap, at, mono_ns);
+    at = put_uvar(buf, cap, at, ((uint64_t)value << 1) ^ (uint64_t)(value >> 63)); /* zigzag */
+    at = put_uvar(buf, cap, at, len);
+    if (at + len <= cap)
+        memcpy(buf + at, text, len);
+    return at + len;
+}
+
 /* ---- whole-log dumps -------------------------------------------------- */
 
 static int blob_append(log_sample_frame *f, size_t *cap, const void *p, size_t n) {
-    if (f->bloblen + n > *cap) {
-        size_t c = *cap ? *cap : 1024;
-        while (c < f->bloblen + n)
-            c *= 2;
-        uint8_t *b = realloc(f->blob, c);
-        if (!b)
-            return -ENOMEM;
-        f->blob = b;
-        *cap = c;
-    }
+    if (SCOPE_VEC_RESERVE(f->blob, *cap, f->bloblen + n) < 0)
+        return -ENOMEM;
     if (n)
         memcpy(f->blob + f->bloblen, p, n);
     f->bloblen += n;

@@ -37,6 +37,14 @@ int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint
  * unknown kind or variant. */
 int log_sample_record(scope_record *rec, uint32_t type, unsigned variant);
 
+/* The body of a MARK as a format 1.0 writer encoded it: kind, thread,
+ * mono_ns, value and text, nothing after (no subkind, no value2).  For
+ * scope_log_writer_add_raw, to test that logs written the old way still
+ * read the same.  Returns the body length, or what it would need when cap
+ * is too small. */
+size_t log_sample_mark_1_0(uint8_t *buf, size_t cap, uint32_t kind, uint32_t thread,
+                           uint64_t mono_ns, int64_t value, const char *text);
+
 /* Compares the decoded fields of two records of the same kind, array
  * elements and byte strings included (raw is not compared).  Returns 1 when
  * they are equal; otherwise 0, with the first differing field named in `why`

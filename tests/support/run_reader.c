@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <scope/vec.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +15,11 @@
 
 /* Grows *arr (elements of `size` bytes) to hold at least n + 1 elements. */
 static void *grow(void *arr, size_t n, size_t *cap, size_t size) {
-    if (n < *cap)
-        return arr;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    void *p = realloc(arr, ncap * size);
+    void *p = scope_vec_grow(arr, cap, n + 1, size);
     if (!p) {
         fprintf(stderr, "run_reader: out of memory\n");
         abort(); /* test code: there is nothing sensible to go on with */
     }
-    *cap = ncap;
     return p;
 }
 

@@ -9,6 +9,9 @@
  */
 #define _GNU_SOURCE /* nftw */
 #include "log_samples.h"
+#include "run_builder.h"
+#include "run_dir_loader.h"
+#include "run_load.h"
 #include "run_model.h"
 #include "unit_util.h"
 
@@ -511,6 +514,100 @@ START_TEST(recorder_marks) {
 END_TEST
 
 /* ---- logs that cannot be read or placed ------------------------------------ */
+
+/* An unbalanced mark as a 1.1 writer writes it: what it counts in fields. */
+static void w_unbalanced(wlog *l, uint32_t subkind, uint32_t thread, int64_t value, int64_t value2,
+                         const char *text) {
+    put(l, (scope_record){.type = SCOPE_REC_MARK,
+                          .u.mark = {.kind = SCOPE_MARK_UNBALANCED,
+                                     .thread = thread,
+                                     .value = value,
+                                     .text = bytes(text),
+                                     .subkind = subkind,
+                                     .value2 = value2}});
+}
+
+/* A mark with the body a 1.0 writer gave it: nothing after its text. */
+static void w_mark_1_0(wlog *l, uint32_t kind, uint32_t thread, int64_t value, const char *text) {
+    uint8_t body[512];
+    size_t n = log_sample_mark_1_0(body, sizeof body, kind, thread, 0, value, text);
+    ck_assert_uint_le(n, sizeof body);
+    ck_assert_int_eq(scope_log_writer_add_raw(l->w, SCOPE_REC_MARK, body, n), 0);
+}
+
+/* Format 1.1: the subkind and value2 say what an unbalanced mark counts,
+ * and its text is only shown.  Texts worded nothing like the 1.0 writer's
+ * (one even misleading) count by their fields alone. */
+START_TEST(unbalanced_marks_by_subkind) {
+    char run[512];
+    new_run(run, sizeof run, "marks-subkind");
+    ident id = who("r1", "h", "w", 78, -1);
+    wlog l;
+    w_open(&l, run, &id);
+    w_unbalanced(&l, SCOPE_UNBALANCED_END_EMPTY, 1, 2, 0, "");
+    w_frame(&l, SCOPE_FRAME_PERIODIC, 0);
+    w_unbalanced(&l, SCOPE_UNBALANCED_END_EMPTY, 1, 5, 0, "ends found nothing open");
+    w_unbalanced(&l, SCOPE_UNBALANCED_END_EMPTY, 2, 3, 0, "");
+    w_unbalanced(&l, SCOPE_UNBALANCED_LEFT_OPEN, 2, 9, 1, "a phase was never closed");
+    w_unbalanced(&l, SCOPE_UNBALANCED_LEFT_OPEN, 1, 4, 2,
+                 "scope_phase_end(): 7 phase(s) still open");
+    w_exit(&l, 12 * SEC);
+
+    run_model *m = load(run);
+    size_t i = worker_of(m, 78);
+    ck_assert_uint_eq(m->workers[i].unbalanced, 5 + 3 + 1 + 2);
+    ck_assert_str_eq(caveat_text(m, RUN_CAVEAT_UNBALANCED, i),
+                     "w pid 78 on h: 11 unbalanced phases (scope_phase_end() with no phase "
+                     "open, or phases left open at exit): the phases around them may be cut "
+                     "short");
+    ck_assert_uint_eq(count_caveats(m, RUN_CAVEAT_RECORDER), 2);
+    const run_caveat *rc = caveat_of(m, RUN_CAVEAT_RECORDER, i);
+    ck_assert_str_eq(rc[0].text, "w pid 78 on h: the recorder says: a phase was never closed");
+    ck_assert_str_eq(rc[1].text,
+                     "w pid 78 on h: the recorder says: scope_phase_end(): 7 phase(s) still open");
+    run_free(m);
+}
+END_TEST
+
+/* A log written by format 1.0 (marks without subkind or value2) reads with
+ * the figures and caveats a 1.1 log of the same events gives. */
+START_TEST(unbalanced_marks_of_format_1_0) {
+    static const char end_empty[] = "scope_phase_end() with no phase open";
+    char run[2][512];
+    for (int v = 0; v < 2; v++) {
+        new_run(run[v], sizeof run[v], v ? "marks-1-1" : "marks-1-0");
+        ident id = who("r1", "h", "w", 79, -1);
+        wlog l;
+        w_open(&l, run[v], &id);
+        if (v == 0) {
+            w_mark_1_0(&l, SCOPE_MARK_UNBALANCED, 1, 5, end_empty);
+            w_mark_1_0(&l, SCOPE_MARK_UNBALANCED, 2, 3, end_empty);
+            w_mark_1_0(&l, SCOPE_MARK_UNBALANCED, 2, 9,
+                       "1 phase(s) still open when its thread exited");
+            w_mark_1_0(&l, SCOPE_MARK_UNBALANCED, 1, 4, "2 phase(s) still open at exit");
+            w_mark_1_0(&l, SCOPE_MARK_UNBALANCED, 3, 6, "left open, count unsaid");
+        } else {
+            w_unbalanced(&l, SCOPE_UNBALANCED_END_EMPTY, 1, 5, 0, end_empty);
+            w_unbalanced(&l, SCOPE_UNBALANCED_END_EMPTY, 2, 3, 0, end_empty);
+            w_unbalanced(&l, SCOPE_UNBALANCED_LEFT_OPEN, 2, 9, 1,
+                         "1 phase(s) still open when its thread exited");
+            w_unbalanced(&l, SCOPE_UNBALANCED_LEFT_OPEN, 1, 4, 2, "2 phase(s) still open at exit");
+            w_unbalanced(&l, SCOPE_UNBALANCED_LEFT_OPEN, 3, 6, 1, "left open, count unsaid");
+        }
+        w_exit(&l, 12 * SEC);
+    }
+    run_model *old = load(run[0]), *cur = load(run[1]);
+    ck_assert_uint_eq(old->workers[0].unbalanced, 5 + 3 + 1 + 2 + 1);
+    ck_assert_uint_eq(old->workers[0].unbalanced, cur->workers[0].unbalanced);
+    ck_assert_uint_eq(old->ncaveats, cur->ncaveats);
+    for (size_t k = 0; k < old->ncaveats; k++) {
+        ck_assert_int_eq(old->caveats[k].kind, cur->caveats[k].kind);
+        ck_assert_str_eq(old->caveats[k].text, cur->caveats[k].text);
+    }
+    run_free(old);
+    run_free(cur);
+}
+END_TEST
 
 START_TEST(unreadable_and_unidentified_logs) {
     char run[512], path[768];
@@ -1590,6 +1687,112 @@ START_TEST(hist_fold_for_sparklines) {
 }
 END_TEST
 
+/* Paths as deep as the model nests (RUN_MAX_DEPTH) resolve and print in
+ * full: a chain of `depth` phases named "d" on one thread. */
+static void check_depth(unsigned depth) {
+    char run[512], tag[32];
+    snprintf(tag, sizeof tag, "deep-%u", depth);
+    new_run(run, sizeof run, tag);
+    ident id = who("r1", "h", "w", 80, -1);
+    wlog l;
+    w_open(&l, run, &id);
+    w_names(&l, "d", NULL);
+    for (uint32_t n = 1; n <= depth; n++)
+        w_phase(&l, n, n - 1, 1, 1, 1, (uint64_t)(depth + 1 - n) * 1000);
+    w_exit(&l, SEC);
+    run_model *m = load(run);
+    ck_assert_uint_eq(count_caveats(m, RUN_CAVEAT_INCONSISTENT), 0);
+    char path[2 * RUN_MAX_DEPTH + 1] = "", shown[2 * RUN_MAX_DEPTH + 1];
+    for (unsigned n = 0; n < depth; n++)
+        strcat(path, n ? "/d" : "d");
+    const run_phase *p = run_find_phase(run_find_role(m, "w"), path);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->depth, depth);
+    ck_assert_uint_eq(p->dist.total_ns, 1000);
+    ck_assert_str_eq(run_phase_path(p, shown, sizeof shown), path);
+    run_free(m);
+}
+
+START_TEST(deep_paths_resolve) {
+    check_depth(200);
+    check_depth(RUN_MAX_DEPTH);
+}
+END_TEST
+
+/* A loader is anything that fills a builder.  This one makes one process
+ * from memory, as an importer of another format would, without a file. */
+static int probe_memory(const char *path) {
+    return !strncmp(path, "memory:", 7);
+}
+
+static enum run_load_error load_memory(run_model_builder *b, const char *path,
+                                       const run_options *opt, char *msg, size_t msglen) {
+    (void)opt;
+    worker_log *log = run_builder_add_workers(b, 1);
+    if (!log)
+        return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory", path);
+    run_worker *w = &log->w;
+    w->path = run_str_dup(&log->mem, path, strlen(path));
+    w->readable = w->has_process = 1;
+    w->run_id = run_str_dup(&log->mem, "imported", 8);
+    w->role = run_str_dup(&log->mem, "trainer", 7);
+    w->host = run_str_dup(&log->mem, "h5", 2);
+    w->pid = 4;
+    w->start_wall_ns = T0;
+    w->last_wall_ns = T0 + 10 * SEC;
+    w->end = RUN_END_EXIT;
+    log_add_string(log, &(scope_rec_string){1, bytes("step")});
+    log_add_agg(log, &(scope_rec_phase_agg){
+                         .node = 1, .count = 4, .wall_ns = 4 * SEC, .min_ns = SEC, .max_ns = SEC});
+    log_add_node(log, &(scope_rec_phase_node){.id = 1, .name = 1, .thread = 1});
+    log_settle_pending(log);
+    worker_log_settle(log);
+    return RUN_OK;
+}
+
+static const run_loader memory_loader = {"memory", probe_memory, load_memory};
+
+START_TEST(a_second_loader_builds_a_model) {
+    char msg[256] = "";
+    ck_assert_int_eq(memory_loader.probe("memory:one"), 1);
+    run_model_builder *b = run_builder_new("memory:one", NULL);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(memory_loader.load(b, "memory:one", NULL, msg, sizeof msg), RUN_OK);
+    run_model *m = NULL;
+    ck_assert_int_eq(run_builder_finish(b, &m, msg, sizeof msg), RUN_OK);
+    ck_assert_str_eq(m->dir, "memory:one");
+    ck_assert_uint_eq(m->nworkers, 1);
+    ck_assert_uint_eq(m->ncaveats, 0);
+    const run_role *r = run_find_role(m, "trainer");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r->phase_ns, 4 * SEC);
+    const run_phase *p = run_find_phase(r, "step");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->dist.count, 4);
+    const run_role *alone = run_worker_role(m, 0);
+    ck_assert_ptr_nonnull(alone);
+    ck_assert_uint_eq(run_find_phase(alone, "step")->dist.count, 4);
+    run_free(m);
+
+    /* With nothing readable the builder says so, naming its source. */
+    b = run_builder_new("memory:none", NULL);
+    worker_log *log = run_builder_add_workers(b, 1);
+    snprintf(log->open_msg, sizeof log->open_msg, "gone");
+    ck_assert_int_eq(run_builder_finish(b, &m, msg, sizeof msg), RUN_ERR_NO_READABLE);
+    ck_assert_ptr_null(m);
+    ck_assert_str_eq(msg, "memory:none: none of its 1 log(s) could be read (first: gone)");
+}
+END_TEST
+
+START_TEST(run_directories_load_first) {
+    char run[512];
+    new_run(run, sizeof run, "probe");
+    ck_assert_ptr_eq(run_loaders[0], &run_dir_loader);
+    ck_assert_int_eq(run_dir_loader.probe(run), 1);
+    ck_assert_int_eq(run_dir_loader.probe("/nonexistent/run"), 0);
+}
+END_TEST
+
 int main(void) {
     /* Not unit_tmpdir: its ck_assert may only run inside a test. */
     const char *tmp = getenv("TMPDIR");
@@ -1603,6 +1806,8 @@ int main(void) {
     tcase_add_test(ends, stale_and_killed_workers);
     tcase_add_test(ends, ended_by_signal);
     tcase_add_test(ends, recorder_marks);
+    tcase_add_test(ends, unbalanced_marks_by_subkind);
+    tcase_add_test(ends, unbalanced_marks_of_format_1_0);
     tcase_add_test(ends, unreadable_and_unidentified_logs);
     tcase_add_test(ends, inconsistent_records);
     tcase_add_test(ends, definition_later_in_the_frame);
@@ -1611,6 +1816,9 @@ int main(void) {
     tcase_add_test(run, run_header);
     tcase_add_test(run, attempts_newest_shown);
     tcase_add_test(run, roles_workers_and_lookups);
+    tcase_add_test(run, deep_paths_resolve);
+    tcase_add_test(run, a_second_loader_builds_a_model);
+    tcase_add_test(run, run_directories_load_first);
     suite_add_tcase(s, run);
     TCase *fig = tcase_create("figures");
     tcase_add_test(fig, threads_merge_by_path);

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <scope/record_kinds.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 0 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 1 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -47,20 +49,10 @@ extern "C" {
 /* ---- record kinds ------------------------------------------------------ */
 
 enum scope_rec_type {
-    SCOPE_REC_FRAME = 1,          /* first record of every data frame */
-    SCOPE_REC_PROCESS = 2,        /* who wrote this log; in the first data frame */
-    SCOPE_REC_STRING = 3,         /* id -> bytes, for names used by other records */
-    SCOPE_REC_THREAD = 4,         /* recorder thread index -> OS thread */
-    SCOPE_REC_PHASE_NODE = 5,     /* a node of one thread's phase tree */
-    SCOPE_REC_PHASE_AGG = 6,      /* full aggregate of one phase node (newest wins) */
-    SCOPE_REC_COUNTER = 7,        /* full total of one counter in one phase (newest wins) */
-    SCOPE_REC_RESOURCE = 8,       /* one resource-sampler interval */
-    SCOPE_REC_MODULE = 9,         /* a mapped executable or library, for symbolization */
-    SCOPE_REC_STACK = 10,         /* id -> call stack (module-relative addresses) */
-    SCOPE_REC_STACK_SAMPLES = 11, /* full sample counts of stacks (newest wins) */
-    SCOPE_REC_MARK = 12,          /* an event: signal, fork, exec, failure, shutdown */
-    SCOPE_REC_TRACE = 13,         /* full phase events of a bounded trace window */
-    SCOPE_REC_TYPE_LIMIT          /* one past the last kind this reader knows */
+#define SCOPE_REC_ENUM_ROW(name, number, member) SCOPE_REC_##name = number,
+    SCOPE_REC_KINDS(SCOPE_REC_ENUM_ROW)
+#undef SCOPE_REC_ENUM_ROW
+        SCOPE_REC_TYPE_LIMIT /* one past the last kind this reader knows */
 };
 
 /* Why a frame was closed. */
@@ -75,15 +67,17 @@ enum scope_frame_reason {
 };
 
 enum scope_mark_kind {
-    SCOPE_MARK_SIGNAL = 1,       /* value: signal number */
-    SCOPE_MARK_FORK = 2,         /* value: child pid */
-    SCOPE_MARK_EXEC = 3,         /* text: the program exec'd */
-    SCOPE_MARK_FLUSH_FAILED = 4, /* value: errno */
-    SCOPE_MARK_SHUTDOWN = 5,     /* value: enum scope_shutdown_reason */
-    SCOPE_MARK_CAVEAT = 6,       /* text: plainly worded caveat */
-    SCOPE_MARK_DROPPED = 7,      /* value: number of items dropped; text: what */
-    SCOPE_MARK_UNBALANCED = 8,   /* value: phase node involved; text: what happened */
-    SCOPE_MARK_KIND_LIMIT
+#define SCOPE_MARK_ENUM_ROW(name, number, text) SCOPE_MARK_##name = number,
+    SCOPE_MARK_KINDS(SCOPE_MARK_ENUM_ROW)
+#undef SCOPE_MARK_ENUM_ROW
+        SCOPE_MARK_KIND_LIMIT
+};
+
+enum scope_unbalanced_subkind {
+#define SCOPE_UNBALANCED_ENUM_ROW(name, number, text) SCOPE_UNBALANCED_##name = number,
+    SCOPE_UNBALANCED_SUBKINDS(SCOPE_UNBALANCED_ENUM_ROW)
+#undef SCOPE_UNBALANCED_ENUM_ROW
+        SCOPE_UNBALANCED_SUBKIND_LIMIT
 };
 
 enum scope_shutdown_reason {
@@ -267,7 +261,12 @@ typedef struct scope_rec_mark {
     uint32_t thread;
     uint64_t mono_ns;
     int64_t value;
-    scope_bytes text;
+    scope_bytes text; /* for people: no reader takes figures from it */
+    /* Since 1.1, and only in kinds with subkinds (scope_mark_has_subkind);
+     * 0 in every other mark, and in a 1.0 mark before it is classified (see
+     * SCOPE_UNBALANCED_SUBKINDS). */
+    uint32_t subkind; /* UNBALANCED: enum scope_unbalanced_subkind */
+    int64_t value2;   /* a second figure, per subkind */
 } scope_rec_mark;
 
 typedef struct scope_trace_event {
@@ -286,19 +285,9 @@ typedef struct scope_record {
     uint32_t type;   /* enum scope_rec_type, or an unknown kind (then only raw is set) */
     scope_bytes raw; /* the undecoded body */
     union {
-        scope_rec_frame frame;
-        scope_rec_process process;
-        scope_rec_string string;
-        scope_rec_thread thread;
-        scope_rec_phase_node phase_node;
-        scope_rec_phase_agg phase_agg;
-        scope_rec_counter counter;
-        scope_rec_resource resource;
-        scope_rec_module module;
-        scope_rec_stack stack;
-        scope_rec_stack_samples stack_samples;
-        scope_rec_mark mark;
-        scope_rec_trace trace;
+#define SCOPE_REC_UNION_ROW(name, number, member) scope_rec_##member member;
+        SCOPE_REC_KINDS(SCOPE_REC_UNION_ROW)
+#undef SCOPE_REC_UNION_ROW
     } u;
 } scope_record;
 
@@ -310,6 +299,12 @@ static inline int scope_rec_type_known(uint32_t type) {
 }
 const char *scope_frame_reason_name(uint32_t reason);
 const char *scope_mark_kind_name(uint32_t kind);
+const char *scope_unbalanced_subkind_name(uint32_t subkind);
+
+/* Whether marks of this kind carry a subkind and value2 (format 1.1). */
+static inline int scope_mark_has_subkind(uint32_t kind) {
+    return kind == SCOPE_MARK_UNBALANCED;
+}
 
 /* ---- writer ------------------------------------------------------------ */
 

@@ -1,0 +1,40 @@
+/*
+ * Building a model: the one way a run_model comes to be, whatever it is
+ * loaded from.  A loader (run_loader.h) adds its processes and fills each
+ * one's worker_log; finishing merges them into attempts, roles and phase
+ * trees and words the caveats.  Implemented by run_model.c.
+ */
+#ifndef SCOPE_RUN_BUILDER_H
+#define SCOPE_RUN_BUILDER_H
+
+#include "run_model.h"
+#include "worker_log.h"
+
+typedef struct run_model_builder run_model_builder;
+
+/* A builder for a model of the run at `source` (kept as run_model.dir),
+ * loaded with opt (NULL: defaults).  NULL when out of memory. */
+run_model_builder *run_builder_new(const char *source, const run_options *opt);
+
+/* n more processes, readied by worker_log_init, for the loader to fill:
+ * their identity and figures, and w.path, the name of each one's source
+ * (run_str_dup into its mem).  The pointer is valid until the next call.
+ * NULL when out of memory. */
+worker_log *run_builder_add_workers(run_model_builder *b, size_t n);
+
+/* Merges what the loader filled into the model and adds the caveats; the
+ * builder is used up either way.  Returns RUN_OK with *out set, or an error
+ * with one plain line in msg naming the source: RUN_ERR_NO_READABLE when no
+ * process could be read at all, RUN_ERR_NOMEM. */
+enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, char *msg,
+                                       size_t msglen);
+
+/* Frees a builder that will not be finished (its loader failed). */
+void run_builder_abandon(run_model_builder *b);
+
+/* Writes the printf-style message into msg (if any) and returns e: how
+ * every step of loading says why it failed. */
+enum run_load_error run_load_fail(char *msg, size_t len, enum run_load_error e, const char *fmt,
+                                  ...) __attribute__((format(printf, 4, 5)));
+
+#endif

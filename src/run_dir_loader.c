@@ -1,0 +1,232 @@
+/*
+ * The run-directory loader: find the logs of a run directory and read them
+ * in parallel, one worker_log each.  Everything that can go wrong with the
+ * path itself is said here in one line; everything that goes wrong with one
+ * log becomes a caveat naming that worker.
+ */
+#define _GNU_SOURCE /* get_nprocs */
+#include "run_dir_loader.h"
+
+#include "run_builder.h"
+#include "run_log.h"
+#include "text_escape.h"
+#include "worker_log.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <scope/vec.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+
+/* ---- finding the logs ---------------------------------------------------- */
+
+typedef struct path_list {
+    char **v;
+    size_t n, cap;
+} path_list;
+
+static int add_path(path_list *l, const char *a, const char *b) {
+    if (SCOPE_VEC_RESERVE(l->v, l->cap, l->n + 1) < 0)
+        return -1;
+    if (asprintf(&l->v[l->n], "%s/%s", a, b) < 0)
+        return -1;
+    l->n++;
+    return 0;
+}
+
+static void free_paths(path_list *l) {
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+static int by_string(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int has_ext(const char *name) {
+    size_t n = strlen(name), e = strlen("." SCOPE_LOG_FILE_EXT);
+    return n > e && !strcmp(name + n - e, "." SCOPE_LOG_FILE_EXT);
+}
+
+/* The logs under RUN/workers/<host>/, as paths relative to RUN.  Returns
+ * 0, or an errno from listing workers/ itself (host folders that cannot be
+ * listed are skipped; the caller learns nothing was found). */
+static int list_logs(const char *dir, path_list *out, size_t *unlisted) {
+    char workers[4096];
+    snprintf(workers, sizeof workers, "%s/workers", dir);
+    DIR *d = opendir(workers);
+    if (!d)
+        return errno;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char host[4096 + 256];
+        snprintf(host, sizeof host, "%s/%s", workers, e->d_name);
+        DIR *h = opendir(host);
+        if (!h) {
+            if (errno != ENOTDIR)
+                (*unlisted)++;
+            continue;
+        }
+        struct dirent *f;
+        while ((f = readdir(h))) {
+            if (f->d_name[0] == '.' || !has_ext(f->d_name))
+                continue;
+            char rel[600];
+            snprintf(rel, sizeof rel, "workers/%s", e->d_name);
+            if (add_path(out, rel, f->d_name) < 0) {
+                closedir(h);
+                closedir(d);
+                return ENOMEM;
+            }
+        }
+        closedir(h);
+    }
+    closedir(d);
+    if (out->n)
+        qsort(out->v, out->n, sizeof *out->v, by_string);
+    return 0;
+}
+
+/* ---- reading them in parallel -------------------------------------------- */
+
+typedef struct read_job {
+    const char *dir;
+    char **paths;
+    worker_log *logs;
+    size_t n;
+    atomic_size_t next; /* the next log to read, shared by the readers */
+} read_job;
+
+static void *read_some(void *arg) {
+    read_job *job = arg;
+    size_t i;
+    while ((i = atomic_fetch_add(&job->next, 1)) < job->n) {
+        char full[8192];
+        snprintf(full, sizeof full, "%s/%s", job->dir, job->paths[i]);
+        log_read(full, &job->logs[i]);
+    }
+    return NULL;
+}
+
+static void read_all(read_job *job, int threads) {
+    if (threads <= 0) {
+        threads = get_nprocs();
+        if (threads > 8)
+            threads = 8;
+    }
+    if ((size_t)threads > job->n)
+        threads = (int)job->n;
+    pthread_t tid[64];
+    int started = 0;
+    for (int t = 1; t < threads && t < 64; t++)
+        if (pthread_create(&tid[started], NULL, read_some, job) == 0)
+            started++;
+    read_some(job); /* this thread reads too; with no helper it reads them all */
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+}
+
+/* ---- the loader ---------------------------------------------------------- */
+
+/* Checks the path before anything is read, so each kind of wrong path gets
+ * its own plain sentence. */
+static enum run_load_error check_dir(const char *dir, char *msg, size_t len) {
+    char shown[512];
+    scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
+    struct stat st;
+    if (stat(dir, &st) < 0) {
+        if (errno == EACCES)
+            return run_load_fail(msg, len, RUN_ERR_PERMISSION, "%s: permission denied", shown);
+        return run_load_fail(msg, len, RUN_ERR_NOT_FOUND, "%s: no such run directory", shown);
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        if (has_ext(dir))
+            return run_load_fail(msg, len, RUN_ERR_NOT_DIR,
+                                 "%s is one process's log, not a run directory "
+                                 "('scope-tui dump %s' reads a single log)",
+                                 shown, shown);
+        return run_load_fail(msg, len, RUN_ERR_NOT_DIR, "%s is a file, not a run directory", shown);
+    }
+    char workers[4096];
+    snprintf(workers, sizeof workers, "%s/workers", dir);
+    if (stat(workers, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(dir);
+        if (!d && errno == EACCES)
+            return run_load_fail(msg, len, RUN_ERR_PERMISSION, "%s: permission denied", shown);
+        int empty = 1;
+        if (d) {
+            struct dirent *e;
+            while ((e = readdir(d)))
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                    empty = 0;
+            closedir(d);
+        }
+        return run_load_fail(msg, len, RUN_ERR_NOT_RUN,
+                             empty ? "%s is empty: no process has recorded into it"
+                                   : "%s is not a scope run directory (it has no workers/ folder)",
+                             shown);
+    }
+    return RUN_OK;
+}
+
+static int probe_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static enum run_load_error load_dir(run_model_builder *b, const char *dir, const run_options *opt,
+                                    char *msg, size_t msglen) {
+    enum run_load_error e = check_dir(dir, msg, msglen);
+    if (e != RUN_OK)
+        return e;
+    char shown[512];
+    scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
+
+    path_list paths = {0};
+    size_t unlisted = 0;
+    int err = list_logs(dir, &paths, &unlisted);
+    if (err) {
+        free_paths(&paths);
+        if (err == EACCES)
+            return run_load_fail(msg, msglen, RUN_ERR_PERMISSION, "%s/workers: permission denied",
+                                 shown);
+        return run_load_fail(msg, msglen, err == ENOMEM ? RUN_ERR_NOMEM : RUN_ERR_IO,
+                             "%s/workers: cannot list: %s", shown, strerror(err));
+    }
+    if (paths.n == 0) {
+        free_paths(&paths);
+        if (unlisted)
+            return run_load_fail(msg, msglen, RUN_ERR_PERMISSION,
+                                 "%s/workers: %zu host folder(s) could not be listed "
+                                 "(permission denied?) and no log was found",
+                                 shown, unlisted);
+        return run_load_fail(msg, msglen, RUN_ERR_EMPTY, "%s/workers holds no scope logs (*.%s)",
+                             shown, SCOPE_LOG_FILE_EXT);
+    }
+
+    worker_log *logs = run_builder_add_workers(b, paths.n);
+    if (!logs) {
+        free_paths(&paths);
+        return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory", shown);
+    }
+    for (size_t i = 0; i < paths.n; i++)
+        logs[i].w.path = run_str_dup(&logs[i].mem, paths.v[i], strlen(paths.v[i]));
+    read_job job = {.dir = dir, .paths = paths.v, .logs = logs, .n = paths.n};
+    read_all(&job, opt->threads);
+    free_paths(&paths);
+    return RUN_OK;
+}
+
+const run_loader run_dir_loader = {
+    .name = "run directory",
+    .probe = probe_dir,
+    .load = load_dir,
+};

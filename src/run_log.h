@@ -1,0 +1,16 @@
+/*
+ * The scope event log as a source of the model: one log file read into one
+ * worker_log (its newest figures, the marks that become caveats, and what
+ * the reader had to skip).
+ */
+#ifndef SCOPE_RUN_LOG_H
+#define SCOPE_RUN_LOG_H
+
+#include "worker_log.h"
+
+/* Reads the log at path into *log (readied by worker_log_init) and settles
+ * its totals.  Never fails as a whole: an unreadable file leaves open_rc < 0
+ * with its message, and running out of memory sets log->nomem. */
+void log_read(const char *path, worker_log *log);
+
+#endif

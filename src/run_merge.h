@@ -1,0 +1,33 @@
+/*
+ * From processes read one by one (worker_log.h) to the model's attempts,
+ * header, roles and phase trees with every figure the views print.
+ */
+#ifndef SCOPE_RUN_MERGE_H
+#define SCOPE_RUN_MERGE_H
+
+#include "arena.h"
+#include "run_model.h"
+#include "worker_log.h"
+
+/* Attempts, roles, phase trees and every figure, from m->workers and their
+ * logs (logs[i] is m->workers[i]).  What lasts as long as the model is
+ * taken from mem.  Returns 0, or -1 when out of memory. */
+int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt);
+
+/* The phase tree and figures of *role, a role of one process whose name,
+ * nprocs (1) and workers are set, merged from that process's log as
+ * run_merge merges a role (run_worker_role).  The log's merge scratch is
+ * reset first, and the inconsistencies the merge counts in it are put back
+ * afterwards, so the caveats said at load are not counted twice.  Returns
+ * 0, or -1 when out of memory; either way run_role_free frees what it
+ * allocated. */
+int run_merge_alone(run_model *m, arena *mem, worker_log *logs, run_role *role,
+                    const run_options *opt);
+
+/* What merging allocated outside the arena for one role. */
+void run_role_free(run_role *role);
+
+/* What run_merge allocated outside the arena, for every role. */
+void run_merge_free(run_model *m);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * The model's owner: a model is built here (run_builder.h) from processes a
+ * loader filled, and freed here with everything it holds.  The processes'
+ * tables are kept after building, so that one process can be merged alone
+ * later (run_worker_role).
+ */
+#include "run_builder.h"
+
+#include "arena.h"
+#include "run_caveats.h"
+#include "run_merge.h"
+#include "text_escape.h"
+#include "worker_log.h"
+
+#include <assert.h>
+#include <scope/vec.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One process alone, as a role of one (run_worker_role). */
+typedef struct worker_role {
+    run_role role;
+    size_t worker; /* role.workers points here */
+} worker_role;
+
+/* The model with what it owns behind it; renderers see only `pub`.  Until
+ * it is finished it is the builder. */
+struct run_model_builder {
+    run_model pub;
+    arena mem;
+    worker_log *logs; /* logs[i] is pub.workers[i] */
+    size_t nlogs, cap_logs;
+    run_options opt;     /* as loaded; iteration_name lives in mem */
+    worker_role **alone; /* run_worker_role's, per worker (nlogs); NULL until asked */
+};
+
+static run_model_builder *builder_of(run_model *m) {
+    return (run_model_builder *)((char *)m - offsetof(run_model_builder, pub));
+}
+
+enum run_load_error run_load_fail(char *msg, size_t len, enum run_load_error e, const char *fmt,
+                                  ...) {
+    if (msg && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, len, fmt, ap);
+        va_end(ap);
+    }
+    return e;
+}
+
+run_model_builder *run_builder_new(const char *source, const run_options *opt) {
+    run_model_builder *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    if (opt)
+        b->opt = *opt;
+    b->pub.dir = arena_dup(&b->mem, source, strlen(source));
+    if (!b->pub.dir) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+worker_log *run_builder_add_workers(run_model_builder *b, size_t n) {
+    assert(!b->pub.workers); /* not once the model is finished */
+    if (n > SIZE_MAX - b->nlogs || SCOPE_VEC_RESERVE(b->logs, b->cap_logs, b->nlogs + n) < 0)
+        return NULL;
+    worker_log *added = &b->logs[b->nlogs];
+    memset(added, 0, n * sizeof *added);
+    for (size_t i = 0; i < n; i++)
+        worker_log_init(&added[i]);
+    b->nlogs += n;
+    return added;
+}
+
+void run_builder_abandon(run_model_builder *b) {
+    run_free(&b->pub);
+}
+
+enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, char *msg,
+                                       size_t msglen) {
+    run_model *m = &b->pub;
+    char shown[512];
+    scope_escape((const uint8_t *)m->dir, strlen(m->dir), shown, sizeof shown, 0);
+    *out = NULL;
+    int nomem = 0;
+    size_t readable = 0;
+    m->workers = arena_alloc(&b->mem, (b->nlogs + 1) * sizeof *m->workers);
+    nomem |= !m->workers;
+    for (size_t i = 0; i < b->nlogs && !nomem; i++) {
+        nomem |= b->logs[i].nomem;
+        readable += (size_t)b->logs[i].w.readable;
+        m->workers[i] = b->logs[i].w;
+    }
+    m->nworkers = b->nlogs;
+    if (!nomem && readable == 0) {
+        char first[300];
+        size_t nlogs = b->nlogs;
+        snprintf(first, sizeof first, "%s", nlogs ? b->logs[0].open_msg : "");
+        run_free(m); /* b with it */
+        return run_load_fail(msg, msglen, RUN_ERR_NO_READABLE,
+                             "%s: none of its %zu log(s) could be read (first: %s)", shown, nlogs,
+                             first);
+    }
+    if (nomem || run_merge(m, &b->mem, b->logs, &b->opt) < 0 ||
+        run_add_caveats(m, &b->mem, b->logs) < 0) {
+        run_free(m);
+        return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory while loading", shown);
+    }
+    *out = m;
+    return RUN_OK;
+}
+
+/* ---- one process alone --------------------------------------------------- */
+
+const run_role *run_worker_role(run_model *m, size_t worker) {
+    run_model_builder *b = builder_of(m);
+    if (worker >= m->nworkers || worker >= b->nlogs || m->workers[worker].role_index == SIZE_MAX)
+        return NULL;
+    if (!b->alone && !(b->alone = calloc(b->nlogs, sizeof *b->alone)))
+        return NULL;
+    if (b->alone[worker])
+        return &b->alone[worker]->role;
+    worker_role *wr = calloc(1, sizeof *wr);
+    if (!wr)
+        return NULL;
+    wr->worker = worker;
+    wr->role = (run_role){.name = m->workers[worker].role, .nprocs = 1, .workers = &wr->worker};
+    run_options opt = {.iteration_name = m->iteration_name, .ndominant = b->opt.ndominant};
+    if (run_merge_alone(m, &b->mem, b->logs, &wr->role, &opt) < 0) {
+        run_role_free(&wr->role);
+        free(wr);
+        return NULL;
+    }
+    b->alone[worker] = wr;
+    return &wr->role;
+}
+
+void run_free(run_model *m) {
+    if (!m)
+        return;
+    run_model_builder *b = builder_of(m);
+    if (b->alone) {
+        for (size_t i = 0; i < b->nlogs; i++) {
+            if (b->alone[i])
+                run_role_free(&b->alone[i]->role);
+            free(b->alone[i]);
+        }
+        free(b->alone);
+    }
+    for (size_t i = 0; i < b->nlogs; i++)
+        worker_log_release(&b->logs[i]);
+    free(b->logs);
+    run_merge_free(m);
+    run_caveats_free(m);
+    arena_free(&b->mem);
+    free(b);
+}

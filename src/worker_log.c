@@ -1,0 +1,269 @@
+/* One process's tables, filled by a loader; see worker_log.h. */
+#include "worker_log.h"
+
+#include <scope/vec.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void worker_log_init(worker_log *log) {
+    run_worker *w = &log->w;
+    w->rank = w->local_rank = w->node_rank = w->world_size = -1;
+    w->end = RUN_END_UNKNOWN;
+}
+
+run_str run_str_dup(arena *a, const void *p, size_t n) {
+    char *s = arena_dup(a, p, n);
+    return (run_str){s ? s : "", s ? n : 0};
+}
+
+const run_str *log_string_of(const worker_log *log, uint32_t id) {
+    uint32_t ix;
+    return idmap_get(&log->string_ix, id, &ix) ? &log->strings[ix].value : NULL;
+}
+
+log_node *log_node_of(worker_log *log, uint32_t id) {
+    uint32_t ix;
+    return idmap_get(&log->node_ix, id, &ix) ? &log->nodes[ix] : NULL;
+}
+
+void log_inconsistent(worker_log *log, const char *what) {
+    if (!log->inconsistent++)
+        snprintf(log->inconsistent_what, sizeof log->inconsistent_what, "%s", what);
+}
+
+/* Room for one more element in a table of the log; on failure the log is
+ * out of memory and the caller returns.  The id maps keep indexes as
+ * uint32, so a table stops short of UINT32_MAX entries. */
+#define ROOM_FOR_ONE(log, arr, n, cap)                                                             \
+    (((log)->n < UINT32_MAX && SCOPE_VEC_RESERVE((log)->arr, (log)->cap, (log)->n + 1) == 0) ||    \
+     ((log)->nomem = 1, 0))
+
+/* Maps id to entry n of a table, just filled: 0, or -1 when out of memory
+ * (then the entry is not counted). */
+static int index_entry(worker_log *log, idmap *ix, uint32_t id, size_t n) {
+    if (idmap_put(ix, id, (uint32_t)n) == 0)
+        return 0;
+    log->nomem = 1;
+    return -1;
+}
+
+void log_add_string(worker_log *log, const scope_rec_string *s) {
+    uint32_t ix;
+    if (idmap_get(&log->string_ix, s->id, &ix)) {
+        const run_str *old = &log->strings[ix].value;
+        if (old->len != s->value.len || memcmp(old->s, s->value.ptr, old->len))
+            log_inconsistent(log, "a name id was defined twice with different names");
+        return;
+    }
+    if (!s->id) {
+        log_inconsistent(log, "a name was defined with id 0");
+        return;
+    }
+    if (!ROOM_FOR_ONE(log, strings, nstrings, cap_strings))
+        return;
+    log->strings[log->nstrings] =
+        (log_string){s->id, run_str_dup(&log->mem, s->value.ptr, s->value.len)};
+    if (index_entry(log, &log->string_ix, s->id, log->nstrings) == 0)
+        log->nstrings++;
+}
+
+void log_add_node(worker_log *log, const scope_rec_phase_node *n) {
+    log_node *old = log_node_of(log, n->id);
+    if (old) {
+        if (old->parent != n->parent || old->name != n->name || old->thread != n->thread)
+            log_inconsistent(log, "a phase id was defined twice with different places");
+        return;
+    }
+    if (!n->id || n->parent == n->id) {
+        log_inconsistent(log, "a phase was defined with an impossible id");
+        return;
+    }
+    if (!ROOM_FOR_ONE(log, nodes, nnodes, cap_nodes))
+        return;
+    log->nodes[log->nnodes] = (log_node){
+        .id = n->id,
+        .parent = n->parent,
+        .name = n->name,
+        .thread = n->thread,
+        .flags = n->flags,
+        .file = n->file,
+        .line = n->line,
+    };
+    if (index_entry(log, &log->node_ix, n->id, log->nnodes) == 0)
+        log->nnodes++;
+}
+
+static void apply_agg(worker_log *log, log_node *n, const scope_rec_phase_agg *a) {
+    if (a->min_ns > a->max_ns && a->count) {
+        log_inconsistent(log, "a phase aggregate with its minimum above its maximum");
+        return;
+    }
+    n->has_agg = 1;
+    n->count = a->count;
+    n->wall_ns = a->wall_ns;
+    n->min_ns = a->min_ns;
+    n->max_ns = a->max_ns;
+    n->cpu_count = a->cpu_count;
+    n->cpu_wall_ns = a->cpu_wall_ns;
+    n->cpu_ns = a->cpu_ns;
+    n->io_flags = a->io_flags;
+    n->io_count = a->io_count;
+    n->io_failed = a->io_failed;
+    n->disk_read = a->disk_read;
+    n->disk_write = a->disk_write;
+    n->char_read = a->char_read;
+    n->char_write = a->char_write;
+    if (!a->nbins)
+        return; /* the histogram stays the newest one sent (docs/format.md) */
+    if (SCOPE_VEC_RESERVE(n->bins, n->bins_cap, a->nbins) < 0) {
+        log->nomem = 1;
+        return;
+    }
+    memcpy(n->bins, a->bins, a->nbins * sizeof *a->bins);
+    n->nbins = a->nbins;
+}
+
+void log_add_agg(worker_log *log, const scope_rec_phase_agg *a) {
+    log_node *n = log_node_of(log, a->node);
+    if (n) {
+        apply_agg(log, n, a);
+        return;
+    }
+    if (!ROOM_FOR_ONE(log, pending, npending, cap_pending))
+        return;
+    scope_hist_bin *bins = a->nbins ? malloc(a->nbins * sizeof *bins) : NULL;
+    if (a->nbins && !bins) {
+        log->nomem = 1;
+        return;
+    }
+    if (bins)
+        memcpy(bins, a->bins, a->nbins * sizeof *bins);
+    log->pending[log->npending] = *a;
+    log->pending[log->npending++].bins = bins;
+}
+
+void log_settle_pending(worker_log *log) {
+    for (size_t i = 0; i < log->npending; i++) {
+        log_node *n = log_node_of(log, log->pending[i].node);
+        if (n && !log->nomem)
+            apply_agg(log, n, &log->pending[i]);
+        else
+            log_inconsistent(log, "figures of a phase whose definition was lost");
+        free((void *)log->pending[i].bins);
+    }
+    log->npending = 0;
+}
+
+void log_add_counter(worker_log *log, const scope_rec_counter *c) {
+    uint32_t ix;
+    if (idmap_get(&log->counter_ix, c->id, &ix)) {
+        log_counter *old = &log->counters[ix];
+        if (old->name != c->name || old->node != c->node || old->thread != c->thread) {
+            log_inconsistent(log, "a counter id was reused for another counter");
+            return;
+        }
+        old->calls = c->calls;
+        old->total = c->total;
+        return;
+    }
+    if (!c->id) {
+        log_inconsistent(log, "a counter with id 0");
+        return;
+    }
+    if (!ROOM_FOR_ONE(log, counters, ncounters, cap_counters))
+        return;
+    log->counters[log->ncounters] =
+        (log_counter){c->id, c->name, c->node, c->thread, c->calls, c->total};
+    if (index_entry(log, &log->counter_ix, c->id, log->ncounters) == 0)
+        log->ncounters++;
+}
+
+static log_thread_marks *thread_marks(worker_log *log, uint32_t thread) {
+    uint32_t ix;
+    /* Keyed by the index itself: every uint32 is a thread (0: the
+     * process), and the map takes every uint32 as a key. */
+    if (idmap_get(&log->thread_ix, thread, &ix))
+        return &log->tmarks[ix];
+    if (!ROOM_FOR_ONE(log, tmarks, ntmarks, cap_tmarks))
+        return NULL;
+    if (index_entry(log, &log->thread_ix, thread, log->ntmarks) < 0)
+        return NULL;
+    log->tmarks[log->ntmarks] = (log_thread_marks){.thread = thread};
+    return &log->tmarks[log->ntmarks++];
+}
+
+void log_set_unbalanced_ends(worker_log *log, uint32_t thread, int64_t total) {
+    log_thread_marks *t = thread_marks(log, thread);
+    if (t && total > 0)
+        t->unbalanced_ends = (uint64_t)total;
+}
+
+void log_set_dropped(worker_log *log, uint32_t thread, int64_t total) {
+    log_thread_marks *t = thread_marks(log, thread);
+    if (t && total > 0)
+        t->dropped = (uint64_t)total;
+}
+
+void log_add_open_phases(worker_log *log, uint64_t n, scope_bytes text) {
+    log->open_phase_marks += n;
+    log_add_note(log, text);
+}
+
+void log_add_note(worker_log *log, scope_bytes text) {
+    if (!text.len)
+        return; /* nothing to say beyond the count the caveat gives */
+    for (size_t i = 0; i < log->nnotes; i++)
+        if (strlen(log->notes[i]) == text.len && !memcmp(log->notes[i], text.ptr, text.len))
+            return;
+    if (log->nnotes < LOG_MAX_NOTES) {
+        char *s = arena_dup(&log->mem, text.ptr, text.len);
+        if (s)
+            log->notes[log->nnotes++] = s;
+    }
+}
+
+void worker_log_settle(worker_log *log) {
+    run_worker *w = &log->w;
+    for (size_t i = 0; i < log->ntmarks; i++) {
+        w->unbalanced += log->tmarks[i].unbalanced_ends;
+        w->dropped += log->tmarks[i].dropped;
+    }
+    w->unbalanced += log->open_phase_marks;
+
+    /* Threads that recorded something; the phase time of the process. */
+    idmap seen = {0};
+    for (size_t i = 0; i < log->nnodes; i++) {
+        const log_node *n = &log->nodes[i];
+        uint32_t dummy;
+        if (!n->has_agg)
+            continue;
+        if (!idmap_get(&seen, n->thread, &dummy)) { /* any uint32, as in thread_marks */
+            if (idmap_put(&seen, n->thread, 0) < 0)
+                log->nomem = 1;
+            w->nthreads++;
+        }
+        if (!n->parent)
+            w->phase_ns += n->wall_ns;
+    }
+    idmap_free(&seen);
+}
+
+void worker_log_release(worker_log *log) {
+    for (size_t i = 0; i < log->nnodes; i++)
+        free(log->nodes[i].bins);
+    free(log->nodes);
+    free(log->strings);
+    free(log->counters);
+    free(log->tmarks);
+    free(log->damage);
+    for (size_t i = 0; i < log->npending; i++)
+        free((void *)log->pending[i].bins);
+    free(log->pending);
+    idmap_free(&log->string_ix);
+    idmap_free(&log->node_ix);
+    idmap_free(&log->counter_ix);
+    idmap_free(&log->thread_ix);
+    arena_free(&log->mem);
+    memset(log, 0, sizeof *log);
+}

@@ -1,0 +1,136 @@
+/*
+ * One process as a loader read it: its identity, its newest figures keyed
+ * by the ids of its source, and what may make them less than the whole
+ * truth.  A loader (run_loader.h) fills one per process through the
+ * functions here; the merge (run_merge.h) and the caveats (run_caveats.h)
+ * read them.  Figures are full values, newest wins: memory follows the
+ * number of phases, not the length of the run.
+ */
+#ifndef SCOPE_WORKER_LOG_H
+#define SCOPE_WORKER_LOG_H
+
+#include "arena.h"
+#include "idmap.h"
+#include "run_model.h"
+
+#include <scope/log_format.h>
+
+typedef struct log_node {
+    uint32_t id, parent, name, thread, flags, file, line;
+    int has_agg;
+    uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
+    uint32_t io_flags;
+    uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
+    uint32_t nbins; /* the newest histogram sent */
+    size_t bins_cap;
+    scope_hist_bin *bins;
+    run_phase *merged; /* where merging placed it (merge scratch) */
+    int placing;       /* merge scratch: guards against parent cycles */
+    int unplaced;      /* merge scratch: could not be placed, already counted */
+} log_node;
+
+typedef struct log_counter {
+    uint32_t id, name, node, thread;
+    uint64_t calls;
+    int64_t total;
+} log_counter;
+
+typedef struct log_string {
+    uint32_t id;
+    run_str value;
+} log_string;
+
+/* Per recorder thread: the newest cumulative caveat counts it wrote. */
+typedef struct log_thread_marks {
+    uint32_t thread;
+    uint64_t unbalanced_ends, dropped;
+} log_thread_marks;
+
+#define LOG_MAX_NOTES 4
+
+typedef struct worker_log {
+    run_worker w; /* identity and end state as read; copied into the model */
+    arena mem;    /* its names and notes; lives as long as the model */
+    int open_rc;  /* < 0: the source could not be opened at all, open_msg says why */
+    char open_msg[256];
+
+    log_string *strings;
+    size_t nstrings, cap_strings;
+    idmap string_ix;
+    log_node *nodes;
+    size_t nnodes, cap_nodes;
+    idmap node_ix;
+    log_counter *counters;
+    size_t ncounters, cap_counters;
+    idmap counter_ix;
+    idmap thread_ix; /* thread index -> slot in tmarks */
+    log_thread_marks *tmarks;
+    size_t ntmarks, cap_tmarks;
+
+    scope_log_damage *damage;
+    size_t ndamage;
+    scope_rec_phase_agg *pending; /* this batch's aggregates of nodes not defined yet */
+    size_t npending, cap_pending;
+
+    /* Filled by the scope log reader (run_log.c) as it goes. */
+    uint64_t frames, last_seq, last_mono_ns, last_wall_ns;
+    uint64_t max_gap_ns;   /* longest wait between consecutive frames */
+    uint64_t signal_frame; /* seq + 1 of the frame holding the newest signal mark, 0 none */
+    int last_signal;
+    int shutdown;     /* a SHUTDOWN mark was read */
+    int flush_failed; /* a FLUSH_FAILED mark was read */
+
+    uint64_t open_phase_marks; /* phases left open at exit or thread exit */
+    uint64_t inconsistent;     /* records contradicting the format, ignored */
+    char inconsistent_what[160];
+    char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */
+    size_t nnotes;
+    int nomem;
+} worker_log;
+
+/* Readies a zeroed log: identity unknown (ranks -1), end unknown. */
+void worker_log_init(worker_log *log);
+
+/* Frees what the log holds; it is zeroed afterwards. */
+void worker_log_release(worker_log *log);
+
+/* A copy of n bytes in the arena; the empty name when out of memory. */
+run_str run_str_dup(arena *a, const void *p, size_t n);
+
+const run_str *log_string_of(const worker_log *log, uint32_t id);
+log_node *log_node_of(worker_log *log, uint32_t id);
+
+/* Counts a record that contradicts the rest, remembering the first reason. */
+void log_inconsistent(worker_log *log, const char *what);
+
+/* Definitions and newest figures, as the record kinds of scope/log_format.h
+ * carry them.  A definition repeated identically is ignored, one that
+ * contradicts the first is inconsistent. */
+void log_add_string(worker_log *log, const scope_rec_string *s);
+void log_add_node(worker_log *log, const scope_rec_phase_node *n);
+void log_add_counter(worker_log *log, const scope_rec_counter *c);
+
+/* The newest aggregate of a node.  One whose node is not defined yet waits
+ * for log_settle_pending: definitions may come later in the same batch. */
+void log_add_agg(worker_log *log, const scope_rec_phase_agg *a);
+
+/* At the end of a batch (a frame): applies the aggregates that waited for
+ * their node's definition; those still undefined are inconsistent. */
+void log_settle_pending(worker_log *log);
+
+/* A thread's running totals of unbalanced ends and of dropped entries:
+ * the newest wins.  Values <= 0 say nothing. */
+void log_set_unbalanced_ends(worker_log *log, uint32_t thread, int64_t total);
+void log_set_dropped(worker_log *log, uint32_t thread, int64_t total);
+
+/* n phases left open, with the recorder's own words for them (if any). */
+void log_add_open_phases(worker_log *log, uint64_t n, scope_bytes text);
+
+/* A caveat in the recorder's words, kept once (the first LOG_MAX_NOTES). */
+void log_add_note(worker_log *log, scope_bytes text);
+
+/* Once everything is read: the worker's totals (unbalanced, dropped,
+ * threads that recorded, phase time) from the tables. */
+void worker_log_settle(worker_log *log);
+
+#endif
