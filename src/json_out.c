@@ -75,11 +75,57 @@ void jo_index(json_out *j, cJSON *parent, const char *key, size_t i) {
         jo_u64(j, parent, key, (uint64_t)i);
 }
 
-void jo_str(json_out *j, cJSON *parent, const char *key, const char *s) {
-    if (!s)
-        jo_null(j, parent, key);
-    else
-        attach(j, parent, key, cJSON_CreateString(s));
+/* The JSON string literal of n bytes of valid UTF-8 without NUL.  cJSON
+ * would write DEL, C1 controls and format characters as raw bytes, so
+ * strings are quoted here: every control character (C0, DEL, C1) and every
+ * format character of scope_is_hidden_format as \uXXXX, the text otherwise
+ * as it is.  A caller's bad byte becomes U+FFFD rather than invalid JSON. */
+static char *json_literal(const char *s, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    char *out = malloc(6 * n + 3), *o = out;
+    if (!out)
+        return NULL;
+    const uint8_t *p = (const uint8_t *)s;
+    *o++ = '"';
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len(p + i, n - i, &cp);
+        if (len == 0)
+            cp = 0xFFFD, len = 1;
+        if (cp == '"' || cp == '\\') {
+            *o++ = '\\';
+            *o++ = (char)cp;
+        } else if (cp == '\n') {
+            *o++ = '\\';
+            *o++ = 'n';
+        } else if (cp == '\t') {
+            *o++ = '\\';
+            *o++ = 't';
+        } else if (scope_is_control(cp) || scope_is_hidden_format(cp) || cp == 0xFFFD) {
+            *o++ = '\\';
+            *o++ = 'u';
+            for (int d = 3; d >= 0; d--)
+                *o++ = hex[(cp >> (4 * d)) & 15];
+        } else {
+            memcpy(o, p + i, len);
+            o += len;
+        }
+        i += len;
+    }
+    *o++ = '"';
+    *o = '\0';
+    return out;
+}
+
+/* Valid UTF-8 without NUL, as a JSON string of exactly those characters. */
+static void jo_utf8(json_out *j, cJSON *parent, const char *key, const char *s, size_t n) {
+    char *literal = json_literal(s, n);
+    if (!literal) {
+        j->failed = 1;
+        return;
+    }
+    attach(j, parent, key, cJSON_CreateRaw(literal));
+    free(literal);
 }
 
 static int plain_utf8(run_str name) {
@@ -96,15 +142,15 @@ static int plain_utf8(run_str name) {
 
 void jo_name(json_out *j, cJSON *parent, const char *key, run_str name) {
     if (!name.s) {
-        jo_str(j, parent, key, "");
+        jo_utf8(j, parent, key, "", 0);
         return;
     }
     if (plain_utf8(name)) {
-        jo_str(j, parent, key, name.s);
+        jo_utf8(j, parent, key, name.s, name.len);
         return;
     }
-    /* cJSON takes NUL-terminated text and writes bytes as they are, so a
-     * name with NUL or invalid UTF-8 goes out in its escaped form. */
+    /* A JSON string is Unicode text: a name with NUL or invalid UTF-8 goes
+     * out in its escaped form. */
     size_t need = scope_escape((const uint8_t *)name.s, name.len, NULL, 0, 0);
     char *buf = malloc(need + 1);
     if (!buf) {
@@ -112,8 +158,15 @@ void jo_name(json_out *j, cJSON *parent, const char *key, run_str name) {
         return;
     }
     scope_escape((const uint8_t *)name.s, name.len, buf, need + 1, 0);
-    jo_str(j, parent, key, buf);
+    jo_utf8(j, parent, key, buf, need);
     free(buf);
+}
+
+void jo_str(json_out *j, cJSON *parent, const char *key, const char *s) {
+    if (!s)
+        jo_null(j, parent, key);
+    else
+        jo_name(j, parent, key, (run_str){.s = s, .len = strlen(s)});
 }
 
 void jo_name_or_null(json_out *j, cJSON *parent, const char *key, run_str name) {

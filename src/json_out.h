@@ -7,6 +7,9 @@
  *  - names as JSON strings that are always valid UTF-8: the recorded bytes
  *    when they are valid UTF-8 without NUL, else their escaped form
  *    (text_escape.h);
+ *  - in every string, each control character (C0, DEL, C1) and each format
+ *    character that can disguise text (scope_is_hidden_format) written as
+ *    \uXXXX, so the document's bytes hold none of them raw;
  *  - wall-clock times as ISO-8601 UTC with nanoseconds.
  *
  * An allocation failure anywhere is remembered in the json_out, so a
@@ -38,7 +41,8 @@ void jo_i64(json_out *j, cJSON *parent, const char *key, int64_t v);
 void jo_num(json_out *j, cJSON *parent, const char *key, double v);
 /* An index into another array of the document; SIZE_MAX as null. */
 void jo_index(json_out *j, cJSON *parent, const char *key, size_t i);
-/* A NUL-terminated string that is already valid UTF-8; NULL as null. */
+/* A NUL-terminated string (as a name: its escaped form when it is not
+ * valid UTF-8); NULL as null. */
 void jo_str(json_out *j, cJSON *parent, const char *key, const char *s);
 void jo_name(json_out *j, cJSON *parent, const char *key, run_str name);
 /* A name, or null when it is empty (an absent job id, source file, ...). */

@@ -32,6 +32,15 @@ size_t scope_utf8_seq_len(const uint8_t *p, size_t n, uint32_t *codepoint) {
     return len;
 }
 
+int scope_is_control(uint32_t cp) {
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+}
+
+int scope_is_hidden_format(uint32_t cp) {
+    return cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
 typedef struct out_buf {
     char *p;
     size_t cap, len;
@@ -59,10 +68,13 @@ size_t scope_escape(const uint8_t *p, size_t n, char *out, size_t cap, unsigned 
             char e[4] = {'\\', 'x', hex[p[i] >> 4], hex[p[i] & 15]};
             put(&o, e, 4);
             i++;
-        } else if (cp >= 0x80 && cp <= 0x9F) {
+        } else if ((cp >= 0x80 && cp <= 0x9F) || scope_is_hidden_format(cp)) {
             /* C1 controls are valid UTF-8 but some terminals obey them
-             * (U+009B is a CSI); show the code point. */
-            char e[6] = {'\\', 'u', '0', '0', hex[cp >> 4], hex[cp & 15]};
+             * (U+009B is a CSI), and format characters reorder or hide the
+             * text around them (U+202E shows "exe.txt" for "txt.exe"): show
+             * the code point.  All of them lie below U+10000. */
+            char e[6] = {'\\',        'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
+                         hex[cp & 15]};
             put(&o, e, 6);
             i += len;
         } else if (cp >= 0x80 && (flags & SCOPE_ESCAPE_ASCII)) {

@@ -69,14 +69,14 @@ void style_cells(WINDOW *w, int y, int x, int n, enum theme_element el) {
 }
 
 /* The last guard before the terminal: text here is escaped already, but a
- * control character or a bad byte that slipped through becomes '?', and
+ * control or format character or a bad byte that slipped through becomes '?', and
  * beyond ASCII becomes \uXXXX when the terminal's locale is not UTF-8. */
 static void terminal_safe(const char *s, char *out, size_t cap) {
     size_t n = strlen(s), o = 0;
     for (size_t i = 0; i < n && o + 12 < cap;) {
         uint32_t cp;
         size_t len = scope_utf8_seq_len((const uint8_t *)s + i, n - i, &cp);
-        if (len == 0 || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F)) {
+        if (len == 0 || scope_is_control(cp) || scope_is_hidden_format(cp)) {
             out[o++] = '?';
             i += len ? len : 1;
         } else if (cp >= 0x80 && !style_utf8) {

@@ -1,5 +1,6 @@
 /* Names from logs are data: the escaping every printer goes through. */
 #include "fmt.h"
+#include "json_out.h"
 #include "text_escape.h"
 
 #include <check.h>
@@ -32,6 +33,51 @@ START_TEST(control_characters_are_escaped) {
     /* U+009B is a single-character CSI on some terminals. */
     ck_assert_str_eq(ESC("c1\xc2\x9b"), "c1\\u009b");
     ck_assert_str_eq(ESC("\xc2\x85"), "\\u0085");
+}
+END_TEST
+
+/* Characters that reorder or hide the text around them: a name holding
+ * U+202E shows "exe.txt" for the bytes "txt.exe". */
+START_TEST(format_characters_are_escaped) {
+    ck_assert_str_eq(ESC("a\u202etxt.exe"), "a\\u202etxt.exe");
+    ck_assert_str_eq(ESC("\u202a\u202b\u202c\u202d"), "\\u202a\\u202b\\u202c\\u202d");
+    ck_assert_str_eq(ESC("\u2066\u2067\u2068\u2069"), "\\u2066\\u2067\\u2068\\u2069");
+    ck_assert_str_eq(ESC("\u200e\u200f\u061c"), "\\u200e\\u200f\\u061c");
+    ck_assert_str_eq(ESC("z\u200bw\u200c\u200d\u2060\ufeff"),
+                     "z\\u200bw\\u200c\\u200d\\u2060\\ufeff");
+    ck_assert_str_eq(ESC("line\u2028para\u2029"), "line\\u2028para\\u2029");
+    /* Their neighbours are ordinary text. */
+    ck_assert_str_eq(ESC("\u200a\u2030\u2065\u206a\ufefe\u061b"),
+                     "\u200a\u2030\u2065\u206a\ufefe\u061b");
+    ck_assert(scope_is_hidden_format(0x202e) && !scope_is_hidden_format(0x202f));
+    ck_assert(scope_is_control(0x7f) && scope_is_control(0x9f) && !scope_is_control(0xa0));
+}
+END_TEST
+
+/* JSON: every control character (C0, DEL, C1) and every format character
+ * as \uXXXX, so no byte of them is in the document; decoding gives back the
+ * recorded name. */
+START_TEST(json_escapes_controls_and_format_characters) {
+    static const char name[] =
+        "a\x01\x1b\x7f\xc2\x85\xc2\x9b\u202e\u2066\u200b\ufeff\u2028\"\\/\n\t"
+        "\xc3\xa9\xe4\xbc\x91";
+    json_out j = {0};
+    cJSON *root = jo_document(&j, "test/1");
+    jo_name(&j, root, "name", (run_str){name, sizeof name - 1});
+    jo_str(&j, root, "dir", "run\u202e\xff"); /* not UTF-8: its escaped form */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_int_eq(jo_finish(&j, root, f), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(text, "\"a\\u0001\\u001b\\u007f\\u0085\\u009b\\u202e\\u2066\\u200b"
+                                       "\\ufeff\\u2028\\\"\\\\/\\n\\t\xc3\xa9\xe4\xbc\x91\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"run\\\\u202e\\\\xff\""));
+    cJSON *back = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(cJSON_GetObjectItem(back, "name")->valuestring, name);
+    cJSON_Delete(back);
+    free(text);
 }
 END_TEST
 
@@ -125,6 +171,8 @@ int main(void) {
     TCase *tc = tcase_create("escape");
     tcase_add_test(tc, plain_ascii_and_utf8_pass_through);
     tcase_add_test(tc, control_characters_are_escaped);
+    tcase_add_test(tc, format_characters_are_escaped);
+    tcase_add_test(tc, json_escapes_controls_and_format_characters);
     tcase_add_test(tc, invalid_utf8_is_escaped_bytewise);
     tcase_add_test(tc, backslash_and_quote);
     tcase_add_test(tc, truncated_output_is_terminated_and_sized);
