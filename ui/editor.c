@@ -18,27 +18,44 @@ static int is_file(const char *path) {
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The recorded path as it is, else under the working directory of one of
- * the role's processes (a path compiled in relative to the build). */
+/* Writes dir/file (file alone when dir is NULL) into out as an argument no
+ * command can take for an option: a relative result gets "./" in front, so
+ * a recorded "-c:!cmd" or "+cmd" stays a file name.  Returns 0 when it does
+ * not fit (a cut path would name another file). */
+static int source_path(const char *dir, size_t dirlen, run_str file, char *out, size_t cap) {
+    int n;
+    if (dir)
+        n = snprintf(out, cap, "%.*s/%.*s", (int)dirlen, dir, (int)file.len, file.s);
+    else
+        n = snprintf(out, cap, "%.*s", (int)file.len, file.s);
+    if (n < 0 || (size_t)n >= cap)
+        return 0;
+    if (out[0] != '/') {
+        if ((size_t)n + 2 >= cap)
+            return 0;
+        memmove(out + 2, out, (size_t)n + 1);
+        memcpy(out, "./", 2);
+    }
+    return 1;
+}
+
+/* The recorded path when it is absolute.  A relative one (a path compiled
+ * in relative to the build) is looked for under the working directory of
+ * each of the role's processes first, since that is where it was recorded,
+ * and only then under the browser's. */
 static int find_source(const app *a, const run_phase *p, const run_role *role, char *out,
                        size_t cap) {
-    snprintf(out, cap, "%.*s", (int)p->file.len, p->file.s);
     if (memchr(p->file.s, '\0', p->file.len))
         return 0;
-    if (is_file(out))
-        return 1;
-    if (p->file.s[0] == '/' || !role)
-        return 0;
-    for (size_t i = 0; i < role->nprocs; i++) {
-        const run_worker *w = &a->model->workers[role->workers[i]];
-        if (!w->cwd.len)
-            continue;
-        snprintf(out, cap, "%.*s/%.*s", (int)w->cwd.len, w->cwd.s, (int)p->file.len, p->file.s);
-        if (is_file(out))
-            return 1;
+    if (p->file.s[0] != '/' && role) {
+        for (size_t i = 0; i < role->nprocs; i++) {
+            const run_worker *w = &a->model->workers[role->workers[i]];
+            if (w->cwd.len && !memchr(w->cwd.s, '\0', w->cwd.len) &&
+                source_path(w->cwd.s, w->cwd.len, p->file, out, cap) && is_file(out))
+                return 1;
+        }
     }
-    snprintf(out, cap, "%.*s", (int)p->file.len, p->file.s);
-    return 0;
+    return source_path(NULL, 0, p->file, out, cap) && is_file(out);
 }
 
 static int run_editor(const char *editor, const char *file, unsigned line, char *err,
@@ -46,7 +63,9 @@ static int run_editor(const char *editor, const char *file, unsigned line, char 
     char where[32], command[1024];
     snprintf(where, sizeof where, "+%u", line ? line : 1);
     /* As git runs it: the variable's words through the shell, the
-     * arguments passed as "$@" so a file name is never re-parsed. */
+     * arguments passed as "$@" so no part of a file name is ever read by
+     * the shell; only +LINE and the path, which never starts with '-' or
+     * '+' (source_path), so the editor takes no option from a log. */
     snprintf(command, sizeof command, "%s \"$@\"", editor);
     pid_t pid = fork();
     if (pid < 0) {
@@ -106,5 +125,6 @@ void editor_open_phase(app *a, const run_phase *p, const run_role *role) {
     if (rc < 0)
         app_message(a, 1, "%s", err);
     else
-        app_message(a, 0, "edited %s:%u", path, p->line);
+        app_message(a, 0, "edited %s:%u",
+                    style_escape((run_str){path, strlen(path)}, shown, sizeof shown), p->line);
 }

@@ -4,11 +4,15 @@
 
 #include "app.h"
 
-/* Finds the phase's recorded source file (as recorded, else relative to
- * the working directory of one of the role's processes), then runs
- * $VISUAL, else $EDITOR, else vi, as `EDITOR +LINE FILE` through the shell
- * (so EDITOR may hold arguments, as git allows), with the terminal given
- * back to it until it exits.  Says in the status line what went wrong. */
+/* Finds the phase's recorded source file (an absolute path as recorded; a
+ * relative one under the working directory of one of the role's processes,
+ * else under the browser's), then runs $VISUAL, else $EDITOR, else vi, as
+ * `EDITOR +LINE FILE` through the shell (so EDITOR may hold arguments, as
+ * git allows), with the terminal given back to it until it exits.  The
+ * path from the log is data: it reaches the editor as one argument that
+ * starts with '/' or "./", never through the shell's parsing, so it can be
+ * neither an option nor a command.  Says in the status line what went
+ * wrong. */
 void editor_open_phase(app *a, const run_phase *p, const run_role *role);
 
 #endif

@@ -12,15 +12,19 @@
  * zero-width characters, the line and paragraph separators, DEL, C1 and C0
  * controls.  The role's name holds U+202E too.
  *
- * Then one phase, "opened", whose recorded source file is the relative path
- * "-c:!touch PWNED" (through #line, as a compiler records it): an editor
- * given that as an argument, as vim does, runs `touch PWNED`.
+ * Then two phases whose recorded source files are relative paths made to
+ * run commands (set with #line, as a compiler records them): "opened", at
+ * "-c:!touch PWNED" line 37, which vim given it as an argument takes for
+ * an option and runs `touch PWNED`; and "shelled", at
+ * "$(touch SHELLED)`touch SHELLED`" line 43, which runs `touch SHELLED`
+ * wherever a shell parses it.
  */
 #include <scope/scope.h>
 
 #include <stdio.h>
 
 static void hostile_source(void);
+static void shell_source(void);
 
 static const char *const names[] = {
     "c_202a\u202az",   "c_202b\u202bz",   "c_202c\u202cz", "c_202d\u202dz", "c_202e\u202ez",
@@ -44,6 +48,7 @@ int main(int argc, char **argv) {
             scope_phase_end();
         }
         hostile_source();
+        shell_source();
     }
     scope_shutdown();
     return 0;
@@ -53,4 +58,9 @@ int main(int argc, char **argv) {
 #line 36 "-c:!touch PWNED"
 static void hostile_source(void) {
     SCOPE_PHASE("opened") {}
+}
+
+#line 42 "$(touch SHELLED)`touch SHELLED`"
+static void shell_source(void) {
+    SCOPE_PHASE("shelled") {}
 }

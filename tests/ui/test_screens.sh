@@ -118,12 +118,12 @@ expect_in o-missing.txt "source src/actor_io.c:36 not found here"
 [ -e editor.log ] && fail "the editor ran for a file that does not exist"
 mkdir -p src && echo 'int frame;' >src/actor_io.c
 EDITOR="$tmp/editor.sh" "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-found.txt
-expect_in o-found.txt "edited src/actor_io.c:36"
-[ "$(tr '\n' ' ' <editor.log 2>/dev/null)" = "+36 src/actor_io.c " ] ||
-    fail "the editor got '$(cat editor.log 2>/dev/null)', wanted +36 src/actor_io.c"
+expect_in o-found.txt "edited ./src/actor_io.c:36"
+[ "$(tr '\n' ' ' <editor.log 2>/dev/null)" = "+36 ./src/actor_io.c " ] ||
+    fail "the editor got '$(cat editor.log 2>/dev/null)', wanted +36 ./src/actor_io.c"
 rm -f editor.log
 VISUAL="$tmp/editor.sh" EDITOR=false "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-visual.txt
-expect_in o-visual.txt "edited src/actor_io.c:36"
+expect_in o-visual.txt "edited ./src/actor_io.c:36"
 EDITOR_EXIT=3 EDITOR="$tmp/editor.sh" "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-fail.txt
 expect_in o-fail.txt "exited with status 3"
 "$tui" run --size 120x40 --keys '2o' --print >o-wrong-view.txt
