@@ -19,7 +19,10 @@
  * Then run_load (one loader thread), checks of the model's structure (every
  * index in range, every tree link consistent, the lookups finding what is
  * there), report_text_print in a style chosen from the input and
- * report_json_print into /dev/null, and run_free.  Since every log has an
+ * report_json_print into memory, checks that neither output holds a raw
+ * control character (but newlines, the JSON's tabs and the colour style's
+ * own SGR sequences) or a format character that can disguise a name
+ * (text_escape.h), and run_free.  Since every log has an
  * intact header, run_load must succeed: any error, out of memory included,
  * is a bug (the allocations here are small; one log failing is a caveat,
  * never a failed load).  ASan, UBSan and LeakSanitizer do the rest.
@@ -28,8 +31,8 @@
  * reports' place: the model is walked through every view headless
  * (fuzz_tui_walk.c).
  *
- * With SCOPE_FUZZ_SHOW=1 in the environment the reports go to stdout, to
- * see what an input loads as (build-fuzz/tests/fuzz/fuzz_run_load FILE).
+ * With SCOPE_FUZZ_SHOW=1 in the environment the reports also go to stdout,
+ * to see what an input loads as (build-fuzz/tests/fuzz/fuzz_run_load FILE).
  *
  * The run directory is made once per process (under /dev/shm when it can
  * be written, so no disk is touched, else $TMPDIR or /tmp) and removed at
@@ -40,6 +43,7 @@
 #include "report_json.h"
 #include "report_text.h"
 #include "run_model.h"
+#include "text_escape.h"
 #ifdef SCOPE_FUZZ_TUI
 #include "fuzz_tui_walk.h"
 #endif
@@ -61,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char g_dir[4096];                           /* the run directory */
 static char g_log[SCOPE_FUZZ_MAX_LOGS][4096 + 32]; /* its worker logs */
 static unsigned g_nlogs;                           /* logs the previous input left */
-static FILE *g_null;                               /* where the reports go */
+static int g_show;                                 /* SCOPE_FUZZ_SHOW: print the reports */
 
 static void die(const char *what) {
     fprintf(stderr, "fuzz: %s: %s\n", what, strerror(errno));
@@ -338,16 +342,70 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argv;
     make_run_dir();
     const char *show = getenv("SCOPE_FUZZ_SHOW");
-    if (show && *show && strcmp(show, "0") != 0) {
-        g_null = stdout;
-        return 0;
-    }
-    g_null = fopen("/dev/null", "w");
-    if (!g_null)
-        die("/dev/null");
-    /* Fewer write(2) calls per input: the reports are thrown away anyway. */
-    setvbuf(g_null, NULL, _IOFBF, 1 << 16);
+    g_show = show && *show && strcmp(show, "0") != 0;
     return 0;
+}
+
+/* ---- what the reports print -------------------------------------------------- */
+
+/* The reports print names from the logs: their text must be UTF-8 without
+ * a raw control character or a format character that can disguise a name.
+ * Newlines are allowed, tabs in the JSON (cJSON indents with them) and, in
+ * the text, the SGR sequences of the colour style (ESC [ digits ; m). */
+static void check_printable(const char *what, const char *s, size_t n, int json) {
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len((const uint8_t *)s + i, n - i, &cp);
+        if (len == 0) {
+            fprintf(stderr, "fuzz: %s: byte 0x%02x at %zu is not UTF-8\n", what,
+                    (unsigned)(uint8_t)s[i], i);
+            abort();
+        }
+        if (cp == 0x1b && !json && i + 1 < n && s[i + 1] == '[') {
+            size_t k = i + 2;
+            while (k < n && ((s[k] >= '0' && s[k] <= '9') || s[k] == ';'))
+                k++;
+            if (k < n && s[k] == 'm') {
+                i = k + 1;
+                continue;
+            }
+        }
+        if ((scope_is_control(cp) && cp != '\n' && !(json && cp == '\t')) ||
+            scope_is_hidden_format(cp)) {
+            fprintf(stderr, "fuzz: %s: raw U+%04X at byte %zu\n", what, (unsigned)cp, i);
+            abort();
+        }
+        i += len;
+    }
+}
+
+/* Runs print(f, m, arg) into memory, checks what it printed, and shows it
+ * with SCOPE_FUZZ_SHOW.  Returns print's status. */
+static int print_checked(const char *what, int json, const run_model *m,
+                         int (*print)(FILE *, const run_model *, const void *), const void *arg) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        die("open_memstream");
+    int rc = print(f, m, arg);
+    if (fclose(f) != 0)
+        die("open_memstream");
+    check_printable(what, text, len, json);
+    if (g_show)
+        fwrite(text, 1, len, stdout);
+    free(text);
+    return rc;
+}
+
+static int print_text(FILE *f, const run_model *m, const void *style) {
+    report_text_print(f, m, style);
+    return 0;
+}
+
+static int print_json(FILE *f, const run_model *m, const void *unused) {
+    (void)unused;
+    return report_json_print(f, m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -388,8 +446,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * the corpus covers narrow and wide, ASCII and UTF-8, plain and colour. */
     text_style st = {
         .width = 40 + (int)(size % 97), .color = (int)(size & 1), .utf8 = (int)((size >> 1) & 1)};
-    report_text_print(g_null, m, &st);
-    if (report_json_print(g_null, m) < 0) {
+    print_checked("the text report", 0, m, print_text, &st);
+    if (print_checked("the JSON report", 1, m, print_json, NULL) < 0) {
         fprintf(stderr, "fuzz: report_json_print failed\n");
         abort();
     }

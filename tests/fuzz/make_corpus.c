@@ -510,7 +510,7 @@ static void hostile_log(run_text *t) {
     scope_rec_process *p = &pr.u.process;
     p->run_id = LIT(HOSTILE_RUN);
     p->role = LIT(HOSTILE_ROLE);
-    p->host = LIT("h\0st\x7f");
+    p->host = LIT("h\0st\x7f\u200f");
     p->uuid = LIT("\xc3\x28");
     p->job_id = LIT("\x1b]0;job\x07");
     p->pid = INT64_MIN;
@@ -520,7 +520,8 @@ static void hostile_log(run_text *t) {
     p->world_size = 0;
     p->start_wall_ns = UINT64_MAX;
     put_record(t, &pr);
-    rec_string(t, 1, "a");
+    /* Format characters that disguise text (U+202E reverses it), C1. */
+    rec_string(t, 1, "a\u202etxt.exe\u2066\u200b\ufeff\u2028\xc2\x85");
     rec_string(t, 1, "b");                  /* defined twice, differently */
     rec_string(t, 0, "zero");               /* id 0 */
     rec_string(t, UINT32_MAX, "iteration"); /* the largest id */
