@@ -19,30 +19,16 @@ command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/setup
 "$prog" a >prog.out 2>&1 || fail "hostile_names a: $(cat prog.out)"
 "$prog" b >prog.out 2>&1 || fail "hostile_names b: $(cat prog.out)"
 
-# no_raw FILE JSON: FILE is UTF-8 holding none of the characters, byte by
-# byte; JSON=1 allows the tab that indents a JSON document.
+# no_raw [--json] FILE: FILE is UTF-8 holding none of the characters, byte
+# by byte (--json allows the tab that indents a JSON document).
 no_raw() {
-    python3 - "$1" "$2" <<'PY' || fail "$1 holds a raw control or format character"
-import sys
-data = open(sys.argv[1], "rb").read()
-allowed = "\n\t" if sys.argv[2] == "1" else "\n"
-hidden = {0x061C, 0x200E, 0x200F, 0xFEFF} | set(range(0x200B, 0x200E)) | \
-    set(range(0x2028, 0x202F)) | set(range(0x2060, 0x2065)) | set(range(0x2066, 0x206A))
-try:
-    text = data.decode("utf-8")
-except UnicodeDecodeError as e:
-    sys.exit(f"{sys.argv[1]}: not UTF-8: {e}")
-bad = [(i, hex(ord(c))) for i, c in enumerate(text)
-       if (ord(c) < 0x20 and c not in allowed) or 0x7F <= ord(c) <= 0x9F or ord(c) in hidden]
-if bad:
-    sys.exit(f"{sys.argv[1]}: raw characters at (offset, code point): {bad[:10]}")
-PY
+    python3 "$here/../support/check_no_raw.py" "$@" || fail "${*: -1} holds a raw control or format character"
 }
 
 # ---- text: escaped as \uXXXX, the code point readable ---------------------------------
 expect_rc 0 "$tui" report a
 cp out report.txt
-no_raw report.txt 0
+no_raw report.txt
 for cp in 202a 202b 202c 202d 202e 2066 2067 2068 2069 200e 200f 061c 200b 200c 200d 2060 \
     feff 2028 2029 0085 009b; do
     expect_in report.txt "c_$cp\\u${cp}z"
@@ -54,20 +40,20 @@ expect_rc 0 "$tui" report --width 200 --top 100 --color always a
 cp out report-color.txt
 # Colour: the report's own SGR sequences, nothing else.
 sed 's/\x1b\[[0-9;]*m//g' report-color.txt >report-color.plain
-no_raw report-color.plain 0
+no_raw report-color.plain
 expect_rc 0 "$tui" compare a b
 cp out compare.txt
-no_raw compare.txt 0
+no_raw compare.txt
 expect_in compare.txt 'c_202e\u202ez'
 # The phase is named in its escaped form, as the text output shows it.
 "$tui" check a b --phase 'top/c_202e\u202ez' --max-regression 0 >check.txt 2>&1 || true
-no_raw check.txt 0
+no_raw check.txt
 expect_in check.txt 'top/c_202e\u202ez'
 expect_in check.txt 'role\u202eevil'
 
 for f in a/workers/*/*.scope; do
     "$tui" dump "$f" >dump.txt 2>&1 || fail "dump $f: $(head -5 dump.txt)"
-    no_raw dump.txt 0
+    no_raw dump.txt
     expect_in dump.txt 'c_202e\u202ez'
 done
 echo "ok: text output escapes them"
@@ -75,14 +61,14 @@ echo "ok: text output escapes them"
 # ---- JSON: \uXXXX in the bytes, the recorded names after decoding ------------------------
 expect_rc 0 "$tui" report --json a
 cp out report.json
-no_raw report.json 1
+no_raw --json report.json
 expect_in report.json '"c_202e\u202ez"'
 expect_in report.json '"c_007f\u007fz"'
 expect_in report.json '"c_0085\u0085z"'
 expect_in report.json '"c_001b\u001bz"'
 expect_rc 0 "$tui" compare --json a b
 cp out compare.json
-no_raw compare.json 1
+no_raw --json compare.json
 python3 - report.json compare.json <<'PY' || fail "the JSON does not decode to the recorded names"
 import json, sys
 want = {"c_%04x%sz" % (c, chr(c)) for c in

@@ -29,17 +29,8 @@ for loc in C.UTF-8 C; do
         fail "screen under $loc: $(head -5 "screen.$loc")"
     LC_ALL=$loc "$tui" run --size 160x60 --keys '2' --print >"screen2.$loc" 2>&1 ||
         fail "processes under $loc: $(head -5 "screen2.$loc")"
-    python3 - "screen.$loc" "screen2.$loc" <<'PY' || fail "a raw control or format character reached the screen under $loc"
-import sys
-hidden = {0x061C, 0x200E, 0x200F, 0xFEFF} | set(range(0x200B, 0x200E)) | \
-    set(range(0x2028, 0x202F)) | set(range(0x2060, 0x2065)) | set(range(0x2066, 0x206A))
-for path in sys.argv[1:]:
-    text = open(path, "rb").read().decode("utf-8")
-    bad = [(i, hex(ord(c))) for i, c in enumerate(text)
-           if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or ord(c) in hidden]
-    if bad:
-        sys.exit(f"{path}: raw characters at (offset, code point): {bad[:10]}")
-PY
+    python3 "$here/../support/check_no_raw.py" "screen.$loc" "screen2.$loc" ||
+        fail "a raw control or format character reached the screen under $loc"
     for cp in 202a 202e 2066 2069 200e 200f 061c 200b 200d 2060 feff 2028 2029 0085 009b; do
         expect_in "screen.$loc" "c_$cp\\u${cp}z"
     done
