@@ -20,8 +20,9 @@ PACKAGES=(
     # command-line tools the tests and benchmarks use: h5dump, zstd -dc on logs,
     # real terminals (tmux; ncurses-term for the xterm-direct true-colour
     # terminfo entry), setpriv (util-linux) to drop root, /usr/bin/time for peak
-    # memory, python3 to read JSON output back
-    hdf5-tools zstd tmux ncurses-term util-linux time python3
+    # memory, python3 to read JSON output back, vim as the real editor the
+    # browser's o key is tested against
+    hdf5-tools zstd tmux ncurses-term util-linux time python3 vim
     # unit tests
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
