@@ -82,9 +82,9 @@ expect_logs real_run 1
 
 # ---- run ids read from RUN/.scope/launches ----------------------------------
 
-# plant DIR CONTENT...: a first rank publishes the launch's run id, then the
-# file is replaced by what an attacker (or a damaged disk) left.  Prints the
-# launch file's path.
+# launch_file DIR: a first rank of launch "trust-ns" publishes its run id in
+# DIR; prints the launch file's path, for the caller to replace with what an
+# attacker (or a damaged disk) would leave there.
 launch_file() {
     record "$1" PMIX_NAMESPACE=trust-ns
     echo "$1/.scope/launches/$(ls "$1/.scope/launches")"
@@ -187,6 +187,7 @@ if unshare -u true 2>/dev/null; then
     names=(. .. .x a/b '%41' 'x y' "$(printf 'c\001')" "$host")
     for name in "${names[@]}"; do
         # A UTS namespace of its own: the process's host name is `name`.
+        # shellcheck disable=SC2016 # the inner shell expands $1 and $@
         unshare -u sh -c 'printf "%s" "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' \
             sh "$name" env SCOPE_RUN_ID=hosts-1 "$workload" hosts 1 >/dev/null 2>rec_err ||
             fail "recording on host '$name' failed: $(cat rec_err)"
