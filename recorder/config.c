@@ -6,6 +6,8 @@
 #define _GNU_SOURCE /* program_invocation_short_name */
 #include "config.h"
 
+#include "files.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -34,12 +36,33 @@ static int copy(char *dst, size_t cap, const char *src) {
     return 0;
 }
 
+int rec_run_id_valid(const char *s) {
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (s[n] <= ' ' || s[n] > '~' || s[n] == '/' || s[n] == '_')
+            return 0;
+    return n > 0 && n < sizeof rec_cfg.run_id;
+}
+
+/* SCOPE_DIR_MODE: octal permissions for the directories the recorder
+ * creates.  The owner must keep rwx, or the recorder could not use them. */
+static int parse_dir_mode(const char *s, unsigned *mode) {
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 8);
+    if (errno || end == s || *end || *s == '-' || *s == '+' || v > 07777 || (v & 0700) != 0700)
+        return -1;
+    *mode = (unsigned)v;
+    return 0;
+}
+
 int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, char *err,
                         size_t errlen) {
     memset(c, 0, sizeof *c);
     c->frame_interval_ns = 0; /* automatic: see frame_interval() in writer.c */
     c->hist_interval_ns = 120000000000ull;
     c->cpu_mode = REC_CPU_ADAPTIVE;
+    c->dir_mode = 0755;
     const char *v;
 
     if ((v = getenv("SCOPE_QUIET")) && *v && strcmp(v, "0") != 0)
@@ -72,8 +95,10 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
     snprintf(c->role, sizeof c->role, "%s", r);
 
     if ((v = getenv("SCOPE_RUN_ID")) && *v) {
-        if (strlen(v) >= sizeof c->run_id || strchr(v, '/') || strchr(v, '_')) {
-            snprintf(err, errlen, "SCOPE_RUN_ID='%s' is not a run id (no '/' or '_', < 64 bytes)",
+        if (!rec_run_id_valid(v)) {
+            snprintf(err, errlen,
+                     "SCOPE_RUN_ID='%.80s' is not a run id (printable ASCII, no space, '/' or "
+                     "'_', < 64 bytes)",
                      v);
             return -1;
         }
@@ -115,6 +140,20 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
         if (c->cpu_min_ns == 0 && ns)
             c->cpu_min_ns = 1;
     }
+    if ((v = getenv("SCOPE_DIR_MODE")) && *v) {
+        if (parse_dir_mode(v, &c->dir_mode) < 0) {
+            snprintf(err, errlen,
+                     "SCOPE_DIR_MODE='%.80s' is not an octal mode up to 07777 that keeps rwx for "
+                     "the owner",
+                     v);
+            return -1;
+        }
+        c->dir_mode_exact = 1;
+    }
+
+    rec_dir_mode mode = {c->dir_mode, c->dir_mode_exact};
+    if (rec_run_dir_resolve(c->run_dir, sizeof c->run_dir, &mode, err, errlen) < 0)
+        return -1;
     return 0;
 too_long:
     snprintf(err, errlen, "run directory path too long");

@@ -17,6 +17,8 @@ typedef struct rec_config {
     int cpu_mode;               /* enum rec_cpu_mode */
     uint64_t cpu_min_ns;        /* adaptive: read CPU time for phases at least this long */
     int quiet;                  /* SCOPE_QUIET: no stderr lines */
+    unsigned dir_mode;          /* the directories it creates: SCOPE_DIR_MODE, else 0755 */
+    int dir_mode_exact;         /* SCOPE_DIR_MODE given: applied as is, not less the umask */
 } rec_config;
 
 /* The process's settings.  Written by lifecycle.c only, under its lock:
@@ -32,6 +34,16 @@ struct rec_hot_settings {
 };
 extern struct rec_hot_settings rec_hot;
 
+/* Whether s may be a run id: 1 to 63 printable ASCII bytes, none of them a
+ * space, '/' or '_' (the run id is part of a log's file name, where '_'
+ * separates fields).  The one test for SCOPE_RUN_ID and every run id read
+ * from the run directory. */
+int rec_run_id_valid(const char *s);
+
+/* Reads the settings, and resolves the run directory: it is created if
+ * missing (through any symbolic link in the path given, which is the user's
+ * choice) and c->run_dir becomes its real path, which is all the recorder
+ * uses afterwards, in forked children too, and exports to exec'd ones. */
 int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, char *err,
                         size_t errlen);
 

@@ -14,8 +14,10 @@
 #include "identity.h"
 
 #include "clock.h"
+#include "config.h"
 #include "files.h"
 #include "recorder.h"
+#include "warn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -108,47 +111,73 @@ static void new_run_id(char *out, size_t cap) {
     snprintf(out, cap, "%s-%06llx", stamp, (unsigned long long)(random64() & 0xffffff));
 }
 
-/* Reads a published run id, waiting briefly for a publisher that is still
- * writing.  Publication is a link() of a complete file, so a file that
- * exists is complete; the wait covers only a slow shared filesystem. */
-static int read_published(const char *path, char *out, size_t cap) {
-    for (int tries = 0; tries < 2000; tries++) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
-            ssize_t n = read(fd, out, cap - 1);
-            close(fd);
-            if (n > 0) {
-                out[n] = '\0';
-                out[strcspn(out, "\n")] = '\0';
-                return out[0] ? 0 : -1;
-            }
-        }
-        struct timespec ms = {0, 1000000};
-        nanosleep(&ms, NULL);
-    }
-    return -1;
+/* The id a launch falls back to when the run directory cannot give it one
+ * (a planted or damaged launch file, a .scope that is not a directory): the
+ * same in every rank of the launch, since it comes from the key alone, so
+ * the ranks still meet in one run; a new launch has a new key, hence a new
+ * id, as ever. */
+static void key_run_id(const char *key, char *out, size_t cap) {
+    snprintf(out, cap, "launch-%016llx", (unsigned long long)rec_fnv1a(key, strlen(key)));
 }
 
-/* The run id every rank of this launch agrees on. */
-static int rendezvous(rec_identity *id, const rec_config *cfg, const char *key, char *err,
-                      size_t errlen) {
-    char dir[4200], final[4300], tmp[4400];
-    snprintf(dir, sizeof dir, "%s/.scope/launches", cfg->run_dir);
-    if (rec_mkdir_p(dir) < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+/* Reads a published run id from the launch file name in the directory dir.
+ * Publication is a link() of a complete file, so a file that exists is
+ * complete, and its first line is the id; the few short retries cover only
+ * a shared filesystem slow to show a new file's content.  Nothing found
+ * there is trusted: a file that is not regular is not opened for reading
+ * (a FIFO would block), a symbolic link is not followed, at most one line's
+ * worth is read, and the id must pass rec_run_id_valid.  0, or -1 with why
+ * in err. */
+static int read_published(int dir, const char *name, char *out, size_t cap, char *err,
+                          size_t errlen) {
+    char buf[80]; /* a valid id and its newline fit with room to spare */
+    ssize_t n = 0;
+    for (int tries = 0; tries < 10 && n == 0; tries++) {
+        if (tries) {
+            struct timespec ms = {0, 2000000};
+            nanosleep(&ms, NULL);
+        }
+        int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) {
+            rec_file_error(err, errlen, "read", name, errno);
+            return -1;
+        }
+        struct stat st;
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            snprintf(err, errlen, "%s is not a regular file", name);
+            return -1;
+        }
+        n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n < 0) {
+            rec_file_error(err, errlen, "read", name, errno);
+            return -1;
+        }
+    }
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    size_t len = strlen(buf);
+    if (!rec_run_id_valid(buf) || len >= cap) {
+        snprintf(err, errlen, "%s does not hold a valid run id", name);
         return -1;
     }
-    snprintf(final, sizeof final, "%s/%016llx", dir,
-             (unsigned long long)rec_fnv1a(key, strlen(key)));
-    /* Publish a complete file under a private name, then link() it to the
-     * shared name: exactly one rank's link succeeds, and whoever sees the
-     * shared name sees a whole run id. */
-    char fresh[64];
-    new_run_id(fresh, sizeof fresh);
-    snprintf(tmp, sizeof tmp, "%s.%d.%llx", final, (int)getpid(), (unsigned long long)random64());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    memcpy(out, buf, len + 1);
+    return 0;
+}
+
+/* Publishes fresh as the run id of the launch file name in dir, unless
+ * another rank did first: 1 published, 0 another was there, -1 error. */
+static int publish(int dir, const char *name, const char *fresh, const char *key, char *err,
+                   size_t errlen) {
+    /* A complete file under a private name, then link() to the shared name:
+     * exactly one rank's link succeeds, and whoever sees the shared name
+     * sees a whole run id. */
+    char tmp[96];
+    snprintf(tmp, sizeof tmp, "%s.%d.%llx", name, (int)getpid(), (unsigned long long)random64());
+    int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        rec_file_error(err, errlen, "write", tmp, errno);
         return -1;
     }
     char line[600];
@@ -156,19 +185,58 @@ static int rendezvous(rec_identity *id, const rec_config *cfg, const char *key, 
     rec_xfsz_guard g;
     rec_xfsz_block(&g);
     int ok = write(fd, line, (size_t)len) == len;
+    int werr = errno;
     rec_xfsz_release(&g);
     close(fd);
-    int linked = ok && link(tmp, final) == 0;
-    int lost = !linked && errno == EEXIST;
-    unlink(tmp);
-    if (linked) {
-        snprintf(id->run_id, sizeof id->run_id, "%s", fresh);
-        return 0;
+    int rc = -1;
+    if (!ok)
+        rec_file_error(err, errlen, "write", tmp, werr);
+    else if (linkat(dir, tmp, dir, name, 0) == 0)
+        rc = 1;
+    else if (errno == EEXIST)
+        rc = 0;
+    else
+        rec_file_error(err, errlen, "publish", name, errno);
+    unlinkat(dir, tmp, 0);
+    return rc;
+}
+
+/* The run id every rank of this launch agrees on: published under
+ * RUN/.scope/launches/.  When the run directory cannot say (a planted or
+ * damaged file, a symbolic link in the way), the ranks still agree, on
+ * key_run_id, and one stderr line says why: recording goes on, inside RUN,
+ * rather than anyone who can write to RUN being able to turn it off. */
+static void rendezvous(rec_identity *id, const rec_config *cfg, const char *key) {
+    char err[400] = "", name[32];
+    snprintf(name, sizeof name, "%016llx", (unsigned long long)rec_fnv1a(key, strlen(key)));
+    rec_dir_mode mode = {cfg->dir_mode, cfg->dir_mode_exact};
+    int run = -1, scope = -1, launches = -1, got = -1;
+    if ((run = rec_run_dir_open(cfg->run_dir, &mode, err, sizeof err)) >= 0 &&
+        (scope = rec_subdir_open(run, ".scope", "RUN/.scope", &mode, err, sizeof err)) >= 0 &&
+        (launches = rec_subdir_open(scope, "launches", "RUN/.scope/launches", &mode, err,
+                                    sizeof err)) >= 0) {
+        char fresh[64];
+        new_run_id(fresh, sizeof fresh);
+        int published = publish(launches, name, fresh, key, err, sizeof err);
+        if (published == 1) {
+            snprintf(id->run_id, sizeof id->run_id, "%s", fresh);
+            got = 0;
+        } else if (published == 0) { /* another rank published first: take its id */
+            got = read_published(launches, name, id->run_id, sizeof id->run_id, err, sizeof err);
+        }
     }
-    if (lost && read_published(final, id->run_id, sizeof id->run_id) == 0)
-        return 0; /* another rank published first: take its id */
-    snprintf(err, errlen, "cannot agree on a run id in %s: %s", dir, strerror(errno));
-    return -1;
+    if (launches >= 0)
+        close(launches);
+    if (scope >= 0)
+        close(scope);
+    if (run >= 0)
+        close(run);
+    if (got < 0) {
+        key_run_id(key, id->run_id, sizeof id->run_id);
+        rec_warn("cannot agree on a run id in %s/.scope/launches (%s): using %s, derived from "
+                 "the launch",
+                 cfg->run_dir, err, id->run_id);
+    }
 }
 
 void rec_identity_self(rec_identity *id) {
@@ -180,13 +248,11 @@ void rec_identity_self(rec_identity *id) {
 }
 
 int rec_identity_init(rec_identity *id, const rec_config *cfg, char *err, size_t errlen) {
+    (void)err, (void)errlen; /* nothing here stops recording: see rendezvous */
     rec_identity_self(id);
     if (gethostname(id->host, sizeof id->host) != 0 || !id->host[0])
         snprintf(id->host, sizeof id->host, "localhost");
     id->host[sizeof id->host - 1] = '\0';
-    for (char *c = id->host; *c; c++)
-        if (*c == '/')
-            *c = '_';
     id->rank = env_int(rank_vars);
     id->local_rank = env_int(local_rank_vars);
     id->node_rank = env_int(node_vars);
@@ -204,7 +270,8 @@ int rec_identity_init(rec_identity *id, const rec_config *cfg, char *err, size_t
     if (key[0]) {
         char scoped[4700];
         snprintf(scoped, sizeof scoped, "%s|%s", cfg->run_dir, key);
-        return rendezvous(id, cfg, scoped, err, errlen);
+        rendezvous(id, cfg, scoped);
+        return 0;
     }
     new_run_id(id->run_id, sizeof id->run_id);
     return 0;

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 typedef struct rec_identity {
-    char host[256];
+    char host[256]; /* as gethostname says; its folder is scope_host_dir_encode's */
     char run_id[64];
     char uuid[9];
     pid_t pid, ppid;
@@ -25,7 +25,8 @@ typedef struct rec_identity {
 extern rec_identity rec_id;
 
 /* Everything, at start: the run id may be agreed with other ranks in the
- * run directory. */
+ * run directory.  Returns 0: a run directory that cannot help agree costs
+ * the ranks only the published id (see identity.c), never the recording. */
 int rec_identity_init(rec_identity *id, const rec_config *cfg, char *err, size_t errlen);
 /* What is this process's own: again in a forked child, which keeps the run,
  * host and ranks of its parent. */

@@ -1,6 +1,7 @@
 /*
- * The process's log file: RUN/workers/<host>/w_<run-id>_<pid>_<uuid8>.scope
- * and the codec's writer on it.
+ * The process's log file: RUN/workers/<host folder>/w_<run-id>_<pid>_<uuid8>.scope
+ * (the folder is the host name as scope/host_dir.h encodes it) and the
+ * codec's writer on it.
  */
 #ifndef SCOPE_REC_LOGFILE_H
 #define SCOPE_REC_LOGFILE_H
@@ -8,12 +9,16 @@
 #include "config.h"
 #include "identity.h"
 
+#include <scope/host_dir.h>
 #include <scope/log_format.h>
 
 typedef struct rec_log {
-    char path[4600];
-    int fd;              /* -1 when closed */
-    scope_log_writer *w; /* NULL when closed */
+    const rec_config *cfg;           /* where it lies */
+    char path[4600];                 /* for messages */
+    char folder[SCOPE_HOST_DIR_CAP]; /* its host folder under RUN/workers */
+    char name[128];                  /* its file name there */
+    int fd;                          /* -1 when closed */
+    scope_log_writer *w;             /* NULL when closed */
 } rec_log;
 
 /* Creates the file and writes its header from the calling thread. */

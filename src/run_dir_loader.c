@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <scope/vec.h>
 #include <stdatomic.h>
@@ -22,31 +23,43 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <unistd.h>
 
 /* ---- finding the logs ---------------------------------------------------- */
 
+/* What the walk found: a log to read (why == NULL), or something in its
+ * place that is not read, with why, for a caveat naming it. */
+typedef struct found {
+    char *path; /* relative to RUN */
+    const char *why;
+} found;
+
 typedef struct path_list {
-    char **v;
+    found *v;
     size_t n, cap;
 } path_list;
 
-static int add_path(path_list *l, const char *a, const char *b) {
+/* Nothing a run directory holds is followed out of it: whoever can write
+ * there could point a link anywhere. */
+static const char not_followed[] = "a symbolic link, not followed";
+
+static int add_path(path_list *l, const char *a, const char *b, const char *why) {
     if (SCOPE_VEC_RESERVE(l->v, l->cap, l->n + 1) < 0)
         return -1;
-    if (asprintf(&l->v[l->n], "%s/%s", a, b) < 0)
+    if (asprintf(&l->v[l->n].path, "%s/%s", a, b) < 0)
         return -1;
-    l->n++;
+    l->v[l->n++].why = why;
     return 0;
 }
 
 static void free_paths(path_list *l) {
     for (size_t i = 0; i < l->n; i++)
-        free(l->v[i]);
+        free(l->v[i].path);
     free(l->v);
 }
 
-static int by_string(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+static int by_path(const void *a, const void *b) {
+    return strcmp(((const found *)a)->path, ((const found *)b)->path);
 }
 
 static int has_ext(const char *name) {
@@ -54,52 +67,88 @@ static int has_ext(const char *name) {
     return n > e && !strcmp(name + n - e, "." SCOPE_LOG_FILE_EXT);
 }
 
-/* The logs under RUN/workers/<host>/, as paths relative to RUN.  Returns
- * 0, or an errno from listing workers/ itself (host folders that cannot be
+static int is_link(int dir, const char *name) {
+    struct stat st;
+    return fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+}
+
+/* The logs in the host folder `host` of workers/ (the descriptor wd). */
+static int list_host(int wd, const char *host, path_list *out, size_t *unlisted) {
+    int fd = openat(wd, host, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *h = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!h) {
+        if (fd >= 0)
+            close(fd);
+        else if (errno != ENOTDIR)
+            (*unlisted)++;
+        return 0;
+    }
+    char rel[600];
+    snprintf(rel, sizeof rel, "workers/%s", host);
+    struct dirent *f;
+    while ((f = readdir(h))) {
+        if (f->d_name[0] == '.' || !has_ext(f->d_name))
+            continue;
+        if (add_path(out, rel, f->d_name, is_link(fd, f->d_name) ? not_followed : NULL) < 0) {
+            closedir(h);
+            return ENOMEM;
+        }
+    }
+    closedir(h);
+    return 0;
+}
+
+/* The logs under RUN/workers/, as paths relative to RUN: in every host
+ * folder (a folder is a host name as scope/host_dir.h encodes it, or
+ * whatever an older recorder made of one, a leading '.' included), and
+ * directly in workers/ (where an older recorder put a host named ".").
+ * Symbolic links are listed, to be named, and never followed.  Returns 0,
+ * or an errno from listing workers/ itself (host folders that cannot be
  * listed are skipped; the caller learns nothing was found). */
 static int list_logs(const char *dir, path_list *out, size_t *unlisted) {
-    char workers[4096];
-    snprintf(workers, sizeof workers, "%s/workers", dir);
-    DIR *d = opendir(workers);
-    if (!d)
+    int run = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (run < 0)
         return errno;
+    int wd = openat(run, "workers", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int err = errno == ENOTDIR && is_link(run, "workers") ? ELOOP : errno;
+    close(run);
+    DIR *d = wd >= 0 ? fdopendir(wd) : NULL;
+    if (!d) {
+        if (wd >= 0) {
+            err = errno;
+            close(wd);
+        }
+        return err;
+    }
     struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
+    err = 0;
+    while (!err && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
-        char host[4096 + 256];
-        snprintf(host, sizeof host, "%s/%s", workers, e->d_name);
-        DIR *h = opendir(host);
-        if (!h) {
-            if (errno != ENOTDIR)
-                (*unlisted)++;
+        struct stat st;
+        if (fstatat(wd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
             continue;
+        if (S_ISLNK(st.st_mode)) {
+            if (add_path(out, "workers", e->d_name, not_followed) < 0)
+                err = ENOMEM;
+        } else if (S_ISDIR(st.st_mode)) {
+            err = list_host(wd, e->d_name, out, unlisted);
+        } else if (e->d_name[0] != '.' && has_ext(e->d_name)) {
+            if (add_path(out, "workers", e->d_name, NULL) < 0)
+                err = ENOMEM;
         }
-        struct dirent *f;
-        while ((f = readdir(h))) {
-            if (f->d_name[0] == '.' || !has_ext(f->d_name))
-                continue;
-            char rel[600];
-            snprintf(rel, sizeof rel, "workers/%s", e->d_name);
-            if (add_path(out, rel, f->d_name) < 0) {
-                closedir(h);
-                closedir(d);
-                return ENOMEM;
-            }
-        }
-        closedir(h);
     }
     closedir(d);
-    if (out->n)
-        qsort(out->v, out->n, sizeof *out->v, by_string);
-    return 0;
+    if (!err && out->n)
+        qsort(out->v, out->n, sizeof *out->v, by_path);
+    return err;
 }
 
 /* ---- reading them in parallel -------------------------------------------- */
 
 typedef struct read_job {
     const char *dir;
-    char **paths;
+    found *paths;
     worker_log *logs;
     size_t n;
     atomic_size_t next; /* the next log to read, shared by the readers */
@@ -109,8 +158,14 @@ static void *read_some(void *arg) {
     read_job *job = arg;
     size_t i;
     while ((i = atomic_fetch_add(&job->next, 1)) < job->n) {
+        if (job->paths[i].why) {
+            worker_log *log = &job->logs[i];
+            log->open_rc = -1;
+            snprintf(log->open_msg, sizeof log->open_msg, "%s", job->paths[i].why);
+            continue;
+        }
         char full[8192];
-        snprintf(full, sizeof full, "%s/%s", job->dir, job->paths[i]);
+        snprintf(full, sizeof full, "%s/%s", job->dir, job->paths[i].path);
         log_read(full, &job->logs[i]);
     }
     return NULL;
@@ -198,6 +253,11 @@ static enum run_load_error load_dir(run_model_builder *b, const char *dir, const
         if (err == EACCES)
             return run_load_fail(msg, msglen, RUN_ERR_PERMISSION, "%s/workers: permission denied",
                                  shown);
+        if (err == ELOOP)
+            return run_load_fail(msg, msglen, RUN_ERR_NOT_RUN,
+                                 "%s/workers is a symbolic link: not followed, since a run "
+                                 "directory's links could point anywhere",
+                                 shown);
         return run_load_fail(msg, msglen, err == ENOMEM ? RUN_ERR_NOMEM : RUN_ERR_IO,
                              "%s/workers: cannot list: %s", shown, strerror(err));
     }
@@ -218,7 +278,7 @@ static enum run_load_error load_dir(run_model_builder *b, const char *dir, const
         return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory", shown);
     }
     for (size_t i = 0; i < paths.n; i++)
-        logs[i].w.path = run_str_dup(&logs[i].mem, paths.v[i], strlen(paths.v[i]));
+        logs[i].w.path = run_str_dup(&logs[i].mem, paths.v[i].path, strlen(paths.v[i].path));
     read_job job = {.dir = dir, .paths = paths.v, .logs = logs, .n = paths.n};
     read_all(&job, opt->threads);
     free_paths(&paths);

@@ -6,7 +6,9 @@
  * SCOPE_FUZZ_LOG_SEP (fuzz_common.h).  Each log is the decompressed record
  * streams of its data frames, separated by SCOPE_FUZZ_FRAME_SEP, as in
  * fuzz_log_records.  The harness writes every log through the real writer
- * into RUN/workers/h/ of a private run directory: each record is added with
+ * into a private run directory, log i into the folder the recorder makes
+ * for host_names[i] ("h", ".", ".."), so every input also checks that the
+ * reader finds a log whatever its host is called.  Each record is added with
  * scope_log_writer_add_raw and each frame closed with the clocks and reason
  * of the FRAME record it starts with (the writer numbers the frames itself).
  * So the fuzzer mutates records (ids, parents, names, figures, bins, marks,
@@ -48,6 +50,7 @@
 #include "fuzz_tui_walk.h"
 #endif
 
+#include <scope/host_dir.h>
 #include <scope/log_format.h>
 
 #include <errno.h>
@@ -63,7 +66,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char g_dir[4096];                           /* the run directory */
-static char g_log[SCOPE_FUZZ_MAX_LOGS][4096 + 32]; /* its worker logs */
+static char g_log[SCOPE_FUZZ_MAX_LOGS][4096 + 64]; /* its worker logs */
 static unsigned g_nlogs;                           /* logs the previous input left */
 static int g_show;                                 /* SCOPE_FUZZ_SHOW: print the reports */
 
@@ -74,12 +77,23 @@ static void die(const char *what) {
 
 /* ---- the run directory ---------------------------------------------------- */
 
+/* The host of each log, as the recorder would name its folder. */
+static const char *const host_names[SCOPE_FUZZ_MAX_LOGS] = {"h", ".", ".."};
+
+static void host_dir(unsigned i, char *path, size_t cap) {
+    char folder[SCOPE_HOST_DIR_CAP];
+    if (scope_host_dir_encode(host_names[i], strlen(host_names[i]), folder, sizeof folder) < 0)
+        abort();
+    snprintf(path, cap, "%s/workers/%s", g_dir, folder);
+}
+
 static void remove_run_dir(void) {
     char path[4096 + 32];
-    for (unsigned i = 0; i < SCOPE_FUZZ_MAX_LOGS; i++)
+    for (unsigned i = 0; i < SCOPE_FUZZ_MAX_LOGS; i++) {
         unlink(g_log[i]);
-    snprintf(path, sizeof path, "%s/workers/h", g_dir);
-    rmdir(path);
+        host_dir(i, path, sizeof path);
+        rmdir(path);
+    }
     snprintf(path, sizeof path, "%s/workers", g_dir);
     rmdir(path);
     rmdir(g_dir);
@@ -99,11 +113,12 @@ static void make_run_dir(void) {
     snprintf(path, sizeof path, "%s/workers", g_dir);
     if (mkdir(path, 0700) < 0)
         die(path);
-    snprintf(path, sizeof path, "%s/workers/h", g_dir);
-    if (mkdir(path, 0700) < 0)
-        die(path);
-    for (unsigned i = 0; i < SCOPE_FUZZ_MAX_LOGS; i++)
-        snprintf(g_log[i], sizeof g_log[i], "%s/workers/h/w%u." SCOPE_LOG_FILE_EXT, g_dir, i);
+    for (unsigned i = 0; i < SCOPE_FUZZ_MAX_LOGS; i++) {
+        host_dir(i, path, sizeof path);
+        if (mkdir(path, 0700) < 0)
+            die(path);
+        snprintf(g_log[i], sizeof g_log[i], "%s/w%u." SCOPE_LOG_FILE_EXT, path, i);
+    }
     atexit(remove_run_dir);
 }
 
