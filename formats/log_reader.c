@@ -456,15 +456,42 @@ int scope_log_reader_open_mem(scope_log_reader **out, const void *data, size_t s
     return 0;
 }
 
+/* What a file that is not a regular file is, for the message refusing it. */
+static const char *file_kind(mode_t mode) {
+    if (S_ISDIR(mode))
+        return "is a directory, not a log file";
+    if (S_ISFIFO(mode))
+        return "is a named pipe (FIFO), not a log file";
+    if (S_ISCHR(mode))
+        return "is a character device, not a log file";
+    if (S_ISBLK(mode))
+        return "is a block device, not a log file";
+    if (S_ISSOCK(mode))
+        return "is a socket, not a log file";
+    return "not a regular file";
+}
+
+/* Refuses anything but a regular file, with errno and message. */
+static int refuse_kind(mode_t mode, char *msg, size_t msglen) {
+    set_msg(msg, msglen, "%s", file_kind(mode));
+    return S_ISDIR(mode) ? -EISDIR : -EINVAL;
+}
+
 int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, size_t msglen) {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* The type is checked before opening, and opening never waits: opening a
+     * FIFO for reading blocks until a writer comes, and opening a device may
+     * do what its driver does on open.  The check after opening catches a
+     * file replaced in between. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return refuse_kind(st.st_mode, msg, msglen);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         int e = errno;
         set_msg(msg, msglen, "cannot open: %s", strerror(e));
         return -e;
     }
-    struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         set_msg(msg, msglen, "cannot stat: %s", strerror(e));
@@ -472,11 +499,14 @@ int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, s
         return -e;
     }
     if (!S_ISREG(st.st_mode)) {
-        int dir = S_ISDIR(st.st_mode);
-        set_msg(msg, msglen, dir ? "is a directory, not a log file" : "not a regular file");
         close(fd);
-        return dir ? -EISDIR : -EINVAL;
+        return refuse_kind(st.st_mode, msg, msglen);
     }
+    /* Reads of a regular file never wait anyway; blocking mode is restored
+     * so that the descriptor behaves as any other. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     scope_log_reader *r = calloc(1, sizeof *r);
     if (!r) {
         close(fd);
