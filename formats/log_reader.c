@@ -27,7 +27,6 @@
  * SCOPE_LOG_MAX_RECORDS_PER_BYTE per byte; a frame past either is damage.
  * Real logs inflate less than 2-fold and hold a record per 15 bytes or more.
  */
-#define _GNU_SOURCE /* memmem */
 #include "file_header.h"
 #include "record_codec.h"
 #include "varint.h"
@@ -335,6 +334,22 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
     return FRAME_OK;
 }
 
+/* The first whole frame magic in p[0..n), or NULL.  memchr and a compare
+ * rather than memmem: AddressSanitizer checks all of memmem's haystack on
+ * every call, which made a scan of many candidates quadratic under it. */
+static const uint8_t *find_magic(const uint8_t *p, size_t n) {
+    const uint8_t *end = p + n;
+    while (end - p >= 4) {
+        const uint8_t *q = memchr(p, zstd_magic_bytes[0], (size_t)(end - p) - 3);
+        if (!q)
+            return NULL;
+        if (memcmp(q, zstd_magic_bytes, 4) == 0)
+            return q;
+        p = q + 1;
+    }
+    return NULL;
+}
+
 /* The offset of the next intact frame at or after `from` (decoded into
  * r->frame), or r->size when there is none. */
 static size_t resync(scope_log_reader *r, size_t from, size_t *csize, scope_rec_frame *fr,
@@ -346,7 +361,7 @@ static size_t resync(scope_log_reader *r, size_t from, size_t *csize, scope_rec_
         const uint8_t *p = view(r, from, 4, &got);
         if (got < 4)
             break;
-        const uint8_t *hit = memmem(p, got, zstd_magic_bytes, 4);
+        const uint8_t *hit = find_magic(p, got);
         if (!hit) {
             from += got - 3; /* a magic may straddle the window's end */
             continue;
