@@ -52,9 +52,15 @@ extern "C" {
  * allowance.  Real logs inflate less than 2-fold and hold a record per 15
  * bytes or more; a frame past a limit is damage. */
 #define SCOPE_LOG_MAX_INFLATION        64u
-#define SCOPE_LOG_INFLATION_ALLOWANCE  SCOPE_LOG_MAX_FRAME_CONTENT
 #define SCOPE_LOG_MAX_RECORDS_PER_BYTE 16u
-#define SCOPE_LOG_RECORDS_ALLOWANCE    (256u << 10)
+/* The fuzz build makes the allowances small, so that inputs of fuzzing size
+ * reach the limits in a few thousand records (tests/fuzz/CMakeLists.txt). */
+#ifndef SCOPE_LOG_INFLATION_ALLOWANCE
+#define SCOPE_LOG_INFLATION_ALLOWANCE SCOPE_LOG_MAX_FRAME_CONTENT
+#endif
+#ifndef SCOPE_LOG_RECORDS_ALLOWANCE
+#define SCOPE_LOG_RECORDS_ALLOWANCE (256u << 10)
+#endif
 
 /* ---- record kinds ------------------------------------------------------ */
 
