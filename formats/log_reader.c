@@ -15,9 +15,18 @@
  * turn that into SIGBUS in the reader.  The window holds at least the frame
  * being read (1 MiB to start with, more only for a frame that needs it), so
  * a reader's memory follows the largest frame, never the length of the log:
- * a month-long log reads in the memory of a minute-long one.
+ * a month-long log reads in the memory of a minute-long one.  A refill keeps
+ * the bytes of the window it still needs and reads at least a window's worth
+ * of new ones, so scanning reads each byte of the file once.
+ *
+ * What a log may cost is bounded by its length, whatever its bytes are
+ * (docs/format.md, "The reader's limits"): frames are inflated, and their
+ * block headers walked, only while that work stays within
+ * SCOPE_LOG_MAX_INFLATION bytes per byte of the file up to the frame's end,
+ * and handed out only while their records stay within
+ * SCOPE_LOG_MAX_RECORDS_PER_BYTE per byte; a frame past either is damage.
+ * Real logs inflate less than 2-fold and hold a record per 15 bytes or more.
  */
-#define _GNU_SOURCE /* memmem */
 #include "file_header.h"
 #include "record_codec.h"
 #include "varint.h"
@@ -47,6 +56,8 @@ enum frame_status {
     FRAME_CORRUPT,     /* does not decompress */
     FRAME_CHECKSUM,    /* decompresses, but the content checksum fails */
     FRAME_NO_PROLOGUE, /* intact zstd, but not a scope frame */
+    FRAME_OVER_LIMIT,  /* inflating it would take the log past the reader's limit */
+    FRAME_TOO_MANY,    /* its records would take the log past the reader's limit */
 };
 
 static const char *frame_status_text(int st) {
@@ -67,17 +78,26 @@ static const char *frame_status_text(int st) {
         return "frame damaged: checksum mismatch";
     case FRAME_NO_PROLOGUE:
         return "zstd frame that is not a scope log frame";
+    case FRAME_OVER_LIMIT:
+        return "frames inflate past the reader's limit (a compression bomb, not a log)";
+    case FRAME_TOO_MANY:
+        return "frames hold more records than the reader's limit (a compression bomb, not a log)";
     default:
         return "unreadable bytes";
     }
 }
 
-/* How much of a file one refill of the window reads. */
-#define READ_WINDOW ((size_t)1 << 20)
+/* How much of a file one refill of the window reads at least (the fuzz
+ * build makes it small, so that small inputs cross many windows). */
+#ifndef SCOPE_LOG_READ_WINDOW
+#define SCOPE_LOG_READ_WINDOW (1u << 20)
+#endif
+#define READ_WINDOW ((size_t)SCOPE_LOG_READ_WINDOW)
 
-/* No frame of ours is longer than this compressed: a claim past it is
- * damage, and the window never grows beyond it. */
-#define MAX_FRAME_BYTES ZSTD_COMPRESSBOUND(SCOPE_LOG_MAX_FRAME_CONTENT)
+/* Malformed records one log reports one by one; those past it are counted
+ * in one last report.  Each report costs its memory, and records as small
+ * as two bytes would otherwise make a report of every two bytes. */
+#define MAX_RECORD_REPORTS 4096
 
 struct scope_log_reader {
     /* The file's bytes [base, base + avail): all of them for a reader over
@@ -104,6 +124,10 @@ struct scope_log_reader {
     size_t pending_at, pending_csize;
 
     uint64_t frames_read;
+    uint64_t work;          /* bytes inflated and walked so far, against the reader's limit */
+    uint64_t records;       /* in the frames handed out, against the reader's limit */
+    uint64_t record_damage; /* malformed records skipped */
+    size_t unlisted_at;     /* 1 + the report counting those past MAX_RECORD_REPORTS */
     int have_seq;
     uint64_t next_seq;
 
@@ -165,8 +189,18 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
         *got = r->avail - (at - r->base);
         return r->data + (at - r->base);
     }
-    /* Only a reader over a file gets here: one over memory sees it all. */
+    /* Only a reader over a file gets here: one over memory sees it all.  The
+     * bytes from `at` the window holds stay; at least READ_WINDOW new ones
+     * are read after them, so that moving forward a few bytes at a time
+     * costs one read per window, not one per step.  They are fewer than
+     * `want` (or the view would have been served), so the window stays
+     * under want + READ_WINDOW. */
+    size_t keep = 0;
+    if (at >= r->base && at - r->base < r->avail)
+        keep = r->avail - (at - r->base);
     size_t fill = want > READ_WINDOW ? want : READ_WINDOW;
+    if (fill < keep + READ_WINDOW)
+        fill = keep + READ_WINDOW;
     if (fill > r->size - at)
         fill = r->size - at;
     if (fill > r->buf_cap) {
@@ -177,10 +211,12 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
         } else if (r->buf_cap >= want) {
             fill = r->buf_cap;
         } else {
-            fill = 0; /* no memory for this frame: what follows reads as unreadable */
+            fill = keep = 0; /* no memory for this frame: what follows reads as unreadable */
         }
     }
-    size_t n = 0;
+    if (keep)
+        memmove(r->buf, r->buf + (at - r->base), keep);
+    size_t n = keep;
     while (n < fill) {
         ssize_t k = pread(r->fd, r->buf + n, fill - n, (off_t)(at + n));
         if (k < 0 && errno == EINTR)
@@ -200,11 +236,42 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
     return r->buf;
 }
 
+/* Whether `more` bytes of work on a frame ending at `end` stay within the
+ * reader's limit; counts them if so. */
+static int afford(scope_log_reader *r, size_t end, uint64_t more) {
+    uint64_t limit = (uint64_t)end * SCOPE_LOG_MAX_INFLATION + SCOPE_LOG_INFLATION_ALLOWANCE;
+    if (r->work > limit || more > limit - r->work)
+        return 0;
+    r->work += more;
+    return 1;
+}
+
+/* Counts the records of the frame in r->frame from `at` and adds them to
+ * r->records, unless that takes them past the limit for a frame ending at
+ * `end` (then returns 0, having counted no further than the limit).  A
+ * record that overruns the frame ends the count: reading reports it. */
+static int count_records(scope_log_reader *r, size_t at, size_t end) {
+    uint64_t limit = (uint64_t)end * SCOPE_LOG_MAX_RECORDS_PER_BYTE + SCOPE_LOG_RECORDS_ALLOWANCE;
+    uint64_t n = r->records;
+    dec_buf b = {r->frame, r->frame_len, at, 0};
+    while (b.pos < b.len) {
+        if (++n > limit)
+            return 0;
+        dec_u64(&b);
+        uint64_t len = dec_u64(&b);
+        if (b.bad || len > dec_remaining(&b))
+            break;
+        b.pos += (size_t)len;
+    }
+    r->records = n;
+    return 1;
+}
+
 /* Tries to read one whole frame at `at` into r->frame. */
 static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_frame *fr,
                      size_t *body_at) {
     size_t rem;
-    const uint8_t *p = view(r, at, 4, &rem);
+    const uint8_t *p = view(r, at, ZSTD_FRAMEHEADERSIZE_MAX, &rem);
     size_t left = r->size - at;
     if (left == 0) /* a read failed or the file shrank right here */
         return FRAME_TRUNCATED;
@@ -213,31 +280,42 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
     if (memcmp(p, zstd_magic_bytes, 4) != 0)
         return FRAME_NOT_A_FRAME;
 
+    /* Our writer always records the content size and a checksum; a frame
+     * without them is not one of ours, or its header is damaged.  Checked
+     * first, so that a stretch of chance magics costs a few bytes each. */
+    ZSTD_frameHeader fh;
+    size_t hs = ZSTD_getFrameHeader(&fh, p, rem);
+    if (hs != 0 && !ZSTD_isError(hs) && rem >= left)
+        return FRAME_TRUNCATED;
+    if (hs != 0 || fh.frameType != ZSTD_frame || fh.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN ||
+        !fh.checksumFlag || fh.frameContentSize > SCOPE_LOG_MAX_FRAME_CONTENT)
+        return FRAME_BAD_HEADER;
+    unsigned long long content = fh.frameContentSize;
+
     /* The frame's length comes from walking its block headers: widen the
-     * window until they all fit, the file ends, or the claim is longer than
-     * any frame of ours. */
-    size_t cs;
+     * window until they all fit, the file ends, or they run past the most
+     * that zstd compresses this content into, which is damage. */
+    size_t bound = ZSTD_compressBound((size_t)content), cs, walked;
+    if (!afford(r, at + (bound < left ? bound : left), 0))
+        return FRAME_OVER_LIMIT; /* the walk alone would take the log past the limit */
     for (;;) {
-        cs = ZSTD_findFrameCompressedSize(p, rem);
+        walked = rem < bound ? rem : bound;
+        cs = ZSTD_findFrameCompressedSize(p, walked);
         if (!ZSTD_isError(cs) || ZSTD_getErrorCode(cs) != ZSTD_error_srcSize_wrong)
             break;
         left = r->size - at;
-        if (rem >= left || rem >= MAX_FRAME_BYTES)
+        if (walked >= bound || rem >= left)
             break;
-        size_t more = rem * 2 < MAX_FRAME_BYTES ? rem * 2 : MAX_FRAME_BYTES;
-        p = view(r, at, more, &rem);
+        p = view(r, at, rem * 2 < bound ? rem * 2 : bound, &rem);
     }
-    if (ZSTD_isError(cs))
-        return ZSTD_getErrorCode(cs) == ZSTD_error_srcSize_wrong ? FRAME_TRUNCATED
-                                                                 : FRAME_BAD_HEADER;
-    /* Our writer always records the content size and a checksum; a frame
-     * without them is not one of ours, or its header is damaged. */
-    ZSTD_frameHeader fh;
-    if (ZSTD_getFrameHeader(&fh, p, cs) != 0 || fh.frameType != ZSTD_frame ||
-        fh.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN || !fh.checksumFlag ||
-        fh.frameContentSize > SCOPE_LOG_MAX_FRAME_CONTENT)
-        return FRAME_BAD_HEADER;
-    unsigned long long content = fh.frameContentSize;
+    if (ZSTD_isError(cs)) {
+        afford(r, at + walked, walked);
+        if (ZSTD_getErrorCode(cs) != ZSTD_error_srcSize_wrong)
+            return FRAME_BAD_HEADER;
+        return walked >= bound ? FRAME_BAD_SIZE : FRAME_TRUNCATED;
+    }
+    if (!afford(r, at + cs, cs + content))
+        return FRAME_OVER_LIMIT;
     if (SCOPE_VEC_RESERVE(r->frame, r->frame_cap, (size_t)content) < 0)
         return FRAME_NOMEM;
     size_t got = ZSTD_decompressDCtx(r->dctx, r->frame, (size_t)content, p, cs);
@@ -249,9 +327,27 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
     size_t body = parse_prologue(r, fr);
     if (!body)
         return FRAME_NO_PROLOGUE;
+    if (!count_records(r, body, at + cs))
+        return FRAME_TOO_MANY;
     *csize = cs;
     *body_at = body;
     return FRAME_OK;
+}
+
+/* The first whole frame magic in p[0..n), or NULL.  memchr and a compare
+ * rather than memmem: AddressSanitizer checks all of memmem's haystack on
+ * every call, which made a scan of many candidates quadratic under it. */
+static const uint8_t *find_magic(const uint8_t *p, size_t n) {
+    const uint8_t *end = p + n;
+    while (end - p >= 4) {
+        const uint8_t *q = memchr(p, zstd_magic_bytes[0], (size_t)(end - p) - 3);
+        if (!q)
+            return NULL;
+        if (memcmp(q, zstd_magic_bytes, 4) == 0)
+            return q;
+        p = q + 1;
+    }
+    return NULL;
 }
 
 /* The offset of the next intact frame at or after `from` (decoded into
@@ -259,11 +355,13 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
 static size_t resync(scope_log_reader *r, size_t from, size_t *csize, scope_rec_frame *fr,
                      size_t *body_at) {
     while (from + 4 <= r->size) {
+        /* Whatever the window holds from here is scanned before it is
+         * refilled: a stretch of magics costs one read per window. */
         size_t got;
-        const uint8_t *p = view(r, from, READ_WINDOW, &got);
+        const uint8_t *p = view(r, from, 4, &got);
         if (got < 4)
             break;
-        const uint8_t *hit = memmem(p, got, zstd_magic_bytes, 4);
+        const uint8_t *hit = find_magic(p, got);
         if (!hit) {
             from += got - 3; /* a magic may straddle the window's end */
             continue;
@@ -362,6 +460,16 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
         int st = scope_record_decode((uint32_t)type, body, (size_t)len, rec, &r->scratch);
         if (st == SCOPE_DECODE_OK)
             return 1;
+        if (++r->record_damage > MAX_RECORD_REPORTS) {
+            if (r->record_damage == MAX_RECORD_REPORTS + 1)
+                r->unlisted_at = add_damage(r, r->frame_offset, 0, 0, 0, "-") ? r->ndamage : 0;
+            if (r->unlisted_at)
+                snprintf(r->damage[r->unlisted_at - 1].what, sizeof r->damage->what,
+                         "%llu more malformed records skipped, from frame %llu on",
+                         (unsigned long long)(r->record_damage - MAX_RECORD_REPORTS),
+                         (unsigned long long)r->frame_rec.seq);
+            continue;
+        }
         add_damage(r, r->frame_offset, 0, 0, 0, "frame %llu: %s %s record at +%zu skipped",
                    (unsigned long long)r->frame_rec.seq,
                    st == SCOPE_DECODE_NOMEM ? "no memory for" : "malformed",
@@ -456,15 +564,42 @@ int scope_log_reader_open_mem(scope_log_reader **out, const void *data, size_t s
     return 0;
 }
 
+/* What a file that is not a regular file is, for the message refusing it. */
+static const char *file_kind(mode_t mode) {
+    if (S_ISDIR(mode))
+        return "is a directory, not a log file";
+    if (S_ISFIFO(mode))
+        return "is a named pipe (FIFO), not a log file";
+    if (S_ISCHR(mode))
+        return "is a character device, not a log file";
+    if (S_ISBLK(mode))
+        return "is a block device, not a log file";
+    if (S_ISSOCK(mode))
+        return "is a socket, not a log file";
+    return "not a regular file";
+}
+
+/* Refuses anything but a regular file, with errno and message. */
+static int refuse_kind(mode_t mode, char *msg, size_t msglen) {
+    set_msg(msg, msglen, "%s", file_kind(mode));
+    return S_ISDIR(mode) ? -EISDIR : -EINVAL;
+}
+
 int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, size_t msglen) {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* The type is checked before opening, and opening never waits: opening a
+     * FIFO for reading blocks until a writer comes, and opening a device may
+     * do what its driver does on open.  The check after opening catches a
+     * file replaced in between. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return refuse_kind(st.st_mode, msg, msglen);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         int e = errno;
         set_msg(msg, msglen, "cannot open: %s", strerror(e));
         return -e;
     }
-    struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         set_msg(msg, msglen, "cannot stat: %s", strerror(e));
@@ -472,11 +607,14 @@ int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, s
         return -e;
     }
     if (!S_ISREG(st.st_mode)) {
-        int dir = S_ISDIR(st.st_mode);
-        set_msg(msg, msglen, dir ? "is a directory, not a log file" : "not a regular file");
         close(fd);
-        return dir ? -EISDIR : -EINVAL;
+        return refuse_kind(st.st_mode, msg, msglen);
     }
+    /* Reads of a regular file never wait anyway; blocking mode is restored
+     * so that the descriptor behaves as any other. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     scope_log_reader *r = calloc(1, sizeof *r);
     if (!r) {
         close(fd);

@@ -10,8 +10,11 @@
 # coverage are kept in build-fuzz/corpus-found/ across runs; crashing inputs
 # land in build-fuzz/artifacts/.  Exits non-zero when anything crashed.
 #
-# Targets: fuzz_log_reader (whole files, the default), fuzz_log_suffix (bytes
-# after a valid header), fuzz_log_records (decompressed frame content, with a
+# Targets: fuzz_log_reader (whole files, the default; before fuzzing it also
+# replays the megabytes of frame magics and the compression bomb of
+# `make_corpus --mode reader-stress` with a 5-second timeout; it reads each
+# input from memory and as a file), fuzz_log_suffix (bytes after a valid
+# header), fuzz_log_records (decompressed frame content, with a
 # decode/encode round trip), fuzz_run_load (a run of up to three logs written
 # through the real writer from record streams, loaded, merged and printed as
 # the text report and JSON; before fuzzing it also replays the large runs of
@@ -115,16 +118,19 @@ for t in "${targets[@]}"; do
         fi
     fi
 
-    # Runs too large to fuzz that once hung or crashed the analysis: each must
-    # now load in well under the timeout.
-    if [[ "$t" == fuzz_run_load ]]; then
-        stress="$build/corpus-stress"
+    # Inputs too large to fuzz that once hung or crashed the reader or the
+    # analysis: each must now be read in well under the timeout.
+    stress_mode=
+    [[ "$t" == fuzz_run_load ]] && stress_mode=stress
+    [[ "$t" == fuzz_log_reader ]] && stress_mode=reader-stress
+    if [[ -n "$stress_mode" ]]; then
+        stress="$build/corpus-$stress_mode"
         rm -rf "$stress"
-        "$build/tests/fuzz/make_corpus" --mode stress "$stress"
-        echo "== replaying $(find "$stress" -type f | wc -l) stress run(s) for $t"
+        "$build/tests/fuzz/make_corpus" --mode "$stress_mode" "$stress"
+        echo "== replaying $(find "$stress" -type f | wc -l) stress input(s) for $t"
         if ! "$(bin_of "$t")" -runs=0 -timeout=5 -rss_limit_mb=2048 "$stress" \
             >"$build/logs/$t-stress.log" 2>&1; then
-            echo "fuzz.sh: $t: a stress run fails or takes too long; see $build/logs/$t-stress.log" >&2
+            echo "fuzz.sh: $t: a stress input fails or takes too long; see $build/logs/$t-stress.log" >&2
             status=1
         fi
     fi

@@ -19,7 +19,17 @@
  *
  * Every mode iterates all frames and records and reads every decoded field
  * and array element, so AddressSanitizer sees any pointer or length the
- * reader got wrong, then reads the whole damage list.
+ * reader got wrong, then reads the whole damage list.  Whatever the input,
+ * the reader must stay within its documented limits (docs/format.md, "The
+ * reader's limits"): no more records handed out than the limit allows for
+ * the input's length.
+ *
+ * Modes 1 and 2 also read the input as a file (a memfd), through the
+ * reader's window, which the fuzz build makes 4 KiB (SCOPE_LOG_READ_WINDOW)
+ * so that inputs of fuzzing size cross many windows: it must give exactly
+ * what the reader over memory gives, and read each byte of the file at most
+ * once (pread is wrapped to count), so a scan that rereads its window per
+ * candidate frame is a crash here, not a slow input.
  */
 #define _GNU_SOURCE /* memmem */
 #include "fuzz_common.h"
@@ -33,6 +43,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #ifndef SCOPE_FUZZ_MODE
@@ -41,6 +53,18 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The reader's reads, counted: the executables link with --wrap=pread. */
+ssize_t __real_pread(int fd, void *buf, size_t n, off_t off);
+ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off);
+static uint64_t g_pread_bytes;
+
+ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off) {
+    ssize_t k = __real_pread(fd, buf, n, off);
+    if (k > 0)
+        g_pread_bytes += (uint64_t)k;
+    return k;
+}
 
 /* ---- reading every field ------------------------------------------------ */
 
@@ -350,15 +374,18 @@ typedef struct frame_list {
     size_t n, cap;
 } frame_list;
 
-/* Reads the whole log in data[0..size) and returns the digest of everything
- * decoded.  When `reencoded` is given, every frame read is also rebuilt into
- * it from its decoded records, for the round trip of mode 3. */
-static uint64_t read_log(const uint8_t *data, size_t size, frame_list *reencoded) {
+/* Reads the whole log in data[0..size), or the file at `path` holding the
+ * same bytes, and returns the digest of everything decoded.  When
+ * `reencoded` is given, every frame read is also rebuilt into it from its
+ * decoded records, for the round trip of mode 3. */
+static uint64_t read_log(const uint8_t *data, size_t size, const char *path,
+                         frame_list *reencoded) {
     uint64_t h = FNV_BASIS;
     char msg[256];
     memset(msg, 'x', sizeof msg);
     scope_log_reader *r = NULL;
-    int rc = scope_log_reader_open_mem(&r, data, size, msg, sizeof msg);
+    int rc = path ? scope_log_reader_open(&r, path, msg, sizeof msg)
+                  : scope_log_reader_open_mem(&r, data, size, msg, sizeof msg);
     if (rc < 0) {
         /* The message must be a terminated string inside the buffer it was given. */
         if (!memchr(msg, '\0', sizeof msg)) {
@@ -383,7 +410,7 @@ static uint64_t read_log(const uint8_t *data, size_t size, frame_list *reencoded
     mix(&h, (uint64_t)info->header_ok);
 
     scope_rec_frame frame;
-    uint64_t offset = 0, prev_offset = 0;
+    uint64_t offset = 0, prev_offset = 0, records = 0;
     int first = 1;
     while (scope_log_reader_next_frame(r, &frame, &offset) == 1) {
         if (offset >= size || (!first && offset <= prev_offset)) {
@@ -415,11 +442,18 @@ static uint64_t read_log(const uint8_t *data, size_t size, frame_list *reencoded
         }
         scope_record rec;
         while (scope_log_reader_next_record(r, &rec) == 1) {
+            records++;
             mix_bytes(&h, rec.raw);
             if (out)
                 append_encoded(out, &rec);
             mix_record(&h, &rec);
         }
+    }
+    uint64_t limit = (uint64_t)size * SCOPE_LOG_MAX_RECORDS_PER_BYTE + SCOPE_LOG_RECORDS_ALLOWANCE;
+    if (records > limit) {
+        fprintf(stderr, "fuzz: %llu records from a %zu-byte log, past the limit of %llu\n",
+                (unsigned long long)records, size, (unsigned long long)limit);
+        abort();
     }
     /* Calling past the end must keep answering "no more". */
     if (scope_log_reader_next_frame(r, &frame, &offset) != 0) {
@@ -485,6 +519,38 @@ static void capture_header(void) {
     g_header_len = (size_t)n;
 }
 
+#if SCOPE_FUZZ_MODE != 3
+/* Reads data[0..size) again as a file, through the reader's window: it must
+ * give what the reader over memory gave (`want`), reading each byte once. */
+static void read_as_file(const uint8_t *data, size_t size, uint64_t want) {
+    static int fd = -1;
+    static char path[64];
+    if (fd < 0) {
+        fd = memfd_create("fuzz-log", MFD_CLOEXEC);
+        if (fd < 0) {
+            perror("fuzz: memfd_create");
+            abort();
+        }
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    }
+    if (ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size)) {
+        perror("fuzz: writing the memfd");
+        abort();
+    }
+    g_pread_bytes = 0;
+    uint64_t got = read_log(data, size, path, NULL);
+    if (got != want) {
+        fprintf(stderr, "fuzz: the reader over a file and over memory differ (%zu bytes)\n", size);
+        abort();
+    }
+    if (g_pread_bytes > size) {
+        fprintf(stderr, "fuzz: the reader read %llu bytes of a %zu-byte file\n",
+                (unsigned long long)g_pread_bytes, size);
+        abort();
+    }
+}
+#endif
+
 #if SCOPE_FUZZ_MODE == 3
 /* Appends one zstd frame holding `content`, flagged the way the writer flags
  * its frames (content size and checksum), so the reader accepts it. */
@@ -517,7 +583,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #if SCOPE_FUZZ_MODE == 1
     /* libFuzzer passes an exactly sized heap copy, so ASan catches a read
      * even one byte past the end of the file. */
-    read_log(data, size, NULL);
+    read_as_file(data, size, read_log(data, size, NULL, NULL));
 #elif SCOPE_FUZZ_MODE == 2
     /* Built in a growable buffer, then read from an exactly sized copy: the
      * growable one has slack that would hide an over-read from ASan. */
@@ -529,7 +595,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
     memcpy(exact, log.p, log.len);
     free(log.p);
-    read_log(exact, g_header_len + size, NULL);
+    read_as_file(exact, g_header_len + size, read_log(exact, g_header_len + size, NULL, NULL));
     free(exact);
 #else
     /* Larger than any frame the reader accepts: nothing to learn. */
@@ -552,8 +618,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(exact, log.p, log.len);
 
     frame_list rebuilt = {0};
-    read_log(exact, log.len, &rebuilt);
+    read_log(exact, log.len, NULL, &rebuilt);
     uint64_t want = fields_digest(exact, log.len);
+    /* Content that can hold more records than the reader's allowance is
+     * read within a limit that follows the compressed size, which the round
+     * trip may change: no round trip for it. */
+    if (size >= 2 * (size_t)SCOPE_LOG_RECORDS_ALLOWANCE) {
+        for (size_t i = 0; i < rebuilt.n; i++)
+            free(rebuilt.frames[i].p);
+        free(rebuilt.frames);
+        free(exact);
+        free(log.p);
+        return 0;
+    }
 
     /* decode -> encode -> decode must give back the same fields. */
     buf again = {0};

@@ -22,7 +22,14 @@
  *            quadratic time or overflowed its stack (tens of thousands of
  *            nested, broken, sibling or colliding phases, or counters),
  *            replayed once with a timeout rather than fuzzed: at some
- *            hundred kilobytes each they would slow fuzzing to a crawl.
+ *            hundred kilobytes each they would slow fuzzing to a crawl;
+ *   reader-stress  the same for fuzz_log_reader: megabytes of zstd frame
+ *            magics (each a candidate frame to resynchronize on) and a
+ *            compression bomb of 20 frames inflating to 64 MiB each, which
+ *            once took the reader 15 to 55 seconds.
+ *
+ * The file and suffix modes also write small versions of the reader-stress
+ * shapes (64 KiB of magics, frames of 256 KiB of empty records) for fuzzing.
  *
  * Output names are stable, so rerunning overwrites rather than piles up.
  */
@@ -43,7 +50,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum mode { MODE_FILE, MODE_SUFFIX, MODE_RECORDS, MODE_RUN, MODE_STRESS };
+enum mode { MODE_FILE, MODE_SUFFIX, MODE_RECORDS, MODE_RUN, MODE_STRESS, MODE_READER_STRESS };
 
 /* Sample logs to start from: one tiny, a few medium, one long enough to hold
  * many aggregate rewrites. */
@@ -821,6 +828,103 @@ static int write_stress(const char *dir) {
     return failed ? -1 : 0;
 }
 
+/* ---- logs that cost a reader more than their size ------------------------- */
+
+static const uint8_t zstd_magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+
+/* Appends n bytes of repeated zstd frame magics. */
+static int append_magics(blob *b, size_t n) {
+    uint8_t *grown = realloc(b->p, b->len + n + 1);
+    if (!grown)
+        return -1;
+    b->p = grown;
+    for (size_t i = 0; i < n; i++)
+        b->p[b->len + i] = zstd_magic[i % 4];
+    b->len += n;
+    return 0;
+}
+
+/* Appends a frame as a writer makes one (content size, checksum) whose
+ * content is its FRAME record and then `fill` bytes of `pattern` repeated:
+ * with a short pattern, a few kilobytes that inflate to `fill`. */
+static int append_bomb_frame(blob *b, uint64_t seq, const uint8_t *pattern, size_t plen,
+                             size_t fill) {
+    scope_record fr = {.type = SCOPE_REC_FRAME};
+    fr.u.frame.seq = seq;
+    fr.u.frame.mono_ns = 1000000000ull * (seq + 1);
+    uint8_t body[64];
+    size_t blen = scope_record_encode(&fr, body, sizeof body);
+    size_t content = 2 + blen + fill;
+    uint8_t *raw = blen < sizeof body ? malloc(content) : NULL;
+    size_t bound = ZSTD_compressBound(content);
+    uint8_t *out = malloc(bound);
+    int rc = -1;
+    if (raw && out) {
+        raw[0] = SCOPE_REC_FRAME;
+        raw[1] = (uint8_t)blen;
+        memcpy(raw + 2, body, blen);
+        for (size_t i = 0; i < fill; i++)
+            raw[2 + blen + i] = pattern[i % plen];
+        ZSTD_CCtx *c = ZSTD_createCCtx();
+        if (c) {
+            ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+            ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+            ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1);
+            size_t n = ZSTD_compress2(c, out, bound, raw, content);
+            if (!ZSTD_isError(n))
+                rc = append(b, out, n);
+            ZSTD_freeCCtx(c);
+        }
+    }
+    free(raw);
+    free(out);
+    return rc;
+}
+
+/* A header and nframes bomb frames of empty records of an unknown kind. */
+static int bomb_log(blob *b, const uint8_t *header, unsigned nframes, size_t fill) {
+    static const uint8_t empty_record[2] = {100, 0};
+    b->len = 0;
+    int rc = append(b, header, SCOPE_LOG_HEADER_SIZE);
+    for (unsigned i = 0; i < nframes && rc == 0; i++)
+        rc = append_bomb_frame(b, i, empty_record, sizeof empty_record, fill);
+    return rc;
+}
+
+/* The shapes in the sizes where they cost seconds: replayed, not fuzzed. */
+static int write_reader_stress(const char *dir, const uint8_t *header) {
+    blob b = {0};
+    int failed = 0;
+    failed |= append(&b, header, SCOPE_LOG_HEADER_SIZE) < 0 || append_magics(&b, 4u << 20) < 0 ||
+              write_file(dir, "stress_magics_after_header.scope", b.p, b.len) < 0;
+    b.len = 0;
+    failed |= append_magics(&b, 4u << 20) < 0 ||
+              write_file(dir, "stress_magics_only.scope", b.p, b.len) < 0;
+    failed |= bomb_log(&b, header, 20, SCOPE_LOG_MAX_FRAME_CONTENT - 64) < 0 ||
+              write_file(dir, "stress_bomb.scope", b.p, b.len) < 0;
+    free(b.p);
+    return failed ? -1 : 0;
+}
+
+/* Small versions of the same, for the file and suffix modes: a log with
+ * 64 KiB of magics between its frames (at offsets[1]), and frames of 256 KiB
+ * of empty records, past the reader's limit on records. */
+static int write_costly_seeds(enum mode mode, const char *dir, const blob *log,
+                              const uint64_t *offsets, unsigned nframes) {
+    blob b = {0};
+    size_t n = 64u << 10;
+    int failed = append(&b, log->p, (size_t)offsets[1]) < 0 || append_magics(&b, n) < 0 ||
+                 append(&b, log->p + offsets[1], log->len - (size_t)offsets[1]) < 0;
+    uint64_t moved[MAX_FRAMES];
+    for (unsigned i = 0; i < nframes; i++)
+        moved[i] = offsets[i] + (i >= 1 ? n : 0);
+    failed |= failed || emit(mode, dir, "costly_magics", &b, moved, nframes) < 0;
+    failed |= bomb_log(&b, log->p, 3, 256u << 10) < 0 ||
+              emit(mode, dir, "costly_bomb", &b, offsets, 0) < 0;
+    free(b.p);
+    return failed ? -1 : 0;
+}
+
 /* mkdir -p: ctest and fuzz.sh name folders whose parents may not exist yet. */
 static int mkdir_p(const char *dir) {
     char path[4096];
@@ -840,7 +944,8 @@ static int mkdir_p(const char *dir) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: make_corpus [--mode file|suffix|records|run|stress] OUTDIR\n");
+    fprintf(stderr,
+            "usage: make_corpus [--mode file|suffix|records|run|stress|reader-stress] OUTDIR\n");
     return 2;
 }
 
@@ -860,6 +965,8 @@ int main(int argc, char **argv) {
                 mode = MODE_RUN;
             else if (strcmp(m, "stress") == 0)
                 mode = MODE_STRESS;
+            else if (strcmp(m, "reader-stress") == 0)
+                mode = MODE_READER_STRESS;
             else
                 return usage();
         } else if (argv[i][0] == '-' || dir) {
@@ -879,6 +986,16 @@ int main(int argc, char **argv) {
         return write_runs(dir) < 0 ? 1 : 0;
     if (mode == MODE_STRESS)
         return write_stress(dir) < 0 ? 1 : 0;
+    if (mode == MODE_READER_STRESS) {
+        /* A sample log for its header: the real writer's, not spelled out. */
+        blob log = {0};
+        uint64_t offsets[MAX_FRAMES];
+        int rc = sample_log(dir, 1, 1, &log, offsets);
+        if (rc == 0)
+            rc = write_reader_stress(dir, log.p);
+        free(log.p);
+        return rc < 0 ? 1 : 0;
+    }
 
     int failed = 0;
     int wrote_derived = 0;
@@ -928,6 +1045,9 @@ int main(int argc, char **argv) {
                 gap_offsets[i - 1] = offsets[i] - cut;
             failed |= emit(mode, dir, "damaged_gap", &b, gap_offsets, nframes - 1) < 0;
             free(b.p);
+
+            if (mode != MODE_RECORDS) /* too large to fuzz as frame contents */
+                failed |= write_costly_seeds(mode, dir, &log, offsets, nframes) < 0;
 
             /* The header alone, and nothing at all. */
             if (mode == MODE_FILE) {

@@ -46,6 +46,22 @@ extern "C" {
 /* A reader refuses to inflate a frame that claims more than this. */
 #define SCOPE_LOG_MAX_FRAME_CONTENT (64u << 20)
 
+/* What reading one log may cost (docs/format.md, "The reader's limits"):
+ * the bytes a reader inflates and walks, and the records it hands out, stay
+ * under these many per byte of the file up to the frame's end, plus an
+ * allowance.  Real logs inflate less than 2-fold and hold a record per 15
+ * bytes or more; a frame past a limit is damage. */
+#define SCOPE_LOG_MAX_INFLATION        64u
+#define SCOPE_LOG_MAX_RECORDS_PER_BYTE 16u
+/* The fuzz build makes the allowances small, so that inputs of fuzzing size
+ * reach the limits in a few thousand records (tests/fuzz/CMakeLists.txt). */
+#ifndef SCOPE_LOG_INFLATION_ALLOWANCE
+#define SCOPE_LOG_INFLATION_ALLOWANCE SCOPE_LOG_MAX_FRAME_CONTENT
+#endif
+#ifndef SCOPE_LOG_RECORDS_ALLOWANCE
+#define SCOPE_LOG_RECORDS_ALLOWANCE (256u << 10)
+#endif
+
 /* ---- record kinds ------------------------------------------------------ */
 
 enum scope_rec_type {
