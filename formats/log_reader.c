@@ -33,6 +33,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <scope/vec.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -585,21 +586,10 @@ static int refuse_kind(mode_t mode, char *msg, size_t msglen) {
     return S_ISDIR(mode) ? -EISDIR : -EINVAL;
 }
 
-int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, size_t msglen) {
-    *out = NULL;
-    /* The type is checked before opening, and opening never waits: opening a
-     * FIFO for reading blocks until a writer comes, and opening a device may
-     * do what its driver does on open.  The check after opening catches a
-     * file replaced in between. */
+/* Reads the log open on fd (opened without waiting), which it owns from
+ * here: refuses anything but a regular file, restores blocking mode. */
+static int open_fd(scope_log_reader **out, int fd, char *msg, size_t msglen) {
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return refuse_kind(st.st_mode, msg, msglen);
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        int e = errno;
-        set_msg(msg, msglen, "cannot open: %s", strerror(e));
-        return -e;
-    }
     if (fstat(fd, &st) != 0) {
         int e = errno;
         set_msg(msg, msglen, "cannot stat: %s", strerror(e));
@@ -630,6 +620,84 @@ int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, s
     }
     *out = r;
     return 0;
+}
+
+static int open_failed(char *msg, size_t msglen) {
+    int e = errno;
+    if (e == ELOOP)
+        set_msg(msg, msglen, "a symbolic link, not followed");
+    else
+        set_msg(msg, msglen, "cannot open: %s", strerror(e));
+    return -e;
+}
+
+/* Opening never waits (O_NONBLOCK): opening a FIFO for reading blocks until
+ * a writer comes.  The type is checked before opening too, since opening a
+ * device may do what its driver does on open; open_fd checks it again on
+ * what was opened, in case the file was replaced in between. */
+#define OPEN_FLAGS (O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+
+int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, size_t msglen) {
+    *out = NULL;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return refuse_kind(st.st_mode, msg, msglen);
+    int fd = open(path, OPEN_FLAGS);
+    if (fd < 0)
+        return open_failed(msg, msglen);
+    return open_fd(out, fd, msg, msglen);
+}
+
+int scope_log_reader_open_beneath(scope_log_reader **out, int dirfd, const char *relpath, char *msg,
+                                  size_t msglen) {
+    *out = NULL;
+    /* One component at a time, each opened with O_NOFOLLOW relative to the
+     * one before: a link anywhere below dirfd, even one swapped in after the
+     * caller listed the folders, fails with ELOOP (or ENOTDIR for a folder). */
+    int at = dirfd, fd = -1;
+    const char *p = relpath;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        char part[NAME_MAX + 1];
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        if (n == 0 || n > NAME_MAX || (n == 2 && !memcmp(p, "..", 2))) {
+            if (at != dirfd)
+                close(at);
+            set_msg(msg, msglen, "not a path below the run directory");
+            return -EINVAL;
+        }
+        memcpy(part, p, n);
+        part[n] = '\0';
+        if (!slash) {
+            struct stat st;
+            if (fstatat(at, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode) &&
+                !S_ISLNK(st.st_mode)) {
+                if (at != dirfd)
+                    close(at);
+                return refuse_kind(st.st_mode, msg, msglen);
+            }
+            fd = openat(at, part, OPEN_FLAGS | O_NOFOLLOW);
+        } else {
+            fd = openat(at, part, O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+            if (fd < 0 && errno == ENOTDIR) {
+                struct stat st;
+                if (fstatat(at, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+                    errno = ELOOP;
+                else
+                    errno = ENOTDIR;
+            }
+        }
+        int e = errno;
+        if (at != dirfd)
+            close(at);
+        errno = e;
+        if (fd < 0)
+            return open_failed(msg, msglen);
+        if (!slash)
+            return open_fd(out, fd, msg, msglen);
+        at = fd;
+        p = slash + 1;
+    }
 }
 
 const scope_log_info *scope_log_reader_info(const scope_log_reader *r) {

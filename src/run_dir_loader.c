@@ -147,7 +147,7 @@ static int list_logs(const char *dir, path_list *out, size_t *unlisted) {
 /* ---- reading them in parallel -------------------------------------------- */
 
 typedef struct read_job {
-    const char *dir;
+    int dirfd; /* RUN */
     found *paths;
     worker_log *logs;
     size_t n;
@@ -164,9 +164,7 @@ static void *read_some(void *arg) {
             snprintf(log->open_msg, sizeof log->open_msg, "%s", job->paths[i].why);
             continue;
         }
-        char full[8192];
-        snprintf(full, sizeof full, "%s/%s", job->dir, job->paths[i].path);
-        log_read(full, &job->logs[i]);
+        log_read(job->dirfd, job->paths[i].path, &job->logs[i]);
     }
     return NULL;
 }
@@ -279,8 +277,17 @@ static enum run_load_error load_dir(run_model_builder *b, const char *dir, const
     }
     for (size_t i = 0; i < paths.n; i++)
         logs[i].w.path = run_str_dup(&logs[i].mem, paths.v[i].path, strlen(paths.v[i].path));
-    read_job job = {.dir = dir, .paths = paths.v, .logs = logs, .n = paths.n};
+    /* RUN was listed through its own descriptor; its logs are read through
+     * one too, so that RUN cannot be swapped in between. */
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0) {
+        free_paths(&paths);
+        return run_load_fail(msg, msglen, RUN_ERR_IO, "%s: cannot open: %s", shown,
+                             strerror(errno));
+    }
+    read_job job = {.dirfd = dirfd, .paths = paths.v, .logs = logs, .n = paths.n};
     read_all(&job, opt->threads);
+    close(dirfd);
     free_paths(&paths);
     return RUN_OK;
 }

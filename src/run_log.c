@@ -121,10 +121,11 @@ static void settle_end(worker_log *log) {
         w->end = RUN_END_KILLED;
 }
 
-void log_read(const char *path, worker_log *log) {
+void log_read(int dirfd, const char *relpath, worker_log *log) {
     run_worker *w = &log->w;
     scope_log_reader *r;
-    log->open_rc = scope_log_reader_open(&r, path, log->open_msg, sizeof log->open_msg);
+    log->open_rc =
+        scope_log_reader_open_beneath(&r, dirfd, relpath, log->open_msg, sizeof log->open_msg);
     if (log->open_rc < 0)
         return;
     w->readable = 1;

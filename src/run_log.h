@@ -8,9 +8,11 @@
 
 #include "worker_log.h"
 
-/* Reads the log at path into *log (readied by worker_log_init) and settles
- * its totals.  Never fails as a whole: an unreadable file leaves open_rc < 0
- * with its message, and running out of memory sets log->nomem. */
-void log_read(const char *path, worker_log *log);
+/* Reads the log at relpath below the directory open on dirfd, following no
+ * symbolic link (scope_log_reader_open_beneath), into *log (readied by
+ * worker_log_init) and settles its totals.  Never fails as a whole: an
+ * unreadable file leaves open_rc < 0 with its message, and running out of
+ * memory sets log->nomem. */
+void log_read(int dirfd, const char *relpath, worker_log *log);
 
 #endif

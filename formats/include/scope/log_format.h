@@ -405,6 +405,13 @@ typedef struct scope_log_info {
  * failure when intact frames follow it. */
 int scope_log_reader_open(scope_log_reader **out, const char *path, char *msg, size_t msglen);
 
+/* The same for relpath below the directory open on dirfd, following no
+ * symbolic link on the way ("a symbolic link, not followed", -ELOOP) and
+ * refusing ".." and empty components: how a run directory's logs are read,
+ * since whoever can write to a run directory can plant links in it. */
+int scope_log_reader_open_beneath(scope_log_reader **out, int dirfd, const char *relpath, char *msg,
+                                  size_t msglen);
+
 /* The same, over a caller-owned buffer that must outlive the reader. */
 int scope_log_reader_open_mem(scope_log_reader **out, const void *data, size_t size, char *msg,
                               size_t msglen);
