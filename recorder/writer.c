@@ -4,11 +4,14 @@
  * values, and the writer adds the marks of the frame itself (signal,
  * shutdown, failed writes) and closes it.
  *
- * It is the only thread that writes to the log.  It blocks the signals we
- * flush on (so they are delivered to a thread that can wait for us) and
- * SIGXFSZ (so a file-size limit makes our write fail with EFBIG instead of
- * killing the program).  Requests arrive through an eventfd, which a signal
- * handler may write to.
+ * It is the only thread that writes to the log.  It blocks every signal:
+ * the ones we flush on are delivered to a thread that can wait for us,
+ * SIGXFSZ makes a write past a file-size limit fail with EFBIG instead of
+ * killing the program, and the program's own handlers never run on a thread
+ * it does not know, in the middle of a frame (a handler that forks would
+ * wait on the lock the writer holds; one that calls exit() would wait for
+ * the writer to finish its last frame).  Requests arrive through an
+ * eventfd, which a signal handler may write to.
  */
 #define _GNU_SOURCE
 #include "writer.h"
@@ -211,15 +214,13 @@ int rec_writer_start(char *err, size_t errlen) {
     wr.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (wr.wake_fd < 0)
         goto fail;
-    /* The writer must never take a flush signal (its handler would wait for
-     * the writer itself) nor SIGXFSZ: it is born with them blocked, since a
-     * signal pending for the process could otherwise land on it before its
-     * first instruction. */
+    /* The writer takes no signal (see the top of this file).  It is born
+     * with all of them blocked, since a signal pending for the process could
+     * otherwise land on it before its first instruction.  Faults it causes
+     * itself (SIGSEGV, SIGBUS) still kill the process as they would
+     * unblocked. */
     sigset_t block, old;
-    sigemptyset(&block);
-    for (unsigned i = 0; i < REC_NFLUSH_SIGNALS; i++)
-        sigaddset(&block, rec_flush_signal_list[i]);
-    sigaddset(&block, SIGXFSZ);
+    sigfillset(&block);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     int rc = pthread_create(&wr.thread, NULL, writer_main, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);

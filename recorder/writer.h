@@ -35,8 +35,8 @@ void rec_writer_unlock(void);
  * file is the parent's; both are dropped without writing. */
 void rec_writer_fork_child(void);
 
-/* The signals a frame is flushed on (signals.c installs their handlers);
- * the writer thread never takes them. */
+/* The signals a frame is flushed on (signals.c installs their handlers).
+ * The writer thread takes no signal at all. */
 #define REC_NFLUSH_SIGNALS 4u
 extern const int rec_flush_signal_list[REC_NFLUSH_SIGNALS];
 
