@@ -20,6 +20,7 @@
 #include "config.h"
 #include "frame.h"
 #include "identity.h"
+#include "lock.h"
 #include "logfile.h"
 #include "sources.h"
 #include "warn.h"
@@ -61,19 +62,23 @@ static struct writer {
     _Atomic int flush_reason;      /* enum scope_frame_reason of the pending request */
     _Atomic int stop;              /* lifecycle: end after this request */
     _Atomic int last_flush_failed; /* writer thread */
-    pthread_mutex_t work;          /* held by the writer while it works; fork waits on it */
+    rec_lock work; /* held by the writer while it works; fork waits on it, bounded */
 
     /* Marks raised outside the writer thread for its next frames. */
     _Atomic int signal_seen;     /* a signal handler: the signal its frame is closed for */
     _Atomic int shutdown_reason; /* lifecycle: enum scope_shutdown_reason for SHUTDOWN */
-} wr = {.log = {.fd = -1}, .wake_fd = -1, .work = PTHREAD_MUTEX_INITIALIZER};
+} wr = {.log = {.fd = -1}, .wake_fd = -1, .work = REC_LOCK_INIT};
 
 void rec_writer_lock(void) {
-    pthread_mutex_lock(&wr.work);
+    rec_lock_take(&wr.work);
 }
 
 void rec_writer_unlock(void) {
-    pthread_mutex_unlock(&wr.work);
+    rec_lock_give(&wr.work);
+}
+
+int rec_writer_lock_for_fork(uint64_t deadline_ns) {
+    return rec_lock_for_fork(&wr.work, deadline_ns);
 }
 
 /* ---- one frame ------------------------------------------------------------ */
@@ -182,7 +187,7 @@ static void *writer_main(void *arg) {
             if (read(wr.wake_fd, &drain, sizeof drain) < 0)
                 (void)0; /* EAGAIN: another read drained it */
         }
-        pthread_mutex_lock(&wr.work);
+        rec_lock_take(&wr.work);
         uint64_t req = atomic_load(&wr.flush_requested);
         int stop = atomic_load(&wr.stop);
         now = rec_mono_ns();
@@ -194,7 +199,7 @@ static void *writer_main(void *arg) {
             write_frame(SCOPE_FRAME_PERIODIC);
             next = now + frame_interval(now - rec_id.start_mono_ns);
         }
-        pthread_mutex_unlock(&wr.work);
+        rec_lock_give(&wr.work);
         if (stop)
             break;
     }
@@ -282,12 +287,20 @@ void rec_writer_stop(int shutdown_reason) {
     rec_log_close(&wr.log);
 }
 
-void rec_writer_fork_child(void) {
+void rec_writer_fork_child(int locked) {
     atomic_store(&wr.running, 0);
     if (wr.wake_fd >= 0)
         close(wr.wake_fd);
     wr.wake_fd = -1;
-    rec_log_close(&wr.log);
+    if (locked) {
+        rec_log_close(&wr.log);
+    } else {
+        if (wr.log.fd >= 0)
+            close(wr.log.fd);
+        wr.log.fd = -1;
+        wr.log.w = NULL;
+        rec_lock_reset(&wr.work);
+    }
     atomic_store(&wr.flush_requested, 0);
     atomic_store(&wr.flush_done, 0);
     atomic_store(&wr.flush_reason, 0);
