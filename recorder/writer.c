@@ -128,6 +128,9 @@ static int write_frame(int reason) {
     };
     if (f.with_hist)
         wr.last_hist_frame_ns = now;
+    for (unsigned i = rec_nsources; i-- > 0;)
+        if (rec_sources[i]->select)
+            rec_sources[i]->select(&f);
     for (unsigned i = 0; i < rec_nsources; i++)
         if (rec_sources[i]->encode)
             rec_sources[i]->encode(&f);
