@@ -26,12 +26,14 @@
 #include "warn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -108,6 +110,43 @@ static void add_frame_marks(const rec_frame_ctx *f) {
     }
 }
 
+/* Disk space for the last frame of a process whose disk is full: kept
+ * allocated past the end of the log (the file's size does not change), so
+ * that a frame cut back after a failed write frees at least this much. */
+#define LAST_WORDS_RESERVE 4096
+
+static void keep_reserve(void) {
+    (void)fallocate(wr.log.fd, FALLOC_FL_KEEP_SIZE, (off_t)scope_log_writer_bytes(wr.log.w),
+                    LAST_WORDS_RESERVE);
+}
+
+/* The log is complete: a file system keeps blocks allocated past the end
+ * until the file is cut to its size. */
+static void release_reserve(void) {
+    struct stat st;
+    if (wr.log.fd >= 0 && fstat(wr.log.fd, &st) == 0 && ftruncate(wr.log.fd, st.st_size) != 0)
+        (void)0; /* the reserve stays: 4 KiB of disk, nothing of the log */
+}
+
+/* The process's last frame could not be written (err, a negative errno):
+ * its figures are lost, but a reader must still learn why the log ends
+ * here rather than take the process for killed.  A frame of two marks
+ * (writes failed, the process shut down) is small enough for the space a
+ * cut-back frame or the reserve leaves. */
+static long write_last_words(long err) {
+    scope_log_writer_discard(wr.log.w);
+    char text[160];
+    snprintf(text, sizeof text,
+             "writing frames failed (%s) until the process ended; its last figures are lost",
+             strerror((int)-err));
+    rec_frame_ctx f = {.w = wr.log.w, .reason = SCOPE_FRAME_EXIT};
+    rec_frame_mark(&f, SCOPE_MARK_FLUSH_FAILED, 0, -err, text);
+    rec_frame_mark(&f, SCOPE_MARK_SHUTDOWN, 0, atomic_load(&wr.shutdown_reason), "");
+    /* Written or not, the frame asked for is lost: the error stands. */
+    (void)scope_log_writer_close_frame(wr.log.w, SCOPE_FRAME_EXIT, rec_mono_ns(), rec_wall_ns());
+    return err;
+}
+
 /* Collects and writes one frame.  Called with `work` held. */
 static int write_frame(int reason) {
     if (!wr.log.w)
@@ -138,6 +177,8 @@ static int write_frame(int reason) {
 
     long rc =
         scope_log_writer_close_frame(wr.log.w, (uint32_t)reason, rec_mono_ns(), rec_wall_ns());
+    if (rc < 0 && reason == SCOPE_FRAME_EXIT)
+        rc = write_last_words(rc);
     if (rc < 0) {
         if (!wr.failed_writes++)
             rec_warn("cannot write %s: %s (recording continues in memory)", wr.log.path,
@@ -155,6 +196,7 @@ static int write_frame(int reason) {
     wr.failed_mark_added = 0;
     wr.resend_all = 0;
     atomic_store(&wr.last_flush_failed, 0);
+    keep_reserve();
     for (unsigned i = 0; i < rec_nsources; i++)
         if (rec_sources[i]->frame_written)
             rec_sources[i]->frame_written(&f);
@@ -287,6 +329,7 @@ void rec_writer_stop(int shutdown_reason) {
     atomic_store(&wr.stop, 0);
     close(wr.wake_fd);
     wr.wake_fd = -1;
+    release_reserve();
     rec_log_close(&wr.log);
 }
 
