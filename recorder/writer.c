@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,9 +111,10 @@ static void add_frame_marks(const rec_frame_ctx *f) {
     }
 }
 
-/* Disk space for the last frame of a process whose disk is full: kept
- * allocated past the end of the log (the file's size does not change), so
- * that a frame cut back after a failed write frees at least this much. */
+/* Room for the last frame of a process whose disk is full.  On a full
+ * filesystem: kept allocated past the end of the log (the file's size does
+ * not change), so that a frame cut back after a failed write frees at least
+ * this much.  Under a file-size limit: kept free below the limit. */
 #define LAST_WORDS_RESERVE 4096
 
 static void keep_reserve(void) {
@@ -128,11 +130,26 @@ static void release_reserve(void) {
         (void)0; /* the reserve stays: 4 KiB of disk, nothing of the log */
 }
 
+/* Under a file-size limit the reserve is the last bytes below the limit,
+ * and no frame may reach into them: one that might is not written, as if
+ * the write had failed, and waits like one.  Its size is not known before
+ * it is compressed; its records' size, plus what compression and the frame
+ * record can add, bounds it. */
+static long close_frame_below_reserve(int reason) {
+    struct rlimit rl;
+    struct stat st;
+    size_t raw = scope_log_writer_pending(wr.log.w);
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        fstat(wr.log.fd, &st) == 0 &&
+        (uint64_t)st.st_size + raw + raw / 128 + 512 + LAST_WORDS_RESERVE > rl.rlim_cur)
+        return -EFBIG;
+    return scope_log_writer_close_frame(wr.log.w, (uint32_t)reason, rec_mono_ns(), rec_wall_ns());
+}
+
 /* The process's last frame could not be written (err, a negative errno):
  * its figures are lost, but a reader must still learn why the log ends
  * here rather than take the process for killed.  A frame of two marks
- * (writes failed, the process shut down) is small enough for the space a
- * cut-back frame or the reserve leaves. */
+ * (writes failed, the process shut down) fits in the reserve. */
 static long write_last_words(long err) {
     scope_log_writer_discard(wr.log.w);
     char text[160];
@@ -175,8 +192,7 @@ static int write_frame(int reason) {
             rec_sources[i]->encode(&f);
     add_frame_marks(&f);
 
-    long rc =
-        scope_log_writer_close_frame(wr.log.w, (uint32_t)reason, rec_mono_ns(), rec_wall_ns());
+    long rc = close_frame_below_reserve(reason);
     if (rc < 0 && reason == SCOPE_FRAME_EXIT)
         rc = write_last_words(rc);
     if (rc < 0) {
