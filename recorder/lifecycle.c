@@ -6,7 +6,8 @@
  * recording; OFF when not asked to record; FAILED when asked but unable
  * (one line on stderr, the program runs on unrecorded); CHILD in a forked
  * child, which starts its own log on its first call; STOPPED after
- * scope_shutdown, for good (state.h).
+ * scope_shutdown, or in a child forked while the recorder was busy, for
+ * good (state.h).
  *
  * This file writes the process's settings (rec_cfg), identity (rec_id) and
  * state, holding `life` (in a forked child's fork handler, as its only
@@ -18,6 +19,7 @@
 #include "clock.h"
 #include "config.h"
 #include "identity.h"
+#include "lock.h"
 #include "names.h"
 #include "signals.h"
 #include "source_process.h"
@@ -35,8 +37,10 @@
 #include <unistd.h>
 
 /* Serializes starting and stopping; never taken on the hot path. */
-static pthread_mutex_t life = PTHREAD_MUTEX_INITIALIZER;
+static rec_lock life = REC_LOCK_INIT;
 static int hooks_installed;
+/* A forked child whose fork handler could not take every lock (fork_child). */
+static int forked_unrecordable;
 
 static int env_true(const char *v) {
     return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
@@ -101,7 +105,7 @@ static void restart_child_locked(void) {
 }
 
 void rec_first_use(void) {
-    pthread_mutex_lock(&life);
+    rec_lock_take(&life);
     int st = rec_state_get();
     if (st == REC_UNKNOWN) {
         if (env_true(getenv("SCOPE_PROFILE")))
@@ -111,7 +115,7 @@ void rec_first_use(void) {
     } else if (st == REC_CHILD) {
         restart_child_locked();
     }
-    pthread_mutex_unlock(&life);
+    rec_lock_give(&life);
 }
 
 static int env_false(const char *v) {
@@ -126,7 +130,7 @@ int scope_init(const char *run_dir, const char *role) {
             rec_state_set(REC_OFF);
         return 0;
     }
-    pthread_mutex_lock(&life);
+    rec_lock_take(&life);
     int st = rec_state_get();
     /* Started from the environment by an earlier call: the program's own
      * role still applies.  The next frame carries a new PROCESS record, which
@@ -148,12 +152,16 @@ int scope_init(const char *run_dir, const char *role) {
     if (st == REC_STOPPED) {
         /* Recording again would start a second log repeating the first
          * one's totals, which a reader would count twice. */
-        rec_warn("scope_init after scope_shutdown: a process records one log; not recording");
+        if (forked_unrecordable)
+            rec_warn("scope_init in a child forked while the recorder was busy (from a signal "
+                     "handler?): its state may be half changed; not recording");
+        else
+            rec_warn("scope_init after scope_shutdown: a process records one log; not recording");
         rc = -1;
     } else if (st != REC_ON) {
         rc = start_locked(run_dir, role);
     }
-    pthread_mutex_unlock(&life);
+    rec_lock_give(&life);
     return rc;
 }
 
@@ -165,9 +173,9 @@ static void stop_locked(int reason) {
 }
 
 void scope_shutdown(void) {
-    pthread_mutex_lock(&life);
+    rec_lock_take(&life);
     stop_locked(SCOPE_SHUTDOWN_CALL);
-    pthread_mutex_unlock(&life);
+    rec_lock_give(&life);
 }
 
 int scope_flush(void) {
@@ -180,9 +188,9 @@ int scope_flush(void) {
 }
 
 static void at_exit(void) {
-    pthread_mutex_lock(&life);
+    rec_lock_take(&life);
     stop_locked(SCOPE_SHUTDOWN_EXIT);
-    pthread_mutex_unlock(&life);
+    rec_lock_give(&life);
 }
 
 /* A recorder preloaded into a program that never calls it (scope-tui
@@ -196,27 +204,67 @@ __attribute__((constructor)) static void preload_start(void) {
 
 /* ---- fork ------------------------------------------------------------------ */
 
+/* How long the fork handler waits for the recorder's locks, all three
+ * together, at most.  The writer holds its lock for one frame
+ * (milliseconds), the name lock is held for one insert, `life` while the
+ * recorder starts or stops: a holder that takes longer is stuck (stopped in
+ * a signal handler of its own, say).  The forking thread itself holding one
+ * (its handler forks) is found at once, without waiting (lock.h). */
+#define FORK_LOCK_WAIT_NS 1000000000ull
+
+/* Which locks fork_prepare got, for the same thread's parent and child
+ * handlers: each gives back only what it took, also when two threads fork
+ * at once. */
+static __thread struct {
+    int life, names, work;
+} fork_held __attribute__((tls_model("initial-exec")));
+
 /* The writer finishes the frame it is writing and no thread holds the name
- * lock: the child then inherits no lock held by a thread it does not have. */
+ * lock: the child then inherits no lock held by a thread it does not have.
+ * No wait here is unbounded (lock.h): a lock not taken in time is left to
+ * the child, which then does not record. */
 static void fork_prepare(void) {
-    pthread_mutex_lock(&life);
-    rec_names_lock();
-    rec_writer_lock();
+    uint64_t deadline = rec_mono_ns() + FORK_LOCK_WAIT_NS;
+    fork_held.life = rec_lock_for_fork(&life, deadline);
+    fork_held.names = rec_names_lock_for_fork(deadline);
+    fork_held.work = rec_writer_lock_for_fork(deadline);
 }
 
 static void fork_parent(void) {
-    rec_writer_unlock();
-    rec_names_unlock();
-    pthread_mutex_unlock(&life);
+    if (fork_held.work)
+        rec_writer_unlock();
+    if (fork_held.names)
+        rec_names_unlock();
+    if (fork_held.life)
+        rec_lock_give(&life);
 }
 
+/* The child's one thread: every lock starts free here, given back or reset.
+ * What a lock not taken guarded may be half changed, so then the child drops
+ * the parent's writer without freeing its state and does not record
+ * (recording needs the names and the thread registry whole). */
 static void fork_child(void) {
-    rec_writer_unlock();
-    rec_names_unlock();
-    pthread_mutex_unlock(&life);
-    if (rec_state_get() != REC_ON)
+    int whole = fork_held.life && fork_held.names && fork_held.work;
+    if (fork_held.work)
+        rec_writer_unlock();
+    if (fork_held.names)
+        rec_names_unlock();
+    else
+        rec_names_reset_lock();
+    if (fork_held.life)
+        rec_lock_give(&life);
+    else
+        rec_lock_reset(&life);
+    int recording = rec_state_get() == REC_ON;
+    /* Also when not recording: it resets the writer's lock if not taken. */
+    rec_writer_fork_child(fork_held.work);
+    if (!recording)
         return;
-    rec_writer_fork_child();
+    if (!whole) {
+        forked_unrecordable = 1;
+        rec_state_set(REC_STOPPED); /* for good: scope_init cannot restart it either */
+        return;
+    }
     rec_sources_fork_child();
     rec_state_set(REC_CHILD);
 }

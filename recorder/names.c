@@ -9,9 +9,9 @@
  */
 #include "names.h"
 
+#include "lock.h"
 #include "recorder.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@ typedef struct name_entry {
 static name_entry *chunks[REC_MAX_NAMES / NAME_CHUNK];
 static _Atomic uint32_t nnames;
 static _Atomic(_Atomic uint32_t *) table;
-static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
+static rec_lock insert_lock = REC_LOCK_INIT;
 
 static name_entry *entry(uint32_t id) {
     return &chunks[(id - 1) >> NAME_CHUNK_SHIFT][(id - 1) & (NAME_CHUNK - 1)];
@@ -73,7 +73,7 @@ uint32_t rec_name_intern(const char *name, size_t len) {
         if (id)
             return id;
     }
-    pthread_mutex_lock(&insert_lock);
+    rec_lock_take(&insert_lock);
     uint32_t id = 0;
     tab = atomic_load_explicit(&table, memory_order_relaxed);
     if (!tab) {
@@ -102,7 +102,7 @@ uint32_t rec_name_intern(const char *name, size_t len) {
     atomic_store_explicit(&nnames, id, memory_order_release);
     atomic_store_explicit(&tab[slot], id, memory_order_release);
 out:
-    pthread_mutex_unlock(&insert_lock);
+    rec_lock_give(&insert_lock);
     return id;
 }
 
@@ -119,11 +119,15 @@ uint32_t rec_site_register(scope_site *site) {
 }
 
 /* fork(): no thread may hold the insert lock across it, or the child could
- * never intern a name again. */
-void rec_names_lock(void) {
-    pthread_mutex_lock(&insert_lock);
+ * never intern a name again (lock.h). */
+int rec_names_lock_for_fork(uint64_t deadline_ns) {
+    return rec_lock_for_fork(&insert_lock, deadline_ns);
 }
 
 void rec_names_unlock(void) {
-    pthread_mutex_unlock(&insert_lock);
+    rec_lock_give(&insert_lock);
+}
+
+void rec_names_reset_lock(void) {
+    rec_lock_reset(&insert_lock);
 }

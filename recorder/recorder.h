@@ -9,7 +9,8 @@
  * recorder/ and fails on a cycle.
  *
  *   base        recorder.h (these limits), clock, config, warn (one line on
- *               stderr), names (interned names), state (recording or not),
+ *               stderr), lock (mutexes a fork handler can take safely),
+ *               names (interned names), state (recording or not),
  *               files (directories, writes that cannot raise SIGXFSZ)
  *   threads     thread: per-thread recording state, sequence counters
  *   process     identity (who this process is), logfile (its log)

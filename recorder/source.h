@@ -21,8 +21,14 @@ typedef struct rec_source {
     /* A new log file, or a frame dropped after failed writes: everything
      * must be written again. */
     void (*reset_sent)(void);
-    /* Snapshots what changed since the last frame and adds it to f.
-     * Writer thread only, like every member below. */
+    /* Fixes which records frame f will hold, before any source encodes:
+     * called for every source in reverse table order, so what uses a
+     * definition is counted before the definitions are (a source's
+     * definitions come before their users in the table).  Writer thread
+     * only, like every member below. */
+    void (*select)(const rec_frame_ctx *f);
+    /* Snapshots what changed since the last frame (what select fixed) and
+     * adds it to f. */
     void (*encode)(const rec_frame_ctx *f);
     /* The frame f was written: its records are on disk. */
     void (*frame_written)(const rec_frame_ctx *f);

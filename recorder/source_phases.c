@@ -153,7 +153,7 @@ static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
 }
 
 static void add_counters(const rec_frame_ctx *f, rec_thread *t) {
-    uint32_t nc = atomic_load_explicit(&t->ncounters, memory_order_acquire);
+    uint32_t nc = t->w_frame_counters;
     for (uint32_t i = 1; i <= nc; i++) {
         rec_counter *c = rec_counter_at(t, i);
         counter_snap s;
@@ -201,7 +201,7 @@ static void add_open_phases(const rec_frame_ctx *f, rec_thread *t, const char *w
 }
 
 static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
-    uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+    uint32_t nn = t->w_frame_nodes;
     add_definitions(f, t, nn);
     for (uint32_t i = 1; i <= nn; i++)
         add_aggregate(f, rec_node_at(t, i), f->with_hist || t->w_final);
@@ -211,19 +211,42 @@ static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
 
 /* ---- the source -------------------------------------------------------------- */
 
-static void encode(const rec_frame_ctx *f) {
-    for (rec_thread *t = rec_threads_head(); t; t = t->next) {
+/* The threads this frame writes: those registered when it was selected. */
+static rec_thread *frame_threads;
+
+/* Every definition goes out no later than the first record that uses it,
+ * in this frame or an earlier one, since a log may end after any frame
+ * (SIGKILL, a full disk).  A counter names its node and a node its parent,
+ * both created before it by the same thread, and every one names strings
+ * interned before it was created.  So the counts are read users first: a
+ * thread's counters, then its nodes; and all of this before the names
+ * source reads how many names to write (select runs before any encode).
+ * Whatever is created after a count was read waits for the next frame. */
+static void select_frame(const rec_frame_ctx *f) {
+    (void)f;
+    frame_threads = rec_threads_head();
+    for (rec_thread *t = frame_threads; t; t = t->next) {
         if (atomic_load_explicit(&t->retired, memory_order_acquire))
             continue;
-        /* Read before the copy: a thread that exits while it is copied has
-         * values this frame may not hold, so it is retired a frame later. */
+        /* Read before the counts and the copy: a thread that exits while
+         * it is copied has values this frame may not hold, so it is retired
+         * a frame later. */
         t->w_final = atomic_load_explicit(&t->exited, memory_order_acquire);
+        t->w_frame_counters = atomic_load_explicit(&t->ncounters, memory_order_acquire);
+        t->w_frame_nodes = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+    }
+}
+
+static void encode(const rec_frame_ctx *f) {
+    for (rec_thread *t = frame_threads; t; t = t->next) {
+        if (atomic_load_explicit(&t->retired, memory_order_acquire))
+            continue;
         add_thread(f, t);
         if (t->w_final)
             add_open_phases(f, t, "when its thread exited");
     }
     if (f->reason == SCOPE_FRAME_EXIT) {
-        for (rec_thread *t = rec_threads_head(); t; t = t->next)
+        for (rec_thread *t = frame_threads; t; t = t->next)
             if (!atomic_load_explicit(&t->retired, memory_order_acquire) &&
                 !atomic_load_explicit(&t->exited, memory_order_acquire))
                 add_open_phases(f, t, "at exit");
@@ -255,6 +278,7 @@ const rec_source rec_source_phases = {
     .thread_attach = rec_thread_init_recording,
     .fork_child = rec_threads_fork_child,
     .reset_sent = reset_sent,
+    .select = select_frame,
     .encode = encode,
     .frame_written = frame_written,
 };

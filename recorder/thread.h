@@ -150,6 +150,9 @@ typedef struct rec_thread {
     rec_counter *counters[REC_MAX_CHUNKS];
     _Atomic uint32_t ncounters;
     uint32_t w_nodes; /* writer: node definitions written so far */
+    /* writer: the counts this frame writes, read before anything is
+     * written (source_phases.c says in which order, and why) */
+    uint32_t w_frame_nodes, w_frame_counters;
 
     /* owner-only lookup structures */
     rec_cache *phase_cache, *count_cache; /* indexed by name id */

@@ -4,11 +4,14 @@
  * values, and the writer adds the marks of the frame itself (signal,
  * shutdown, failed writes) and closes it.
  *
- * It is the only thread that writes to the log.  It blocks the signals we
- * flush on (so they are delivered to a thread that can wait for us) and
- * SIGXFSZ (so a file-size limit makes our write fail with EFBIG instead of
- * killing the program).  Requests arrive through an eventfd, which a signal
- * handler may write to.
+ * It is the only thread that writes to the log.  It blocks every signal:
+ * the ones we flush on are delivered to a thread that can wait for us,
+ * SIGXFSZ makes a write past a file-size limit fail with EFBIG instead of
+ * killing the program, and the program's own handlers never run on a thread
+ * it does not know, in the middle of a frame (a handler that forks would
+ * wait on the lock the writer holds; one that calls exit() would wait for
+ * the writer to finish its last frame).  Requests arrive through an
+ * eventfd, which a signal handler may write to.
  */
 #define _GNU_SOURCE
 #include "writer.h"
@@ -17,17 +20,21 @@
 #include "config.h"
 #include "frame.h"
 #include "identity.h"
+#include "lock.h"
 #include "logfile.h"
 #include "sources.h"
 #include "warn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,19 +65,23 @@ static struct writer {
     _Atomic int flush_reason;      /* enum scope_frame_reason of the pending request */
     _Atomic int stop;              /* lifecycle: end after this request */
     _Atomic int last_flush_failed; /* writer thread */
-    pthread_mutex_t work;          /* held by the writer while it works; fork waits on it */
+    rec_lock work; /* held by the writer while it works; fork waits on it, bounded */
 
     /* Marks raised outside the writer thread for its next frames. */
     _Atomic int signal_seen;     /* a signal handler: the signal its frame is closed for */
     _Atomic int shutdown_reason; /* lifecycle: enum scope_shutdown_reason for SHUTDOWN */
-} wr = {.log = {.fd = -1}, .wake_fd = -1, .work = PTHREAD_MUTEX_INITIALIZER};
+} wr = {.log = {.fd = -1}, .wake_fd = -1, .work = REC_LOCK_INIT};
 
 void rec_writer_lock(void) {
-    pthread_mutex_lock(&wr.work);
+    rec_lock_take(&wr.work);
 }
 
 void rec_writer_unlock(void) {
-    pthread_mutex_unlock(&wr.work);
+    rec_lock_give(&wr.work);
+}
+
+int rec_writer_lock_for_fork(uint64_t deadline_ns) {
+    return rec_lock_for_fork(&wr.work, deadline_ns);
 }
 
 /* ---- one frame ------------------------------------------------------------ */
@@ -100,6 +111,59 @@ static void add_frame_marks(const rec_frame_ctx *f) {
     }
 }
 
+/* Room for the last frame of a process whose disk is full.  On a full
+ * filesystem: kept allocated past the end of the log (the file's size does
+ * not change), so that a frame cut back after a failed write frees at least
+ * this much.  Under a file-size limit: kept free below the limit. */
+#define LAST_WORDS_RESERVE 4096
+
+static void keep_reserve(void) {
+    (void)fallocate(wr.log.fd, FALLOC_FL_KEEP_SIZE, (off_t)scope_log_writer_bytes(wr.log.w),
+                    LAST_WORDS_RESERVE);
+}
+
+/* The log is complete: a file system keeps blocks allocated past the end
+ * until the file is cut to its size. */
+static void release_reserve(void) {
+    struct stat st;
+    if (wr.log.fd >= 0 && fstat(wr.log.fd, &st) == 0 && ftruncate(wr.log.fd, st.st_size) != 0)
+        (void)0; /* the reserve stays: 4 KiB of disk, nothing of the log */
+}
+
+/* Under a file-size limit the reserve is the last bytes below the limit,
+ * and no frame may reach into them: one that might is not written, as if
+ * the write had failed, and waits like one.  Its size is not known before
+ * it is compressed; its records' size, plus what compression and the frame
+ * record can add, bounds it. */
+static long close_frame_below_reserve(int reason) {
+    struct rlimit rl;
+    struct stat st;
+    size_t raw = scope_log_writer_pending(wr.log.w);
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        fstat(wr.log.fd, &st) == 0 &&
+        (uint64_t)st.st_size + raw + raw / 128 + 512 + LAST_WORDS_RESERVE > rl.rlim_cur)
+        return -EFBIG;
+    return scope_log_writer_close_frame(wr.log.w, (uint32_t)reason, rec_mono_ns(), rec_wall_ns());
+}
+
+/* The process's last frame could not be written (err, a negative errno):
+ * its figures are lost, but a reader must still learn why the log ends
+ * here rather than take the process for killed.  A frame of two marks
+ * (writes failed, the process shut down) fits in the reserve. */
+static long write_last_words(long err) {
+    scope_log_writer_discard(wr.log.w);
+    char text[160];
+    snprintf(text, sizeof text,
+             "writing frames failed (%s) until the process ended; its last figures are lost",
+             strerror((int)-err));
+    rec_frame_ctx f = {.w = wr.log.w, .reason = SCOPE_FRAME_EXIT};
+    rec_frame_mark(&f, SCOPE_MARK_FLUSH_FAILED, 0, -err, text);
+    rec_frame_mark(&f, SCOPE_MARK_SHUTDOWN, 0, atomic_load(&wr.shutdown_reason), "");
+    /* Written or not, the frame asked for is lost: the error stands. */
+    (void)scope_log_writer_close_frame(wr.log.w, SCOPE_FRAME_EXIT, rec_mono_ns(), rec_wall_ns());
+    return err;
+}
+
 /* Collects and writes one frame.  Called with `work` held. */
 static int write_frame(int reason) {
     if (!wr.log.w)
@@ -120,13 +184,17 @@ static int write_frame(int reason) {
     };
     if (f.with_hist)
         wr.last_hist_frame_ns = now;
+    for (unsigned i = rec_nsources; i-- > 0;)
+        if (rec_sources[i]->select)
+            rec_sources[i]->select(&f);
     for (unsigned i = 0; i < rec_nsources; i++)
         if (rec_sources[i]->encode)
             rec_sources[i]->encode(&f);
     add_frame_marks(&f);
 
-    long rc =
-        scope_log_writer_close_frame(wr.log.w, (uint32_t)reason, rec_mono_ns(), rec_wall_ns());
+    long rc = close_frame_below_reserve(reason);
+    if (rc < 0 && reason == SCOPE_FRAME_EXIT)
+        rc = write_last_words(rc);
     if (rc < 0) {
         if (!wr.failed_writes++)
             rec_warn("cannot write %s: %s (recording continues in memory)", wr.log.path,
@@ -144,6 +212,7 @@ static int write_frame(int reason) {
     wr.failed_mark_added = 0;
     wr.resend_all = 0;
     atomic_store(&wr.last_flush_failed, 0);
+    keep_reserve();
     for (unsigned i = 0; i < rec_nsources; i++)
         if (rec_sources[i]->frame_written)
             rec_sources[i]->frame_written(&f);
@@ -179,7 +248,7 @@ static void *writer_main(void *arg) {
             if (read(wr.wake_fd, &drain, sizeof drain) < 0)
                 (void)0; /* EAGAIN: another read drained it */
         }
-        pthread_mutex_lock(&wr.work);
+        rec_lock_take(&wr.work);
         uint64_t req = atomic_load(&wr.flush_requested);
         int stop = atomic_load(&wr.stop);
         now = rec_mono_ns();
@@ -191,7 +260,7 @@ static void *writer_main(void *arg) {
             write_frame(SCOPE_FRAME_PERIODIC);
             next = now + frame_interval(now - rec_id.start_mono_ns);
         }
-        pthread_mutex_unlock(&wr.work);
+        rec_lock_give(&wr.work);
         if (stop)
             break;
     }
@@ -211,15 +280,13 @@ int rec_writer_start(char *err, size_t errlen) {
     wr.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (wr.wake_fd < 0)
         goto fail;
-    /* The writer must never take a flush signal (its handler would wait for
-     * the writer itself) nor SIGXFSZ: it is born with them blocked, since a
-     * signal pending for the process could otherwise land on it before its
-     * first instruction. */
+    /* The writer takes no signal (see the top of this file).  It is born
+     * with all of them blocked, since a signal pending for the process could
+     * otherwise land on it before its first instruction.  Faults it causes
+     * itself (SIGSEGV, SIGBUS) still kill the process as they would
+     * unblocked. */
     sigset_t block, old;
-    sigemptyset(&block);
-    for (unsigned i = 0; i < REC_NFLUSH_SIGNALS; i++)
-        sigaddset(&block, rec_flush_signal_list[i]);
-    sigaddset(&block, SIGXFSZ);
+    sigfillset(&block);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     int rc = pthread_create(&wr.thread, NULL, writer_main, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -278,15 +345,24 @@ void rec_writer_stop(int shutdown_reason) {
     atomic_store(&wr.stop, 0);
     close(wr.wake_fd);
     wr.wake_fd = -1;
+    release_reserve();
     rec_log_close(&wr.log);
 }
 
-void rec_writer_fork_child(void) {
+void rec_writer_fork_child(int locked) {
     atomic_store(&wr.running, 0);
     if (wr.wake_fd >= 0)
         close(wr.wake_fd);
     wr.wake_fd = -1;
-    rec_log_close(&wr.log);
+    if (locked) {
+        rec_log_close(&wr.log);
+    } else {
+        if (wr.log.fd >= 0)
+            close(wr.log.fd);
+        wr.log.fd = -1;
+        wr.log.w = NULL;
+        rec_lock_reset(&wr.work);
+    }
     atomic_store(&wr.flush_requested, 0);
     atomic_store(&wr.flush_done, 0);
     atomic_store(&wr.flush_reason, 0);

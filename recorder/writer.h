@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Opens the log of the process (rec_cfg, rec_id) and starts the thread.
  * Called by the lifecycle, under its lock. */
@@ -30,13 +31,19 @@ void rec_request_signal_flush(int sig, int wait_ms);
  * written (a fork, a change of role). */
 void rec_writer_lock(void);
 void rec_writer_unlock(void);
+/* For the fork handler (lock.h): the lock within the deadline (1) or not
+ * (0). */
+int rec_writer_lock_for_fork(uint64_t deadline_ns);
 
 /* In a forked child: the parent's writer thread does not exist here and its
- * file is the parent's; both are dropped without writing. */
-void rec_writer_fork_child(void);
+ * file is the parent's; both are dropped without writing.  `locked`: the
+ * fork handler held the writer's lock, so its state is whole and is freed;
+ * otherwise the writer may have been halfway through a frame, and only the
+ * descriptors are closed (what it had allocated stays, untouched). */
+void rec_writer_fork_child(int locked);
 
-/* The signals a frame is flushed on (signals.c installs their handlers);
- * the writer thread never takes them. */
+/* The signals a frame is flushed on (signals.c installs their handlers).
+ * The writer thread takes no signal at all. */
 #define REC_NFLUSH_SIGNALS 4u
 extern const int rec_flush_signal_list[REC_NFLUSH_SIGNALS];
 

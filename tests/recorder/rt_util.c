@@ -436,3 +436,11 @@ int rt_run_suite(Suite *s) {
     srunner_free(sr);
     return failed ? 1 : 0;
 }
+
+const rr_log *rt_load_one(const char *dir, rr_run *run) {
+    int n = rr_load(dir, run);
+    if (n != 1)
+        rt_print_run(run);
+    ck_assert_msg(n == 1, "%d logs in %s, expected 1", n, dir);
+    return &run->logs[0];
+}

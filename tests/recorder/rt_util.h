@@ -108,4 +108,8 @@ void rt_expect_counter(const rr_log *log, uint32_t thread, const char *path, con
 /* Prints a whole run to stderr (for failure messages). */
 void rt_print_run(const rr_run *run);
 
+/* Loads the run in dir, which must hold exactly one log (the run is printed
+ * and the test fails otherwise); returns that log.  rr_free(run) after. */
+const rr_log *rt_load_one(const char *dir, rr_run *run);
+
 #endif

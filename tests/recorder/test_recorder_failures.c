@@ -98,6 +98,15 @@ START_TEST(test_disk_full) {
                   (unsigned long long)log->file_size);
     rt_assert_clean(log);
     ck_assert_msg(log->nframes >= 1, "no frame reached the disk");
+    /* The limit was still reached at exit: the final frame could not be
+     * written, and the last one says so, with the shutdown, in the room the
+     * writer kept below the limit, rather than leave the process looking
+     * killed. */
+    ck_assert_msg(rr_marks(log, SCOPE_MARK_FLUSH_FAILED, NULL, NULL) >= 1,
+                  "no FLUSH_FAILED mark under a file-size limit reached at exit");
+    ck_assert_msg(rr_marks(log, SCOPE_MARK_SHUTDOWN, NULL, NULL) == 1,
+                  "no SHUTDOWN mark under a file-size limit reached at exit");
+    ck_assert_uint_eq(log->frames[log->nframes - 1].reason, SCOPE_FRAME_EXIT);
     rr_free(&run);
     free(out);
     free(err);

@@ -24,14 +24,6 @@ static void start(rt_proc *p, const char *mode, const char *dir, const char *con
     }
 }
 
-static const rr_log *load_one(const char *dir, rr_run *run) {
-    int n = rr_load(dir, run);
-    if (n != 1)
-        rt_print_run(run);
-    ck_assert_msg(n == 1, "%d logs, expected 1", n);
-    return &run->logs[0];
-}
-
 /* ---- SIGKILL -------------------------------------------------------------- */
 
 /* Frames of the live log, read as it is. */
@@ -66,7 +58,7 @@ START_TEST(test_sigkill_keeps_closed_frames) {
                       rt_status(p.status));
 
         rr_run run;
-        const rr_log *log = load_one(dir, &run);
+        const rr_log *log = rt_load_one(dir, &run);
         ck_assert_msg(log->open_rc == 0, "%s", log->open_msg);
         /* At most a frame cut short at the very end: never more. */
         if (log->ndamage > 1 ||
@@ -139,7 +131,7 @@ START_TEST(test_frames_complete_on_one_cpu) {
     ck_assert_msg(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGTERM, "%s",
                   rt_status(p.status));
     rr_run run;
-    const rr_log *log = load_one(dir, &run);
+    const rr_log *log = rt_load_one(dir, &run);
     rt_assert_clean(log);
     ck_assert_msg(log->nframes >= 10, "only %zu frames", log->nframes);
     /* Whether a frame left out a value that changed is told by invariants
@@ -215,7 +207,7 @@ static void fatal_signal(int sig) {
     ck_assert_msg(WIFSIGNALED(p.status) && WTERMSIG(p.status) == sig, "SIG%s: %s",
                   sigabbrev_np(sig), rt_status(p.status));
     rr_run run;
-    const rr_log *log = load_one(dir, &run);
+    const rr_log *log = rt_load_one(dir, &run);
     check_flushed(log, sig, RT_SIG_ITERS);
     /* Killed by the signal: no exit frame follows the signal's. */
     ck_assert_uint_eq(log->frames[log->nframes - 1].reason, SCOPE_FRAME_SIGNAL);
@@ -259,7 +251,7 @@ START_TEST(test_signal_at_start) {
         ck_assert_msg(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGTERM, "round %d: %s", round,
                       rt_status(p.status));
         rr_run run;
-        const rr_log *log = load_one(dir, &run);
+        const rr_log *log = rt_load_one(dir, &run);
         if (!log->nframes)
             ck_abort_msg("round %d: SIGTERM right after start took %.2f s to act and flushed "
                          "nothing (the log has no frame at all)",
@@ -291,7 +283,7 @@ START_TEST(test_sigusr1_own_handler_runs) {
                   rt_status(p.status), rt_tail(err));
     free(err);
     rr_run run;
-    const rr_log *log = load_one(dir, &run);
+    const rr_log *log = rt_load_one(dir, &run);
     check_flushed(log, SIGUSR1, RT_SIG_ITERS + RT_SIG_MORE);
     ck_assert_uint_eq(log->frames[log->nframes - 1].reason, SCOPE_FRAME_EXIT);
     rr_free(&run);

@@ -49,6 +49,11 @@ static const char *const rt_odd_names[] = {
 #define RT_SIG_ITERS 1000 /* "work" entries before the program reports ready */
 #define RT_SIG_MORE  250  /* more entries after its own SIGUSR1 handler ran */
 
+/* ---- rt_hostsig: the host program's own signals ------------------------- */
+
+#define RT_FORKS       300 /* forks from the timer's handler before it ends */
+#define RT_EXIT_STATUS 3   /* what its exit() handler exits with */
+
 /* ---- rt_exits: ways out of a SCOPE_PHASE block -------------------------- */
 
 #define RT_EXIT_LOOPS 10
