@@ -25,13 +25,28 @@ static const char *scaled(char *buf, size_t cap, double v, const char *unit) {
     return buf;
 }
 
+/* Below a nanosecond (the time per unit of a counter that counts fast):
+ * picoseconds, femtoseconds, then powers of ten, so that no figure above 0
+ * prints as 0. */
+static const char *sub_ns(char *buf, size_t cap, double ns) {
+    if (ns >= 0.995)
+        snprintf(buf, cap, "%.1fns", ns);
+    else if (ns * 1e3 >= 0.995)
+        scaled(buf, cap, ns * 1e3, "ps");
+    else if (ns * 1e6 >= 0.995)
+        scaled(buf, cap, ns * 1e6, "fs");
+    else
+        snprintf(buf, cap, "%.1ens", ns);
+    return buf;
+}
+
 const char *fmt_duration(char *buf, size_t cap, double ns) {
-    if (isnan(ns))
+    if (isnan(ns) || isinf(ns))
         return na(buf, cap);
     if (ns < 0)
         ns = 0;
     if (ns > 0 && ns < 9.95)
-        snprintf(buf, cap, "%.1fns", ns); /* time per unit of a fast counter */
+        sub_ns(buf, cap, ns);
     else if (ns < 1e3)
         snprintf(buf, cap, "%.0fns", ns);
     else if (ns < 999.95e3)
@@ -40,7 +55,7 @@ const char *fmt_duration(char *buf, size_t cap, double ns) {
         scaled(buf, cap, ns / 1e6, "ms");
     else if (ns < 59.95e9)
         scaled(buf, cap, ns / 1e9, "s");
-    else {
+    else if (ns < 1e9 * 86400.0 * 1e6) {
         /* Past a minute, whole units read better than decimals. */
         uint64_t s = (uint64_t)llround(ns / 1e9);
         if (s < 3600)
@@ -49,7 +64,8 @@ const char *fmt_duration(char *buf, size_t cap, double ns) {
             snprintf(buf, cap, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
         else
             snprintf(buf, cap, "%" PRIu64 "d %" PRIu64 "h", s / 86400, s % 86400 / 3600);
-    }
+    } else /* a million days and more: only a damaged log says so */
+        snprintf(buf, cap, "%.1ed", ns / 1e9 / 86400.0);
     return buf;
 }
 
@@ -99,35 +115,44 @@ const char *fmt_change(char *buf, size_t cap, double frac) {
     return buf;
 }
 
+/* A magnitude of 1e6 or more with a decimal prefix: "1.2M", "9.1E"; past
+ * the largest prefix, scientific notation ("9.1e+21"). */
+static const char *prefixed(char *buf, size_t cap, double v, const char *suffix) {
+    static const char prefixes[] = "MGTPE";
+    double a = fabs(v) / 1e6;
+    for (size_t i = 0; i < sizeof prefixes - 1; i++, a /= 1e3)
+        if (a < 999.95) {
+            snprintf(buf, cap, "%.1f%c%s", v < 0 ? -a : a, prefixes[i], suffix);
+            return buf;
+        }
+    snprintf(buf, cap, "%.1e%s", v, suffix);
+    return buf;
+}
+
 const char *fmt_rate(char *buf, size_t cap, double per_s) {
     if (isnan(per_s) || isinf(per_s))
         return na(buf, cap);
-    double a = fabs(per_s);
-    if (a >= 1e9)
-        snprintf(buf, cap, "%.1fG/s", per_s / 1e9);
-    else if (a >= 1e6)
-        snprintf(buf, cap, "%.1fM/s", per_s / 1e6);
-    else {
-        char whole[48];
-        double r = round(per_s * 10.0) / 10.0;
-        fmt_count(whole, sizeof whole, (int64_t)trunc(r));
-        int tenth = (int)llround(fabs(r - trunc(r)) * 10.0) % 10;
-        snprintf(buf, cap, "%s%s.%d/s", r < 0 && trunc(r) == 0 ? "-" : "", whole, tenth);
-    }
+    if (fabs(per_s) >= 999.95e3)
+        return prefixed(buf, cap, per_s, "/s");
+    char whole[48];
+    double r = round(per_s * 10.0) / 10.0;
+    fmt_count(whole, sizeof whole, (int64_t)trunc(r));
+    int tenth = (int)llround(fabs(r - trunc(r)) * 10.0) % 10;
+    snprintf(buf, cap, "%s%s.%d/s", r < 0 && trunc(r) == 0 ? "-" : "", whole, tenth);
     return buf;
 }
 
 const char *fmt_bytes(char *buf, size_t cap, double bytes) {
     if (isnan(bytes))
         return na(buf, cap);
-    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
+    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
     if (bytes < 1000) {
         snprintf(buf, cap, "%.0f B", bytes);
         return buf;
     }
     int u = 0;
     double v = bytes / 1000;
-    while (v >= 999.95 && u < 4)
+    while (v >= 999.95 && u < 5)
         v /= 1000, u++;
     snprintf(buf, cap, "%.1f %s", v, units[u]);
     return buf;
