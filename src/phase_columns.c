@@ -15,12 +15,22 @@ const layout_column phase_columns[PHASE_NCOLUMNS] = {
 };
 
 int phase_cell(const run_phase *p, enum phase_column c, char *buf, size_t cap) {
+    /* Left open and never completed: its time was never recorded, and 0
+     * would read as a phase that took none. */
+    if (p->open_threads && !p->dist.count &&
+        (c == PHASE_COL_SHARE || c == PHASE_COL_TOTAL || c == PHASE_COL_SELF)) {
+        snprintf(buf, cap, "open");
+        return 0;
+    }
     switch (c) {
     case PHASE_COL_SHARE:
         fmt_percent(buf, cap, p->share, 1);
         return 0;
     case PHASE_COL_TOTAL:
         fmt_duration(buf, cap, (double)p->dist.total_ns);
+        /* Completed entries, and one left open past them: at least this. */
+        if (p->open_threads && strlen(buf) + 1 < cap)
+            strcat(buf, "+");
         return 0;
     case PHASE_COL_SELF:
         fmt_duration(buf, cap, (double)p->self_ns);

@@ -31,7 +31,9 @@ extern const layout_column phase_columns[PHASE_NCOLUMNS];
 
 /* The cell of column c for phase p, written into buf.  Returns 1 when the
  * figure was not measured (wait without CPU times, percentiles without a
- * histogram: the cell says n/a), else 0. */
+ * histogram: the cell says n/a), else 0.  A phase left open and never
+ * completed says "open" for share, total and self; one left open after
+ * completed entries ends its total with "+" (at least that much). */
 int phase_cell(const run_phase *p, enum phase_column c, char *buf, size_t cap);
 
 /* The display width of the largest entry count among root's descendants

@@ -243,6 +243,7 @@ static void put_phase(json_out *j, cJSON *arr, const run_phase *p, size_t role_n
     put_flags(j, o, p->flags);
     put_dist(j, o, &p->dist);
     jo_u64(j, o, "self_ns", p->self_ns);
+    jo_u64(j, o, "open_threads", p->open_threads);
     jo_num(j, o, "share", p->share);
     jo_num(j, o, "wait", p->wait);
     jo_u64(j, o, "cpu_count", p->cpu_count);

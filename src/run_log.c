@@ -33,7 +33,9 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
             /* Phases left open, one mark per thread saying how many; a
              * subkind from a later minor version counts as one. */
             int left_open = mk->subkind == SCOPE_UNBALANCED_LEFT_OPEN && mk->value2 > 0;
-            log_add_open_phases(log, left_open ? (uint64_t)mk->value2 : 1, mk->text);
+            uint32_t innermost =
+                left_open && mk->value > 0 && mk->value <= UINT32_MAX ? (uint32_t)mk->value : 0;
+            log_add_open_phases(log, left_open ? (uint64_t)mk->value2 : 1, innermost, mk->text);
         }
         break;
     default:

@@ -212,6 +212,8 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
     }
     if (isnan(p->per_proc_ns[c->proc]))
         p->per_proc_ns[c->proc] = 0;
+    if (n->left_open)
+        p->open_threads++;
     if (!n->has_agg)
         return;
     run_dist *d = &p->dist;

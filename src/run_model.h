@@ -144,6 +144,8 @@ struct run_phase {
     unsigned depth; /* 0: the role's root; 1: top-level phases; at most RUN_MAX_DEPTH */
     uint32_t flags; /* SCOPE_PHASE_F_* of any merged node */
 
+    size_t open_threads;          /* threads that left it open when their log ended: its
+                                     total lacks the time since it was last entered */
     run_dist dist;                /* count, total, percentiles */
     uint64_t self_ns;             /* total minus its children's totals (never below 0) */
     double share;                 /* total / the role's phase time, 0..1 */

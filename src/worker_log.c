@@ -205,8 +205,15 @@ void log_set_dropped(worker_log *log, uint32_t thread, int64_t total) {
         t->dropped = (uint64_t)total;
 }
 
-void log_add_open_phases(worker_log *log, uint64_t n, scope_bytes text) {
+void log_add_open_phases(worker_log *log, uint64_t n, uint32_t innermost, scope_bytes text) {
     log->open_phase_marks += n;
+    /* The nodes are defined no later than the frame holding the mark; a
+     * damaged chain stops the walk at the first node not defined. */
+    log_node *node = innermost ? log_node_of(log, innermost) : NULL;
+    for (uint64_t i = 0; i < n && i < RUN_MAX_DEPTH && node; i++) {
+        node->left_open = 1;
+        node = node->parent ? log_node_of(log, node->parent) : NULL;
+    }
     log_add_note(log, text);
 }
 

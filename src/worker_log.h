@@ -18,6 +18,7 @@
 typedef struct log_node {
     uint32_t id, parent, name, thread, flags, file, line;
     int has_agg;
+    int left_open; /* still open when the log ended (an UNBALANCED left-open mark) */
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
     uint32_t io_flags;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
@@ -123,8 +124,10 @@ void log_settle_pending(worker_log *log);
 void log_set_unbalanced_ends(worker_log *log, uint32_t thread, int64_t total);
 void log_set_dropped(worker_log *log, uint32_t thread, int64_t total);
 
-/* n phases left open, with the recorder's own words for them (if any). */
-void log_add_open_phases(worker_log *log, uint64_t n, scope_bytes text);
+/* n phases left open, with the recorder's own words for them (if any).
+ * innermost, when not 0, is the id of the innermost of them: it and its
+ * n - 1 nearest ancestors are marked left_open. */
+void log_add_open_phases(worker_log *log, uint64_t n, uint32_t innermost, scope_bytes text);
 
 /* A caveat in the recorder's words, kept once (the first LOG_MAX_NOTES). */
 void log_add_note(worker_log *log, scope_bytes text);
