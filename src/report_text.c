@@ -150,9 +150,42 @@ static void table_columns(layout_column cols[NCOLS]) {
     cols[COL_SPREAD] = (layout_column){"spread min/med/max", 24, 1, 1, 0};
 }
 
-/* Columns for a role's table.  The count column widens for counts in the
- * billions, which a long run of short phases reaches, rather than run into
- * its neighbour; the spread is for roles of more than one process. */
+/* The spread cell of p: min/med/max of its per-process totals, and how
+ * many of the role's processes entered it when not all did. */
+static const char *spread_cell(char *cell, size_t cap, const run_phase *p, size_t role_procs) {
+    char a[24], b[24], c[24];
+    if (p->open_threads && !p->dist.count) { /* as its total says (phase_columns.h) */
+        snprintf(cell, cap, "open (%zu/%zu)", p->nprocs, role_procs);
+        return cell;
+    }
+    int n = snprintf(cell, cap, "%s/%s/%s", fmt_duration(a, sizeof a, p->spread_min_ns),
+                     fmt_duration(b, sizeof b, p->spread_median_ns),
+                     fmt_duration(c, sizeof c, p->spread_max_ns));
+    if (p->nprocs < role_procs && n > 0 && (size_t)n < cap)
+        snprintf(cell + n, cap - (size_t)n, " (%zu/%zu)", p->nprocs, role_procs);
+    return cell;
+}
+
+/* The widest spread cell among p's descendants. */
+static int widest_spread(const run_phase *p, size_t role_procs) {
+    int widest = 0;
+    char cell[96];
+    for (size_t i = 0; i < p->nchildren; i++) {
+        int w = (int)fmt_width(spread_cell(cell, sizeof cell, p->children[i], role_procs));
+        int below = widest_spread(p->children[i], role_procs);
+        if (w > widest)
+            widest = w;
+        if (below > widest)
+            widest = below;
+    }
+    return widest;
+}
+
+/* Columns for a role's table.  The count and spread columns widen to
+ * their widest cell plus the space before it (counts in the billions, which
+ * a long run of short phases reaches; spreads naming how many processes
+ * entered a phase) rather than run into their neighbour; the spread is for
+ * roles of more than one process. */
 static layout plan(const text_style *st, const run_role *role) {
     layout_column cols[NCOLS];
     table_columns(cols);
@@ -160,15 +193,25 @@ static layout plan(const text_style *st, const run_role *role) {
     if (need > cols[PHASE_COL_COUNT].width)
         cols[PHASE_COL_COUNT].width = need;
     cols[COL_SPREAD].off = role->nprocs <= 1;
+    if (!cols[COL_SPREAD].off) {
+        need = widest_spread(role->root, role->nprocs) + 2;
+        if (need > cols[COL_SPREAD].width)
+            cols[COL_SPREAD].width = need;
+    }
     layout lay = layout_fit(cols, NCOLS, st->width, 0, MIN_NAME);
     /* TEXT_MIN_WIDTH leaves the name 25 columns beside share and total. */
     assert(lay.name_width >= MIN_NAME);
     return lay;
 }
 
+/* A cell right-aligned in its column, whose width holds the space before
+ * it: a cell as wide as its column or wider (a figure the widths did not
+ * foresee) still gets that space, so it never runs into its neighbour. */
 static void put_cell(FILE *f, const layout *lay, size_t c, const char *text) {
-    if (lay->shown[c])
-        fmt_put_right(f, text, (size_t)lay->width[c]);
+    if (!lay->shown[c])
+        return;
+    fputc(' ', f);
+    fmt_put_right(f, text, lay->width[c] > 0 ? (size_t)lay->width[c] - 1 : 0);
 }
 
 /* The phase's figures in the columns the layout shows. */
@@ -195,17 +238,50 @@ static void put_name(FILE *f, const text_style *st, const layout *lay, unsigned 
 }
 
 static void put_spread(FILE *f, const layout *lay, const run_phase *p, size_t role_procs) {
-    char a[24], b[24], c[24], cell[96];
-    if (!lay->shown[COL_SPREAD])
-        return;
-    snprintf(cell, sizeof cell, "%s/%s/%s", fmt_duration(a, sizeof a, p->spread_min_ns),
-             fmt_duration(b, sizeof b, p->spread_median_ns),
-             fmt_duration(c, sizeof c, p->spread_max_ns));
-    if (p->nprocs < role_procs) {
-        size_t n = strlen(cell);
-        snprintf(cell + n, sizeof cell - n, " (%zu/%zu)", p->nprocs, role_procs);
+    char cell[96];
+    if (lay->shown[COL_SPREAD])
+        put_cell(f, lay, COL_SPREAD, spread_cell(cell, sizeof cell, p, role_procs));
+}
+
+/* Whether a counter counts bytes, by its name: "bytes" in it, or ending in
+ * "_b" (bytes_written, rx_bytes, chunk_b). */
+static int counts_bytes(run_str name) {
+    if (name.len >= 2 && !memcmp(name.s + name.len - 2, "_b", 2))
+        return 1;
+    for (size_t i = 0; i + 5 <= name.len; i++)
+        if (!memcmp(name.s + i, "bytes", 5))
+            return 1;
+    return 0;
+}
+
+/* A counter's figures: total, rate, then phase time per unit; a counter
+ * of bytes in B/s-style units and bytes per call instead of time per byte.
+ * total_out gets the total alone, where the total column shows it. */
+static void counter_values(const run_counter *k, char *values, size_t cap, char *total_out,
+                           size_t total_cap) {
+    char rate[32], unit[32];
+    int bytes = counts_bytes(k->name);
+    if (bytes && k->total >= 0)
+        fmt_bytes(total_out, total_cap, (double)k->total);
+    else
+        fmt_count(total_out, total_cap, k->total);
+    size_t n = (size_t)snprintf(values, cap, "%s", total_out);
+    /* With no phase open there is no time to divide by: the total alone. */
+    if (!isnan(k->rate_per_s) && n < cap) {
+        if (bytes && k->rate_per_s >= 0)
+            n += (size_t)snprintf(values + n, cap - n, "  %s/s",
+                                  fmt_bytes(rate, sizeof rate, k->rate_per_s));
+        else
+            n += (size_t)snprintf(values + n, cap - n, "  %s",
+                                  fmt_rate(rate, sizeof rate, k->rate_per_s));
     }
-    fmt_put_right(f, cell, (size_t)lay->width[COL_SPREAD]);
+    if (n >= cap)
+        return;
+    if (bytes && k->calls && k->total >= 0)
+        snprintf(values + n, cap - n, "  %s/call",
+                 fmt_bytes(unit, sizeof unit, (double)k->total / (double)k->calls));
+    else if (!bytes && !isnan(k->ns_per_unit))
+        snprintf(values + n, cap - n, "  %s/ea", fmt_duration(unit, sizeof unit, k->ns_per_unit));
 }
 
 /* A counter row: "+ name", then its total right-aligned to end where the
@@ -213,16 +289,8 @@ static void put_spread(FILE *f, const layout *lay, const run_phase *p, size_t ro
  * blocks (dominant phases) the numbers end at the right edge instead. */
 static void put_counter(FILE *f, const text_style *st, const layout *lay, unsigned indent,
                         const run_counter *k, int at_right_edge) {
-    char total[32], rate[32], unit[32], values[128];
-    fmt_count(total, sizeof total, k->total);
-    size_t n = (size_t)snprintf(values, sizeof values, "%s", total);
-    /* With no phase open there is no time to divide by: the total alone. */
-    if (!isnan(k->rate_per_s))
-        n += (size_t)snprintf(values + n, sizeof values - n, "  %s",
-                              fmt_rate(rate, sizeof rate, k->rate_per_s));
-    if (!isnan(k->ns_per_unit))
-        snprintf(values + n, sizeof values - n, "  %s/ea",
-                 fmt_duration(unit, sizeof unit, k->ns_per_unit));
+    char total[48], values[160];
+    counter_values(k, values, sizeof values, total, sizeof total);
     if (at_right_edge) {
         int room = st->width - (int)fmt_width(values) - 2;
         layout narrow = *lay;
@@ -236,9 +304,27 @@ static void put_counter(FILE *f, const text_style *st, const layout *lay, unsign
     /* Share and total are never given up, so the total's column is there. */
     assert(lay->shown[PHASE_COL_SHARE] && lay->shown[PHASE_COL_TOTAL]);
     int total_end = lay->width[PHASE_COL_SHARE] + lay->width[PHASE_COL_TOTAL];
-    fmt_put_right(f, total, (size_t)total_end);
+    fputc(' ', f); /* a total wider than its columns still stands apart from the name */
+    fmt_put_right(f, total, (size_t)total_end - 1);
     fputs(values + strlen(total), f);
     fputc('\n', f);
+}
+
+/* Whether any phase below p has a counter. */
+static int has_counters(const run_phase *p) {
+    for (size_t i = 0; i < p->nchildren; i++)
+        if (p->children[i]->ncounters || has_counters(p->children[i]))
+            return 1;
+    return 0;
+}
+
+/* The counter rows' headings, under the table's: their total ends where
+ * the phases' total does. */
+static void put_counter_header(FILE *f, const layout *lay) {
+    int total_end = lay->width[PHASE_COL_SHARE] + lay->width[PHASE_COL_TOTAL];
+    fmt_put_left(f, "  + counter", (size_t)lay->name_width);
+    fmt_put_right(f, "total", (size_t)total_end);
+    fputs("  rate  per unit\n", f);
 }
 
 static void put_phase(FILE *f, const text_style *st, const layout *lay, const run_phase *p,
@@ -253,7 +339,7 @@ static void put_phase(FILE *f, const text_style *st, const layout *lay, const ru
         put_phase(f, st, lay, p->children[i], role_procs);
 }
 
-static void put_table_header(FILE *f, const text_style *st, const layout *lay) {
+static void put_table_header(FILE *f, const text_style *st, const layout *lay, int counters) {
     if (st->color)
         fputs("\033[2m", f);
     fmt_put_left(f, "phase", (size_t)lay->name_width);
@@ -261,7 +347,11 @@ static void put_table_header(FILE *f, const text_style *st, const layout *lay) {
     table_columns(cols);
     for (size_t c = 0; c < NCOLS; c++)
         put_cell(f, lay, c, cols[c].heading);
-    fputs(st->color ? "\033[0m\n" : "\n", f);
+    fputs("\n", f);
+    if (counters)
+        put_counter_header(f, lay);
+    if (st->color)
+        fputs("\033[0m", f);
 }
 
 /* ---- per role ------------------------------------------------------------- */
@@ -389,7 +479,7 @@ static void put_role(FILE *f, const run_model *m, const run_role *r, const text_
         text_dim(f, st, "  no phase recorded\n");
         return;
     }
-    put_table_header(f, st, &lay);
+    put_table_header(f, st, &lay, has_counters(r->root) || r->nunattached);
     for (size_t i = 0; i < r->root->nchildren; i++)
         put_phase(f, st, &lay, r->root->children[i], r->nprocs);
     if (r->nunattached) {

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The text report of a run built to stress its layout and units
+# (fig_workload.c): every pair of neighbouring columns is apart at every
+# width, a phase left open says "open", a huge counter and its tiny time per
+# unit keep their magnitude, a counter of bytes reads in bytes, and the JSON
+# says which phase was left open.
+#
+# Usage: test_report_figures.sh SCOPE_TUI FIG_WORKLOAD
+set -uo pipefail
+tui=$1
+workload=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+if ! "$workload" "$tmp/run" >"$tmp/workload.out" 2>&1; then
+    echo "FAIL: the workload failed: $(cat "$tmp/workload.out")" >&2
+    exit 1
+fi
+
+for width in 80 100 118 140 200; do
+    "$tui" report --width "$width" --color never "$tmp/run" >"$tmp/report.$width" 2>&1 ||
+        fail "report --width $width exited $?"
+    # Each heading of the phase table ends where its column ends (figures
+    # are right-aligned); the cell of the next column must start with a
+    # space there on every phase row.
+    python3 - "$tmp/report.$width" "$width" <<'PY' || fail "width $width: columns run together"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+width = int(sys.argv[2])
+bad = 0
+for i, line in enumerate(lines):
+    if not line.startswith("phase "):
+        continue
+    heads = [(m.start(), m.end()) for m in re.finditer(r"spread min/med/max|\S+", line)][1:]
+    # The name column ends where the first figure column begins: its
+    # width is the cell's, share's 7 columns.
+    ends = [heads[0][1] - 7] + [e for _, e in heads[:-1]]
+    for row in lines[i + 1:]:
+        if not row.strip():
+            break
+        if row.lstrip().startswith("+ "):
+            continue  # counter rows: their own columns, checked below
+        if len(row) > width:
+            print(f"row wider than {width}: {row!r}")
+            bad += 1
+        for e in ends:
+            if e < len(row) and row[e] != " ":
+                print(f"no space at column {e}: {row!r}")
+                bad += 1
+sys.exit(1 if bad else 0)
+PY
+done
+
+report=$tmp/report.140
+# A phase left open and never completed: "open", never 0ns and 0.0%.
+grep -Eq '^stuck +open +open +open ' "$report" || fail "the open phase: $(grep '^stuck' "$report")"
+grep -Eq '^stuck .*open \(1/3\)$' "$report" || fail "the open phase's spread: $(grep '^stuck' "$report")"
+# 4e18 in about a millisecond: some e+21 per second, about 2.5e-13 ns each.
+grep -Eq '\+ huge +4,000,000,000,000,000,000  [0-9]\.[0-9]e\+21/s  [0-9]\.[0-9]e-13ns/ea$' "$report" ||
+    fail "the huge counter: $(grep '+ huge' "$report")"
+# 2.5 MB in a phase of about 10 ms: MB/s, and bytes per call.
+grep -Eq '\+ bytes_written +2\.5 MB  [0-9.]+ MB/s  2\.5 MB/call$' "$report" ||
+    fail "the bytes counter: $(grep '+ bytes_written' "$report")"
+grep -Eq '^  \+ counter +total  rate  per unit$' "$report" || fail "no counter headings"
+# Two of three processes entered "part": the spread says so, apart from the count.
+grep -Eq '^part .* 2  [0-9.]+ms/[0-9.]+ms/[0-9.]+ms \(2/3\)$' "$report" ||
+    fail "part's count and spread: $(grep '^part' "$report")"
+
+"$tui" report --json "$tmp/run" >"$tmp/report.json" || fail "report --json exited $?"
+python3 - "$tmp/report.json" <<'PY' || fail "the JSON's open_threads"
+import json, sys
+m = json.load(open(sys.argv[1]))
+open_ = {}
+def walk(phases):
+    for p in phases:
+        open_[p["path"]] = p["open_threads"]
+        walk(p["children"])
+for role in m["roles"]:
+    walk(role["phases"])
+assert open_["stuck"] == 1, open_
+assert open_["stuck/inner"] == 0 and open_["part"] == 0 and open_["tick"] == 0, open_
+PY
+
+if ((failures)); then
+    echo "$failures failure(s)" >&2
+    exit 1
+fi
+echo "all report figure checks passed"
