@@ -15,7 +15,7 @@
 
 /* Columns after the phase path.  Under width pressure the highest `drop`
  * goes first; 0 never goes. */
-enum col { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_SHARE, C_SELF, C_P50, C_P99, C_COUNT, NCOLS };
+enum col { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_MEAN, C_SHARE, C_SELF, C_P50, C_P99, C_COUNT, NCOLS };
 
 static const struct {
     const char *head;
@@ -25,9 +25,10 @@ static const struct {
     /* Wide enough for "999,999.9/s", "only in A", "100.0%>100.0%" and
      * "+1234.5%". */
     [C_TOTAL_A] = {"total A", 11, 0}, [C_TOTAL_B] = {"total B", 11, 0},
-    [C_CHANGE] = {"change", 9, 0},    [C_SHARE] = {"share A>B", 13, 1},
-    [C_SELF] = {"self", 8, 2},        [C_P50] = {"p50", 8, 3},
-    [C_P99] = {"p99", 8, 4},          [C_COUNT] = {"count", 8, 5},
+    [C_CHANGE] = {"change", 9, 0},    [C_MEAN] = {"mean", 8, 0},
+    [C_SHARE] = {"share A>B", 13, 1}, [C_SELF] = {"self", 8, 2},
+    [C_P50] = {"p50", 8, 3},          [C_P99] = {"p99", 8, 4},
+    [C_COUNT] = {"count", 8, 5},
 };
 
 /* The path column: never narrower than PATH_MIN; optional columns are left
@@ -160,6 +161,7 @@ static void phase_row(const layout *l, const run_cmp_phase *p) {
         snprintf(cells[C_CHANGE], CELL, "%s", side_text(p->side));
     } else {
         fmt_change(cells[C_CHANGE], CELL, p->total_ns.change);
+        fmt_change(cells[C_MEAN], CELL, p->mean_ns.change);
         fmt_change(cells[C_SELF], CELL, p->self_ns.change);
         fmt_change(cells[C_P50], CELL, p->p50_ns.change);
         fmt_change(cells[C_P99], CELL, p->p99_ns.change);
@@ -183,6 +185,29 @@ static void counter_row(const layout *l, const run_cmp_counter *k) {
     char name[LABEL_CAP - 8];
     snprintf(label, sizeof label, "  + %s", fmt_name(name, sizeof name, k->name));
     put_row(l, label, 0, cells);
+}
+
+/* Under a role's table: which phases ran a different number of entries in
+ * B than in A, since their totals then move with the count as much as with
+ * the time of one entry (the mean column). */
+static void counts_note(const layout *l, const run_cmp_role *r) {
+    size_t n = 0, first = 0;
+    for (size_t i = 0; i < r->nphases; i++)
+        if (r->phases[i].side == RUN_CMP_BOTH && r->phases[i].count.a != r->phases[i].count.b &&
+            !n++)
+            first = i;
+    if (!n)
+        return;
+    const run_cmp_phase *p = &r->phases[first];
+    char a[CELL], b[CELL], text[LABEL_CAP + CELL * 4];
+    fmt_ucount(a, sizeof a, (uint64_t)p->count.a);
+    fmt_ucount(b, sizeof b, (uint64_t)p->count.b);
+    snprintf(text, sizeof text,
+             "Entry counts differ in %zu phase%s (%s: %s %s %s entries): %s total%s with the "
+             "number of entries; mean is the time of one entry.",
+             n, n == 1 ? "" : "s", p->path, a, arrow(l), b, n == 1 ? "its" : "their",
+             n == 1 ? " moves" : "s move");
+    text_wrap(l->f, l->st, text, 0, 0);
 }
 
 static void role_title(const layout *l, const run_cmp_role *r) {
@@ -242,7 +267,8 @@ void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
     run_line(&l, "A", c->a);
     run_line(&l, "B", c->b);
     text_wrap(f, st,
-              "Rows by impact (the change in total time); changes are B against A. "
+              "Rows by impact (the change in total time); changes are B against A; mean: "
+              "the change in time per entry. "
               "Counters (+): their rate per second of their phase's time.",
               0, 0);
     if (c->nroles == 0)
@@ -258,6 +284,7 @@ void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
             for (size_t k = 0; k < role->phases[i].ncounters; k++)
                 counter_row(&l, &role->phases[i].counters[k]);
         }
+        counts_note(&l, role);
     }
     dropped_note(&l);
 }

@@ -2,9 +2,9 @@
  * A small instrumented program for the compare/check end-to-end test: the
  * same work every run, except that "compute" can be made slower.
  *
- *   cmp_workload RUN SLOW [extra]
+ *   cmp_workload RUN SLOW [extra|half]
  *
- * Records into RUN as role "worker": 12 iterations of
+ * Records into RUN as role "worker": 12 iterations (6 with "half") of
  *
  *   prepare { load { sleep 2 ms } sleep 1 ms }
  *   compute { sleep 6*SLOW ms; count items 64 }
@@ -25,14 +25,15 @@
 
 int main(int argc, char **argv) {
     if (argc < 3 || argc > 4 || atoi(argv[2]) < 1) {
-        fputs("usage: cmp_workload RUN SLOW [extra] (SLOW: 1 or more)\n", stderr);
+        fputs("usage: cmp_workload RUN SLOW [extra|half] (SLOW: 1 or more)\n", stderr);
         return 2;
     }
     useconds_t slow = (useconds_t)atoi(argv[2]);
     int extra = argc == 4 && !strcmp(argv[3], "extra");
+    int iterations = argc == 4 && !strcmp(argv[3], "half") ? ITERATIONS / 2 : ITERATIONS;
     if (scope_init(argv[1], "worker") != 0)
         fputs("cmp_workload: scope_init failed\n", stderr);
-    for (int i = 0; i < ITERATIONS; i++) {
+    for (int i = 0; i < iterations; i++) {
         SCOPE_PHASE("prepare") {
             SCOPE_PHASE("load") {
                 usleep(2000);

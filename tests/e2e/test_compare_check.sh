@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End to end: `scope-tui compare` and `scope-tui check` on real runs of a
 # small instrumented program (cmp_workload.c): a baseline, a rerun of the
-# same work, a run whose "compute" phase sleeps twice as long, and a run
-# with a phase the others lack.
+# same work, a run whose "compute" phase sleeps twice as long, a run with a
+# phase the others lack, and a run of half the iterations whose "compute"
+# sleeps twice as long (the same total, twice the mean).
 # usage: test_compare_check.sh SCOPE_TUI CMP_WORKLOAD
 set -euo pipefail
 scope_tui=$1
@@ -32,6 +33,7 @@ $(cat err)"
 "$workload" rerun 1
 "$workload" slow 2
 "$workload" extra 1 extra
+"$workload" half 2 half
 
 # The first table row under the header of the first role.
 first_row() { awk '/^phase / { getline; print $1; exit }' out; }
@@ -49,6 +51,20 @@ expect_rc 0 "$scope_tui" compare --width 200 base slow
 $(cat out)"
 grep -E '^compute ' out | grep -qE '\+(9[0-9]|1[01][0-9])\.[0-9]%' ||
     fail "compute did not change by about +100%: $(grep -E '^compute ' out)"
+
+# Half the entries, each twice as long: the total barely moves, the mean per
+# entry doubles, and the table says that the entry counts differ.
+expect_rc 0 "$scope_tui" compare --width 200 base half
+grep -E '^phase ' out | grep -qE 'change +mean ' || fail "no mean column: $(grep -E '^phase ' out)"
+compute_mean=$(awk '$1 == "compute" { print $5 }' out)
+# About +100%; sleeps stretch on a loaded machine, the 6 ms ones of the base
+# relatively more, so only a clear rise is asked for.
+echo "$compute_mean" | grep -qE '^\+([3-9][0-9]|1[0-9][0-9])\.[0-9]%$' ||
+    fail "compute's mean did not rise by about +100%: $(grep -E '^compute ' out)"
+expect_in out "Entry counts differ in 4 phases"
+grep -qE '\(prepare: 12 (→|->) 6 entries\)' out || fail "the entry counts not named: $(cat out)"
+expect_rc 0 "$scope_tui" compare --width 200 base rerun
+expect_not_in out "Entry counts differ"
 
 # Narrow terminals keep the essential columns and say what was left out.
 expect_rc 0 "$scope_tui" compare --width 60 base slow
@@ -110,6 +126,32 @@ expect_rc 1 "$scope_tui" check base slow --max-regression 20
 expect_in out "REGRESSED: compute (role worker): mean"
 expect_in out "limit +20.0%"
 grep -E '^worker +compute ' out | grep -qF REGRESSED || fail "compute row not REGRESSED: $(cat out)"
+
+# --json for CI: the same verdicts and exit status, parsed.
+expect_rc 0 "$scope_tui" check --json base base
+expect_rc 1 "$scope_tui" check --json base half
+if command -v python3 >/dev/null; then
+    expect_rc 0 "$scope_tui" check --json --max-regression 50 base rerun
+    python3 - out <<'PY' || fail "check --json on a passing pair: $(head -c 400 out)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["schema"] == "scope-check/1", doc["schema"]
+assert doc["passed"] is True and doc["failed"] == 0 and doc["watched"] == 4, doc
+assert doc["metric"] == "mean" and doc["max_regression"] == 0.5
+assert all(p["verdict"] == "OK" and p["failed"] is False for p in doc["phases"])
+PY
+    expect_rc 1 "$scope_tui" check --json base half
+    python3 - out <<'PY' || fail "check --json on a failing pair: $(head -c 400 out)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["passed"] is False and doc["failed"] >= 1, doc
+rows = {p["path"]: p for p in doc["phases"]}
+c = rows["compute"]
+assert c["role"] == "worker" and c["verdict"] == "REGRESSED" and c["failed"] is True, c
+assert 0.3 < c["metric"]["change"] < 2.0, c["metric"]
+assert c["metric"]["b"] > c["metric"]["a"] > 0
+PY
+fi
 
 # Watching other phases only: it passes.
 expect_rc 0 "$scope_tui" check base slow --phase prepare --phase write --max-regression 50
