@@ -4,10 +4,12 @@
  *
  * Exit status: 0 nothing regressed past the threshold; 1 something did (or a
  * phase named with --phase disappeared); 2 bad usage, an unloadable run, or
- * a --role or --phase found in neither run.
+ * a --role or --phase found in neither run.  --json prints the verdicts as
+ * JSON instead (docs/json.md), with the same exit status.
  */
 #include "cmd_util.h"
 #include "commands.h"
+#include "compare_json.h"
 #include "fmt.h"
 #include "run_check.h"
 #include "run_compare.h"
@@ -34,6 +36,8 @@ static void check_usage(FILE *f) {
           "                        name (every phase of that name); repeatable.  Default:\n"
           "                        every phase with 1% or more of its role's time in BASE\n"
           "  --role NAME           only this role's phases\n"
+          "  --json                the verdicts as JSON (schema scope-check/1,\n"
+          "                        docs/json.md); the exit status is the same\n"
           "A phase named with --phase that is missing from CANDIDATE fails the check;\n"
           "one watched by default is only noted.\n"
           "Exit status: 0 no regression, 1 regression, 2 bad usage, an unloadable run,\n"
@@ -178,7 +182,7 @@ static int report(FILE *f, const run_cmp *c, const run_check *k, const run_check
 }
 
 /* Loads both runs and judges them: the exit status. */
-static int check_runs(const char *base, const char *candidate, const run_check_opts *o) {
+static int check_runs(const char *base, const char *candidate, const run_check_opts *o, int json) {
     run_options ro = {0};
     run_model *a = cmd_load_run("check", base, &ro);
     run_model *b = a ? cmd_load_run("check", candidate, &ro) : NULL;
@@ -194,8 +198,14 @@ static int check_runs(const char *base, const char *candidate, const run_check_o
             fputs("scope-tui check: out of memory\n", stderr);
         else if (st != RUN_CHECK_DONE)
             fprintf(stderr, "scope-tui check: %s\n", msg);
-        else
+        else if (!json)
             rc = report(stdout, cmp, k, o);
+        else if (check_json_print(stdout, cmp, k, o) != 0)
+            fputs("scope-tui check: could not write the JSON (out of memory or output "
+                  "error)\n",
+                  stderr);
+        else
+            rc = k->nfailed ? 1 : 0;
     }
     run_check_free(k);
     run_cmp_free(cmp);
@@ -209,6 +219,7 @@ int scope_cmd_check(int argc, char **argv) {
                                          {"metric", required_argument, 0, 'm'},
                                          {"phase", required_argument, 0, 'p'},
                                          {"role", required_argument, 0, 'r'},
+                                         {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     run_check_opts o = {.max_regression = DEFAULT_MAX_REGRESSION / 100.0,
@@ -221,7 +232,7 @@ int scope_cmd_check(int argc, char **argv) {
         return 2;
     }
     o.phases = phases;
-    int c, rc = -1;
+    int c, rc = -1, json = 0;
     optind = 1;
     opterr = 0;
     while (rc < 0 && (c = getopt_long(argc, argv, ":x:m:p:r:h", opts, NULL)) != -1) {
@@ -244,6 +255,9 @@ int scope_cmd_check(int argc, char **argv) {
         case 'r':
             o.role = optarg;
             break;
+        case 'j':
+            json = 1;
+            break;
         case 'h':
             check_usage(stdout);
             rc = 0;
@@ -258,7 +272,7 @@ int scope_cmd_check(int argc, char **argv) {
         rc = 2;
     }
     if (rc < 0)
-        rc = check_runs(argv[optind], argv[optind + 1], &o);
+        rc = check_runs(argv[optind], argv[optind + 1], &o, json);
     free(phases);
     return rc;
 }

@@ -71,3 +71,31 @@ int compare_json_print(FILE *f, const run_cmp *c) {
         put_role(&j, roles, &c->roles[i]);
     return jo_finish(&j, root, f);
 }
+
+static void put_check_row(json_out *j, cJSON *arr, const run_check_row *row) {
+    cJSON *o = jo_object(j, arr, NULL);
+    jo_name(j, o, "role", row->role->name);
+    jo_str(j, o, "path", row->phase->path);
+    jo_str(j, o, "side", run_cmp_side_name(row->phase->side));
+    jo_str(j, o, "verdict", run_check_verdict_name(row->verdict));
+    jo_bool(j, o, "failed", row->failed);
+    put_fig(j, o, "metric", row->fig);
+}
+
+int check_json_print(FILE *f, const run_cmp *c, const run_check *k, const run_check_opts *o) {
+    json_out j = {0};
+    cJSON *root = jo_document(&j, CHECK_JSON_SCHEMA);
+    if (!root)
+        return -1;
+    put_run(&j, root, "base", c->a);
+    put_run(&j, root, "candidate", c->b);
+    jo_str(&j, root, "metric", run_check_metric_name(o->metric));
+    jo_num(&j, root, "max_regression", o->max_regression);
+    jo_bool(&j, root, "passed", k->nfailed == 0);
+    jo_u64(&j, root, "watched", k->nrows);
+    jo_u64(&j, root, "failed", k->nfailed);
+    cJSON *rows = jo_array(&j, root, "phases");
+    for (size_t i = 0; i < k->nrows; i++)
+        put_check_row(&j, rows, &k->rows[i]);
+    return jo_finish(&j, root, f);
+}
