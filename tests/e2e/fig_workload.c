@@ -11,9 +11,11 @@
  *   burst { sleep 1 ms; count huge 4,000,000,000,000,000,000 }
  *     (a rate of about 4e21/s, a time per unit of about 2.5e-13 ns)
  *   save  { sleep 10 ms; count bytes_written 2,500,000 }  (about 250 MB/s)
- *   stuck { inner { sleep 5 ms } ... }  left open at exit
+ *   stuck { inner { sleep 5 ms }  again { sleep 1 ms }  again { ... }
  *
- * so "stuck" has no completed entry and its time was never recorded.
+ * with "stuck" and the second "again" left open at exit: "stuck" has no
+ * completed entry, "again" has one, and the time of the open ones was
+ * never recorded.
  */
 #include <scope/scope.h>
 
@@ -43,8 +45,12 @@ static void worker(int i) {
         SCOPE_PHASE("inner") {
             usleep(5000);
         }
+        scope_phase_begin("again");
+        usleep(1000);
+        scope_phase_end();
+        scope_phase_begin("again");
     }
-    exit(0); /* through exit(), with "stuck" still open in worker 2 */
+    exit(0); /* through exit(), with "stuck" and "again" still open in worker 2 */
 }
 
 int main(int argc, char **argv) {

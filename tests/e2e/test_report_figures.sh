@@ -61,6 +61,8 @@ report=$tmp/report.140
 # A phase left open and never completed: "open", never 0ns and 0.0%.
 grep -Eq '^stuck +open +open +open ' "$report" || fail "the open phase: $(grep '^stuck' "$report")"
 grep -Eq '^stuck .*open \(1/3\)$' "$report" || fail "the open phase's spread: $(grep '^stuck' "$report")"
+# One completed entry and one left open: its total is at least what it shows.
+grep -Eq '^  again +[0-9.]+% +[0-9.]+ms\+ ' "$report" || fail "the phase open again: $(grep '^  again' "$report")"
 # 4e18 in about a millisecond: some e+21 per second, about 2.5e-13 ns each.
 grep -Eq '\+ huge +4,000,000,000,000,000,000  [0-9]\.[0-9]e\+21/s  [0-9]\.[0-9]e-13ns/ea$' "$report" ||
     fail "the huge counter: $(grep '+ huge' "$report")"
@@ -83,7 +85,7 @@ def walk(phases):
         walk(p["children"])
 for role in m["roles"]:
     walk(role["phases"])
-assert open_["stuck"] == 1, open_
+assert open_["stuck"] == 1 and open_["stuck/again"] == 1, open_
 assert open_["stuck/inner"] == 0 and open_["part"] == 0 and open_["tick"] == 0, open_
 PY
 
