@@ -6,30 +6,24 @@
 # says which phase was left open.
 #
 # Usage: test_report_figures.sh SCOPE_TUI FIG_WORKLOAD
-set -uo pipefail
+set -euo pipefail
 tui=$1
 workload=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-if ! "$workload" "$tmp/run" >"$tmp/workload.out" 2>&1; then
-    echo "FAIL: the workload failed: $(cat "$tmp/workload.out")" >&2
+if ! "$workload" run >"workload.out" 2>&1; then
+    echo "FAIL: the workload failed: $(cat "workload.out")" >&2
     exit 1
 fi
 
 for width in 80 100 118 140 200; do
-    "$tui" report --width "$width" --color never "$tmp/run" >"$tmp/report.$width" 2>&1 ||
+    "$tui" report --width "$width" --color never run >"report.$width" 2>&1 ||
         fail "report --width $width exited $?"
     # Each heading of the phase table ends where its column ends (figures
     # are right-aligned); the cell of the next column must start with a
     # space there on every phase row.
-    python3 - "$tmp/report.$width" "$width" <<'PY' || fail "width $width: columns run together"
+    python3 - "report.$width" "$width" <<'PY' || fail "width $width: columns run together"
 import re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
 width = int(sys.argv[2])
@@ -57,7 +51,7 @@ sys.exit(1 if bad else 0)
 PY
 done
 
-report=$tmp/report.140
+report=report.140
 # A phase left open and never completed: "open", never 0ns and 0.0%.
 grep -Eq '^stuck +open +open +open ' "$report" || fail "the open phase: $(grep '^stuck' "$report")"
 grep -Eq '^stuck .*open \(1/3\)$' "$report" || fail "the open phase's spread: $(grep '^stuck' "$report")"
@@ -74,8 +68,8 @@ grep -Eq '^  \+ counter +total  rate  per unit$' "$report" || fail "no counter h
 grep -Eq '^part .* 2  [0-9.]+ms/[0-9.]+ms/[0-9.]+ms \(2/3\)$' "$report" ||
     fail "part's count and spread: $(grep '^part' "$report")"
 
-"$tui" report --json "$tmp/run" >"$tmp/report.json" || fail "report --json exited $?"
-python3 - "$tmp/report.json" <<'PY' || fail "the JSON's open_threads"
+"$tui" report --json run >"report.json" || fail "report --json exited $?"
+python3 - "report.json" <<'PY' || fail "the JSON's open_threads"
 import json, sys
 m = json.load(open(sys.argv[1]))
 open_ = {}
@@ -89,8 +83,5 @@ assert open_["stuck"] == 1 and open_["stuck/again"] == 1, open_
 assert open_["stuck/inner"] == 0 and open_["part"] == 0 and open_["tick"] == 0, open_
 PY
 
-if ((failures)); then
-    echo "$failures failure(s)" >&2
-    exit 1
-fi
+finish
 echo "all report figure checks passed"
