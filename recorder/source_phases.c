@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "frame.h"
+#include "names.h"
 #include "thread.h"
 
 #include <scope/log_hist.h>
@@ -172,8 +173,25 @@ static void add_caveats(const rec_frame_ctx *f, rec_thread *t) {
     uint64_t ub = atomic_load_explicit(&t->unbalanced_end_empty, memory_order_relaxed);
     if (ub != t->w_unbalanced) {
         rec_frame_mark_sub(f, SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_END_EMPTY, t->index,
-                           (int64_t)ub, 0, "scope_phase_end() with no phase open");
+                           (int64_t)ub, 0, "scope_phase_end() with no phase open of its own");
         t->w_unbalanced = ub;
+    }
+    uint64_t lb = atomic_load_explicit(&t->left_in_block, memory_order_acquire);
+    if (lb != t->w_left_in_block) {
+        size_t nlen = 0, blen = 0;
+        const char *name =
+            rec_name_get(atomic_load_explicit(&t->left_in_block_name, memory_order_relaxed), &nlen);
+        const char *block = rec_name_get(
+            atomic_load_explicit(&t->left_in_block_block, memory_order_relaxed), &blen);
+        char text[200];
+        snprintf(text, sizeof text,
+                 "scope_phase_begin(\"%.*s\") left open inside the block of phase \"%.*s\", "
+                 "which closed it",
+                 name ? (int)(nlen < 60 ? nlen : 60) : 1, name ? name : "?",
+                 block ? (int)(blen < 60 ? blen : 60) : 1, block ? block : "?");
+        rec_frame_mark_sub(f, SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_LEFT_IN_BLOCK, t->index,
+                           (int64_t)lb, 0, text);
+        t->w_left_in_block = lb;
     }
     uint64_t dr = atomic_load_explicit(&t->dropped_count, memory_order_relaxed);
     if (dr != t->w_dropped) {

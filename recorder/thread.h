@@ -143,6 +143,11 @@ typedef struct rec_thread {
     uint32_t depth;     /* open phases; the k-th is stack[k] while k < REC_MAX_DEPTH */
     uint32_t inherited; /* phases a forked child's parent had open: their ends are expected */
     rec_frame stack[REC_MAX_DEPTH]; /* stack[0] is the root sentinel */
+    /* owner: explicit[k] when scope_phase_begin opened stack[k], which
+     * scope_phase_end alone may then end; a block's frame (0) is ended only
+     * by its block.  Beside the stack, not in it, so that the frames the
+     * hot path indexes stay 24 bytes. */
+    uint8_t explicit_open[REC_MAX_DEPTH];
 
     /* owner: chunks written by the owner, published by count (release) */
     rec_node *nodes[REC_MAX_CHUNKS];
@@ -173,6 +178,11 @@ typedef struct rec_thread {
     _Atomic uint64_t unbalanced_end_empty; /* end with nothing open */
     _Atomic uint64_t dropped_count;        /* entries or counts not recorded */
     uint64_t w_unbalanced, w_dropped;      /* writer: the counts last written */
+    /* explicit phases a block closed because they were left open inside
+     * it, and the name ids of the last such phase and of its block */
+    _Atomic uint64_t left_in_block;
+    _Atomic uint32_t left_in_block_name, left_in_block_block;
+    uint64_t w_left_in_block; /* writer: the count last written */
 } rec_thread;
 
 static inline rec_node *rec_node_at(rec_thread *t, uint32_t idx) {

@@ -29,6 +29,9 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
     case SCOPE_MARK_UNBALANCED:
         if (mk->subkind == SCOPE_UNBALANCED_END_EMPTY) {
             log_set_unbalanced_ends(log, mk->thread, mk->value); /* a running total */
+        } else if (mk->subkind == SCOPE_UNBALANCED_LEFT_IN_BLOCK) {
+            log_set_left_in_block(log, mk->thread, mk->value); /* a running total */
+            log_add_note(log, mk->text);                       /* which phase, inside which block */
         } else {
             /* Phases left open, one mark per thread saying how many; a
              * subkind from a later minor version counts as one. */

@@ -48,6 +48,7 @@
 #define SCOPE_UNBALANCED_SUBKINDS(X)                                                               \
     X(UNSTATED, 0, "unstated")   /* format 1.0 encoding, before classification */                  \
     X(END_EMPTY, 1, "end-empty") /* value: scope_phase_end() calls with nothing open so far */     \
-    X(LEFT_OPEN, 2, "left-open") /* value: innermost open node; value2: phases left open */
+    X(LEFT_OPEN, 2, "left-open") /* value: innermost open node; value2: phases left open */        \
+    X(LEFT_IN_BLOCK, 3, "left-in-block") /* value: begun phases a block closed so far */
 
 #endif
