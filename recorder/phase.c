@@ -386,10 +386,27 @@ void scope_phase_end(void) {
 
 static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site);
 
-static inline void counter_add(rec_counter *c, int64_t v) {
+/* A total that would pass INT64_MAX or INT64_MIN holds at that limit, and
+ * the counter is marked so that the log says it saturated: a wrapped total
+ * would read as a plausible figure of the wrong sign. */
+static COLD void counter_saturate(rec_counter *c, int64_t v) {
+    /* Before the update, so a writer that copies the new total also sees
+     * the flag. */
+    atomic_store_explicit(&c->saturated, v > 0 ? REC_SATURATED_MAX : REC_SATURATED_MIN,
+                          memory_order_release);
     uint32_t seq = rec_seq_begin(&c->seq);
     REC_SEQ_ADD(c->calls, 1);
-    REC_SEQ_ADD(c->total, v);
+    REC_SEQ_SET(c->total, v > 0 ? INT64_MAX : INT64_MIN);
+    rec_seq_end(&c->seq, seq);
+}
+
+static inline void counter_add(rec_counter *c, int64_t v) {
+    int64_t sum;
+    if (__builtin_expect(__builtin_add_overflow(c->total, v, &sum), 0))
+        return counter_saturate(c, v);
+    uint32_t seq = rec_seq_begin(&c->seq);
+    REC_SEQ_ADD(c->calls, 1);
+    REC_SEQ_SET(c->total, sum);
     rec_seq_end(&c->seq, seq);
 }
 

@@ -165,6 +165,20 @@ static void add_counters(const rec_frame_ctx *f, rec_thread *t) {
         r.u.counter = (scope_rec_counter){c->id, c->name, c->node_id, t->index, s.calls, s.total};
         rec_frame_add(f, &r);
         c->w_calls = s.calls;
+        uint8_t sat = atomic_load_explicit(&c->saturated, memory_order_acquire);
+        if (sat != c->w_saturated) {
+            size_t len = 0;
+            const char *name = rec_name_get(c->name, &len);
+            char text[200];
+            snprintf(text, sizeof text,
+                     "counter \"%.*s\" passed the 64-bit range: its total holds at %s "
+                     "(saturated, not wrapped)",
+                     name ? (int)(len < 80 ? len : 80) : 1, name ? name : "?",
+                     sat == REC_SATURATED_MAX ? "9223372036854775807 (2^63-1)"
+                                              : "-9223372036854775808 (-2^63)");
+            rec_frame_mark(f, SCOPE_MARK_SATURATED, t->index, (int64_t)c->id, text);
+            c->w_saturated = sat;
+        }
     }
 }
 

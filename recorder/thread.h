@@ -93,6 +93,8 @@ typedef struct rec_node {
 #define REC_IDX_DROPPED UINT32_MAX       /* the dropped sentinel's idx */
 #define REC_CACHE_EMPTY (UINT32_MAX - 1) /* a cache slot's parent before first use */
 
+enum { REC_SATURATED_MAX = 1, REC_SATURATED_MIN = 2 };
+
 typedef struct rec_counter {
     _Atomic uint32_t seq; /* owner */
     /* before publication */
@@ -103,8 +105,10 @@ typedef struct rec_counter {
     uint32_t node_id; /* the open node's id, 0 for none */
     /* owner, under seq */
     uint64_t calls;
-    int64_t total;
-    uint64_t w_calls; /* writer */
+    int64_t total;             /* held at INT64_MAX or INT64_MIN once it would pass them */
+    _Atomic uint8_t saturated; /* owner: REC_SATURATED_* of the last limit the total held at */
+    uint64_t w_calls;          /* writer */
+    uint8_t w_saturated;       /* writer: the saturated mark is written */
 } rec_counter;
 
 typedef struct rec_frame {

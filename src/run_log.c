@@ -39,6 +39,14 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
             log_add_open_phases(log, left_open ? (uint64_t)mk->value2 : 1, mk->text);
         }
         break;
+    case SCOPE_MARK_SATURATED: {
+        /* A counter's total held at an int64 limit: the text names it. */
+        static const char what[] = "a counter's total passed the 64-bit range and holds at "
+                                   "its limit (saturated, not wrapped)";
+        log_add_note(log, mk->text.len ? mk->text
+                                       : (scope_bytes){(const uint8_t *)what, sizeof what - 1});
+        break;
+    }
     default:
         break; /* fork, exec: events, not caveats */
     }
