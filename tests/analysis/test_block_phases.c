@@ -35,13 +35,6 @@ static run_model *record(char *run, size_t cap, const char *mode) {
     return m;
 }
 
-static size_t caveats_with(const run_model *m, const char *substr) {
-    size_t n = 0;
-    for (size_t i = 0; i < m->ncaveats; i++)
-        n += strstr(m->caveats[i].text, substr) != NULL;
-    return n;
-}
-
 /* 10 x parent { blk { begin "leak" the 5th time } work { 1 ms } }: every
  * phase keeps its place and its 10 entries; only leak is new. */
 START_TEST(begin_left_open_in_block) {
@@ -66,8 +59,8 @@ START_TEST(begin_left_open_in_block) {
     ck_assert_uint_ge(parent->dist.total_ns, work->dist.total_ns + blk->dist.total_ns);
     ck_assert_double_le(parent->share, 1.0);
     ck_assert_uint_eq(m->workers[0].unbalanced, 1);
-    ck_assert_uint_eq(caveats_with(m, "scope_phase_begin(\"leak\") left open inside the block "
-                                      "of phase \"blk\""),
+    ck_assert_uint_eq(an_caveats_with(m, "scope_phase_begin(\"leak\") left open inside the block "
+                                         "of phase \"blk\""),
                       1);
     run_free(m);
 }
@@ -85,7 +78,7 @@ START_TEST(stray_end_in_block) {
                   blk->dist.total_ns / MS);
     ck_assert_uint_ge(outer->dist.total_ns, blk->dist.total_ns);
     ck_assert_uint_eq(m->workers[0].unbalanced, 1);
-    ck_assert_uint_eq(caveats_with(m, "scope_phase_end() with no phase open of its own"), 1);
+    ck_assert_uint_eq(an_caveats_with(m, "scope_phase_end() with no phase open of its own"), 1);
     run_free(m);
 }
 END_TEST

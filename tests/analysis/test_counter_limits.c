@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include "an_util.h"
-#include "report_json.h"
 #include "rt_util.h"
 #include "run_model.h"
 
@@ -18,13 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-
-static size_t caveats_with(const run_model *m, const char *substr) {
-    size_t n = 0;
-    for (size_t i = 0; i < m->ncaveats; i++)
-        n += strstr(m->caveats[i].text, substr) != NULL;
-    return n;
-}
 
 /* The JSON counter `name` of the phase "fill". */
 static const cJSON *json_counter(const cJSON *doc, const char *name) {
@@ -73,20 +65,16 @@ START_TEST(counters_saturate) {
     ck_assert_int_eq(items->total, 7);
     ck_assert_msg(bytes->rate_per_s > 0, "bytes rate %g", bytes->rate_per_s);
     ck_assert_msg(debt->rate_per_s < 0, "debt rate %g", debt->rate_per_s);
-    ck_assert_uint_eq(caveats_with(m, "counter \"bytes\" passed the 64-bit range: its total "
-                                      "holds at 9223372036854775807"),
+    ck_assert_uint_eq(an_caveats_with(m, "counter \"bytes\" passed the 64-bit range: its total "
+                                         "holds at 9223372036854775807"),
                       1);
-    ck_assert_uint_eq(caveats_with(m, "counter \"debt\" passed the 64-bit range: its total "
-                                      "holds at -9223372036854775808"),
+    ck_assert_uint_eq(an_caveats_with(m, "counter \"debt\" passed the 64-bit range: its total "
+                                         "holds at -9223372036854775808"),
                       1);
-    ck_assert_uint_eq(caveats_with(m, "\"items\""), 0);
+    ck_assert_uint_eq(an_caveats_with(m, "\"items\""), 0);
 
-    char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(report_json_print(f, m), 0);
-    fclose(f);
+    char *text = an_report_json(m, &len);
     /* Exactly, as written (cJSON's doubles cannot tell 2^63-1 from 2^63). */
     ck_assert_msg(strstr(text, "\t9223372036854775807") && strstr(text, "\t-9223372036854775808"),
                   "report --json lacks the saturated totals: %.600s", text);
