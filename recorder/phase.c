@@ -79,28 +79,46 @@ static inline void push_clock(const rec_thread *t, rec_frame *f) {
  * cpu_quiet; from then on the writer thread judges each frame interval's
  * entries and stores its verdict in cpu_read.  The owner's verdict holds
  * until the writer's first. */
-static COLD void push_clock_cpu(const rec_thread *t, rec_frame *f) {
+/* What an entry returns when it pushed no frame (nesting too deep, or not
+ * recording): no thread's depth ever equals it, so its block's exit takes
+ * the cold path, which ends it as the innermost phase. */
+#define UNTRACKED UINT32_MAX
+
+/* Set in the depth an entry returns on a thread without the TSC, so that
+ * the block's exit, whose fast path reads the TSC, leaves it at its one
+ * test of the depth. */
+#define NO_TSC 0x80000000u
+
+static inline uint32_t entered(const rec_thread *t, uint32_t depth) {
+    return t->clock_tsc ? depth : depth | NO_TSC;
+}
+
+static COLD uint32_t push_clock_cpu(const rec_thread *t, rec_frame *f, uint32_t depth) {
     const rec_node *n = f->node;
     if (n->cpu_quiet &&
-        atomic_load_explicit(&n->cpu_read, memory_order_relaxed) == REC_CPU_READ_FIRST)
-        return push_clock(t, f);
+        atomic_load_explicit(&n->cpu_read, memory_order_relaxed) == REC_CPU_READ_FIRST) {
+        push_clock(t, f);
+        return entered(t, depth);
+    }
     f->t0 = rec_ticks_with(t->clock_tsc);
     f->cpu0 = rec_thread_cpu_ns();
+    return entered(t, depth);
 }
 
-static COLD void push_clock_cold(const rec_thread *t, rec_frame *f) {
+static COLD uint32_t push_clock_cold(const rec_thread *t, rec_frame *f, uint32_t depth) {
     push_clock(t, f);
+    return entered(t, depth);
 }
 
-static inline void enter(rec_thread *t, uint32_t name, scope_site *site);
+static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site);
 
 /* Any entry the fast path does not take: a thread's first entry, a site's
  * first use, nesting too deep, a cache miss, a dropped parent. */
-static COLD void enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
+static COLD uint32_t enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
     if (!rec_attached(t)) {
         if ((t = slow_self()))
-            enter(t, name, site);
-        return;
+            return enter(t, name, site);
+        return UNTRACKED;
     }
     if (!name && site)
         name = rec_site_register(site); /* 0 still when the name table is full */
@@ -108,7 +126,7 @@ static COLD void enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
     if (depth >= REC_MAX_DEPTH - 1) {
         rec_relaxed_store(&t->depth, depth + 1); /* counted so that exits pair up; not recorded */
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
-        return;
+        return UNTRACKED;
     }
     rec_node *parent = t->stack[depth].node;
     rec_node *n = NULL;
@@ -121,12 +139,14 @@ static COLD void enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
     rec_relaxed_store(&t->depth, depth + 1);
     assert(t->depth < REC_MAX_DEPTH);
     if (n && atomic_load_explicit(&n->cpu_read, memory_order_relaxed))
-        push_clock_cpu(t, f);
-    else
-        push_clock(t, f);
+        return push_clock_cpu(t, f, depth + 1);
+    push_clock(t, f);
+    return entered(t, depth + 1);
 }
 
-static inline void enter(rec_thread *t, uint32_t name, scope_site *site) {
+/* Returns the thread's depth with the entry open (NO_TSC set without the
+ * TSC), or UNTRACKED. */
+static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->phase_cache[name];
     if (__builtin_expect(depth >= REC_MAX_DEPTH - 1 || name >= t->cache_len ||
@@ -141,22 +161,31 @@ static inline void enter(rec_thread *t, uint32_t name, scope_site *site) {
      * leave through a tail call, so this path saves no registers. */
     uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
     if (__builtin_expect(cpu || !t->clock_tsc, 0))
-        return cpu ? push_clock_cpu(t, f) : push_clock_cold(t, f);
+        return cpu ? push_clock_cpu(t, f, depth + 1) : push_clock_cold(t, f, depth + 1);
     f->cpu0 = 0;
     f->t0 = rec_ticks_with(1);
+    return depth + 1;
 }
 
 /* An unregistered site has id 0, whose cache slot never matches: its first
  * use falls to enter_slow like any miss. */
+uint32_t scope_block_enter_(scope_site *site) {
+    return enter(rec_self, __atomic_load_n(&site->id, __ATOMIC_ACQUIRE), site);
+}
+
 void scope_phase_enter_(scope_site *site) {
     enter(rec_self, __atomic_load_n(&site->id, __ATOMIC_ACQUIRE), site);
 }
 
+/* The frame it pushes is marked explicit: only scope_phase_end, or the
+ * block it was left open in, ends it. */
 void scope_phase_begin(const char *name) {
     if (!scope_hot_)
         return;
     const char *nm = name ? name : "(null)";
-    enter(rec_self, rec_name_intern(nm, strlen(nm)), NULL);
+    uint32_t depth = enter(rec_self, rec_name_intern(nm, strlen(nm)), NULL);
+    if (depth != UNTRACKED)
+        rec_self->explicit_open[depth & ~NO_TSC] = 1;
 }
 
 /* ---- leaving -------------------------------------------------------------- */
@@ -243,7 +272,16 @@ static COLD void exit_edge(rec_thread *t) {
         atomic_fetch_add_explicit(&t->unbalanced_end_empty, 1, memory_order_relaxed);
 }
 
-static inline __attribute__((always_inline)) void exit_at(rec_thread *t, uint64_t now);
+static inline __attribute__((always_inline)) void exit_frame(rec_thread *t, uint32_t depth,
+                                                             uint64_t now);
+
+/* The innermost phase, whatever opened it. */
+static inline __attribute__((always_inline)) void exit_at(rec_thread *t, uint64_t now) {
+    uint32_t depth = t->depth;
+    if (__builtin_expect(depth - 1u >= REC_MAX_DEPTH - 1u, 0))
+        return exit_edge(t);
+    exit_frame(t, depth, now);
+}
 
 /* Without the TSC the clock is a call: out of the fast path. */
 static COLD void exit_other_clock(rec_thread *t) {
@@ -257,10 +295,9 @@ void scope_phase_exit_(void) {
     exit_at(t, rec_ticks_with(1));
 }
 
-static inline __attribute__((always_inline)) void exit_at(rec_thread *t, uint64_t now) {
-    uint32_t depth = t->depth;
-    if (__builtin_expect(depth - 1u >= REC_MAX_DEPTH - 1u, 0))
-        return exit_edge(t);
+/* Closes stack[depth], the thread's innermost frame (1 <= depth < REC_MAX_DEPTH). */
+static inline __attribute__((always_inline)) void exit_frame(rec_thread *t, uint32_t depth,
+                                                             uint64_t now) {
     rec_frame *f = &t->stack[depth];
     rec_relaxed_store(&t->depth, depth - 1);
     if (__builtin_expect(f->cpu0 != 0, 0))
@@ -274,7 +311,74 @@ static inline __attribute__((always_inline)) void exit_at(rec_thread *t, uint64_
     update(n, oct, b, d);
 }
 
+/* A block's exit when the thread's depth is not the one its entry
+ * returned.  Deeper: phases begun inside the block and left open; each is
+ * closed now, as unbalanced, and then the block's own.  Shallower: the
+ * block's phase is no longer open (a forked child leaving its parent's
+ * block, or an exit through the older innermost-phase call), so nothing of
+ * its own is left to close. */
+static COLD void block_exit_other(rec_thread *t, uint32_t block_depth, uint64_t now) {
+    if (block_depth == UNTRACKED || !rec_attached(t))
+        return exit_at(t, now); /* no frame of its own: the innermost, as always */
+    uint32_t depth = t->depth;
+    if (depth < block_depth) {
+        if (depth == 0)
+            exit_edge(t); /* a forked child's inherited block, or unbalanced */
+        else
+            atomic_fetch_add_explicit(&t->unbalanced_end_empty, 1, memory_order_relaxed);
+        return;
+    }
+    uint32_t leaked = 0;
+    for (; depth > block_depth; depth = t->depth, leaked++) {
+        if (depth >= REC_MAX_DEPTH) {
+            rec_relaxed_store(&t->depth, depth - 1); /* counted, never recorded */
+            continue;
+        }
+        t->explicit_open[depth] = 0;
+        if (depth == block_depth + 1)
+            atomic_store_explicit(&t->left_in_block_name, t->stack[depth].node->name,
+                                  memory_order_relaxed);
+        exit_frame(t, depth, now);
+    }
+    atomic_store_explicit(&t->left_in_block_block, t->stack[block_depth].node->name,
+                          memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->left_in_block, leaked, memory_order_release);
+    exit_frame(t, block_depth, now);
+}
+
+/* Any block exit but the one the fast path takes: a thread without the
+ * TSC, or a depth that is not the block's. */
+static COLD void block_exit_cold(rec_thread *t, uint32_t block_depth) {
+    uint64_t now = rec_ticks_with(t->clock_tsc);
+    if (block_depth != UNTRACKED)
+        block_depth &= ~NO_TSC;
+    if (t->depth != block_depth)
+        return block_exit_other(t, block_depth, now);
+    exit_frame(t, block_depth, now);
+}
+
+/* One test of the depth guards the fast path: it equals the block's only
+ * when the block's phase is the innermost and the thread has the TSC. */
+void scope_block_exit_(uint32_t block_depth) {
+    rec_thread *t = rec_self;
+    if (__builtin_expect(t->depth != block_depth, 0))
+        return block_exit_cold(t, block_depth);
+    exit_frame(t, block_depth, rec_ticks_with(1));
+}
+
+/* Ends the innermost phase only when scope_phase_begin opened it: a block's
+ * phase is its block's to end, so an end inside a block with nothing of its
+ * own open is counted as unbalanced and changes nothing. */
 void scope_phase_end(void) {
+    rec_thread *t = rec_self;
+    uint32_t depth = t->depth;
+    if (depth - 1u < REC_MAX_DEPTH - 1u) {
+        if (!t->explicit_open[depth]) {
+            atomic_fetch_add_explicit(&t->unbalanced_end_empty, 1, memory_order_relaxed);
+            return;
+        }
+        t->explicit_open[depth] = 0;
+    }
     scope_phase_exit_();
 }
 
@@ -282,10 +386,27 @@ void scope_phase_end(void) {
 
 static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site);
 
-static inline void counter_add(rec_counter *c, int64_t v) {
+/* A total that would pass INT64_MAX or INT64_MIN holds at that limit, and
+ * the counter is marked so that the log says it saturated: a wrapped total
+ * would read as a plausible figure of the wrong sign. */
+static COLD void counter_saturate(rec_counter *c, int64_t v) {
+    /* Before the update, so a writer that copies the new total also sees
+     * the flag. */
+    atomic_store_explicit(&c->saturated, v > 0 ? REC_SATURATED_MAX : REC_SATURATED_MIN,
+                          memory_order_release);
     uint32_t seq = rec_seq_begin(&c->seq);
     REC_SEQ_ADD(c->calls, 1);
-    REC_SEQ_ADD(c->total, v);
+    REC_SEQ_SET(c->total, v > 0 ? INT64_MAX : INT64_MIN);
+    rec_seq_end(&c->seq, seq);
+}
+
+static inline void counter_add(rec_counter *c, int64_t v) {
+    int64_t sum;
+    if (__builtin_expect(__builtin_add_overflow(c->total, v, &sum), 0))
+        return counter_saturate(c, v);
+    uint32_t seq = rec_seq_begin(&c->seq);
+    REC_SEQ_ADD(c->calls, 1);
+    REC_SEQ_SET(c->total, sum);
     rec_seq_end(&c->seq, seq);
 }
 

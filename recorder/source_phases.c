@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "frame.h"
+#include "names.h"
 #include "thread.h"
 
 #include <scope/log_hist.h>
@@ -164,6 +165,20 @@ static void add_counters(const rec_frame_ctx *f, rec_thread *t) {
         r.u.counter = (scope_rec_counter){c->id, c->name, c->node_id, t->index, s.calls, s.total};
         rec_frame_add(f, &r);
         c->w_calls = s.calls;
+        uint8_t sat = atomic_load_explicit(&c->saturated, memory_order_acquire);
+        if (sat != c->w_saturated) {
+            size_t len = 0;
+            const char *name = rec_name_get(c->name, &len);
+            char text[200];
+            snprintf(text, sizeof text,
+                     "counter \"%.*s\" passed the 64-bit range: its total holds at %s "
+                     "(saturated, not wrapped)",
+                     name ? (int)(len < 80 ? len : 80) : 1, name ? name : "?",
+                     sat == REC_SATURATED_MAX ? "9223372036854775807 (2^63-1)"
+                                              : "-9223372036854775808 (-2^63)");
+            rec_frame_mark(f, SCOPE_MARK_SATURATED, t->index, (int64_t)c->id, text);
+            c->w_saturated = sat;
+        }
     }
 }
 
@@ -172,8 +187,25 @@ static void add_caveats(const rec_frame_ctx *f, rec_thread *t) {
     uint64_t ub = atomic_load_explicit(&t->unbalanced_end_empty, memory_order_relaxed);
     if (ub != t->w_unbalanced) {
         rec_frame_mark_sub(f, SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_END_EMPTY, t->index,
-                           (int64_t)ub, 0, "scope_phase_end() with no phase open");
+                           (int64_t)ub, 0, "scope_phase_end() with no phase open of its own");
         t->w_unbalanced = ub;
+    }
+    uint64_t lb = atomic_load_explicit(&t->left_in_block, memory_order_acquire);
+    if (lb != t->w_left_in_block) {
+        size_t nlen = 0, blen = 0;
+        const char *name =
+            rec_name_get(atomic_load_explicit(&t->left_in_block_name, memory_order_relaxed), &nlen);
+        const char *block = rec_name_get(
+            atomic_load_explicit(&t->left_in_block_block, memory_order_relaxed), &blen);
+        char text[200];
+        snprintf(text, sizeof text,
+                 "scope_phase_begin(\"%.*s\") left open inside the block of phase \"%.*s\", "
+                 "which closed it",
+                 name ? (int)(nlen < 60 ? nlen : 60) : 1, name ? name : "?",
+                 block ? (int)(blen < 60 ? blen : 60) : 1, block ? block : "?");
+        rec_frame_mark_sub(f, SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_LEFT_IN_BLOCK, t->index,
+                           (int64_t)lb, 0, text);
+        t->w_left_in_block = lb;
     }
     uint64_t dr = atomic_load_explicit(&t->dropped_count, memory_order_relaxed);
     if (dr != t->w_dropped) {

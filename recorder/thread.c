@@ -419,11 +419,14 @@ void rec_threads_fork_child(void) {
         keep->next = NULL;
         rec_thread_free_nodes(keep);
         memset(keep->stack, 0, sizeof keep->stack);
+        memset(keep->explicit_open, 0, sizeof keep->explicit_open);
         rec_thread_init_recording(keep);
         keep->inherited = open;
         keep->w_defined = 0;
         keep->w_unbalanced = keep->w_dropped = 0;
         atomic_store(&keep->unbalanced_end_empty, 0);
+        keep->w_left_in_block = 0;
+        atomic_store(&keep->left_in_block, 0);
         atomic_store(&keep->dropped_count, 0);
         atomic_store(&keep->exited, 0);
         atomic_store(&keep->retired, 0);

@@ -93,6 +93,8 @@ typedef struct rec_node {
 #define REC_IDX_DROPPED UINT32_MAX       /* the dropped sentinel's idx */
 #define REC_CACHE_EMPTY (UINT32_MAX - 1) /* a cache slot's parent before first use */
 
+enum { REC_SATURATED_MAX = 1, REC_SATURATED_MIN = 2 };
+
 typedef struct rec_counter {
     _Atomic uint32_t seq; /* owner */
     /* before publication */
@@ -103,8 +105,10 @@ typedef struct rec_counter {
     uint32_t node_id; /* the open node's id, 0 for none */
     /* owner, under seq */
     uint64_t calls;
-    int64_t total;
-    uint64_t w_calls; /* writer */
+    int64_t total;             /* held at INT64_MAX or INT64_MIN once it would pass them */
+    _Atomic uint8_t saturated; /* owner: REC_SATURATED_* of the last limit the total held at */
+    uint64_t w_calls;          /* writer */
+    uint8_t w_saturated;       /* writer: the saturated mark is written */
 } rec_counter;
 
 typedef struct rec_frame {
@@ -143,6 +147,11 @@ typedef struct rec_thread {
     uint32_t depth;     /* open phases; the k-th is stack[k] while k < REC_MAX_DEPTH */
     uint32_t inherited; /* phases a forked child's parent had open: their ends are expected */
     rec_frame stack[REC_MAX_DEPTH]; /* stack[0] is the root sentinel */
+    /* owner: explicit[k] when scope_phase_begin opened stack[k], which
+     * scope_phase_end alone may then end; a block's frame (0) is ended only
+     * by its block.  Beside the stack, not in it, so that the frames the
+     * hot path indexes stay 24 bytes. */
+    uint8_t explicit_open[REC_MAX_DEPTH];
 
     /* owner: chunks written by the owner, published by count (release) */
     rec_node *nodes[REC_MAX_CHUNKS];
@@ -173,6 +182,11 @@ typedef struct rec_thread {
     _Atomic uint64_t unbalanced_end_empty; /* end with nothing open */
     _Atomic uint64_t dropped_count;        /* entries or counts not recorded */
     uint64_t w_unbalanced, w_dropped;      /* writer: the counts last written */
+    /* explicit phases a block closed because they were left open inside
+     * it, and the name ids of the last such phase and of its block */
+    _Atomic uint64_t left_in_block;
+    _Atomic uint32_t left_in_block_name, left_in_block_block;
+    uint64_t w_left_in_block; /* writer: the count last written */
 } rec_thread;
 
 static inline rec_node *rec_node_at(rec_thread *t, uint32_t idx) {

@@ -200,8 +200,9 @@ static void recorder_marks(caveat_list *l, size_t i, const worker_log *log) {
     char n[32];
     if (w->unbalanced)
         add(l, RUN_CAVEAT_UNBALANCED, i,
-            "%s unbalanced phase%s (scope_phase_end() with no phase open, or phases left "
-            "open at exit): the phases around them may be cut short",
+            "%s unbalanced phase%s (scope_phase_end() with no phase open of its own, "
+            "scope_phase_begin() left open inside a block, or phases left open at exit): the "
+            "phases around them may be cut short",
             fmt_ucount(n, sizeof n, w->unbalanced), w->unbalanced == 1 ? "" : "s");
     if (w->dropped)
         add(l, RUN_CAVEAT_DROPPED, i,

@@ -29,6 +29,9 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
     case SCOPE_MARK_UNBALANCED:
         if (mk->subkind == SCOPE_UNBALANCED_END_EMPTY) {
             log_set_unbalanced_ends(log, mk->thread, mk->value); /* a running total */
+        } else if (mk->subkind == SCOPE_UNBALANCED_LEFT_IN_BLOCK) {
+            log_set_left_in_block(log, mk->thread, mk->value); /* a running total */
+            log_add_note(log, mk->text);                       /* which phase, inside which block */
         } else {
             /* Phases left open, one mark per thread saying how many; a
              * subkind from a later minor version counts as one. */
@@ -38,6 +41,14 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
             log_add_open_phases(log, left_open ? (uint64_t)mk->value2 : 1, innermost, mk->text);
         }
         break;
+    case SCOPE_MARK_SATURATED: {
+        /* A counter's total held at an int64 limit: the text names it. */
+        static const char what[] = "a counter's total passed the 64-bit range and holds at "
+                                   "its limit (saturated, not wrapped)";
+        log_add_note(log, mk->text.len ? mk->text
+                                       : (scope_bytes){(const uint8_t *)what, sizeof what - 1});
+        break;
+    }
     default:
         break; /* fork, exec: events, not caveats */
     }

@@ -199,6 +199,12 @@ void log_set_unbalanced_ends(worker_log *log, uint32_t thread, int64_t total) {
         t->unbalanced_ends = (uint64_t)total;
 }
 
+void log_set_left_in_block(worker_log *log, uint32_t thread, int64_t total) {
+    log_thread_marks *t = thread_marks(log, thread);
+    if (t && total > 0)
+        t->left_in_block = (uint64_t)total;
+}
+
 void log_set_dropped(worker_log *log, uint32_t thread, int64_t total) {
     log_thread_marks *t = thread_marks(log, thread);
     if (t && total > 0)
@@ -233,7 +239,7 @@ void log_add_note(worker_log *log, scope_bytes text) {
 void worker_log_settle(worker_log *log) {
     run_worker *w = &log->w;
     for (size_t i = 0; i < log->ntmarks; i++) {
-        w->unbalanced += log->tmarks[i].unbalanced_ends;
+        w->unbalanced += log->tmarks[i].unbalanced_ends + log->tmarks[i].left_in_block;
         w->dropped += log->tmarks[i].dropped;
     }
     w->unbalanced += log->open_phase_marks;

@@ -44,7 +44,7 @@ typedef struct log_string {
 /* Per recorder thread: the newest cumulative caveat counts it wrote. */
 typedef struct log_thread_marks {
     uint32_t thread;
-    uint64_t unbalanced_ends, dropped;
+    uint64_t unbalanced_ends, left_in_block, dropped;
 } log_thread_marks;
 
 #define LOG_MAX_NOTES 4
@@ -122,6 +122,8 @@ void log_settle_pending(worker_log *log);
 /* A thread's running totals of unbalanced ends and of dropped entries:
  * the newest wins.  Values <= 0 say nothing. */
 void log_set_unbalanced_ends(worker_log *log, uint32_t thread, int64_t total);
+/* Likewise, the phases begun inside a block and closed with it. */
+void log_set_left_in_block(worker_log *log, uint32_t thread, int64_t total);
 void log_set_dropped(worker_log *log, uint32_t thread, int64_t total);
 
 /* n phases left open, with the recorder's own words for them (if any).

@@ -489,8 +489,8 @@ START_TEST(recorder_marks) {
     ck_assert_int_eq(w->flush_failed, 1);
     ck_assert_str_eq(caveat_text(m, RUN_CAVEAT_UNBALANCED, i),
                      "w pid 77 on h: 11 unbalanced phases (scope_phase_end() with no phase "
-                     "open, or phases left open at exit): the phases around them may be cut "
-                     "short");
+                     "open of its own, scope_phase_begin() left open inside a block, or phases "
+                     "left open at exit): the phases around them may be cut short");
     ck_assert_str_eq(caveat_text(m, RUN_CAVEAT_DROPPED, i),
                      "w pid 77 on h: the recorder dropped 8 entries or counts (nested too deep, "
                      "past a per-thread limit, name table full, or no memory): the counts shown "
@@ -558,8 +558,8 @@ START_TEST(unbalanced_marks_by_subkind) {
     ck_assert_uint_eq(m->workers[i].unbalanced, 5 + 3 + 1 + 2);
     ck_assert_str_eq(caveat_text(m, RUN_CAVEAT_UNBALANCED, i),
                      "w pid 78 on h: 11 unbalanced phases (scope_phase_end() with no phase "
-                     "open, or phases left open at exit): the phases around them may be cut "
-                     "short");
+                     "open of its own, scope_phase_begin() left open inside a block, or phases "
+                     "left open at exit): the phases around them may be cut short");
     ck_assert_uint_eq(count_caveats(m, RUN_CAVEAT_RECORDER), 2);
     const run_caveat *rc = caveat_of(m, RUN_CAVEAT_RECORDER, i);
     ck_assert_str_eq(rc[0].text, "w pid 78 on h: the recorder says: a phase was never closed");

@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 1 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 2 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian

@@ -39,7 +39,8 @@
     X(SHUTDOWN, 5, "shutdown")         /* value: enum scope_shutdown_reason */                     \
     X(CAVEAT, 6, "caveat")             /* text: plainly worded caveat */                           \
     X(DROPPED, 7, "dropped")           /* value: items dropped so far by the thread; text: what */ \
-    X(UNBALANCED, 8, "unbalanced")     /* subkind: enum scope_unbalanced_subkind */
+    X(UNBALANCED, 8, "unbalanced")     /* subkind: enum scope_unbalanced_subkind */                \
+    X(SATURATED, 9, "saturated")       /* value: COUNTER id whose total held at an int64 limit */
 
 /* X(NAME, subkind number, "name"): what an UNBALANCED mark counts,
  * SCOPE_UNBALANCED_<NAME>.  Format 1.0 wrote no subkind: such marks decode
@@ -48,6 +49,7 @@
 #define SCOPE_UNBALANCED_SUBKINDS(X)                                                               \
     X(UNSTATED, 0, "unstated")   /* format 1.0 encoding, before classification */                  \
     X(END_EMPTY, 1, "end-empty") /* value: scope_phase_end() calls with nothing open so far */     \
-    X(LEFT_OPEN, 2, "left-open") /* value: innermost open node; value2: phases left open */
+    X(LEFT_OPEN, 2, "left-open") /* value: innermost open node; value2: phases left open */        \
+    X(LEFT_IN_BLOCK, 3, "left-in-block") /* value: begun phases a block closed so far */
 
 #endif

@@ -72,7 +72,10 @@ typedef struct scope_site {
 #define SCOPE_PHASE_SYNC(name) SCOPE_PHASE_FLAGS_(name, SCOPE_SITE_SYNC)
 
 /* Explicit form: every begin needs one end on the same thread.  The name is
- * looked up on each call (a hash), so prefer the block form in hot code. */
+ * looked up on each call (a hash), so prefer the block form in hot code.
+ * A block closes exactly its own phase: a begin left open inside it is
+ * closed with it, and an end never closes a block's phase; either is
+ * counted as unbalanced. */
 SCOPE_API void scope_phase_begin(const char *name);
 SCOPE_API void scope_phase_end(void);
 
@@ -87,6 +90,15 @@ SCOPE_API void scope_count(const char *name, int64_t n);
  * off, so a disabled call is one load and one predictable branch. */
 extern SCOPE_API volatile int scope_hot_;
 
+/* The block form's halves.  scope_block_enter_ returns the thread's depth
+ * with the block's phase open (never 0), and the block hands it back to
+ * scope_block_exit_, which closes exactly that phase: whatever the block
+ * left open inside it is closed with it and counted as unbalanced, and a
+ * phase the block no longer has open is not closed twice.  The older
+ * scope_phase_enter_/scope_phase_exit_ pair (the innermost phase) stays for
+ * programs built against it. */
+SCOPE_API uint32_t scope_block_enter_(scope_site *site);
+SCOPE_API void scope_block_exit_(uint32_t depth);
 SCOPE_API void scope_phase_enter_(scope_site *site);
 SCOPE_API void scope_phase_exit_(void);
 SCOPE_API void scope_count_slow_(scope_site *site, int64_t n);
@@ -96,26 +108,32 @@ static inline void scope_count_site_(scope_site *site, int64_t n) {
         scope_count_slow_(site, n);
 }
 
-static inline int scope_phase_open_(scope_site *site) {
+/* 0: not entered, the cleanup must not close anything.  An entry never
+ * returns 0, and saying so lets the compiler drop the cleanup's test on the
+ * entered path. */
+static inline uint32_t scope_phase_open_(scope_site *site) {
     if (__builtin_expect(scope_hot_, 1)) {
-        scope_phase_enter_(site);
-        return 1;
+        uint32_t depth = scope_block_enter_(site);
+        if (depth == 0)
+            __builtin_unreachable();
+        return depth;
     }
-    return 2; /* not entered: the cleanup must not close anything */
+    return 0;
 }
 
-static inline void scope_phase_close_(int *state) {
-    if (*state == 1 || *state == 3)
-        scope_phase_exit_();
+static inline void scope_phase_close_(uint32_t *depth) {
+    if (*depth)
+        scope_block_exit_(*depth);
 }
 
 #ifdef __cplusplus
 /* C++: the guard object does what the cleanup attribute does in C. */
 struct scope_phase_guard_ {
-    int state;
-    explicit scope_phase_guard_(scope_site *s) : state(scope_phase_open_(s)) {}
+    uint32_t depth;
+    int once;
+    explicit scope_phase_guard_(scope_site *s) : depth(scope_phase_open_(s)), once(1) {}
     ~scope_phase_guard_() {
-        scope_phase_close_(&state);
+        scope_phase_close_(&depth);
     }
     scope_phase_guard_(const scope_phase_guard_ &) = delete;
     scope_phase_guard_ &operator=(const scope_phase_guard_ &) = delete;
@@ -127,20 +145,22 @@ struct scope_phase_guard_ {
     }())
 #define SCOPE_PHASE_FLAGS_(nm, fl)                                                                 \
     for (scope_phase_guard_ SCOPE_CAT_(scope_g_, __LINE__)(SCOPE_SITE_(nm, fl));                   \
-         SCOPE_CAT_(scope_g_, __LINE__).state < 3; SCOPE_CAT_(scope_g_, __LINE__).state += 2)
+         SCOPE_CAT_(scope_g_, __LINE__).once; SCOPE_CAT_(scope_g_, __LINE__).once = 0)
 #else
 /* C: a statement expression gives each call site its own static descriptor,
  * and the cleanup attribute closes the phase on every way out of the block.
- * state: 1 entered, 2 not entered; +2 once the body ran (ends the loop). */
+ * The first variable holds the depth scope_phase_open_ returned; the second
+ * makes the loop run once. */
 #define SCOPE_SITE_(nm, fl)                                                                        \
     (__extension__({                                                                               \
         static scope_site s_ = {nm, __FILE__, __LINE__, fl, 0u, 0u};                               \
         &s_;                                                                                       \
     }))
 #define SCOPE_PHASE_FLAGS_(nm, fl)                                                                 \
-    for (int SCOPE_CAT_(scope_g_, __LINE__) __attribute__((cleanup(scope_phase_close_))) =         \
-             scope_phase_open_(SCOPE_SITE_(nm, fl));                                               \
-         SCOPE_CAT_(scope_g_, __LINE__) < 3; SCOPE_CAT_(scope_g_, __LINE__) += 2)
+    for (uint32_t SCOPE_CAT_(scope_g_, __LINE__) __attribute__((cleanup(scope_phase_close_))) =    \
+             scope_phase_open_(SCOPE_SITE_(nm, fl)),                                               \
+                                                 SCOPE_CAT_(scope_once_, __LINE__) = 1;            \
+         SCOPE_CAT_(scope_once_, __LINE__); SCOPE_CAT_(scope_once_, __LINE__) = 0)
 #endif
 
 #define SCOPE_CAT2_(a, b) a##b
