@@ -174,9 +174,25 @@ static int run_terminal(app *a, timings *t) {
      * unknown type leaves what it allocated behind. */
     int term_err = 0;
     SCREEN *scr = NULL;
+    int addressable = 0;
     if (setupterm(term, STDOUT_FILENO, &term_err) == OK) {
+        /* A terminal that cannot move its cursor (TERM=dumb) would get
+         * every screen as a stream of garbage: refused as an unknown one. */
+        char *cup = tigetstr("cup");
+        addressable = cup && cup != (char *)-1;
         del_curterm(cur_term);
-        scr = newterm(NULL, stdout, stdin);
+        if (addressable)
+            scr = newterm(NULL, stdout, stdin);
+    }
+    if (!scr && term_err == 1 && !addressable) {
+        char shown[128];
+        scope_escape((const uint8_t *)term, strlen(term), shown, sizeof shown, 0);
+        fprintf(stderr,
+                "scope-tui: TERM '%s' cannot move the cursor, so the browser cannot draw; try "
+                "TERM=xterm-256color, or 'scope-tui report %s' prints the same figures "
+                "as text\n",
+                shown, a->run_dir);
+        return 2;
     }
     if (!scr) {
         char shown[128];

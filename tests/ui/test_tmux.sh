@@ -10,7 +10,8 @@
 # Then the colours as tmux received them (capture-pane -e), true colour on
 # xterm-direct when its terminfo is installed (ncurses-term), `r` on a run
 # still being recorded and on one deleted under it, and the refusals:
-# no terminfo entry, TERM unset, stdout not a terminal.
+# no terminfo entry, TERM unset, TERM=dumb (no cursor addressing), stdout
+# not a terminal.
 #
 # usage: test_tmux.sh SCOPE_TUI PIPELINE
 #        test_tmux.sh BUILD_DIR     (BUILD_DIR/src/scope-tui and
@@ -437,6 +438,10 @@ has_text "no terminfo entry for TERM 'no-such-term'" "$case_dir/screen" ||
     fail "TERM=no-such-term: the message does not name the terminal type"
 refused "TERM unset" -u TERM LANG=C.UTF-8 LC_ALL=C.UTF-8
 has_text "TERM is not set" "$case_dir/screen" || fail "TERM unset: the message does not say so"
+# A terminal that cannot address its cursor gets no screens of garbage.
+refused "TERM=dumb" TERM=dumb LANG=C.UTF-8 LC_ALL=C.UTF-8
+has_text "TERM 'dumb' cannot move the cursor" "$case_dir/screen" ||
+    fail "TERM=dumb: the message does not say why: $(cat "$case_dir/screen")"
 
 # No terminal at all: stdout into a file.
 expect_rc 2 env TERM=xterm-256color "$scope_tui" "$run"
