@@ -300,9 +300,7 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
                 text[n] = '\0'; /* no room: the imbalance alone */
         }
     }
-    char plain[256];
-    style_escape(role->name, plain, sizeof plain);
-    enum theme_element el = app_query_matches(a, plain) ? TH_MATCH : TH_ROLE;
+    enum theme_element el = app_query_matches(a, title) ? TH_MATCH : TH_ROLE;
     draw_text(w, y, 1, limit - 1, el, text);
     put_col(w, y, L, FIGURE(PHASE_COL_TOTAL), TH_ROLE,
             fmt_duration(buf, sizeof buf, (double)role->phase_ns));
@@ -496,8 +494,8 @@ static void phases_hint(view *v, char *buf, size_t cap) {
 
 static int phases_row_text(view *v, const list_row *r, char *buf, size_t cap) {
     (void)v;
-    if (r->kind == ROW_ROLE)
-        style_escape(((const run_role *)r->item)->name, buf, cap);
+    if (r->kind == ROW_ROLE) /* in capitals, as drawn: search matches what the screen shows */
+        fmt_title(buf, cap, ((const run_role *)r->item)->name);
     else if (r->kind == ROW_PHASE)
         style_escape(((const run_phase *)r->item)->name, buf, cap);
     else
