@@ -331,7 +331,16 @@ static void reload(app *a) {
 
 static void switch_view(app *a, size_t index) {
     assert(index < view_count);
+    if (index == a->help_view && a->current != a->help_view)
+        a->help_return = a->current;
     a->current = index;
+}
+
+/* On the help, q, Esc and ? close it and go back to the view (and row, which
+ * each view keeps) it was opened from, as less, htop, tig and perf do; F10
+ * still quits. */
+static int help_closes(const app *a, enum action act) {
+    return a->current == a->help_view && (act == ACT_QUIT || act == ACT_CLEAR || act == ACT_HELP);
 }
 
 void app_char(app *a, unsigned codepoint) {
@@ -355,9 +364,14 @@ void app_key(app *a, int key) {
     view *v = &a->views[a->current];
     list *l = &v->list;
     if (act == ACT_NONE) {
+        /* A key without a name is passed over quietly, as htop does. */
         char name[24];
-        app_message(a, 1, "%s does nothing here (? lists the keys)",
-                    keymap_key_name(key, name, sizeof name));
+        if (keymap_key_name(key, name, sizeof name))
+            app_message(a, 1, "%s does nothing here (? lists the keys)", name);
+        return;
+    }
+    if (help_closes(a, act)) {
+        switch_view(a, a->help_return);
         return;
     }
     if (v->ops->action && v->ops->action(v, act))
@@ -461,6 +475,7 @@ void app_key(app *a, int key) {
             clearok(curscr, TRUE);
         break;
     case ACT_QUIT:
+    case ACT_QUIT_NOW:
         a->quit = 1;
         break;
     default:
@@ -543,7 +558,8 @@ static void draw_status(app *a, int y, int width) {
     if (v->ops->hint)
         v->ops->hint(v, hint, sizeof hint);
     char line[512];
-    snprintf(line, sizeof line, "%s%s/ search  P save  ? help  q quit", hint, hint[0] ? "  " : "");
+    snprintf(line, sizeof line, "%s%s/ search  P save  %s", hint, hint[0] ? "  " : "",
+             a->current == a->help_view ? "q back  F10 quit" : "? help  q quit");
     int drawn = draw_text(stdscr, y, 1, width - 1, TH_STATUS, line);
     /* "KEY what  KEY what": each key drawn again in its own style, so the
      * eye finds them and the text stays what it is (saved screens agree). */

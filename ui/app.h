@@ -77,6 +77,7 @@ typedef struct app {
     size_t current;       /* the view shown: an index into views */
     size_t focus_view;    /* the view the process filter narrows (the phase tree) */
     size_t help_view;     /* the view ? shows */
+    size_t help_return;   /* the view the help was opened from: q, Esc and ? go back there */
 
     int rows, cols;      /* the screen's size */
     size_t focus_worker; /* the process filter: a worker index, SIZE_MAX for none */

@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The first binding of an action carries its help line and, when a new
@@ -45,7 +46,8 @@ static const struct {
     {KEY_TAB, ACT_VIEW_NEXT, "Views", "next view"},
     {KEY_BTAB, ACT_VIEW_PREV, NULL, "previous view"},
     {0, ACT_VIEW, NULL, NULL}, /* stands for each view's key, from views.c */
-    {'?', ACT_HELP, NULL, "help"},
+    {'?', ACT_HELP, NULL, "help; on it, ? q or Esc go back"},
+    {KEY_F(1), ACT_HELP, NULL, NULL},
 
     {'/', ACT_SEARCH, "Finding", "search names as you type (Enter keeps, Esc cancels)"},
     {'n', ACT_SEARCH_NEXT, NULL, "next match"},
@@ -58,6 +60,7 @@ static const struct {
     {'r', ACT_RELOAD, NULL, "reload the run from disk"},
     {KEY_CTRL('l'), ACT_REDRAW, NULL, "redraw the screen"},
     {'q', ACT_QUIT, NULL, "quit"},
+    {KEY_F(10), ACT_QUIT_NOW, NULL, "quit, from the help too"},
 };
 
 #define NTABLE (sizeof table / sizeof table[0])
@@ -110,12 +113,17 @@ const char *keymap_key_name(int key, char *buf, size_t cap) {
             snprintf(buf, cap, "<%s>", names[i].name);
             return buf;
         }
+    const char *curses_name = key >= KEY_MIN ? keyname(key) : NULL;
     if (key >= 1 && key < 32)
         snprintf(buf, cap, "<C-%c>", key + 'a' - 1);
     else if (key > 32 && key < 127)
         snprintf(buf, cap, "%c", key);
+    else if (key >= KEY_F(1) && key <= KEY_F(63))
+        snprintf(buf, cap, "<F%d>", key - KEY_F0);
+    else if (curses_name && !strncmp(curses_name, "KEY_", 4))
+        snprintf(buf, cap, "<%s>", curses_name + 4);
     else
-        snprintf(buf, cap, "<%d>", key);
+        return NULL;
     return buf;
 }
 
@@ -183,6 +191,11 @@ int keymap_parse_key(const char **s, int *cols, int *rows, int *is_char, char *e
             key = KEY_RESIZE;
     } else if (n == 3 && !strncmp(name, "C-", 2) && name[2] >= 'a' && name[2] <= 'z') {
         key = KEY_CTRL(name[2]);
+    } else if (n >= 2 && n <= 3 && name[0] == 'F' && name[1] >= '1' && name[1] <= '9' &&
+               (n == 2 || (name[2] >= '0' && name[2] <= '9'))) {
+        int f = atoi(name + 1);
+        if (f <= 63)
+            key = KEY_F(f);
     } else {
         for (size_t i = 0; i < sizeof names / sizeof names[0] && key < 0; i++)
             if (strlen(names[i].name) == n && !strncmp(names[i].name, name, n) &&
@@ -192,7 +205,7 @@ int keymap_parse_key(const char **s, int *cols, int *rows, int *is_char, char *e
     if (key < 0) {
         snprintf(err, errlen,
                  "--keys: unknown key <%.*s> (names: <Up> <Down> <Left> <Right> <PgUp> <PgDn> "
-                 "<Home> <End> <Enter> <BS> <Tab> <S-Tab> <Esc> <Space> <lt> <C-x> "
+                 "<Home> <End> <Enter> <BS> <Tab> <S-Tab> <Esc> <Space> <lt> <C-x> <F1> "
                  "<resize:WxH>)",
                  (int)(n > 24 ? 24 : n), name);
         return -1;

@@ -41,7 +41,8 @@ enum action {
     ACT_OPEN_SOURCE,
     ACT_RELOAD,
     ACT_REDRAW,
-    ACT_QUIT,
+    ACT_QUIT,     /* on the help: back to the view it was opened from */
+    ACT_QUIT_NOW, /* from any view, the help too (htop's F10) */
     ACT_COUNT
 };
 
@@ -68,7 +69,9 @@ key_binding keymap_binding(size_t i);
 key_binding keymap_lookup(int key);
 
 /* The key's name as help and headless mode spell it: "j", "<Down>",
- * "<PgDn>", "<C-l>".  Returns buf. */
+ * "<PgDn>", "<C-l>", "<F1>"; another ncurses KEY_ code by ncurses' own
+ * name without "KEY_" ("<IC>" for KEY_IC), as tig names keys, never by
+ * its number.  Returns buf, or NULL for a key without a name. */
 const char *keymap_key_name(int key, char *buf, size_t cap);
 
 /* The keys bound to what b does (its action, and for ACT_VIEW its view),
