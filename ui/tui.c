@@ -184,24 +184,16 @@ static int run_terminal(app *a, timings *t) {
         if (addressable)
             scr = newterm(NULL, stdout, stdin);
     }
-    if (!scr && term_err == 1 && !addressable) {
-        char shown[128];
-        scope_escape((const uint8_t *)term, strlen(term), shown, sizeof shown, 0);
-        fprintf(stderr,
-                "scope-tui: TERM '%s' cannot move the cursor, so the browser cannot draw; try "
-                "TERM=xterm-256color, or 'scope-tui report %s' prints the same figures "
-                "as text\n",
-                shown, a->run_dir);
-        return 2;
-    }
     if (!scr) {
         char shown[128];
         scope_escape((const uint8_t *)term, strlen(term), shown, sizeof shown, 0);
         fprintf(stderr,
-                "scope-tui: this system has no terminfo entry for TERM '%s'; try "
-                "TERM=xterm-256color, or 'scope-tui report %s' prints the same figures "
-                "as text\n",
-                shown, a->run_dir);
+                "scope-tui: %s TERM '%s'%s; try TERM=xterm-256color, or 'scope-tui report %s' "
+                "prints the same figures as text\n",
+                term_err == 1 && !addressable ? "the browser cannot draw on"
+                                              : "this system has no terminfo entry for",
+                shown, term_err == 1 && !addressable ? ", which cannot move the cursor" : "",
+                a->run_dir);
         return 2;
     }
     cbreak();

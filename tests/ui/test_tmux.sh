@@ -440,7 +440,7 @@ refused "TERM unset" -u TERM LANG=C.UTF-8 LC_ALL=C.UTF-8
 has_text "TERM is not set" "$case_dir/screen" || fail "TERM unset: the message does not say so"
 # A terminal that cannot address its cursor gets no screens of garbage.
 refused "TERM=dumb" TERM=dumb LANG=C.UTF-8 LC_ALL=C.UTF-8
-has_text "TERM 'dumb' cannot move the cursor" "$case_dir/screen" ||
+has_text "TERM 'dumb', which cannot move the cursor" "$case_dir/screen" ||
     fail "TERM=dumb: the message does not say why: $(cat "$case_dir/screen")"
 
 # No terminal at all: stdout into a file.
