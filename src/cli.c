@@ -4,6 +4,7 @@
  * command is a run to browse.
  */
 #include "commands.h"
+#include "text_escape.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"report", scope_cmd_report, "[--json] [--width N] RUN",
+    {"report", scope_cmd_report, "[OPTIONS] RUN",
      "print where the time went in a run, role by role"},
     {"dump", scope_cmd_dump, "[--frames|--summary] FILE...",
      "print an event log's frames and records, and what was skipped"},
@@ -31,18 +32,43 @@ static const struct command commands[] = {
      "exit 1 when a phase of CANDIDATE regressed against BASE (for CI)"},
 };
 
+static const struct command *find_command(const char *name) {
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(name, commands[i].name))
+            return &commands[i];
+    return NULL;
+}
+
 static void usage(FILE *f, const char *browse_usage) {
     fprintf(f,
             "usage: scope-tui %s\n"
             "       scope-tui COMMAND [ARGS...]\n"
-            "       scope-tui --help | --version\n\n"
+            "       scope-tui help [COMMAND] | --help | --version\n\n"
             "scope records where the time goes in long multi-process programs.\n"
             "'scope-tui RUN' opens a run directory in the terminal browser.\n\n"
             "Commands:\n",
             browse_usage);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-7s %-30s %s\n", commands[i].name, commands[i].args, commands[i].summary);
-    fputs("\nRun 'scope-tui COMMAND --help' for a command's options.\n", f);
+    fputs("\nRun 'scope-tui help COMMAND' (or 'scope-tui COMMAND --help') for a command's "
+          "options.\n",
+          f);
+}
+
+/* What the environment changes, for the full help.  The recorder's own
+ * SCOPE_* variables are read by the profiled program, not by scope-tui, so
+ * they are named by reference to their page. */
+static void environment(FILE *f) {
+    fputs("\nEnvironment:\n"
+          "  SCOPE_THEME        the browser's colour theme when --theme is not given\n"
+          "  NO_COLOR           set (to anything): no colour in the browser or the reports\n"
+          "  LC_ALL, LC_CTYPE   a UTF-8 locale draws boxes and shows names as UTF-8; in\n"
+          "                     others output is ASCII, names escaped (\\u4f11)\n"
+          "  VISUAL, EDITOR     the editor the browser opens a phase's source line in\n"
+          "  COLUMNS            the report's width when stdout is not a terminal\n"
+          "  SCOPE_*            the recorder's settings, read by the profiled program\n"
+          "                     (SCOPE_RUN_DIR, SCOPE_CPU_TIME, ...): see docs/recorder.md\n",
+          f);
 }
 
 int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
@@ -55,16 +81,34 @@ int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
         return 2;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") && argc > 2) {
+        /* `help COMMAND` is that command's --help, so each help is written once. */
+        const struct command *c = find_command(argv[2]);
+        if (!c) {
+            fputs("scope-tui help: no command '", stderr);
+            scope_fput_escaped(stderr, (const uint8_t *)argv[2], strlen(argv[2]), 0);
+            fputs("' (see 'scope-tui --help')\n", stderr);
+            return 2;
+        }
+        char *help_argv[] = {argv[2], "--help", NULL};
+        return c->run(2, help_argv);
+    }
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout, browse_usage);
-        return 0;
+        /* The browser's options, from the browser itself. */
+        fputs("\n", stdout);
+        fflush(stdout);
+        char *browse_argv[] = {argv[0], "--help", NULL};
+        int rc = browse(2, browse_argv);
+        environment(stdout);
+        return rc;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
         printf("scope-tui %s\n", SCOPE_VERSION);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+    const struct command *c = find_command(cmd);
+    if (c)
+        return c->run(argc - 1, argv + 1);
     return browse(argc, argv);
 }

@@ -3,18 +3,81 @@
  * the whole model as JSON with --json.
  *
  * Exit status: 0 printed; 2 bad arguments or a path that is not a readable
- * run (one line on stderr saying which).
+ * run (one line on stderr saying which); with --strict, 3 when the report
+ * was printed but the run is damaged (strict_kinds below).
  */
 #include "cmd_util.h"
 #include "commands.h"
 #include "report_json.h"
 #include "report_text.h"
 #include "run_model.h"
+#include "text_escape.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The caveats that make --strict fail: figures are missing or cut short
+ * because data was lost.  Left out: a signal (its figures were flushed),
+ * staleness (a killed worker is already "killed"), unbalanced phases (the
+ * program's doing, recorded faithfully), what the recorder reports of
+ * itself, and earlier attempts, which are not part of the run shown. */
+static const enum run_caveat_kind strict_kinds[] = {
+    RUN_CAVEAT_UNREADABLE, RUN_CAVEAT_NO_IDENTITY, RUN_CAVEAT_DAMAGED,      RUN_CAVEAT_TRUNCATED,
+    RUN_CAVEAT_KILLED,     RUN_CAVEAT_DROPPED,     RUN_CAVEAT_FLUSH_FAILED, RUN_CAVEAT_INCONSISTENT,
+};
+
+/* How many caveats of the model are of a strict kind; their kinds' names,
+ * each once, into names. */
+static size_t strict_caveats(const run_model *m, char *names, size_t cap) {
+    size_t n = 0, used = 0;
+    names[0] = '\0';
+    for (size_t k = 0; k < sizeof strict_kinds / sizeof strict_kinds[0]; k++) {
+        size_t of_kind = 0;
+        for (size_t i = 0; i < m->ncaveats; i++)
+            of_kind += m->caveats[i].kind == strict_kinds[k];
+        if (of_kind && used < cap) {
+            int w = snprintf(names + used, cap - used, "%s%s", n ? ", " : "",
+                             run_caveat_kind_name(strict_kinds[k]));
+            used += w > 0 ? (size_t)w : 0;
+        }
+        n += of_kind;
+    }
+    return n;
+}
+
+/* An --iteration name no role has: say so on stderr, so that stdout stays
+ * the report (or a JSON document) a script reads, and name the top-level
+ * phases, which is where the iteration phase usually is. */
+static void warn_unmatched_iteration(const run_model *m) {
+    for (size_t r = 0; r < m->nroles; r++)
+        if (m->roles[r].has_iterations)
+            return;
+    fputs("scope-tui report: no phase is named '", stderr);
+    scope_fput_escaped(stderr, (const uint8_t *)m->iteration_name, strlen(m->iteration_name), 0);
+    fputs("' (--iteration); top-level phases:", stderr);
+    size_t shown = 0;
+    for (size_t r = 0; r < m->nroles && shown < 12; r++) {
+        const run_phase *root = m->roles[r].root;
+        for (size_t c = 0; c < root->nchildren && shown < 12; c++) {
+            run_str name = root->children[c]->name;
+            int seen = 0;
+            for (size_t q = 0; q <= r && !seen; q++)
+                for (size_t d = 0; d < m->roles[q].root->nchildren && !seen; d++) {
+                    const run_phase *o = m->roles[q].root->children[d];
+                    if (o == root->children[c])
+                        break;
+                    seen = run_str_eq(o->name, name);
+                }
+            if (seen)
+                continue;
+            fputs(shown++ ? ", " : " ", stderr);
+            scope_fput_escaped(stderr, (const uint8_t *)name.s, name.len, 0);
+        }
+    }
+    fputs(shown ? "\n" : " none\n", stderr);
+}
 
 static void usage(FILE *f) {
     fputs("usage: scope-tui report [OPTIONS] RUN\n\n"
@@ -24,7 +87,11 @@ static void usage(FILE *f) {
           "  --iteration NAME   the phase whose entries are iterations (default: iteration)\n"
           "  --top N            dominant phases per role (default: 8)\n"
           "  --json             the whole model as JSON (docs/json.md)\n"
-          "  -h, --help         this help\n",
+          "  --strict           exit 3 when the run is damaged: a log unreadable, damaged,\n"
+          "                     cut mid-frame, or never shut down; records lost or dropped\n"
+          "  -h, --help         this help\n\n"
+          "Exit status: 0 printed, 2 bad arguments or not a readable run, 3 (with --strict)\n"
+          "printed but the run is damaged.\n",
           f);
 }
 
@@ -35,10 +102,11 @@ int scope_cmd_report(int argc, char **argv) {
         {"iteration", required_argument, NULL, 'i'},
         {"top", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},
+        {"strict", no_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int width = 0, color = -1, json = 0, c;
+    int width = 0, color = -1, json = 0, strict = 0, c;
     run_options ro = {0};
     optind = 1;
     opterr = 0;
@@ -83,6 +151,9 @@ int scope_cmd_report(int argc, char **argv) {
         case 'j':
             json = 1;
             break;
+        case 's':
+            strict = 1;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -99,6 +170,8 @@ int scope_cmd_report(int argc, char **argv) {
     run_model *m = cmd_load_run("report", argv[optind], &ro);
     if (!m)
         return 2;
+    if (ro.iteration_name)
+        warn_unmatched_iteration(m);
     int rc = 0;
     if (json) {
         if (report_json_print(stdout, m) < 0) {
@@ -110,10 +183,17 @@ int scope_cmd_report(int argc, char **argv) {
         text_style st = text_style_for(stdout, width, color);
         report_text_print(stdout, m, &st);
     }
+    char kinds[256];
+    size_t ndamaged = strict && rc == 0 ? strict_caveats(m, kinds, sizeof kinds) : 0;
     run_free(m);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("scope-tui report: writing the report");
         return 2;
+    }
+    if (ndamaged) {
+        fprintf(stderr, "scope-tui report: --strict: the run is damaged (%zu caveat%s: %s)\n",
+                ndamaged, ndamaged == 1 ? "" : "s", kinds);
+        return 3;
     }
     return rc;
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `scope-tui report` as a user meets it: wrong paths of every kind give one
 # clear line and exit 2; names full of escapes are printed escaped and
-# aligned by display width; colour only when asked for or on a terminal.
+# aligned by display width; colour only when asked for or on a terminal;
+# --iteration that matches nothing says so; --strict exits 3 on a damaged
+# run; --help and `help COMMAND` explain every option.
 #
 # With MPIRUN and RT_BASIC also given, the header of a run started by
 # mpirun: its ranks, and one attempt for all of them.
@@ -122,6 +124,57 @@ grep -q $'\x1b' "$tmp/nocolor" && fail "NO_COLOR ignored"
 LC_ALL=C "$tui" report "$run" >"$tmp/ascii" 2>&1
 LC_ALL=C grep -q $'\xe2\x94\x80' "$tmp/ascii" && fail "box drawing in the C locale"
 echo "ok: colour and locale"
+
+# ---- --iteration that matches nothing ------------------------------------------------
+# One line on stderr naming the name and the top-level phases, the report
+# still on stdout; a name that matches says nothing.
+"$tui" report --iteration nosuch "$run" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -ne 0 || ! -s $tmp/out || $(wc -l <"$tmp/err") -ne 1 ]] ||
+    ! grep -q "no phase is named 'nosuch' (--iteration); top-level phases: .*iteration" "$tmp/err"; then
+    fail "--iteration nosuch: exit $rc, stderr '$(cat "$tmp/err")'"
+else
+    echo "ok: --iteration nosuch: $(cat "$tmp/err")"
+fi
+"$tui" report --json --iteration nosuch "$run" 2>/dev/null | python3 -c 'import json,sys; json.load(sys.stdin)' ||
+    fail "--iteration nosuch --json: stdout is not one JSON document"
+"$tui" report --iteration iteration "$run" >/dev/null 2>"$tmp/err"
+[[ -s $tmp/err ]] && fail "--iteration iteration warned: $(cat "$tmp/err")"
+
+# ---- --strict -----------------------------------------------------------------------
+# Exit 3 when the run is damaged (here every log cut by 10 bytes: truncated
+# and never shut down), with the report still printed; 0 for a clean run.
+"$tui" report --strict "$run" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[[ $rc -eq 0 && ! -s $tmp/err ]] || fail "--strict on a clean run: exit $rc, stderr '$(cat "$tmp/err")'"
+cp -r "$run" "$tmp/cut"
+for log in "$tmp"/cut/workers/*/*.scope; do truncate -s -10 "$log"; done
+for fmt in "" --json; do
+    "$tui" report --strict $fmt "$tmp/cut" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [[ $rc -ne 3 || ! -s $tmp/out ]] || ! grep -q "^scope-tui report: --strict: the run is damaged (.*truncated" "$tmp/err"; then
+        fail "--strict $fmt on a cut run: exit $rc, stderr '$(cat "$tmp/err")'"
+    else
+        echo "ok: --strict $fmt: $(cat "$tmp/err")"
+    fi
+done
+"$tui" report "$tmp/cut" >/dev/null 2>&1 || fail "a cut run without --strict: exit $?, want 0"
+
+# ---- help ---------------------------------------------------------------------------
+"$tui" --help >"$tmp/out" 2>"$tmp/err" || fail "--help: exit $?"
+for word in report compare check dump --theme --iteration --print SCOPE_THEME NO_COLOR \
+    LC_ALL VISUAL EDITOR COLUMNS docs/recorder.md; do
+    grep -qF -- "$word" "$tmp/out" || fail "--help does not name $word"
+done
+for cmd in report compare check dump; do
+    "$tui" help "$cmd" >"$tmp/out" 2>"$tmp/err" || fail "help $cmd: exit $?"
+    "$tui" "$cmd" --help >"$tmp/out2" 2>&1 || fail "$cmd --help: exit $?"
+    grep -q "^usage: scope-tui $cmd " "$tmp/out" || fail "help $cmd: $(head -2 "$tmp/out")"
+    cmp -s "$tmp/out" "$tmp/out2" || fail "help $cmd differs from $cmd --help"
+done
+"$tui" help report | grep -q -- "--strict" || fail "help report does not explain --strict"
+expect_error "help for no such command" "no command 'bogus'" help bogus
+echo "ok: help"
 
 # ---- ranks from a launcher ---------------------------------------------------------
 if [[ -n $mpirun && -x $mpirun ]]; then
