@@ -63,8 +63,13 @@ if ((tsan)); then
     #   test_recorder_preload: LD_PRELOADs libscope into programs built
     #     without TSan, whose runtime must be the first library loaded.
     #   test_log_writer_alloc: defines malloc itself, which TSan's runtime owns.
+    #   test_recorder_signals: under TSan, about one run in ten of a SIGTERM
+    #     sent right after start leaves the program asleep with nothing
+    #     pending and no log frame for the signal (TSan runs a program's
+    #     handlers deferred, outside the kernel's signal frame); the plain
+    #     and ASan runs hold every case of it, 40 rounds of that one.
     ctest_args+=(-L 'recorder|analysis|unit'
-        -E '^(test_recorder_fork|test_analysis|test_report_cli|test_recorder_preload|test_log_writer_alloc)$')
+        -E '^(test_recorder_fork|test_analysis|test_report_cli|test_recorder_preload|test_log_writer_alloc|test_recorder_signals)$')
     # Stop at the first report; races outside the recorder that are the
     # tests' own are suppressed in tests/recorder/tsan.supp, each with why.
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/recorder/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
