@@ -102,6 +102,22 @@ static void enc_resource(enc_buf *b, const scope_rec_resource *r) {
         enc_u64(b, g->mem_run);
         enc_u64(b, g->mem_total);
     }
+    enc_u64(b, r->thread);
+    enc_u64(b, r->rss_peak);
+    enc_u64(b, r->dropped);
+}
+
+static void enc_lines(enc_buf *b, const scope_rec_lines *r) {
+    put_bytes(b, r->project);
+    enc_u64(b, r->hz);
+    enc_u64(b, r->clock);
+    enc_u64(b, r->period_ns);
+    enc_u64(b, r->samples);
+    enc_u64(b, r->dropped);
+    enc_u64(b, r->truncated);
+    enc_u64(b, r->threads);
+    enc_u64(b, r->threads_failed);
+    enc_u64(b, r->flags);
 }
 
 static void enc_trace(enc_buf *b, const scope_rec_trace *r) {
@@ -377,6 +393,25 @@ static void dec_resource(dec_ctx *c, scope_rec_resource *r) {
         g[i].mem_total = dec_u64(b);
     }
     r->gpus = g;
+    if (dec_remaining(b)) { /* a 1.2 body ends here */
+        r->thread = dec_u32(b);
+        r->rss_peak = dec_u64(b);
+        r->dropped = dec_u64(b);
+    }
+}
+
+static void dec_lines(dec_ctx *c, scope_rec_lines *r) {
+    dec_buf *b = &c->b;
+    r->project = get_bytes(b);
+    r->hz = dec_u32(b);
+    r->clock = dec_u32(b);
+    r->period_ns = dec_u64(b);
+    r->samples = dec_u64(b);
+    r->dropped = dec_u64(b);
+    r->truncated = dec_u64(b);
+    r->threads = dec_u32(b);
+    r->threads_failed = dec_u32(b);
+    r->flags = dec_u32(b);
 }
 
 static void dec_stack(dec_ctx *c, scope_rec_stack *r) {

@@ -118,6 +118,11 @@ static void dump_resource(FILE *f, const scope_rec_resource *r) {
     put_fig(f, "disk_w", r->present, SCOPE_RES_DISK_WRITE, r->disk_write);
     put_fig(f, "chars_r", r->present, SCOPE_RES_CHAR_READ, r->char_read);
     put_fig(f, "chars_w", r->present, SCOPE_RES_CHAR_WRITE, r->char_write);
+    put_fig(f, "rss_peak", r->present, SCOPE_RES_RSS_PEAK, r->rss_peak);
+    if (r->thread)
+        fprintf(f, " thread %" PRIu32, r->thread);
+    if (r->dropped)
+        fprintf(f, " dropped %" PRIu64, r->dropped);
     for (uint32_t i = 0; i < r->ngpus; i++) {
         const scope_gpu_figures *g = &r->gpus[i];
         fprintf(f, "\n      gpu %" PRIu32 ":", g->index);
@@ -132,6 +137,8 @@ static void dump_resource(FILE *f, const scope_rec_resource *r) {
         put_fig(f, "mem_used", g->present, SCOPE_GPU_MEM_USED, g->mem_used);
         put_fig(f, "mem_run", g->present, SCOPE_GPU_MEM_RUN, g->mem_run);
         put_fig(f, "mem_total", g->present, SCOPE_GPU_MEM_TOTAL, g->mem_total);
+        if (g->present & SCOPE_GPU_RUN_SEEN)
+            fputs(" run-seen", f);
     }
     fputc('\n', f);
 }
@@ -189,6 +196,26 @@ static void dump_stack_samples(FILE *f, const scope_rec_stack_samples *r) {
             r->node, r->period_ns);
     for (uint32_t i = 0; i < r->n; i++)
         fprintf(f, " %" PRIu32 "x%" PRIu64, r->counts[i].stack, r->counts[i].count);
+    fputc('\n', f);
+}
+
+static void dump_lines(FILE *f, const scope_rec_lines *r) {
+    fprintf(f,
+            "  LINES %" PRIu32 " Hz %s period %" PRIu64 "ns samples %" PRIu64 " dropped %" PRIu64
+            " truncated %" PRIu64 " threads %" PRIu32 " failed %" PRIu32 " flags",
+            r->hz, r->clock == SCOPE_LINES_CLOCK_WALL ? "wall" : "cpu", r->period_ns, r->samples,
+            r->dropped, r->truncated, r->threads, r->threads_failed);
+    if (!r->flags)
+        fputs(" -", f);
+    if (r->flags & SCOPE_LINES_F_ACTIVE)
+        fputs(" active", f);
+    if (r->flags & SCOPE_LINES_F_FOREIGN)
+        fputs(" foreign-handler", f);
+    if (r->flags & SCOPE_LINES_F_BLOCKED)
+        fputs(" blocked", f);
+    if (r->flags & SCOPE_LINES_F_NO_UNWIND)
+        fputs(" no-unwind", f);
+    put_named(f, " project ", r->project);
     fputc('\n', f);
 }
 

@@ -207,6 +207,9 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
         mix(h, r->disk_write);
         mix(h, r->char_read);
         mix(h, r->char_write);
+        mix(h, r->thread);
+        mix(h, r->rss_peak);
+        mix(h, r->dropped);
         mix(h, r->ngpus);
         for (uint32_t i = 0; i < r->ngpus; i++) {
             const scope_gpu_figures *g = &r->gpus[i];
@@ -254,6 +257,18 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
         mix(h, rec->u.mark.mono_ns);
         mix(h, (uint64_t)rec->u.mark.value);
         mix_bytes(h, rec->u.mark.text);
+        break;
+    case SCOPE_REC_LINES:
+        mix_bytes(h, rec->u.lines.project);
+        mix(h, rec->u.lines.hz);
+        mix(h, rec->u.lines.clock);
+        mix(h, rec->u.lines.period_ns);
+        mix(h, rec->u.lines.samples);
+        mix(h, rec->u.lines.dropped);
+        mix(h, rec->u.lines.truncated);
+        mix(h, rec->u.lines.threads);
+        mix(h, rec->u.lines.threads_failed);
+        mix(h, rec->u.lines.flags);
         break;
     case SCOPE_REC_TRACE:
         mix(h, rec->u.trace.thread);

@@ -259,6 +259,9 @@ static void fill_resource(scope_rec_resource *r, unsigned variant) {
         r->gpus = gpus0;
         break;
     case 1:
+        r->thread = UINT32_MAX;
+        r->rss_peak = UINT64_MAX;
+        r->dropped = UINT64_MAX;
         r->mono_ns = r->interval_ns = UINT64_MAX;
         r->node = UINT32_MAX;
         r->present = UINT32_MAX;
@@ -277,7 +280,10 @@ static void fill_resource(scope_rec_resource *r, unsigned variant) {
         }
         r->mono_ns = 5;
         r->interval_ns = 1000000000ull;
-        r->present = 0x7f;
+        r->present = 0xff;
+        r->thread = 3;
+        r->rss_peak = 5ull << 30;
+        r->dropped = 2;
         r->ngpus = NELEM(big.gpus);
         r->gpus = big.gpus;
         break;
@@ -503,6 +509,37 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     case SCOPE_REC_TRACE:
         fill_trace(&rec->u.trace, variant);
         return 0;
+    case SCOPE_REC_LINES:
+        if (variant == 0)
+            rec->u.lines = (scope_rec_lines){
+                B("/home/ada/rl-pipeline"), 99, SCOPE_LINES_CLOCK_CPU, 10101010, 48211, 3, 17, 9, 0,
+                SCOPE_LINES_F_ACTIVE};
+        else if (variant == 1)
+            rec->u.lines = (scope_rec_lines){B("/tmp/\x1b[1m\0proj\xff"),
+                                             UINT32_MAX,
+                                             UINT32_MAX,
+                                             UINT64_MAX,
+                                             UINT64_MAX,
+                                             UINT64_MAX,
+                                             UINT64_MAX,
+                                             UINT32_MAX,
+                                             UINT32_MAX,
+                                             UINT32_MAX};
+        else if (variant == 2)
+            rec->u.lines = (scope_rec_lines){0};
+        else
+            rec->u.lines = (scope_rec_lines){{long_text, sizeof long_text},
+                                             1000,
+                                             SCOPE_LINES_CLOCK_WALL,
+                                             1000000,
+                                             1,
+                                             0,
+                                             0,
+                                             1,
+                                             1,
+                                             SCOPE_LINES_F_FOREIGN | SCOPE_LINES_F_BLOCKED |
+                                                 SCOPE_LINES_F_NO_UNWIND};
+        return 0;
     default:
         return -EINVAL;
     }
@@ -693,6 +730,9 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         CMP_U(disk_write);
         CMP_U(char_read);
         CMP_U(char_write);
+        CMP_U(thread);
+        CMP_U(rss_peak);
+        CMP_U(dropped);
         if (cmp_count(&c, "resource.ngpus", x->ngpus, x->gpus, y->ngpus, y->gpus)) {
             for (uint32_t i = 0; i < x->ngpus; i++) {
 #define CMP_GPU(f)                                                                                 \
@@ -756,6 +796,20 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         CMP_B(text);
         CMP_U(subkind);
         CMP_I(value2);
+        break;
+    }
+    case SCOPE_REC_LINES: {
+        const scope_rec_lines *x = &a->u.lines, *y = &b->u.lines;
+        CMP_B(project);
+        CMP_U(hz);
+        CMP_U(clock);
+        CMP_U(period_ns);
+        CMP_U(samples);
+        CMP_U(dropped);
+        CMP_U(truncated);
+        CMP_U(threads);
+        CMP_U(threads_failed);
+        CMP_U(flags);
         break;
     }
     case SCOPE_REC_TRACE: {
@@ -1142,6 +1196,8 @@ static int write_resources(scope_log_writer *w, sample_state *st, unsigned seed,
         if (seed % 2 == 0)
             r->present |= SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE;
         r->rss = (2ull << 30) + second * (3u << 20);
+        r->present |= SCOPE_RES_RSS_PEAK;
+        r->rss_peak = r->rss + (1u << 20);
         r->cpu_user_ns = rnd_range(&st->rng, 1800000000ull, 2900000000ull);
         r->cpu_sys_ns = rnd_range(&st->rng, 30000000, 90000000);
         r->char_read = rnd_range(&st->rng, 0, 8u << 20);
@@ -1206,6 +1262,22 @@ static int write_mark(scope_log_writer *w, uint32_t kind, uint32_t thread, uint6
     return add(w, &rec);
 }
 
+/* The line sampler's totals, as of frame f (newest wins). */
+static int write_lines(scope_log_writer *w, unsigned f) {
+    scope_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_LINES;
+    rec.u.lines = (scope_rec_lines){.project = bytes_of("/home/ada/rl-pipeline"),
+                                    .hz = 99,
+                                    .clock = SCOPE_LINES_CLOCK_CPU,
+                                    .period_ns = 10101010,
+                                    .samples = 198ull * (f + 1),
+                                    .dropped = f / 3,
+                                    .threads = 3,
+                                    .flags = SCOPE_LINES_F_ACTIVE};
+    return add(w, &rec);
+}
+
 static int write_trace(scope_log_writer *w, sample_state *st, uint64_t t0) {
     /* One iteration of the main thread, event by event, in start order. */
     static const uint32_t nodes[] = {1, 2, 3, 4, 4, 4, 3, 4, 4, 5, 6, 7, 8, 6, 7, 8};
@@ -1254,7 +1326,7 @@ int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint
         }
         if ((rc = write_aggregates(w, st, f)) < 0 ||
             (rc = write_resources(w, st, seed, f, start_mono)) < 0 ||
-            (rc = write_samples(w, st, f)) < 0)
+            (rc = write_samples(w, st, f)) < 0 || (rc = write_lines(w, f)) < 0)
             goto out;
         if (f == 1 && (rc = write_mark(w, SCOPE_MARK_FORK, T_MAIN, mono - 700000000ull,
                                        40000 + (int64_t)(seed % 20000) + 17, NULL)) < 0)

@@ -736,6 +736,9 @@ static uint64_t touch(const scope_record *r) {
     case SCOPE_REC_MARK:
         s += touch_bytes(r->u.mark.text);
         break;
+    case SCOPE_REC_LINES:
+        s += touch_bytes(r->u.lines.project);
+        break;
     case SCOPE_REC_TRACE:
         for (uint32_t i = 0; i < r->u.trace.n; i++)
             s += r->u.trace.events[i].dur_ns;

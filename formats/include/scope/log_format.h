@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 2 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 3 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -115,12 +115,16 @@ enum scope_shutdown_reason {
 #define SCOPE_RES_DISK_WRITE 0x10u
 #define SCOPE_RES_CHAR_READ  0x20u /* bytes read by syscalls, page cache hits included */
 #define SCOPE_RES_CHAR_WRITE 0x40u
+#define SCOPE_RES_RSS_PEAK   0x80u /* since 1.3: peak resident set size (VmHWM) */
 
 #define SCOPE_GPU_BUSY      0x01u /* whole-device utilization */
 #define SCOPE_GPU_RUN       0x02u /* this run's own share (summed over its pids) */
 #define SCOPE_GPU_MEM_USED  0x04u /* device memory in use, all processes */
 #define SCOPE_GPU_MEM_RUN   0x08u /* device memory of this run's pids */
 #define SCOPE_GPU_MEM_TOTAL 0x10u
+#define SCOPE_GPU_RUN_SEEN                                                                         \
+    0x20u /* since 1.3: NVML attributed a sample to this pid in the                                \
+             interval (run_permyriad then rests on one) */
 
 /* I/O presence on a phase aggregate. */
 #define SCOPE_IO_MEASURED 0x1u
@@ -238,6 +242,12 @@ typedef struct scope_rec_resource {
                                                              the recorder's own excluded */
     uint32_t ngpus;
     const scope_gpu_figures *gpus;
+    /* Since 1.3 (trailing fields; a 1.2 body reads as 0, 0, 0). */
+    uint32_t thread;   /* 0: the process as a whole; else a thread index: that thread's
+                          own I/O during the interval, and node is its innermost phase */
+    uint64_t rss_peak; /* bytes, peak RSS of the process so far (SCOPE_RES_RSS_PEAK) */
+    uint64_t dropped;  /* intervals dropped since the previous record because a
+                          counter could not be read: never differenced across */
 } scope_rec_resource;
 
 typedef struct scope_rec_module {
@@ -271,6 +281,27 @@ typedef struct scope_rec_stack_samples {
     uint32_t n;
     const scope_stack_count *counts; /* full totals for (thread, node, stack) */
 } scope_rec_stack_samples;
+
+/* What line sampling did in this process (format 1.3): newest wins. */
+typedef struct scope_rec_lines {
+    scope_bytes project;     /* project folder samples are attributed to */
+    uint32_t hz;             /* requested sampling rate */
+    uint32_t clock;          /* enum scope_lines_clock */
+    uint64_t period_ns;      /* what one sample stands for (1e9 / hz) */
+    uint64_t samples;        /* samples taken so far, overruns included */
+    uint64_t dropped;        /* samples lost to full per-thread storage */
+    uint64_t truncated;      /* stacks cut at the unwind depth limit */
+    uint32_t threads;        /* threads sampled so far */
+    uint32_t threads_failed; /* threads whose timer could not be set up */
+    uint32_t flags;          /* SCOPE_LINES_F_* */
+} scope_rec_lines;
+
+enum scope_lines_clock { SCOPE_LINES_CLOCK_CPU = 0, SCOPE_LINES_CLOCK_WALL = 1 };
+
+#define SCOPE_LINES_F_ACTIVE    0x1u /* sampling was on when the record was written */
+#define SCOPE_LINES_F_FOREIGN   0x2u /* the program installed its own SIGPROF handler */
+#define SCOPE_LINES_F_BLOCKED   0x4u /* some thread blocked the sampling signal */
+#define SCOPE_LINES_F_NO_UNWIND 0x8u /* libunwind unavailable: frame pointers only */
 
 typedef struct scope_rec_mark {
     uint32_t kind; /* enum scope_mark_kind */
