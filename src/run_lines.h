@@ -1,0 +1,124 @@
+/*
+ * Hot lines: the line samples of a run, symbolized and attributed.
+ *
+ * The recorder writes interned stacks of module-relative addresses and, per
+ * thread and phase node, how often each stack was sampled (docs/format.md,
+ * MODULE, STACK, STACK_SAMPLES, LINES).  This part of the model symbolizes
+ * those addresses offline (lines_symbolize.h, elfutils) and sums samples by
+ * source line under two attributions:
+ *
+ *   project  the innermost frame whose source file is under the process's
+ *            project folder, so time spent in libm lands on the project
+ *            line that called it (the default everywhere);
+ *   self     the line that ran, wherever it is (--raw).
+ *
+ * A query selects samples by role, process and phase (a phase selects the
+ * samples taken while it or any phase under it was innermost) and returns
+ * rows per line, per function, or for one function's source.  Every figure
+ * follows the model's rule: what could not be measured is missing, never 0.
+ */
+#ifndef SCOPE_RUN_LINES_H
+#define SCOPE_RUN_LINES_H
+
+#include "run_model.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum run_lines_attr {
+    RUN_LINES_PROJECT = 0, /* innermost frame under the project folder */
+    RUN_LINES_SELF = 1,    /* the frame that ran */
+};
+
+enum run_lines_sort {
+    RUN_LINES_BY_TIME = 0,    /* samples, most first (time is samples x period) */
+    RUN_LINES_BY_SAMPLES = 1, /* the same order for one period; kept for "hits" */
+    RUN_LINES_BY_LINE = 2,    /* file, then line number */
+};
+
+/* Which samples a query counts. */
+typedef struct run_lines_query {
+    const char *role;       /* NULL: every role of the newest attempt */
+    size_t worker;          /* SIZE_MAX: every process; else run_model.workers index */
+    const run_phase *phase; /* NULL: all samples; else a phase of the model (any role's tree,
+                               or run_worker_role's): samples while it or a descendant was
+                               innermost, in the processes that phase merges */
+    const char *function;   /* NULL: all; else rows of functions of exactly this name */
+    enum run_lines_attr attr;
+    enum run_lines_sort sort;
+} run_lines_query;
+
+/* One source line (or one function when the line is unknown). */
+typedef struct run_line {
+    run_str file;      /* source file as the debug info names it; len 0: unknown */
+    uint32_t line;     /* 0: no line information (a function-level row) */
+    run_str function;  /* innermost function at that line, inlined ones included;
+                          "??" when unknown */
+    run_str module;    /* path of the module the address lies in */
+    uint64_t samples;  /* samples attributed to this line */
+    double seconds;    /* estimated CPU time: sum of samples x their period */
+    double share;      /* samples / the query's total samples, 0..1 */
+    double share_sd;   /* one standard deviation of share: sqrt(share (1 - share) / n) */
+    int approximate;   /* 1: function-level only (no debug info or build-id mismatch) */
+} run_line;
+
+/* One function: the seed's print_stats groups lines under these. */
+typedef struct run_lines_function {
+    run_str function, file, module;
+    uint32_t first_line, last_line; /* of its rows with a line; 0, 0 when none */
+    uint64_t samples;
+    double seconds, share, share_sd;
+    size_t first_row, nrows; /* its rows in run_lines_result.rows (sorted by line) */
+} run_lines_function;
+
+typedef struct run_lines_result {
+    run_line *rows; /* sorted as the query asked */
+    size_t nrows;
+    run_lines_function *functions; /* by samples, most first */
+    size_t nfunctions;
+    uint64_t samples;         /* every sample the query selected */
+    double seconds;           /* their estimated time */
+    uint64_t outside_project; /* project attribution: samples with no frame under the
+                                 project folder (counted in rows by the frame that ran,
+                                 marked in no row; 0 for self attribution) */
+    double period_ns;         /* sampling period when all selected processes share one;
+                                 NAN when they differ or none was sampled */
+} run_lines_result;
+
+/* What line data the run has, from its LINES records and caveats. */
+typedef struct run_lines_info {
+    int has_lines;           /* some process of the newest attempt recorded line samples */
+    uint64_t samples;        /* samples recorded, all processes */
+    uint64_t dropped;        /* lost to full storage */
+    uint64_t truncated;      /* stacks cut at the depth limit */
+    size_t sampled_workers;  /* processes that recorded line samples */
+    uint32_t hz;             /* requested rate when all processes agree; 0 otherwise */
+    run_str project;         /* project folder when all processes agree; len 0 otherwise */
+    size_t unsymbolized;     /* modules without debug info or whose build-id changed */
+} run_lines_info;
+
+/* Symbolizes the run's line samples once (cached in the model; later calls
+ * return at once) and fills *info.  Missing debug info, a changed binary,
+ * dropped samples and unsampled threads become caveats of the model
+ * (RUN_CAVEAT_LINES).  source_dir: an extra folder to look for source files
+ * in (NULL: none).  Returns 0, or -1 with one plain line in msg when memory
+ * runs out. */
+int run_lines_load(run_model *m, const char *source_dir, run_lines_info *info, char *msg,
+                   size_t msglen);
+
+/* Runs a query.  Returns 0 with *out filled (free with run_lines_free), or
+ * -1 with one plain line in msg (no line data, unknown role or function). */
+int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *out, char *msg,
+                     size_t msglen);
+void run_lines_free(run_lines_result *r);
+
+/* The text of a source file as the browser and `lines` show it: found as
+ * recorded, else under the project folder, else under source_dir.  Returns
+ * the number of lines with *lines pointing at them (owned by the model,
+ * escaped for display), or 0 with a plain reason in why when the file is
+ * missing or unreadable.  Reads at most a bounded size (a log may name any
+ * file): a larger file is refused with a reason. */
+size_t run_lines_source(run_model *m, run_str file, const run_str **lines, char *why,
+                        size_t whylen);
+
+#endif
