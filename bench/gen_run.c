@@ -381,6 +381,7 @@ typedef struct proc {
      * CPU use (CPU ns per ns) to describe it */
     uint64_t res_next;
     double cpu_rate;
+    uint64_t rss_peak, res_dropped;
 } proc;
 
 static int fail(const char *fmt, ...) {
@@ -936,8 +937,9 @@ static int add_thread(proc *p, thread *t, int with_hist) {
 
 /* The main thread's node open at a moment: drawn by self time in this frame
  * interval, which is where its time went. */
-static uint32_t open_node(proc *p) {
-    const thread *t = &p->threads[0];
+/* The innermost phase open on thread t at a random instant of this frame
+ * interval: a node drawn by its self time (0 when the thread ran none). */
+static uint32_t open_node_on(proc *p, const thread *t) {
     double total = 0, pick;
     for (int i = 0; i < t->nnodes; i++)
         total += (double)(t->nodes[i].iv_wall - t->nodes[i].iv_child_wall);
@@ -956,36 +958,107 @@ static uint64_t jittered(proc *p, double per_s, double interval_s) {
     return (uint64_t)(per_s * interval_s * rng_lognormal(&p->r, 0.3));
 }
 
+/* The GPUs of a learner's host, as NVML reports them to the sampler: device
+ * 0 shared with another tenant and busy, this process's own share of it
+ * attributed by NVML; device 1 nearly idle, with no sample ever attributed
+ * to this process (its share a measured 0, RUN_SEEN clear). */
+static void gpu_figures(proc *p, scope_gpu_figures g[2]) {
+    uint32_t busy = 8800 + (uint32_t)rng_range(&p->r, 0, 900);
+    uint32_t run = 6000 + (uint32_t)rng_range(&p->r, 0, 800);
+    uint64_t gib = 1073741824ull;
+    g[0] = (scope_gpu_figures){0,
+                               SCOPE_GPU_BUSY | SCOPE_GPU_RUN | SCOPE_GPU_RUN_SEEN |
+                                   SCOPE_GPU_MEM_USED | SCOPE_GPU_MEM_RUN | SCOPE_GPU_MEM_TOTAL,
+                               busy,
+                               run,
+                               9 * gib,
+                               6 * gib + rng_range(&p->r, 0, gib / 4),
+                               80 * gib};
+    g[1] = (scope_gpu_figures){1,
+                               SCOPE_GPU_BUSY | SCOPE_GPU_RUN | SCOPE_GPU_MEM_USED |
+                                   SCOPE_GPU_MEM_RUN | SCOPE_GPU_MEM_TOTAL,
+                               600 + (uint32_t)rng_range(&p->r, 0, 400),
+                               0,
+                               gib / 2,
+                               0,
+                               80 * gib};
+}
+
 /* --resources: the intervals of a 1 Hz sampler that ended by `now`, as the
- * future resource sampler would write them. */
+ * recorder's sampler writes them (format 1.3): per interval one record for
+ * the process (RSS and its peak, CPU, I/O in both layers, GPU entries on a
+ * learner) and one per thread that moved bytes, under the phase open on that
+ * thread.  The main thread moves a quarter of the bytes, the helper thread
+ * (loader, sender) the rest.  About one interval an hour cannot be read and
+ * is dropped, as a failed /proc read is: the next record counts it. */
 static int add_resources(proc *p, uint64_t now) {
     const role_spec *ro = p->role;
     for (;;) {
         uint64_t len = GEN_SEC + rng_range(&p->r, 20000, 300000);
         if (p->res_next + len > now)
             return 0;
+        if (rng_range(&p->r, 0, 3600) == 0) {
+            p->res_dropped++;
+            p->res_next += len;
+            continue;
+        }
         double s = (double)len / 1e9, hours = (double)(p->res_next - p->start_mono) / 3.6e12;
         double cpu = p->cpu_rate * (double)len * rng_lognormal(&p->r, 0.05);
         uint64_t rss = (uint64_t)(ro->rss_gib * (1 + 0.03 * hours) * 1073741824.0 *
-                                  rng_lognormal(&p->r, 0.004));
+                                  rng_lognormal(&p->r, 0.004)) &
+                       ~(uint64_t)4095;
+        if (rss > p->rss_peak)
+            p->rss_peak = rss;
+        uint64_t io[4] = {jittered(p, ro->disk_read, s), jittered(p, ro->disk_write, s),
+                          jittered(p, ro->char_read, s), jittered(p, ro->char_write, s)};
+        scope_gpu_figures g[2];
+        int gpus = !strcmp(ro->name, "learner");
+        if (gpus)
+            gpu_figures(p, g);
         scope_record r = {.type = SCOPE_REC_RESOURCE};
         r.u.resource = (scope_rec_resource){
             .mono_ns = p->res_next,
             .interval_ns = len,
-            .node = open_node(p),
+            .node = open_node_on(p, &p->threads[0]),
             .present = SCOPE_RES_RSS | SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS |
                        SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ |
-                       SCOPE_RES_CHAR_WRITE,
-            .rss = rss & ~(uint64_t)4095,
+                       SCOPE_RES_CHAR_WRITE | SCOPE_RES_RSS_PEAK,
+            .rss = rss,
             .cpu_user_ns = (uint64_t)(cpu * 0.93),
             .cpu_sys_ns = (uint64_t)(cpu * 0.07),
-            .disk_read = jittered(p, ro->disk_read, s),
-            .disk_write = jittered(p, ro->disk_write, s),
-            .char_read = jittered(p, ro->char_read, s),
-            .char_write = jittered(p, ro->char_write, s),
+            .disk_read = io[0],
+            .disk_write = io[1],
+            .char_read = io[2],
+            .char_write = io[3],
+            .ngpus = gpus ? 2 : 0,
+            .gpus = gpus ? g : NULL,
+            .rss_peak = p->rss_peak,
+            .dropped = p->res_dropped,
         };
         if (add(p, &r) < 0)
             return -1;
+        for (int t = 0; t < p->nthreads && t < 2; t++) {
+            uint64_t part[4];
+            for (int k = 0; k < 4; k++)
+                part[k] = t == 0 ? io[k] / 4 : io[k] - io[k] / 4;
+            if (!(part[0] | part[1] | part[2] | part[3]))
+                continue;
+            r.u.resource = (scope_rec_resource){
+                .mono_ns = p->res_next,
+                .interval_ns = len,
+                .node = open_node_on(p, &p->threads[t]),
+                .present = SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ |
+                           SCOPE_RES_CHAR_WRITE,
+                .disk_read = part[0],
+                .disk_write = part[1],
+                .char_read = part[2],
+                .char_write = part[3],
+                .thread = p->threads[t].index,
+            };
+            if (add(p, &r) < 0)
+                return -1;
+        }
+        p->res_dropped = 0;
         p->res_next += len;
     }
 }

@@ -87,6 +87,8 @@ static void usage(FILE *f) {
           "  --iteration NAME   the phase whose entries are iterations (default: iteration)\n"
           "  --top N            dominant phases per role (default: 8)\n"
           "  --json             the whole model as JSON (docs/json.md)\n"
+          "  --no-samples       leave out the sampled blocks (I/O, MEMORY, GPU) and skip\n"
+          "                     reading the samples: phases only, loads faster\n"
           "  --strict           exit 3 when the run is damaged: a log unreadable, damaged,\n"
           "                     cut mid-frame, or never shut down; records lost or dropped\n"
           "  -h, --help         this help\n\n"
@@ -103,6 +105,7 @@ int scope_cmd_report(int argc, char **argv) {
         {"top", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},
         {"strict", no_argument, NULL, 's'},
+        {"no-samples", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -153,6 +156,9 @@ int scope_cmd_report(int argc, char **argv) {
             break;
         case 's':
             strict = 1;
+            break;
+        case 'n':
+            ro.no_samples = 1;
             break;
         case 'h':
             usage(stdout);

@@ -158,6 +158,36 @@ const char *fmt_bytes(char *buf, size_t cap, double bytes) {
     return buf;
 }
 
+const char *fmt_spark(char *buf, size_t cap, const double *v, size_t n, double max, int utf8) {
+    static const char *const blocks[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    static const char ascii[] = ".:-=+*#@";
+    if (!(max > 0))
+        for (size_t i = 0; i < n; i++)
+            if (!isnan(v[i]) && v[i] > max)
+                max = v[i];
+    size_t used = 0;
+    for (size_t i = 0; i < n && used + 4 <= cap; i++) {
+        const char *cell;
+        char one[2] = {0, 0};
+        if (isnan(v[i]))
+            cell = utf8 ? "·" : " ";
+        else if (v[i] <= 0 || !(max > 0))
+            cell = " ";
+        else {
+            int level = (int)(v[i] * 7.0 / max + 0.5);
+            level = level < 0 ? 0 : level > 7 ? 7 : level;
+            one[0] = ascii[level];
+            cell = utf8 ? blocks[level] : one;
+        }
+        size_t len = strlen(cell);
+        memcpy(buf + used, cell, len);
+        used += len;
+    }
+    if (cap)
+        buf[used < cap ? used : cap - 1] = '\0';
+    return buf;
+}
+
 const char *fmt_ratio(char *buf, size_t cap, double r) {
     if (isnan(r))
         return na(buf, cap);

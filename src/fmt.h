@@ -36,6 +36,13 @@ const char *fmt_rate(char *buf, size_t cap, double per_s);
 /* Bytes: "0 B", "512 B", "40.0 MB", "1.1 GB" (decimal units, as disks count). */
 const char *fmt_bytes(char *buf, size_t cap, double bytes);
 
+/* A series as a sparkline of n characters, eight levels from the lowest
+ * block up to `max` (the series' own largest when max <= 0 or NAN): a
+ * measured 0 is a space, a column with nothing measured (NAN) a middle dot
+ * ("." in ASCII), anything above 0 at least the lowest block.  buf needs 3
+ * bytes a column and 1 more. */
+const char *fmt_spark(char *buf, size_t cap, const double *v, size_t n, double max, int utf8);
+
 /* A ratio such as imbalance: "1.22". */
 const char *fmt_ratio(char *buf, size_t cap, double r);
 

@@ -275,8 +275,10 @@ static enum run_load_error load_dir(run_model_builder *b, const char *dir, const
         free_paths(&paths);
         return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory", shown);
     }
-    for (size_t i = 0; i < paths.n; i++)
+    for (size_t i = 0; i < paths.n; i++) {
         logs[i].w.path = run_str_dup(&logs[i].mem, paths.v[i].path, strlen(paths.v[i].path));
+        logs[i].no_samples = opt->no_samples;
+    }
     /* RUN was listed through its own descriptor; its logs are read through
      * one too, so that RUN cannot be swapped in between. */
     int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -80,6 +80,16 @@ static void on_process(worker_log *log, const scope_rec_process *p) {
     w->start_wall_ns = p->start_wall_ns;
 }
 
+/* A sample interval, placed on the wall clock by the frame that holds it
+ * (the frame's two clocks were read together when it was closed). */
+static void on_resource(worker_log *log, const scope_rec_resource *r, const scope_rec_frame *fr) {
+    uint64_t before = fr->mono_ns > r->mono_ns ? fr->mono_ns - r->mono_ns : 0;
+    uint64_t wall = fr->wall_ns > before ? fr->wall_ns - before : 0;
+    if (res_proc_add(&log->res, r, wall) < 0)
+        log->nomem = 1;
+    log->w.res = log->res;
+}
+
 /* ---- the log ------------------------------------------------------------ */
 
 static void read_frames(worker_log *log, scope_log_reader *r) {
@@ -114,7 +124,11 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
             case SCOPE_REC_MARK:
                 on_mark(log, &rec.u.mark, fr.seq);
                 break;
-            default: /* resource samples, stacks, traces: for views to come */
+            case SCOPE_REC_RESOURCE:
+                if (!log->no_samples)
+                    on_resource(log, &rec.u.resource, &fr);
+                break;
+            default: /* stacks, traces: read by other parts */
                 break;
             }
         }

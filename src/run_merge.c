@@ -10,6 +10,8 @@
  */
 #include "run_merge.h"
 
+#include "run_resources.h"
+
 #include <scope/log_hist.h>
 #include <scope/vec.h>
 
@@ -280,12 +282,36 @@ static void add_counter(merge_ctx *c, run_counter **arr, size_t *n, run_str name
     grown[(*n)++] = (run_counter){.name = name, .calls = lc->calls, .total = lc->total};
 }
 
+/* The sampled bytes of a log's intervals, onto the phases open when they
+ * began: by thread records, or by the process records when the log has
+ * none (res_proc.h).  Node 0 and nodes that cannot be placed are left to
+ * the role's "(no phase open)" (run_resources.c). */
+static void add_sampled_io(merge_ctx *c, worker_log *log) {
+    const res_proc *rp = log->res;
+    if (!rp)
+        return;
+    int by_thread = rp->thread_records > 0;
+    for (size_t i = 0; i < rp->nnodes; i++) {
+        const res_node_io *nio = &rp->nodes[i];
+        log_node *n = nio->node ? log_node_of(log, nio->node) : NULL;
+        run_phase *p = n ? place(c, log, n) : NULL;
+        if (!p)
+            continue;
+        p->smp_io = 1;
+        p->smp_disk_read += by_thread ? nio->disk_read : nio->p_disk_read;
+        p->smp_disk_write += by_thread ? nio->disk_write : nio->p_disk_write;
+        p->smp_char_read += by_thread ? nio->char_read : nio->p_char_read;
+        p->smp_char_write += by_thread ? nio->char_write : nio->p_char_write;
+    }
+}
+
 static void merge_log(merge_ctx *c, worker_log *log) {
     for (size_t i = 0; i < log->nnodes && !c->nomem; i++) {
         run_phase *p = place(c, log, &log->nodes[i]);
         if (p)
             add_node(c, log, &log->nodes[i], p);
     }
+    add_sampled_io(c, log);
     for (size_t i = 0; i < log->ncounters && !c->nomem; i++) {
         const log_counter *lc = &log->counters[i];
         const run_str *name = log_string_of(log, lc->name);
@@ -763,6 +789,7 @@ void run_role_free(run_role *role) {
     if (role->root)
         free_phase(role->root);
     free(role->unattached);
+    run_res_free(role->res);
 }
 
 void run_merge_free(run_model *m) {

@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "run_caveats.h"
 #include "run_merge.h"
+#include "run_resources.h"
 #include "text_escape.h"
 #include "worker_log.h"
 
@@ -111,6 +112,7 @@ enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, ch
         run_free(m);
         return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory while loading", shown);
     }
+    m->no_samples = b->opt.no_samples;
     *out = m;
     return RUN_OK;
 }
@@ -152,6 +154,11 @@ void run_free(run_model *m) {
         }
         free(b->alone);
     }
+    run_res_free(m->all_res);
+    if (m->proc_res)
+        for (size_t i = 0; i < m->nworkers; i++)
+            run_res_free(m->proc_res[i]);
+    free(m->proc_res);
     for (size_t i = 0; i < b->nlogs; i++)
         worker_log_release(&b->logs[i]);
     free(b->logs);

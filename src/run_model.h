@@ -68,6 +68,9 @@ typedef struct run_worker {
     size_t attempt;      /* index into run_model.attempts; SIZE_MAX when unknown */
     size_t role_index;   /* index into run_model.roles; SIZE_MAX outside the newest attempt */
     size_t ncaveats;     /* caveats naming this worker */
+    /* Its resource samples as read (res_proc.h; run_resources.h reads them);
+     * NULL when it has none or they were not loaded (run_options.no_samples). */
+    const struct res_proc *res;
 } run_worker;
 
 /* ---- attempts ----------------------------------------------------------- */
@@ -178,6 +181,12 @@ struct run_phase {
                                 char_read - disk_read, never below 0 */
     double disk_bytes_per_s; /* disk reads and writes per second of the phase's
                                 time; NAN when not measured or no time */
+
+    /* Sampled I/O (the 1 Hz sampler): the bytes of the intervals that began
+     * while this phase was the innermost open on the thread that moved them.
+     * Attribution has the resolution of one interval.  smp_io 0: none. */
+    int smp_io;
+    uint64_t smp_disk_read, smp_disk_write, smp_char_read, smp_char_write;
 };
 
 typedef struct run_role {
@@ -196,6 +205,8 @@ typedef struct run_role {
 
     run_phase **dominant; /* the phases with the most self time, most first */
     size_t ndominant;
+
+    struct run_res *res; /* its resources, computed on first use (run_resources.h) */
 
     int has_iterations;  /* some phase is named like the iteration phase */
     run_dist iterations; /* entries of the outermost phases of that name, merged */
@@ -226,12 +237,17 @@ typedef struct run_model {
 
     run_caveat *caveats; /* run-level first, then by worker */
     size_t ncaveats;
+
+    int no_samples;            /* loaded with run_options.no_samples: no resources read */
+    struct run_res *all_res;   /* run_all_res's, computed on first use */
+    struct run_res **proc_res; /* run_worker_res's, per worker; NULL until asked */
 } run_model;
 
 typedef struct run_options {
     const char *iteration_name; /* NULL: "iteration" */
     size_t ndominant;           /* 0: 8 */
     int threads;                /* loader threads; 0: the number of CPUs, at most 8 */
+    int no_samples;             /* skip the resource samples: phases only, loads faster */
 } run_options;
 
 /* Why a run could not be loaded at all (one worker failing is a caveat,

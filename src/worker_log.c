@@ -277,6 +277,7 @@ void worker_log_release(worker_log *log) {
     idmap_free(&log->node_ix);
     idmap_free(&log->counter_ix);
     idmap_free(&log->thread_ix);
+    res_proc_free(log->res);
     arena_free(&log->mem);
     memset(log, 0, sizeof *log);
 }

@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "idmap.h"
+#include "res_proc.h"
 #include "run_model.h"
 
 #include <scope/log_format.h>
@@ -87,6 +88,9 @@ typedef struct worker_log {
     char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */
     size_t nnotes;
     int nomem;
+
+    int no_samples; /* set before reading: RESOURCE records are skipped */
+    res_proc *res;  /* its resource samples; NULL when none (w.res points here) */
 } worker_log;
 
 /* Readies a zeroed log: identity unknown (ranks -1), end unknown. */

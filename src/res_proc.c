@@ -1,0 +1,248 @@
+/* A process's resource samples as read; see res_proc.h. */
+#include "res_proc.h"
+
+#include <scope/vec.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FIRST_WIDTH_NS 1000000000ull /* the sampler's default interval */
+
+/* ---- series --------------------------------------------------------------- */
+
+size_t res_series_at(const res_series *s, uint64_t t) {
+    if (!s->width_ns || t < s->t0_ns)
+        return SIZE_MAX;
+    uint64_t i = (t - s->t0_ns) / s->width_ns;
+    return i < s->nused ? (size_t)i : SIZE_MAX;
+}
+
+static void merge_bucket(res_bucket *into, const res_bucket *b) {
+    into->sampled_ns += b->sampled_ns;
+    into->disk_read += b->disk_read;
+    into->cache_read += b->cache_read;
+    into->disk_write += b->disk_write;
+    into->char_write += b->char_write;
+    into->cpu_ns += b->cpu_ns;
+    if (b->rss_max > into->rss_max)
+        into->rss_max = b->rss_max;
+    if (b->peak_read > into->peak_read)
+        into->peak_read = b->peak_read;
+    if (b->peak_cache > into->peak_cache)
+        into->peak_cache = b->peak_cache;
+    if (b->peak_write > into->peak_write)
+        into->peak_write = b->peak_write;
+}
+
+static void merge_gpu_bucket(res_gpu_bucket *into, const res_gpu_bucket *b) {
+    into->busy_ns += b->busy_ns;
+    into->run_ns += b->run_ns;
+    into->busy_sum += b->busy_sum;
+    into->run_sum += b->run_sum;
+    if (b->mem_run_max > into->mem_run_max)
+        into->mem_run_max = b->mem_run_max;
+    into->run_seen |= b->run_seen;
+    into->mem_run_present |= b->mem_run_present;
+}
+
+/* The bucket for wall time t, halving the resolution as often as it takes
+ * for t to fit.  Times before the first sample (clocks are per host and a
+ * frame's pair of them is read at one instant, so this is rare) land in
+ * bucket 0. */
+#define SLOT_OF(s, buckets, merge, t)                                                              \
+    __extension__({                                                                                \
+        res_series *s_ = (s);                                                                      \
+        uint64_t t_ = (t);                                                                         \
+        if (!s_->width_ns) {                                                                       \
+            s_->t0_ns = t_;                                                                        \
+            s_->width_ns = FIRST_WIDTH_NS;                                                         \
+        }                                                                                          \
+        uint64_t i_ = t_ > s_->t0_ns ? (t_ - s_->t0_ns) / s_->width_ns : 0;                        \
+        while (i_ >= RES_BUCKETS) {                                                                \
+            for (size_t k_ = 0; k_ < RES_BUCKETS / 2; k_++) {                                      \
+                (buckets)[k_] = (buckets)[2 * k_];                                                 \
+                merge(&(buckets)[k_], &(buckets)[2 * k_ + 1]);                                     \
+            }                                                                                      \
+            memset(&(buckets)[RES_BUCKETS / 2], 0, RES_BUCKETS / 2 * sizeof *(buckets));           \
+            s_->width_ns *= 2;                                                                     \
+            s_->nused = (s_->nused + 1) / 2;                                                       \
+            i_ = (t_ - s_->t0_ns) / s_->width_ns;                                                  \
+        }                                                                                          \
+        if (i_ + 1 > s_->nused)                                                                    \
+            s_->nused = (uint32_t)i_ + 1;                                                          \
+        &(buckets)[i_];                                                                            \
+    })
+
+/* ---- records ---------------------------------------------------------------- */
+
+static float per_s(uint64_t bytes, uint64_t ns) {
+    return ns ? (float)((double)bytes / ((double)ns / 1e9)) : 0;
+}
+
+static res_node_io *node_io(res_proc *p, uint32_t node) {
+    uint32_t ix;
+    if (idmap_get(&p->node_ix, node, &ix))
+        return &p->nodes[ix];
+    if (p->nnodes >= UINT32_MAX || SCOPE_VEC_RESERVE(p->nodes, p->cap_nodes, p->nnodes + 1) < 0 ||
+        idmap_put(&p->node_ix, node, (uint32_t)p->nnodes) < 0)
+        return NULL;
+    res_node_io *n = &p->nodes[p->nnodes++];
+    *n = (res_node_io){.node = node};
+    return n;
+}
+
+/* I/O bits of a record, each field counted only when measured. */
+static uint64_t io_field(const scope_rec_resource *r, uint32_t bit, uint64_t v) {
+    return r->present & bit ? v : 0;
+}
+
+static int add_thread(res_proc *p, const scope_rec_resource *r) {
+    uint64_t dr = io_field(r, SCOPE_RES_DISK_READ, r->disk_read);
+    uint64_t dw = io_field(r, SCOPE_RES_DISK_WRITE, r->disk_write);
+    uint64_t cr = io_field(r, SCOPE_RES_CHAR_READ, r->char_read);
+    uint64_t cw = io_field(r, SCOPE_RES_CHAR_WRITE, r->char_write);
+    p->thread_records++;
+    p->t_disk_read += dr;
+    p->t_disk_write += dw;
+    p->t_char_read += cr;
+    p->t_char_write += cw;
+    res_node_io *n = node_io(p, r->node);
+    if (!n)
+        return -1;
+    n->disk_read += dr;
+    n->disk_write += dw;
+    n->char_read += cr;
+    n->char_write += cw;
+    return 0;
+}
+
+static res_gpu_proc *gpu_of(res_proc *p, uint32_t index) {
+    for (size_t i = 0; i < p->ngpus; i++)
+        if (p->gpus[i].index == index)
+            return &p->gpus[i];
+    if (p->ngpus >= RES_MAX_GPUS || SCOPE_VEC_RESERVE(p->gpus, p->cap_gpus, p->ngpus + 1) < 0)
+        return NULL;
+    res_gpu_proc *g = &p->gpus[p->ngpus++];
+    memset(g, 0, sizeof *g);
+    g->index = index;
+    return g;
+}
+
+static int add_gpu(res_proc *p, const scope_gpu_figures *f, uint64_t len, uint64_t wall) {
+    res_gpu_proc *g = gpu_of(p, f->index);
+    if (!g)
+        return p->ngpus >= RES_MAX_GPUS ? 0 : -1;
+    g->present |= f->present;
+    res_gpu_bucket *b = SLOT_OF(&g->s, g->b, merge_gpu_bucket, wall);
+    uint32_t busy = f->busy_permyriad > 10000 ? 10000 : f->busy_permyriad;
+    uint32_t run = f->run_permyriad > 10000 ? 10000 : f->run_permyriad;
+    if (f->present & SCOPE_GPU_BUSY) {
+        g->busy_ns += len;
+        g->busy_sum += (double)busy * (double)len;
+        b->busy_ns += len;
+        b->busy_sum += (double)busy * (double)len;
+        if (busy > g->busy_max)
+            g->busy_max = busy;
+    }
+    if (f->present & SCOPE_GPU_RUN) {
+        g->run_ns += len;
+        g->run_sum += (double)run * (double)len;
+        b->run_ns += len;
+        b->run_sum += (double)run * (double)len;
+        if (run > g->run_max)
+            g->run_max = run;
+    }
+    if (f->present & SCOPE_GPU_RUN_SEEN) {
+        g->run_seen = 1;
+        b->run_seen = 1;
+    }
+    if (f->present & SCOPE_GPU_MEM_RUN) {
+        g->mem_run_last = f->mem_run;
+        if (f->mem_run > g->mem_run_max)
+            g->mem_run_max = f->mem_run;
+        b->mem_run_present = 1;
+        if (f->mem_run > b->mem_run_max)
+            b->mem_run_max = f->mem_run;
+    }
+    if ((f->present & SCOPE_GPU_MEM_USED) && f->mem_used > g->mem_used_max)
+        g->mem_used_max = f->mem_used;
+    if (f->present & SCOPE_GPU_MEM_TOTAL)
+        g->mem_total = f->mem_total;
+    return 0;
+}
+
+int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
+    if (!*pp && !(*pp = calloc(1, sizeof **pp)))
+        return -1;
+    res_proc *p = *pp;
+    if (r->thread)
+        return add_thread(p, r);
+    uint64_t len = r->interval_ns;
+    p->present |= r->present;
+    p->intervals++;
+    p->sampled_ns += len;
+    p->dropped += r->dropped;
+    if (!p->first_wall_ns || wall < p->first_wall_ns)
+        p->first_wall_ns = wall;
+    if (wall + len > p->last_wall_ns)
+        p->last_wall_ns = wall + len;
+    uint64_t dr = io_field(r, SCOPE_RES_DISK_READ, r->disk_read);
+    uint64_t dw = io_field(r, SCOPE_RES_DISK_WRITE, r->disk_write);
+    uint64_t cr = io_field(r, SCOPE_RES_CHAR_READ, r->char_read);
+    uint64_t cw = io_field(r, SCOPE_RES_CHAR_WRITE, r->char_write);
+    uint64_t cache = (r->present & SCOPE_RES_CHAR_READ) && cr > dr ? cr - dr : 0;
+    res_node_io *n = node_io(p, r->node);
+    if (!n)
+        return -1;
+    n->p_disk_read += dr;
+    n->p_disk_write += dw;
+    n->p_char_read += cr;
+    n->p_char_write += cw;
+    uint64_t cpu = io_field(r, SCOPE_RES_CPU_USER, r->cpu_user_ns) +
+                   io_field(r, SCOPE_RES_CPU_SYS, r->cpu_sys_ns);
+    p->disk_read += dr;
+    p->disk_write += dw;
+    p->char_read += cr;
+    p->char_write += cw;
+    p->cpu_user_ns += io_field(r, SCOPE_RES_CPU_USER, r->cpu_user_ns);
+    p->cpu_sys_ns += io_field(r, SCOPE_RES_CPU_SYS, r->cpu_sys_ns);
+    if (r->present & SCOPE_RES_RSS) {
+        p->rss_last = r->rss;
+        if (r->rss > p->rss_max)
+            p->rss_max = r->rss;
+    }
+    if ((r->present & SCOPE_RES_RSS_PEAK) && r->rss_peak > p->rss_peak)
+        p->rss_peak = r->rss_peak;
+
+    res_bucket *b = SLOT_OF(&p->s, p->b, merge_bucket, wall);
+    b->sampled_ns += len;
+    b->disk_read += dr;
+    b->cache_read += cache;
+    b->disk_write += dw;
+    b->char_write += cw;
+    b->cpu_ns += cpu;
+    if ((r->present & SCOPE_RES_RSS) && r->rss > b->rss_max)
+        b->rss_max = r->rss;
+    float rd = per_s(dr, len), rc = per_s(cache, len), wr = per_s(dw, len);
+    if (rd > b->peak_read)
+        b->peak_read = rd;
+    if (rc > b->peak_cache)
+        b->peak_cache = rc;
+    if (wr > b->peak_write)
+        b->peak_write = wr;
+
+    uint32_t ngpus = r->ngpus;
+    for (uint32_t i = 0; i < ngpus; i++)
+        if (add_gpu(p, &r->gpus[i], len, wall) < 0)
+            return -1;
+    return 0;
+}
+
+void res_proc_free(res_proc *p) {
+    if (!p)
+        return;
+    free(p->nodes);
+    idmap_free(&p->node_ix);
+    free(p->gpus);
+    free(p);
+}

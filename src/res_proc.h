@@ -1,0 +1,111 @@
+/*
+ * One process's resource samples (RESOURCE records, docs/format.md 5.9)
+ * folded as they are read into a form whose size does not grow with the
+ * length of the run:
+ *
+ *   - exact totals of every figure (bytes in both I/O layers, CPU, dropped
+ *     intervals), with the presence bits that say which were measured;
+ *   - the bytes each thread moved under each phase node (thread records),
+ *     for attributing sampled I/O to the phase tree;
+ *   - a time series of RES_BUCKETS buckets.  Buckets start one second wide
+ *     and double (neighbours merged pairwise) whenever a sample falls past
+ *     the last, so a 12-hour process keeps buckets of about three minutes,
+ *     a short one of one second, and memory stays a few kilobytes either way;
+ *   - the same, per GPU device, for the GPU figures.
+ *
+ * Bucket times are wall clock (the interval's monotonic start placed on the
+ * wall clock by its frame), so processes of one run line up.
+ */
+#ifndef SCOPE_RES_PROC_H
+#define SCOPE_RES_PROC_H
+
+#include "idmap.h"
+
+#include <scope/log_format.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RES_BUCKETS  256
+#define RES_MAX_GPUS 64 /* devices per process; entries past this are left out */
+
+/* One bucket of a process's I/O, memory and CPU series. */
+typedef struct res_bucket {
+    uint64_t sampled_ns; /* interval time that fell here */
+    uint64_t disk_read, cache_read, disk_write, char_write;
+    uint64_t cpu_ns;
+    uint64_t rss_max; /* largest RSS sampled here; 0: none */
+    /* The busiest single interval here, bytes per second: peaks survive the
+     * merging of buckets. */
+    float peak_read, peak_cache, peak_write;
+} res_bucket;
+
+/* One bucket of a device's series, as this process saw it. */
+typedef struct res_gpu_bucket {
+    uint64_t busy_ns, run_ns; /* interval time with busy / run share measured */
+    double busy_sum, run_sum; /* permyriad x ns */
+    uint64_t mem_run_max;     /* largest mem_run; 0: none */
+    uint8_t run_seen;         /* NVML attributed a sample to the process here */
+    uint8_t mem_run_present;
+} res_gpu_bucket;
+
+/* The header a series of buckets shares with its kind. */
+typedef struct res_series {
+    uint64_t t0_ns;    /* wall time where bucket 0 starts; 0: nothing yet */
+    uint64_t width_ns; /* each bucket's span */
+    uint32_t nused;    /* buckets 0 .. nused-1 may hold data */
+} res_series;
+
+typedef struct res_gpu_proc {
+    uint32_t index;   /* NVML's device index */
+    uint32_t present; /* SCOPE_GPU_* of any interval */
+    int run_seen;     /* some interval had SCOPE_GPU_RUN_SEEN */
+    uint64_t busy_ns, run_ns;
+    double busy_sum, run_sum; /* permyriad x ns */
+    uint32_t busy_max, run_max;
+    uint64_t mem_run_max, mem_run_last, mem_total, mem_used_max;
+    res_series s;
+    res_gpu_bucket b[RES_BUCKETS];
+} res_gpu_proc;
+
+/* The bytes put under one phase node: by thread records (the node open on
+ * the thread that moved them), and by process records (the node open on
+ * the process's first thread), which attribute only when a log has no
+ * thread records (a recorder before format 1.3). */
+typedef struct res_node_io {
+    uint32_t node; /* 0: no phase open */
+    uint64_t disk_read, disk_write, char_read, char_write;
+    uint64_t p_disk_read, p_disk_write, p_char_read, p_char_write;
+} res_node_io;
+
+typedef struct res_proc {
+    uint32_t present;                     /* SCOPE_RES_* of any process record */
+    uint64_t intervals;                   /* process records (thread 0) */
+    uint64_t sampled_ns;                  /* their total length */
+    uint64_t dropped;                     /* intervals dropped, as the records say */
+    uint64_t first_wall_ns, last_wall_ns; /* span sampled */
+    uint64_t disk_read, disk_write, char_read, char_write, cpu_user_ns, cpu_sys_ns;
+    uint64_t rss_max, rss_peak, rss_last;
+    /* Thread records: their sum, and per node. */
+    uint64_t thread_records;
+    uint64_t t_disk_read, t_disk_write, t_char_read, t_char_write;
+    res_node_io *nodes;
+    size_t nnodes, cap_nodes;
+    idmap node_ix;
+    res_series s;
+    res_bucket b[RES_BUCKETS];
+    res_gpu_proc *gpus;
+    size_t ngpus, cap_gpus;
+} res_proc;
+
+/* Adds one RESOURCE record whose interval started at wall time start_wall_ns.
+ * *p is allocated on first use.  Returns 0, or -1 when out of memory. */
+int res_proc_add(res_proc **p, const scope_rec_resource *r, uint64_t start_wall_ns);
+
+void res_proc_free(res_proc *p);
+
+/* The bucket index covering wall time t: 0 .. s->nused - 1, or SIZE_MAX
+ * when t is outside the series. */
+size_t res_series_at(const res_series *s, uint64_t t);
+
+#endif

@@ -1,0 +1,422 @@
+/* Resources of a set of processes; see run_resources.h. */
+#include "run_resources.h"
+
+#include "res_proc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- devices ---------------------------------------------------------------- */
+
+static run_res_gpu *device_of(run_res *r, run_str host, uint32_t index, size_t cap) {
+    for (size_t i = 0; i < r->ngpus; i++)
+        if (r->gpus[i].index == index && run_str_eq(r->gpus[i].host, host))
+            return &r->gpus[i];
+    if (r->ngpus >= cap)
+        return NULL;
+    run_res_gpu *g = &r->gpus[r->ngpus++];
+    *g = (run_res_gpu){.host = host, .index = index, .busy_peak = NAN};
+    return g;
+}
+
+static int by_device(const void *a, const void *b) {
+    const run_res_gpu *x = a, *y = b;
+    int c = run_str_cmp(x->host, y->host);
+    if (c)
+        return c;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The devices the processes saw, with their figures: busy averaged over
+ * every process's samples of it (they all read the same device), the
+ * processes' own shares and memory added up over time (run_res_fold). */
+static int settle_gpus(const run_model *m, run_res *r, const size_t *workers, size_t n) {
+    size_t cap = 0;
+    for (size_t k = 0; k < n; k++)
+        if (m->workers[workers[k]].res)
+            cap += m->workers[workers[k]].res->ngpus;
+    if (!cap)
+        return 0;
+    r->gpus = calloc(cap, sizeof *r->gpus);
+    if (!r->gpus)
+        return -1;
+    /* busy: time-weighted over every sample; per device in scratch. */
+    double *busy_sum = calloc(cap, sizeof *busy_sum);
+    uint64_t *busy_ns = calloc(cap, sizeof *busy_ns);
+    int *run_seen = calloc(cap, sizeof *run_seen);
+    if (!busy_sum || !busy_ns || !run_seen) {
+        free(busy_sum), free(busy_ns), free(run_seen);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const run_worker *w = &m->workers[workers[k]];
+        if (!w->res)
+            continue;
+        for (size_t d = 0; d < w->res->ngpus; d++) {
+            const res_gpu_proc *gp = &w->res->gpus[d];
+            run_res_gpu *g = device_of(r, w->host, gp->index, cap);
+            size_t gi = (size_t)(g - r->gpus);
+            if (!g->workers && !(g->workers = calloc(n, sizeof *g->workers)))
+                goto nomem;
+            g->workers[g->nworkers++] = workers[k];
+            if (gp->run_seen || gp->mem_run_max)
+                g->nrunning++;
+            busy_sum[gi] += gp->busy_sum;
+            busy_ns[gi] += gp->busy_ns;
+            run_seen[gi] |= gp->run_seen;
+            double peak = gp->present & SCOPE_GPU_BUSY ? gp->busy_max / 10000.0 : NAN;
+            if (!isnan(peak) && (isnan(g->busy_peak) || peak > g->busy_peak))
+                g->busy_peak = peak;
+            if (gp->mem_total > g->mem_total)
+                g->mem_total = gp->mem_total;
+        }
+    }
+    for (size_t i = 0; i < r->ngpus; i++) {
+        run_res_gpu *g = &r->gpus[i];
+        g->busy_mean = busy_ns[i] ? busy_sum[i] / (double)busy_ns[i] / 10000.0 : NAN;
+        if (!busy_ns[i])
+            g->busy_peak = NAN;
+        g->idle = isnan(g->busy_mean) ? NAN : 1.0 - g->busy_mean;
+        g->run_mean = g->run_peak = g->vram_run_mean = g->vram_run_peak = NAN;
+    }
+    free(busy_sum), free(busy_ns);
+    qsort(r->gpus, r->ngpus, sizeof *r->gpus, by_device);
+    /* The run's share and memory over time: a fine fold, then its mean and
+     * peak over the columns where anything was sampled. */
+    enum { COLS = 512 };
+    double *cols = malloc(COLS * sizeof *cols);
+    if (!cols) {
+        free(run_seen);
+        return -1;
+    }
+    for (size_t i = 0; i < r->ngpus; i++) {
+        run_res_gpu *g = &r->gpus[i];
+        int seen = 0;
+        for (size_t k = 0; k < g->nworkers && !seen; k++) {
+            const res_proc *p = m->workers[g->workers[k]].res;
+            for (size_t d = 0; d < p->ngpus; d++)
+                seen |= p->gpus[d].index == g->index && p->gpus[d].run_seen;
+        }
+        static const enum run_res_metric what[2] = {RUN_RES_GPU_RUN, RUN_RES_GPU_VRAM};
+        for (int w = 0; w < 2; w++) {
+            if (w == 0 && !seen)
+                continue; /* n/a: NVML never attributed a sample to these processes */
+            double peak = run_res_fold(m, g->workers, g->nworkers, what[w], g, COLS, cols);
+            double sum = 0;
+            size_t used = 0;
+            for (size_t c = 0; c < COLS; c++)
+                if (!isnan(cols[c]))
+                    sum += cols[c], used++;
+            double mean = used ? sum / (double)used : NAN;
+            if (w == 0)
+                g->run_mean = mean, g->run_peak = peak;
+            else
+                g->vram_run_mean = mean, g->vram_run_peak = peak;
+        }
+    }
+    free(cols);
+    free(run_seen);
+    return 0;
+nomem:
+    free(busy_sum), free(busy_ns), free(run_seen);
+    return -1;
+}
+
+/* ---- a set of processes -------------------------------------------------- */
+
+static double rate(uint64_t bytes, uint32_t present, uint32_t bit, double s) {
+    return (present & bit) && s > 0 ? (double)bytes / s : NAN;
+}
+
+static void add_no_phase(run_res *r, const res_proc *p) {
+    int by_thread = p->thread_records > 0;
+    uint64_t dr = 0, dw = 0, cr = 0, cw = 0;
+    for (size_t i = 0; i < p->nnodes; i++) {
+        const res_node_io *n = &p->nodes[i];
+        if (!n->node)
+            continue;
+        dr += by_thread ? n->disk_read : n->p_disk_read;
+        dw += by_thread ? n->disk_write : n->p_disk_write;
+        cr += by_thread ? n->char_read : n->p_char_read;
+        cw += by_thread ? n->char_write : n->p_char_write;
+    }
+    uint64_t dr_np = p->disk_read > dr ? p->disk_read - dr : 0;
+    uint64_t cr_np = p->char_read > cr ? p->char_read - cr : 0;
+    r->no_phase.disk_read += dr_np;
+    r->no_phase.disk_write += p->disk_write > dw ? p->disk_write - dw : 0;
+    r->no_phase.char_read += cr_np;
+    r->no_phase.char_write += p->char_write > cw ? p->char_write - cw : 0;
+    r->no_phase.cache_read += cr_np > dr_np ? cr_np - dr_np : 0;
+}
+
+run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
+    run_res *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->rss_peak_worker = SIZE_MAX;
+    double peak_read = 0, peak_cache = 0, peak_write = 0;
+    for (size_t k = 0; k < n; k++) {
+        const run_worker *w = &m->workers[workers[k]];
+        const res_proc *p = w->res;
+        if (!p || !p->intervals)
+            continue;
+        r->nsampled++;
+        r->present |= p->present;
+        r->intervals += p->intervals;
+        r->dropped += p->dropped;
+        if ((double)p->sampled_ns / 1e9 > r->sampled_s)
+            r->sampled_s = (double)p->sampled_ns / 1e9;
+        r->io.disk_read += p->disk_read;
+        r->io.disk_write += p->disk_write;
+        r->io.char_read += p->char_read;
+        r->io.char_write += p->char_write;
+        add_no_phase(r, p);
+        r->cpu_ns += p->cpu_user_ns + p->cpu_sys_ns;
+        uint64_t peak = p->rss_peak > p->rss_max ? p->rss_peak : p->rss_max;
+        r->rss_peak_sum += peak;
+        if (peak && (r->rss_peak_worker == SIZE_MAX || peak > r->rss_peak)) {
+            r->rss_peak = peak;
+            r->rss_peak_worker = workers[k];
+        }
+        for (uint32_t b = 0; b < p->s.nused; b++) {
+            if (p->b[b].peak_read > peak_read)
+                peak_read = p->b[b].peak_read;
+            if (p->b[b].peak_cache > peak_cache)
+                peak_cache = p->b[b].peak_cache;
+            if (p->b[b].peak_write > peak_write)
+                peak_write = p->b[b].peak_write;
+        }
+    }
+    r->io.cache_read = r->io.char_read > r->io.disk_read ? r->io.char_read - r->io.disk_read : 0;
+    double s = (double)m->runtime_ns / 1e9;
+    if (!(s > 0))
+        s = r->sampled_s;
+    r->disk_read_per_s = rate(r->io.disk_read, r->present, SCOPE_RES_DISK_READ, s);
+    r->cache_read_per_s = (r->present & SCOPE_RES_DISK_READ)
+                              ? rate(r->io.cache_read, r->present, SCOPE_RES_CHAR_READ, s)
+                              : NAN;
+    r->disk_write_per_s = rate(r->io.disk_write, r->present, SCOPE_RES_DISK_WRITE, s);
+    r->disk_read_peak = r->present & SCOPE_RES_DISK_READ ? peak_read : NAN;
+    r->cache_read_peak =
+        (r->present & SCOPE_RES_DISK_READ) && (r->present & SCOPE_RES_CHAR_READ) ? peak_cache : NAN;
+    r->disk_write_peak = r->present & SCOPE_RES_DISK_WRITE ? peak_write : NAN;
+    uint64_t moved = r->io.char_read + r->io.char_write;
+    r->no_phase_share =
+        moved ? (double)(r->no_phase.char_read + r->no_phase.char_write) / (double)moved : NAN;
+    r->cpu_cores = (r->present & (SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS)) && s > 0
+                       ? (double)r->cpu_ns / 1e9 / s
+                       : NAN;
+    if (settle_gpus(m, r, workers, n) < 0) {
+        run_res_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void run_res_free(run_res *r) {
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->ngpus; i++)
+        free(r->gpus[i].workers);
+    free(r->gpus);
+    free(r);
+}
+
+/* ---- kept by the model ----------------------------------------------------- */
+
+const run_res *run_role_res(run_model *m, const run_role *role) {
+    run_role *rw = (run_role *)role; /* the cache is the model's own */
+    if (!rw->res)
+        rw->res = run_res_of(m, role->workers, role->nprocs);
+    return rw->res;
+}
+
+const run_res *run_worker_res(run_model *m, size_t worker) {
+    if (worker >= m->nworkers)
+        return NULL;
+    if (!m->proc_res && !(m->proc_res = calloc(m->nworkers, sizeof *m->proc_res)))
+        return NULL;
+    if (!m->proc_res[worker])
+        m->proc_res[worker] = run_res_of(m, &worker, 1);
+    return m->proc_res[worker];
+}
+
+const run_res *run_all_res(run_model *m) {
+    if (m->all_res)
+        return m->all_res;
+    size_t *all = malloc((m->nworkers + 1) * sizeof *all), n = 0;
+    if (!all)
+        return NULL;
+    for (size_t i = 0; i < m->nworkers; i++)
+        if (m->nattempts && m->workers[i].attempt == m->nattempts - 1)
+            all[n++] = i;
+    m->all_res = run_res_of(m, all, n);
+    free(all);
+    return m->all_res;
+}
+
+int run_has_samples(const run_model *m) {
+    for (size_t i = 0; i < m->nworkers; i++)
+        if (m->nattempts && m->workers[i].attempt == m->nattempts - 1 && m->workers[i].res &&
+            m->workers[i].res->intervals)
+            return 1;
+    return 0;
+}
+
+int run_phase_sampled_io(const run_phase *p, run_res_io *io) {
+    memset(io, 0, sizeof *io);
+    if (!p->smp_io)
+        return 0;
+    io->disk_read = p->smp_disk_read;
+    io->disk_write = p->smp_disk_write;
+    io->char_read = p->smp_char_read;
+    io->char_write = p->smp_char_write;
+    io->cache_read = io->char_read > io->disk_read ? io->char_read - io->disk_read : 0;
+    return 1;
+}
+
+/* ---- over time ---------------------------------------------------------------- */
+
+/* What one bucket adds to a column it overlaps by `frac` of its width, as
+ * a sum (bytes, CPU ns, GPU permyriad x ns) or a level (RSS, VRAM). */
+typedef struct fold_cell {
+    double sum;    /* summed metrics */
+    double weight; /* ns of sampled time behind the sum */
+    double level;  /* the largest level seen; NAN: none */
+} fold_cell;
+
+static void fold_proc_io(const res_proc *p, enum run_res_metric what, uint64_t start, double cw,
+                         size_t ncols, fold_cell *cells) {
+    for (uint32_t i = 0; i < p->s.nused; i++) {
+        const res_bucket *b = &p->b[i];
+        if (!b->sampled_ns)
+            continue;
+        double lo = (double)(p->s.t0_ns + (uint64_t)i * p->s.width_ns) - (double)start;
+        double hi = lo + (double)p->s.width_ns;
+        double v = what == RUN_RES_DISK_READ    ? (double)b->disk_read
+                   : what == RUN_RES_CACHE_READ ? (double)b->cache_read
+                   : what == RUN_RES_DISK_WRITE ? (double)b->disk_write
+                   : what == RUN_RES_CPU        ? (double)b->cpu_ns
+                                                : 0;
+        for (long c = (long)floor(lo / cw); c >= 0 && (double)c * cw < hi; c++) {
+            if ((size_t)c >= ncols)
+                break;
+            double clo = (double)c * cw, chi = clo + cw;
+            double ov = (hi < chi ? hi : chi) - (lo > clo ? lo : clo);
+            if (ov <= 0)
+                continue;
+            double frac = ov / (double)p->s.width_ns;
+            fold_cell *e = &cells[c];
+            e->sum += v * frac;
+            e->weight += (double)b->sampled_ns * frac;
+            if (what == RUN_RES_RSS && b->rss_max &&
+                (isnan(e->level) || (double)b->rss_max > e->level))
+                e->level = (double)b->rss_max;
+        }
+    }
+}
+
+static void fold_proc_gpu(const res_gpu_proc *g, enum run_res_metric what, uint64_t start,
+                          double cw, size_t ncols, fold_cell *cells) {
+    for (uint32_t i = 0; i < g->s.nused; i++) {
+        const res_gpu_bucket *b = &g->b[i];
+        double lo = (double)(g->s.t0_ns + (uint64_t)i * g->s.width_ns) - (double)start;
+        double hi = lo + (double)g->s.width_ns;
+        for (long c = (long)floor(lo / cw); c >= 0 && (double)c * cw < hi; c++) {
+            if ((size_t)c >= ncols)
+                break;
+            double clo = (double)c * cw, chi = clo + cw;
+            double ov = (hi < chi ? hi : chi) - (lo > clo ? lo : clo);
+            if (ov <= 0)
+                continue;
+            double frac = ov / (double)g->s.width_ns;
+            fold_cell *e = &cells[c];
+            if (what == RUN_RES_GPU_BUSY && b->busy_ns) {
+                e->sum += b->busy_sum * frac;
+                e->weight += (double)b->busy_ns * frac;
+            } else if (what == RUN_RES_GPU_RUN && b->run_ns) {
+                e->sum += b->run_sum * frac;
+                e->weight += (double)b->run_ns * frac;
+            } else if (what == RUN_RES_GPU_VRAM && b->mem_run_present &&
+                       (isnan(e->level) || (double)b->mem_run_max > e->level)) {
+                e->level = (double)b->mem_run_max;
+            }
+        }
+    }
+}
+
+double run_res_fold(const run_model *m, const size_t *workers, size_t n, enum run_res_metric what,
+                    const run_res_gpu *gpu, size_t ncols, double *cols) {
+    for (size_t c = 0; c < ncols; c++)
+        cols[c] = NAN;
+    if (!ncols || !m->nattempts)
+        return NAN;
+    uint64_t start = m->start_wall_ns, end = m->end_wall_ns;
+    if (end <= start)
+        end = start + 1000000000ull;
+    double cw = (double)(end - start) / (double)ncols;
+    fold_cell *one = malloc(ncols * sizeof *one);
+    if (!one)
+        return NAN;
+    int gpu_metric =
+        what == RUN_RES_GPU_BUSY || what == RUN_RES_GPU_RUN || what == RUN_RES_GPU_VRAM;
+    double *busy_n = gpu_metric ? calloc(ncols, sizeof *busy_n) : NULL;
+    for (size_t k = 0; k < n; k++) {
+        const run_worker *w = &m->workers[workers[k]];
+        const res_proc *p = w->res;
+        if (!p)
+            continue;
+        for (size_t c = 0; c < ncols; c++)
+            one[c] = (fold_cell){0, 0, NAN};
+        if (!gpu_metric) {
+            fold_proc_io(p, what, start, cw, ncols, one);
+        } else {
+            if (!gpu || !run_str_eq(gpu->host, w->host))
+                continue;
+            for (size_t d = 0; d < p->ngpus; d++)
+                if (p->gpus[d].index == gpu->index)
+                    fold_proc_gpu(&p->gpus[d], what, start, cw, ncols, one);
+        }
+        for (size_t c = 0; c < ncols; c++) {
+            double v = NAN;
+            const fold_cell *e = &one[c];
+            switch (what) {
+            case RUN_RES_DISK_READ:
+            case RUN_RES_CACHE_READ:
+            case RUN_RES_DISK_WRITE:
+                v = e->weight > 0 ? e->sum / (cw / 1e9) : NAN;
+                break;
+            case RUN_RES_CPU:
+                v = e->weight > 0 ? e->sum / cw : NAN;
+                break;
+            case RUN_RES_RSS:
+            case RUN_RES_GPU_VRAM:
+                v = e->level;
+                break;
+            case RUN_RES_GPU_BUSY:
+            case RUN_RES_GPU_RUN:
+                v = e->weight > 0 ? e->sum / e->weight / 10000.0 : NAN;
+                break;
+            }
+            if (isnan(v))
+                continue;
+            /* Busy is one device's figure, which each process read: their
+             * mean.  The rest are the processes' own, added up. */
+            cols[c] = isnan(cols[c]) ? v : cols[c] + v;
+            if (busy_n)
+                busy_n[c]++;
+        }
+    }
+    if (what == RUN_RES_GPU_BUSY && busy_n)
+        for (size_t c = 0; c < ncols; c++)
+            if (busy_n[c] > 0)
+                cols[c] /= busy_n[c];
+    free(busy_n);
+    free(one);
+    double peak = NAN;
+    for (size_t c = 0; c < ncols; c++)
+        if (!isnan(cols[c]) && (isnan(peak) || cols[c] > peak))
+            peak = cols[c];
+    return peak;
+}
