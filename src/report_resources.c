@@ -45,7 +45,9 @@ static void put_spark(FILE *f, const run_model *m, const run_role *r, const text
         return; /* nothing moved: the total above says 0 */
     char spark[120 * 3 + 1], peak[32];
     fmt_spark(spark, sizeof spark, cols, (size_t)width, max, st->utf8);
-    fprintf(f, "  %-6s %s  peak %s/s\n", label, spark, fmt_bytes(peak, sizeof peak, peak_per_s));
+    if (!isnan(peak_per_s) && peak_per_s > max)
+        max = peak_per_s; /* one process's busiest interval, finer than a column */
+    fprintf(f, "  %-6s %s  peak %s/s\n", label, spark, fmt_bytes(peak, sizeof peak, max));
 }
 
 static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res *res,
