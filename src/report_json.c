@@ -3,9 +3,12 @@
 #include "report_json.h"
 
 #include "json_out.h"
+#include "resources_json.h"
 
 #include <scope/log_format.h>
 #include <scope/log_hist.h>
+
+#include <stdlib.h>
 
 static const char *end_name(enum run_end end) {
     switch (end) {
@@ -98,7 +101,22 @@ static void put_identity(json_out *j, cJSON *o, const run_worker *w) {
     jo_wall(j, o, "start_wall", w->start_wall_ns);
 }
 
-static void put_worker(json_out *j, cJSON *o, const run_worker *w) {
+/* The resources of a set of processes, computed for the document. */
+static void put_resources(json_out *j, cJSON *o, const run_model *m, const size_t *workers,
+                          size_t n) {
+    if (m->no_samples) {
+        jo_null(j, o, "resources");
+        return;
+    }
+    run_res *res = run_res_of(m, workers, n);
+    if (!res)
+        j->failed = 1;
+    resources_json_put(j, o, "resources", m, res);
+    run_res_free(res);
+}
+
+static void put_worker(json_out *j, cJSON *o, const run_model *m, size_t index) {
+    const run_worker *w = &m->workers[index];
     jo_name(j, o, "path", w->path);
     jo_bool(j, o, "readable", w->readable);
     jo_bool(j, o, "has_process", w->has_process);
@@ -128,6 +146,7 @@ static void put_worker(json_out *j, cJSON *o, const run_worker *w) {
     jo_index(j, o, "attempt", w->attempt);
     jo_index(j, o, "role_index", w->role_index);
     jo_u64(j, o, "caveats", w->ncaveats);
+    put_resources(j, o, m, &index, 1);
 }
 
 static void put_caveats(json_out *j, cJSON *o, const run_model *m) {
@@ -255,13 +274,14 @@ static void put_phase(json_out *j, cJSON *arr, const run_phase *p, size_t role_n
         jo_null(j, o, "line");
     put_counters(j, o, "counters", p->counters, p->ncounters);
     put_io(j, o, p);
+    resources_json_phase(j, o, "sampled_io", p);
     put_hist(j, o, p->hist);
     cJSON *children = jo_array(j, o, "children");
     for (size_t i = 0; i < p->nchildren; i++)
         put_phase(j, children, p->children[i], role_nprocs);
 }
 
-static void put_role(json_out *j, cJSON *arr, const run_role *r) {
+static void put_role(json_out *j, cJSON *arr, const run_model *m, const run_role *r) {
     cJSON *o = jo_object(j, arr, NULL);
     jo_name(j, o, "name", r->name);
     jo_u64(j, o, "nprocs", r->nprocs);
@@ -283,6 +303,7 @@ static void put_role(json_out *j, cJSON *arr, const run_role *r) {
     cJSON *phases = jo_array(j, o, "phases");
     for (size_t i = 0; r->root && i < r->root->nchildren; i++)
         put_phase(j, phases, r->root->children[i], r->nprocs);
+    put_resources(j, o, m, r->workers, r->nprocs);
 }
 
 int report_json_print(FILE *f, const run_model *m) {
@@ -294,10 +315,19 @@ int report_json_print(FILE *f, const run_model *m) {
     put_attempts(&j, root, m);
     cJSON *workers = jo_array(&j, root, "workers");
     for (size_t i = 0; i < m->nworkers; i++)
-        put_worker(&j, jo_object(&j, workers, NULL), &m->workers[i]);
+        put_worker(&j, jo_object(&j, workers, NULL), m, i);
     put_caveats(&j, root, m);
     cJSON *roles = jo_array(&j, root, "roles");
     for (size_t i = 0; i < m->nroles; i++)
-        put_role(&j, roles, &m->roles[i]);
+        put_role(&j, roles, m, &m->roles[i]);
+    jo_bool(&j, root, "samples_loaded", !m->no_samples);
+    size_t *all = malloc((m->nworkers + 1) * sizeof *all), n = 0;
+    if (!all)
+        j.failed = 1;
+    for (size_t i = 0; all && i < m->nworkers; i++)
+        if (m->nattempts && m->workers[i].attempt == m->nattempts - 1)
+            all[n++] = i;
+    put_resources(&j, root, m, all ? all : (size_t[1]){0}, n);
+    free(all);
     return jo_finish(&j, root, f);
 }

@@ -3,6 +3,7 @@
  * blocks, on logs written through the real writer with known figures: every
  * total, share, peak and n/a is checked against plain arithmetic.
  */
+#include "report_json.h"
 #include "report_text.h"
 #include "run_load.h"
 #include "run_model.h"
@@ -10,6 +11,8 @@
 #include "unit_util.h"
 
 #include <scope/log_format.h>
+
+#include <cjson/cJSON.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -248,6 +251,54 @@ static char *report_of(run_model *m) {
     return text;
 }
 
+static cJSON *json_of(run_model *m) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_int_eq(report_json_print(f, m), 0);
+    fclose(f);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    ck_assert_ptr_nonnull(doc);
+    return doc;
+}
+
+static double num_at(const cJSON *o, const char *a, const char *b) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, a);
+    if (b)
+        x = cJSON_GetObjectItemCaseSensitive(x, b);
+    ck_assert_msg(cJSON_IsNumber(x), "%s.%s is not a number", a, b ? b : "");
+    return x->valuedouble;
+}
+
+START_TEST(json_resources) {
+    write_io_run();
+    run_model *m = load(0);
+    cJSON *doc = json_of(m);
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(doc, "resources");
+    ck_assert_double_eq(num_at(res, "io", "cache_read"), 60000);
+    ck_assert_double_eq(num_at(res, "io", "disk_write"), 3000);
+    ck_assert_double_eq(num_at(res, "no_phase", "char_read"), 10000);
+    ck_assert_double_eq(num_at(res, "dropped", NULL), 1);
+    ck_assert_double_eq(num_at(res, "memory", "rss_peak"), 10004096);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "samples_loaded")));
+    const cJSON *role = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "roles"), 0);
+    const cJSON *load_phase =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(role, "phases"), 0);
+    ck_assert_double_eq(num_at(load_phase, "sampled_io", "char_read"), 20000);
+    ck_assert_double_eq(num_at(role, "resources", "intervals"), 20);
+    cJSON_Delete(doc);
+    run_free(m);
+
+    m = load(1);
+    doc = json_of(m);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(doc, "resources")));
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(doc, "samples_loaded")));
+    cJSON_Delete(doc);
+    run_free(m);
+}
+END_TEST
+
 START_TEST(report_blocks_and_no_samples) {
     write_io_run();
     run_model *m = load(0);
@@ -363,6 +414,7 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, io_totals_and_attribution);
     tcase_add_test(tc, report_blocks_and_no_samples);
+    tcase_add_test(tc, json_resources);
     tcase_add_test(tc, gpu_busy_share_and_na);
     tcase_add_test(tc, io_not_measured_is_na);
     suite_add_tcase(s, tc);
