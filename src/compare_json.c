@@ -45,6 +45,37 @@ static void put_phase(json_out *j, cJSON *arr, const run_cmp_phase *p) {
     cJSON *counters = jo_array(j, o, "counters");
     for (size_t i = 0; i < p->ncounters; i++)
         put_counter(j, counters, &p->counters[i]);
+    if (!p->io) {
+        jo_null(j, o, "io");
+        return;
+    }
+    cJSON *io = jo_object(j, o, "io");
+    put_fig(j, io, "disk_read", &p->io_disk_read);
+    put_fig(j, io, "disk_write", &p->io_disk_write);
+    put_fig(j, io, "cache_read", &p->io_cache_read);
+    put_fig(j, io, "disk_bytes_per_s", &p->io_disk_bytes_per_s);
+}
+
+static void put_resources(json_out *j, cJSON *o, const run_cmp_role *r) {
+    if (!r->res) {
+        jo_null(j, o, "resources");
+        return;
+    }
+    cJSON *e = jo_object(j, o, "resources");
+    put_fig(j, e, "disk_read", &r->disk_read);
+    put_fig(j, e, "cache_read", &r->cache_read);
+    put_fig(j, e, "disk_write", &r->disk_write);
+    put_fig(j, e, "disk_read_per_s", &r->disk_read_per_s);
+    put_fig(j, e, "cache_read_per_s", &r->cache_read_per_s);
+    put_fig(j, e, "disk_write_per_s", &r->disk_write_per_s);
+    cJSON *gpus = jo_array(j, e, "gpus");
+    for (size_t i = 0; i < r->ngpus; i++) {
+        cJSON *g = jo_object(j, gpus, NULL);
+        jo_name(j, g, "host", r->gpus[i].host);
+        jo_u64(j, g, "index", r->gpus[i].index);
+        put_fig(j, g, "busy", &r->gpus[i].busy);
+        put_fig(j, g, "this_run", &r->gpus[i].this_run);
+    }
 }
 
 static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
@@ -57,6 +88,7 @@ static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
     cJSON *phases = jo_array(j, o, "phases");
     for (size_t i = 0; i < r->nphases; i++)
         put_phase(j, phases, &r->phases[i]);
+    put_resources(j, o, r);
 }
 
 int compare_json_print(FILE *f, const run_cmp *c) {

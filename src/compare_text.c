@@ -5,6 +5,7 @@
 #include "fmt.h"
 #include "text_escape.h"
 
+#include <math.h>
 #include <string.h>
 
 #define CELL 64
@@ -42,7 +43,8 @@ typedef struct layout {
     const text_style *st;
     int shown[NCOLS];
     size_t path_cols;
-    text_style rule; /* the style, as wide as the table */
+    text_style rule;   /* the style, as wide as the table */
+    size_t rule_hosts; /* hosts of the two runs, at most: GPUs are named with theirs when > 1 */
 } layout;
 
 static const char *arrow(const layout *l) {
@@ -210,6 +212,70 @@ static void counts_note(const layout *l, const run_cmp_role *r) {
     text_wrap(l->f, l->st, text, 0, 0);
 }
 
+/* "A → B (change)" of a figure printed by fmt (bytes, a share), n/a on a
+ * side that did not measure it. */
+static const char *fig_text(char *buf, size_t cap, const layout *l, const run_cmp_fig *fig,
+                            const char *(*fmt)(char *, size_t, double), const char *unit) {
+    char a[CELL], b[CELL], ch[CELL] = "";
+    if (!isnan(fig->change))
+        snprintf(ch, sizeof ch, " (%s)", fmt_change(b, sizeof b, fig->change));
+    snprintf(buf, cap, "%s%s %s %s%s%s", fmt(a, sizeof a, fig->a), isnan(fig->a) ? "" : unit,
+             arrow(l), fmt(b, sizeof b, fig->b), isnan(fig->b) ? "" : unit, ch);
+    return buf;
+}
+
+static const char *bytes_of(char *buf, size_t cap, double v) {
+    return fmt_bytes(buf, cap, v);
+}
+
+static const char *share_of(char *buf, size_t cap, double v) {
+    return fmt_percent(buf, cap, v, 1);
+}
+
+/* A figure that moved, or was measured on one side only. */
+static int moved(const run_cmp_fig *f) {
+    return isnan(f->a) != isnan(f->b) || (!isnan(f->delta) && f->delta != 0);
+}
+
+/* Under a role's table: the exact I/O of its I/O phases, its sampled I/O
+ * rates and its GPU share, each where it changed. */
+static void resource_notes(const layout *l, const run_cmp_role *r) {
+    char x[CELL * 2], y[CELL * 2], z[CELL * 2], text[LABEL_CAP + CELL * 8];
+    for (size_t i = 0; i < r->nphases; i++) {
+        const run_cmp_phase *p = &r->phases[i];
+        if (!p->io || !(moved(&p->io_disk_read) || moved(&p->io_disk_write) ||
+                        moved(&p->io_cache_read) || moved(&p->io_disk_bytes_per_s)))
+            continue;
+        snprintf(text, sizeof text, "I/O of %s (exact): disk read %s, disk write %s, %s/s", p->path,
+                 fig_text(x, sizeof x, l, &p->io_disk_read, bytes_of, ""),
+                 fig_text(y, sizeof y, l, &p->io_disk_write, bytes_of, ""),
+                 fig_text(z, sizeof z, l, &p->io_disk_bytes_per_s, bytes_of, ""));
+        text_wrap(l->f, l->st, text, 0, 2);
+    }
+    if (r->res && (moved(&r->disk_read_per_s) || moved(&r->cache_read_per_s) ||
+                   moved(&r->disk_write_per_s))) {
+        snprintf(text, sizeof text,
+                 "I/O (sampled, per second of runtime): from disk %s, from page cache %s, "
+                 "written %s",
+                 fig_text(x, sizeof x, l, &r->disk_read_per_s, bytes_of, "/s"),
+                 fig_text(y, sizeof y, l, &r->cache_read_per_s, bytes_of, "/s"),
+                 fig_text(z, sizeof z, l, &r->disk_write_per_s, bytes_of, "/s"));
+        text_wrap(l->f, l->st, text, 0, 2);
+    }
+    for (size_t i = 0; i < r->ngpus; i++) {
+        const run_cmp_gpu *g = &r->gpus[i];
+        if (!moved(&g->busy) && !moved(&g->this_run))
+            continue;
+        char host[CELL] = "";
+        if (l->rule_hosts > 1)
+            snprintf(host, sizeof host, "%s ", fmt_name(x, sizeof x, g->host));
+        snprintf(text, sizeof text, "%sGPU %u: busy %s, this run %s", host, g->index,
+                 fig_text(y, sizeof y, l, &g->busy, share_of, ""),
+                 fig_text(z, sizeof z, l, &g->this_run, share_of, ""));
+        text_wrap(l->f, l->st, text, 0, 2);
+    }
+}
+
 static void role_title(const layout *l, const run_cmp_role *r) {
     char name[LABEL_CAP], a[CELL], b[CELL], ch[CELL], text[CELL * 8];
     fmt_title(name, sizeof name, r->name);
@@ -263,6 +329,7 @@ static void dropped_note(const layout *l) {
 
 void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
     layout l = {.f = f, .st = st};
+    l.rule_hosts = c->a->nhosts > c->b->nhosts ? c->a->nhosts : c->b->nhosts;
     plan(&l, c);
     run_line(&l, "A", c->a);
     run_line(&l, "B", c->b);
@@ -285,6 +352,7 @@ void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
                 counter_row(&l, &role->phases[i].counters[k]);
         }
         counts_note(&l, role);
+        resource_notes(&l, role);
     }
     dropped_note(&l);
 }

@@ -1,6 +1,10 @@
 /* The comparison of two runs; see run_compare.h. */
 #include "run_compare.h"
 
+#include "run_resources.h"
+
+#include <scope/log_format.h>
+
 #include <math.h>
 #include <scope/vec.h>
 #include <stdlib.h>
@@ -107,6 +111,13 @@ static int add_phase(phase_rows *rows, const run_phase *a, const run_phase *b) {
     row->share = run_cmp_figure(SIDE(a, a->share), SIDE(b, b->share));
     row->count = run_cmp_figure(SIDE(a, a->dist.count), SIDE(b, b->dist.count));
     row->impact_ns = fabs((b ? (double)b->dist.total_ns : 0) - (a ? (double)a->dist.total_ns : 0));
+    const run_phase *ia = a && a->io_measured ? a : NULL, *ib = b && b->io_measured ? b : NULL;
+    row->io = ia || ib;
+    row->io_disk_read = run_cmp_figure(SIDE(ia, ia->disk_read), SIDE(ib, ib->disk_read));
+    row->io_disk_write = run_cmp_figure(SIDE(ia, ia->disk_write), SIDE(ib, ib->disk_write));
+    row->io_cache_read = run_cmp_figure(SIDE(ia, ia->cache_read), SIDE(ib, ib->cache_read));
+    row->io_disk_bytes_per_s =
+        run_cmp_figure(SIDE(ia, ia->disk_bytes_per_s), SIDE(ib, ib->disk_bytes_per_s));
     return compare_counters(row);
 }
 
@@ -158,7 +169,77 @@ static const run_role *find_role(const run_model *m, run_str name) {
     return NULL;
 }
 
-static int compare_role(run_cmp_role *row, const run_role *a, const run_role *b) {
+/* A sampled byte count, NAN on a side that did not measure it. */
+static double res_bytes(const run_res *r, uint32_t bits, uint64_t v) {
+    return r && r->nsampled && (r->present & bits) == bits ? (double)v : NAN;
+}
+
+static double res_rate(const run_res *r, double v) {
+    return r && r->nsampled ? v : NAN;
+}
+
+static int add_gpu(run_cmp_role *row, const run_res_gpu *g, int side_b) {
+    size_t i = 0;
+    while (i < row->ngpus &&
+           !(row->gpus[i].index == g->index && run_str_eq(row->gpus[i].host, g->host)))
+        i++;
+    if (i == row->ngpus) {
+        run_cmp_gpu *grown = realloc(row->gpus, (row->ngpus + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        row->gpus = grown;
+        grown[row->ngpus++] = (run_cmp_gpu){.host = g->host,
+                                            .index = g->index,
+                                            .busy = run_cmp_figure(NAN, NAN),
+                                            .this_run = run_cmp_figure(NAN, NAN)};
+    }
+    run_cmp_gpu *e = &row->gpus[i];
+    if (side_b) {
+        e->busy = run_cmp_figure(e->busy.a, g->busy_mean);
+        e->this_run = run_cmp_figure(e->this_run.a, g->run_mean);
+    } else {
+        e->busy = run_cmp_figure(g->busy_mean, e->busy.b);
+        e->this_run = run_cmp_figure(g->run_mean, e->this_run.b);
+    }
+    return 0;
+}
+
+/* The role's sampled figures on both sides. */
+static int compare_resources(run_cmp_role *row, const run_model *ma, const run_role *a,
+                             const run_model *mb, const run_role *b) {
+    if ((a && ma->no_samples) || (b && mb->no_samples))
+        return 0;
+    run_res *ra = a ? run_res_of(ma, a->workers, a->nprocs) : NULL;
+    run_res *rb = b ? run_res_of(mb, b->workers, b->nprocs) : NULL;
+    int rc = (a && !ra) || (b && !rb) ? -1 : 0;
+    row->res = (ra && ra->nsampled) || (rb && rb->nsampled);
+    const uint32_t dr = SCOPE_RES_DISK_READ, cr = SCOPE_RES_DISK_READ | SCOPE_RES_CHAR_READ,
+                   dw = SCOPE_RES_DISK_WRITE;
+#define RES_FIG(field, bits, expr)                                                                 \
+    row->field = run_cmp_figure(res_bytes(ra, bits, ra ? ra->expr : 0),                            \
+                                res_bytes(rb, bits, rb ? rb->expr : 0))
+    RES_FIG(disk_read, dr, io.disk_read);
+    RES_FIG(cache_read, cr, io.cache_read);
+    RES_FIG(disk_write, dw, io.disk_write);
+#undef RES_FIG
+    row->disk_read_per_s = run_cmp_figure(res_rate(ra, ra ? ra->disk_read_per_s : NAN),
+                                          res_rate(rb, rb ? rb->disk_read_per_s : NAN));
+    row->cache_read_per_s = run_cmp_figure(res_rate(ra, ra ? ra->cache_read_per_s : NAN),
+                                           res_rate(rb, rb ? rb->cache_read_per_s : NAN));
+    row->disk_write_per_s = run_cmp_figure(res_rate(ra, ra ? ra->disk_write_per_s : NAN),
+                                           res_rate(rb, rb ? rb->disk_write_per_s : NAN));
+    for (size_t i = 0; rc == 0 && ra && i < ra->ngpus; i++)
+        rc = add_gpu(row, &ra->gpus[i], 0);
+    for (size_t i = 0; rc == 0 && rb && i < rb->ngpus; i++)
+        rc = add_gpu(row, &rb->gpus[i], 1);
+    /* The hosts' names are the models' own, which outlive the comparison. */
+    run_res_free(ra);
+    run_res_free(rb);
+    return rc;
+}
+
+static int compare_role(run_cmp_role *row, const run_model *ma, const run_role *a,
+                        const run_model *mb, const run_role *b) {
     *row = (run_cmp_role){.name = a ? a->name : b->name, .a = a, .b = b, .side = side_of(a, b)};
     row->phase_ns = run_cmp_figure(SIDE(a, a->phase_ns), SIDE(b, b->phase_ns));
     row->nprocs = run_cmp_figure(SIDE(a, a->nprocs), SIDE(b, b->nprocs));
@@ -169,6 +250,8 @@ static int compare_role(run_cmp_role *row, const run_role *a, const run_role *b)
     row->nphases = rows.n;
     if (rc == 0 && row->nphases) /* qsort wants a real array even for none */
         qsort(row->phases, row->nphases, sizeof *row->phases, phase_cmp);
+    if (rc == 0)
+        rc = compare_resources(row, ma, a, mb, b);
     return rc;
 }
 
@@ -190,11 +273,12 @@ run_cmp *run_compare(const run_model *a, const run_model *b) {
             goto fail;
     }
     for (size_t i = 0; i < a->nroles; i++)
-        if (compare_role(&c->roles[c->nroles++], &a->roles[i], find_role(b, a->roles[i].name)))
+        if (compare_role(&c->roles[c->nroles++], a, &a->roles[i], b,
+                         find_role(b, a->roles[i].name)))
             goto fail;
     for (size_t i = 0; i < b->nroles; i++)
         if (!find_role(a, b->roles[i].name) &&
-            compare_role(&c->roles[c->nroles++], NULL, &b->roles[i]))
+            compare_role(&c->roles[c->nroles++], a, NULL, b, &b->roles[i]))
             goto fail;
     if (c->nroles)
         qsort(c->roles, c->nroles, sizeof *c->roles, role_cmp);
@@ -213,6 +297,7 @@ void run_cmp_free(run_cmp *c) {
             free(c->roles[r].phases[i].counters);
         }
         free(c->roles[r].phases);
+        free(c->roles[r].gpus);
     }
     free(c->roles);
     free(c);

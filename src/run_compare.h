@@ -56,7 +56,20 @@ typedef struct run_cmp_phase {
     run_cmp_fig count;
     run_cmp_counter *counters; /* by name */
     size_t ncounters;
+    /* Exact I/O (SCOPE_PHASE_IO), when either side measured it (io): bytes
+     * that reached the disk, bytes the page cache served, and disk bytes per
+     * second of the phase's time; NAN on a side that did not measure it. */
+    int io;
+    run_cmp_fig io_disk_read, io_disk_write, io_cache_read, io_disk_bytes_per_s;
 } run_cmp_phase;
+
+/* A GPU both or either run sampled, by host and NVML index. */
+typedef struct run_cmp_gpu {
+    run_str host;
+    uint32_t index;
+    run_cmp_fig busy;     /* whole device, 0..1 */
+    run_cmp_fig this_run; /* the role's own share; NAN where NVML attributed it nothing */
+} run_cmp_gpu;
 
 typedef struct run_cmp_role {
     run_str name;
@@ -66,6 +79,14 @@ typedef struct run_cmp_role {
     run_cmp_fig phase_ns, nprocs;
     run_cmp_phase *phases; /* by impact, biggest first */
     size_t nphases;
+    /* Sampled resources (run_resources.h), when either side has samples
+     * (res): bytes and bytes per second of runtime in each layer, and the
+     * GPUs. */
+    int res;
+    run_cmp_fig disk_read, cache_read, disk_write;
+    run_cmp_fig disk_read_per_s, cache_read_per_s, disk_write_per_s;
+    run_cmp_gpu *gpus;
+    size_t ngpus;
 } run_cmp_role;
 
 typedef struct run_cmp {

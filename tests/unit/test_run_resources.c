@@ -4,6 +4,7 @@
  * total, share, peak and n/a is checked against plain arithmetic.
  */
 #include "report_json.h"
+#include "run_compare.h"
 #include "report_text.h"
 #include "run_load.h"
 #include "run_model.h"
@@ -162,18 +163,22 @@ static size_t worker_of(const run_model *m, int64_t pid) {
  * pid 200: no thread records (a recorder before 1.3): its process records
  * attribute by their node, "load" (node 1), 2,000 bytes read by syscalls
  * a second, all from page cache. */
-static void write_io_run(void) {
+static void write_io_run_scaled(uint64_t k) {
     wlog a, b;
     open_log(&a, "io", 100, 0);
     open_log(&b, "io", 200, 1);
     for (uint64_t s = 0; s < 10; s++) {
-        sample(&a, s, 2, 1000, 300, 5000, 400, (1 + s) * 1000000, s == 6, 0, NULL);
-        thread_sample(&a, s, 1, 2, 1000, 300, 4000, 400);
-        thread_sample(&a, s, 2, 0, 0, 0, 1000, 0);
+        sample(&a, s, 2, k * 1000, 300, k * 5000, 400, (1 + s) * 1000000, s == 6, 0, NULL);
+        thread_sample(&a, s, 1, 2, k * 1000, 300, k * 4000, 400);
+        thread_sample(&a, s, 2, 0, 0, 0, k * 1000, 0);
         sample(&b, s, 1, 0, 0, 2000, 0, 2000000, 0, 0, NULL);
     }
     close_log(&a, 10);
     close_log(&b, 10);
+}
+
+static void write_io_run(void) {
+    write_io_run_scaled(1);
 }
 
 START_TEST(io_totals_and_attribution) {
@@ -398,6 +403,35 @@ START_TEST(io_not_measured_is_na) {
 }
 END_TEST
 
+/* Compare: pid 100 reads twice as much in B; the sampled rates say so. */
+START_TEST(compare_sampled_rates) {
+    write_io_run();
+    run_model *a = load(0);
+    char first[256];
+    snprintf(first, sizeof first, "%s", run);
+    unit_tmpdir(run, sizeof run);
+    write_io_run_scaled(2);
+    run_model *b = load(0);
+    run_cmp *c = run_compare(a, b);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_uint_eq(c->nroles, 1);
+    const run_cmp_role *r = &c->roles[0];
+    ck_assert(r->res);
+    ck_assert_double_eq_tol(r->disk_read_per_s.a, 1000.0, 1e-9);
+    ck_assert_double_eq_tol(r->disk_read_per_s.b, 2000.0, 1e-9);
+    ck_assert_double_eq_tol(r->disk_read_per_s.change, 1.0, 1e-12);
+    ck_assert_double_eq_tol(r->cache_read.b, 100000.0, 1e-9); /* 80,000 + 20,000 */
+    ck_assert_uint_eq(r->ngpus, 0);
+    run_cmp_free(c);
+    run_free(b);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", run);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(run, sizeof run, "%s", first);
+    run_free(a);
+}
+END_TEST
+
 static void setup(void) {
     unit_tmpdir(run, sizeof run);
 }
@@ -415,6 +449,7 @@ int main(void) {
     tcase_add_test(tc, io_totals_and_attribution);
     tcase_add_test(tc, report_blocks_and_no_samples);
     tcase_add_test(tc, json_resources);
+    tcase_add_test(tc, compare_sampled_rates);
     tcase_add_test(tc, gpu_busy_share_and_na);
     tcase_add_test(tc, io_not_measured_is_na);
     suite_add_tcase(s, tc);
