@@ -146,9 +146,13 @@ void app_release(app *a) {
 void app_set_focus(app *a, size_t worker) {
     a->focus_worker = worker;
     a->current = a->focus_view;
-    view *v = &a->views[a->focus_view];
-    if (app_rebuild(v) < 0)
-        app_message(a, 1, "out of memory");
+    /* The filter narrows the I/O and GPU views too: every view is built
+     * again for it. */
+    for (size_t i = 0; i < view_count; i++)
+        if (app_rebuild(&a->views[i]) < 0) {
+            app_message(a, 1, "out of memory");
+            return;
+        }
 }
 
 /* ---- search ------------------------------------------------------------------- */

@@ -384,6 +384,13 @@ static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *
             fmt_bytes(b[0], 48, (double)p->char_read), fmt_bytes(b[1], 48, (double)p->disk_read),
             fmt_bytes(b[2], 48, (double)p->char_write), fmt_bytes(b[3], 48, (double)p->disk_write),
             fmt_bytes(b[4], 48, p->disk_bytes_per_s));
+    else if (p->smp_io)
+        snprintf(line, sizeof line,
+                 "I/O sampled while innermost: read %s (disk %s)  written %s (disk %s)",
+                 fmt_bytes(b[0], 48, (double)p->smp_char_read),
+                 fmt_bytes(b[1], 48, (double)p->smp_disk_read),
+                 fmt_bytes(b[2], 48, (double)p->smp_char_write),
+                 fmt_bytes(b[3], 48, (double)p->smp_disk_write));
     else
         line[0] = '\0';
     if (line[0])

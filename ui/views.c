@@ -13,9 +13,11 @@
  * view_NAME.c.  The tab bar and Tab follow this order. */
 #define VIEWS(X)                                                                                   \
     X(phases, '1', "Phases", "the phase tree of each role")                                        \
-    X(processes, '2', "Processes", "every worker, host, rank and caveat")                          \
-    X(overview, '3', "Overview", "the run, its attempts and caveats")                              \
-    X(help, '4', "Help", "this list")
+    X(io, '3', "I/O", "exact I/O by phase and the sampled I/O over time")                          \
+    X(gpu, '4', "GPU", "each device's busy, this run's share and memory over time")                \
+    X(processes, '5', "Processes", "every worker, host, rank and caveat")                          \
+    X(overview, '6', "Overview", "the run, its attempts and caveats")                              \
+    X(help, '7', "Help", "this list")
 
 #define DECLARE_OPS(NAME, KEY, TITLE, ABOUT) extern const view_ops NAME##_view_ops;
 VIEWS(DECLARE_OPS)
