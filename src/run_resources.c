@@ -286,6 +286,13 @@ typedef struct fold_cell {
     double level;  /* the largest level seen; NAN: none */
 } fold_cell;
 
+/* The first column a bucket starting at lo (ns from the run's start, below
+ * 0 when a host's clock puts it earlier) may overlap. */
+static size_t first_column(double lo, double cw) {
+    double c = floor(lo / cw);
+    return c <= 0 ? 0 : c >= (double)SIZE_MAX ? SIZE_MAX : (size_t)c;
+}
+
 static void fold_proc_io(const res_proc *p, enum run_res_metric what, uint64_t start, double cw,
                          size_t ncols, fold_cell *cells) {
     for (uint32_t i = 0; i < p->s.nused; i++) {
@@ -299,9 +306,7 @@ static void fold_proc_io(const res_proc *p, enum run_res_metric what, uint64_t s
                    : what == RUN_RES_DISK_WRITE ? (double)b->disk_write
                    : what == RUN_RES_CPU        ? (double)b->cpu_ns
                                                 : 0;
-        for (long c = (long)floor(lo / cw); c >= 0 && (double)c * cw < hi; c++) {
-            if ((size_t)c >= ncols)
-                break;
+        for (size_t c = first_column(lo, cw); c < ncols && (double)c * cw < hi; c++) {
             double clo = (double)c * cw, chi = clo + cw;
             double ov = (hi < chi ? hi : chi) - (lo > clo ? lo : clo);
             if (ov <= 0)
@@ -323,9 +328,7 @@ static void fold_proc_gpu(const res_gpu_proc *g, enum run_res_metric what, uint6
         const res_gpu_bucket *b = &g->b[i];
         double lo = (double)(g->s.t0_ns + (uint64_t)i * g->s.width_ns) - (double)start;
         double hi = lo + (double)g->s.width_ns;
-        for (long c = (long)floor(lo / cw); c >= 0 && (double)c * cw < hi; c++) {
-            if ((size_t)c >= ncols)
-                break;
+        for (size_t c = first_column(lo, cw); c < ncols && (double)c * cw < hi; c++) {
             double clo = (double)c * cw, chi = clo + cw;
             double ov = (hi < chi ? hi : chi) - (lo > clo ? lo : clo);
             if (ov <= 0)

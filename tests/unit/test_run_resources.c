@@ -432,6 +432,32 @@ START_TEST(compare_sampled_rates) {
 }
 END_TEST
 
+/* A sample that began half a second before the run did (another host's
+ * clock, or the recorder starting its sampler before the PROCESS record's
+ * time): its bytes are still in the series, in the first column. */
+START_TEST(fold_keeps_samples_before_the_start) {
+    wlog a;
+    open_log(&a, "early", 100, 0);
+    for (uint64_t s = 0; s < 4; s++)
+        put(&a, (scope_record){.type = SCOPE_REC_RESOURCE,
+                               .u.resource = {.mono_ns = MONO + s * SEC - SEC / 2,
+                                              .interval_ns = SEC,
+                                              .present = IO_BITS,
+                                              .disk_read = 1000}});
+    close_log(&a, 4);
+    run_model *m = load(0);
+    const run_role *r = run_find_role(m, "early");
+    double cols[4], sum = 0;
+    run_res_fold(m, r->workers, r->nprocs, RUN_RES_DISK_READ, NULL, 4, cols);
+    for (int c = 0; c < 4; c++)
+        sum += isnan(cols[c]) ? 0 : cols[c]; /* 1 s columns: bytes/s = bytes */
+    /* 4,000 bytes, of which the half second before the start is outside. */
+    ck_assert_double_eq_tol(sum, 3500.0, 1e-6);
+    ck_assert_double_eq_tol(cols[0], 1000.0, 1e-6);
+    run_free(m);
+}
+END_TEST
+
 static void setup(void) {
     unit_tmpdir(run, sizeof run);
 }
@@ -450,6 +476,7 @@ int main(void) {
     tcase_add_test(tc, report_blocks_and_no_samples);
     tcase_add_test(tc, json_resources);
     tcase_add_test(tc, compare_sampled_rates);
+    tcase_add_test(tc, fold_keeps_samples_before_the_start);
     tcase_add_test(tc, gpu_busy_share_and_na);
     tcase_add_test(tc, io_not_measured_is_na);
     suite_add_tcase(s, tc);
