@@ -293,32 +293,40 @@ static size_t first_column(double lo, double cw) {
     return c <= 0 ? 0 : c >= (double)SIZE_MAX ? SIZE_MAX : (size_t)c;
 }
 
+/* Spreads what bucket i of series s holds (sum and weight shared out by
+ * overlap, a level kept whole; level NAN: none) over the columns of width
+ * cw it overlaps, the run starting at `start`. */
+static void spread(const res_series *s, uint32_t i, uint64_t start, double cw, size_t ncols,
+                   fold_cell *cells, double sum, double weight, double level) {
+    double lo = (double)(s->t0_ns + (uint64_t)i * s->width_ns) - (double)start;
+    double hi = lo + (double)s->width_ns;
+    for (size_t c = first_column(lo, cw); c < ncols && (double)c * cw < hi; c++) {
+        double clo = (double)c * cw, chi = clo + cw;
+        double ov = (hi < chi ? hi : chi) - (lo > clo ? lo : clo);
+        if (ov <= 0)
+            continue;
+        double frac = ov / (double)s->width_ns;
+        fold_cell *e = &cells[c];
+        e->sum += sum * frac;
+        e->weight += weight * frac;
+        if (!isnan(level) && (isnan(e->level) || level > e->level))
+            e->level = level;
+    }
+}
+
 static void fold_proc_io(const res_proc *p, enum run_res_metric what, uint64_t start, double cw,
                          size_t ncols, fold_cell *cells) {
     for (uint32_t i = 0; i < p->s.nused; i++) {
         const res_bucket *b = &p->b[i];
         if (!b->sampled_ns)
             continue;
-        double lo = (double)(p->s.t0_ns + (uint64_t)i * p->s.width_ns) - (double)start;
-        double hi = lo + (double)p->s.width_ns;
         double v = what == RUN_RES_DISK_READ    ? (double)b->disk_read
                    : what == RUN_RES_CACHE_READ ? (double)b->cache_read
                    : what == RUN_RES_DISK_WRITE ? (double)b->disk_write
                    : what == RUN_RES_CPU        ? (double)b->cpu_ns
                                                 : 0;
-        for (size_t c = first_column(lo, cw); c < ncols && (double)c * cw < hi; c++) {
-            double clo = (double)c * cw, chi = clo + cw;
-            double ov = (hi < chi ? hi : chi) - (lo > clo ? lo : clo);
-            if (ov <= 0)
-                continue;
-            double frac = ov / (double)p->s.width_ns;
-            fold_cell *e = &cells[c];
-            e->sum += v * frac;
-            e->weight += (double)b->sampled_ns * frac;
-            if (what == RUN_RES_RSS && b->rss_max &&
-                (isnan(e->level) || (double)b->rss_max > e->level))
-                e->level = (double)b->rss_max;
-        }
+        double level = what == RUN_RES_RSS && b->rss_max ? (double)b->rss_max : NAN;
+        spread(&p->s, i, start, cw, ncols, cells, v, (double)b->sampled_ns, level);
     }
 }
 
@@ -326,26 +334,12 @@ static void fold_proc_gpu(const res_gpu_proc *g, enum run_res_metric what, uint6
                           double cw, size_t ncols, fold_cell *cells) {
     for (uint32_t i = 0; i < g->s.nused; i++) {
         const res_gpu_bucket *b = &g->b[i];
-        double lo = (double)(g->s.t0_ns + (uint64_t)i * g->s.width_ns) - (double)start;
-        double hi = lo + (double)g->s.width_ns;
-        for (size_t c = first_column(lo, cw); c < ncols && (double)c * cw < hi; c++) {
-            double clo = (double)c * cw, chi = clo + cw;
-            double ov = (hi < chi ? hi : chi) - (lo > clo ? lo : clo);
-            if (ov <= 0)
-                continue;
-            double frac = ov / (double)g->s.width_ns;
-            fold_cell *e = &cells[c];
-            if (what == RUN_RES_GPU_BUSY && b->busy_ns) {
-                e->sum += b->busy_sum * frac;
-                e->weight += (double)b->busy_ns * frac;
-            } else if (what == RUN_RES_GPU_RUN && b->run_ns) {
-                e->sum += b->run_sum * frac;
-                e->weight += (double)b->run_ns * frac;
-            } else if (what == RUN_RES_GPU_VRAM && b->mem_run_present &&
-                       (isnan(e->level) || (double)b->mem_run_max > e->level)) {
-                e->level = (double)b->mem_run_max;
-            }
-        }
+        if (what == RUN_RES_GPU_BUSY && b->busy_ns)
+            spread(&g->s, i, start, cw, ncols, cells, b->busy_sum, (double)b->busy_ns, NAN);
+        else if (what == RUN_RES_GPU_RUN && b->run_ns)
+            spread(&g->s, i, start, cw, ncols, cells, b->run_sum, (double)b->run_ns, NAN);
+        else if (what == RUN_RES_GPU_VRAM && b->mem_run_present)
+            spread(&g->s, i, start, cw, ncols, cells, 0, 0, (double)b->mem_run_max);
     }
 }
 
