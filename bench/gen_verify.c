@@ -23,7 +23,7 @@ typedef unsigned __int128 u128;
 
 typedef struct vnode {
     int defined, had_hist;
-    uint32_t parent, name, thread;
+    uint32_t parent, name, thread, flags;
     uint64_t count, wall, min, max, cpu_count, hist_total;
 } vnode;
 
@@ -53,7 +53,7 @@ typedef struct verifier {
     scope_rec_frame fr;
     int hist_again, plain_after_hist, shutdown, process;
     /* across frames */
-    uint64_t frames, start_mono, prev_mono, last_hist_mono, res_end;
+    uint64_t frames, start_mono, prev_mono, last_hist_mono, res_start, res_end;
     int have_process, exited;
 } verifier;
 
@@ -141,8 +141,14 @@ static void check_scalars(verifier *v, const scope_rec_phase_agg *a) {
         (u128)a->cpu_count * a->min_ns > a->cpu_wall_ns ||
         (u128)a->cpu_count * a->max_ns < a->cpu_wall_ns)
         problem(v, "node %u: CPU figures are not a subset of the entries", a->node);
-    if (a->io_flags || a->io_count || a->disk_read || a->char_write)
-        problem(v, "node %u: I/O figures, which the recorder does not measure yet", a->node);
+    /* Exact I/O only on SCOPE_PHASE_IO phases, for entries that completed;
+     * what reached the disk never exceeds what went through read and
+     * write (this generator has no writeback from elsewhere). */
+    int io_site = a->node < v->nodes_cap && (v->nodes[a->node].flags & SCOPE_PHASE_F_IO);
+    if ((a->io_flags || a->io_count || a->disk_read || a->char_write) &&
+        (!io_site || a->io_count + a->io_failed > a->count || a->disk_read > a->char_read ||
+         a->disk_write > a->char_write))
+        problem(v, "node %u: I/O figures that an I/O phase's entries cannot have", a->node);
 }
 
 static void on_agg(verifier *v, const scope_rec_phase_agg *a) {
@@ -187,6 +193,7 @@ static void on_node(verifier *v, const scope_rec_phase_node *d) {
     n->parent = d->parent;
     n->name = d->name;
     n->thread = d->thread;
+    n->flags = d->flags;
 }
 
 static void on_counter(verifier *v, const scope_rec_counter *c) {
@@ -202,11 +209,23 @@ static void on_counter(verifier *v, const scope_rec_counter *c) {
     *k = (vcounter){1, c->name, c->node, c->thread, c->calls};
 }
 
+/* The process's intervals follow each other, with a gap where one was
+ * dropped (the next record counts it); a thread's record holds only I/O
+ * bytes of the process's last interval. */
 static void on_resource(verifier *v, const scope_rec_resource *r) {
+    const uint32_t io =
+        SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE;
     if (r->node)
         use(v, SCOPE_REC_PHASE_NODE, r->node);
-    if (v->res_end && r->mono_ns != v->res_end)
+    if (r->thread) {
+        if (r->mono_ns != v->res_start || r->ngpus || (r->present & ~io))
+            problem(v, "thread %u's resource record at %" PRIu64 " is not I/O of the last interval",
+                    r->thread, r->mono_ns);
+        return;
+    }
+    if (v->res_end && (r->dropped ? r->mono_ns <= v->res_end : r->mono_ns != v->res_end))
         problem(v, "resource interval at %" PRIu64 " does not follow the last", r->mono_ns);
+    v->res_start = r->mono_ns;
     v->res_end = r->mono_ns + r->interval_ns;
 }
 
