@@ -76,9 +76,9 @@ static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res
     if (!isnan(res->no_phase_share))
         snprintf(share, sizeof share, "%s of the bytes read and written",
                  fmt_percent(b, sizeof b, res->no_phase_share, 1));
-    put_line(f, "(no phase open)",
-             fmt_bytes(a, sizeof a, (double)(res->no_phase.char_read + res->no_phase.char_write)),
-             share);
+    int chars = pr & (SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE);
+    double no_phase = (double)(res->no_phase.char_read + res->no_phase.char_write);
+    put_line(f, "(no phase open)", chars ? fmt_bytes(a, sizeof a, no_phase) : FMT_NA, share);
     if (res->dropped) {
         char text[200];
         snprintf(text, sizeof text,

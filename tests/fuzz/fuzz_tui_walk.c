@@ -42,9 +42,9 @@ static void open_screen(void) {
 
 /* Keys as the terminal gives them; the walk picks from these. */
 static const int walk_keys[] = {
-    'j',  'j', 'k', KEY_NPAGE, KEY_PPAGE, 'G', 'g',        KEY_RIGHT, KEY_LEFT,
-    '\n', 'h', 'x', '*',       '-',       's', '\t',       KEY_BTAB,  '1',
-    '2',  '3', '4', '?',       'n',       'N', KEY_ESCAPE, 'Z',       127,
+    'j', 'j', 'k', KEY_NPAGE, KEY_PPAGE, 'G',  'g',        KEY_RIGHT, KEY_LEFT, '\n',
+    'h', 'x', '*', '-',       's',       '\t', KEY_BTAB,   '1',       '3',      '4',
+    '5', '6', '7', '?',       'n',       'N',  KEY_ESCAPE, 'Z',       127,
 };
 
 void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {
@@ -67,7 +67,8 @@ void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {
     app_draw(&a);
     /* Every view opened wide, then a walk of 48 keys, a search typed in
      * the middle, the process filter and a resize on the way. */
-    static const int opening[] = {'*', 'G', '2', 'G', '\n', '*', '3', 'G', '4', 'G', '1'};
+    static const int opening[] = {'*', 'G', '5', 'G', '\n', '*', '3', 'G',
+                                  '4', 'G', '6', 'G', '7',  'G', '1'};
     for (size_t i = 0; i < sizeof opening / sizeof opening[0]; i++) {
         app_key(&a, opening[i]);
         app_draw(&a);
