@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The k-th process of a set, NULL when the index is not a worker's (a set
+ * handed in by hand, without workers). */
+static const run_worker *worker_at(const run_model *m, const size_t *workers, size_t k) {
+    return workers && workers[k] < m->nworkers ? &m->workers[workers[k]] : NULL;
+}
+
 /* ---- devices ---------------------------------------------------------------- */
 
 static run_res_gpu *device_of(run_res *r, run_str host, uint32_t index, size_t cap) {
@@ -33,9 +39,11 @@ static int by_device(const void *a, const void *b) {
  * processes' own shares and memory added up over time (run_res_fold). */
 static int settle_gpus(const run_model *m, run_res *r, const size_t *workers, size_t n) {
     size_t cap = 0;
-    for (size_t k = 0; k < n; k++)
-        if (m->workers[workers[k]].res)
-            cap += m->workers[workers[k]].res->ngpus;
+    for (size_t k = 0; k < n; k++) {
+        const run_worker *w = worker_at(m, workers, k);
+        if (w && w->res)
+            cap += w->res->ngpus;
+    }
     if (!cap)
         return 0;
     r->gpus = calloc(cap, sizeof *r->gpus);
@@ -50,8 +58,8 @@ static int settle_gpus(const run_model *m, run_res *r, const size_t *workers, si
         return -1;
     }
     for (size_t k = 0; k < n; k++) {
-        const run_worker *w = &m->workers[workers[k]];
-        if (!w->res)
+        const run_worker *w = worker_at(m, workers, k);
+        if (!w || !w->res)
             continue;
         for (size_t d = 0; d < w->res->ngpus; d++) {
             const res_gpu_proc *gp = &w->res->gpus[d];
@@ -157,8 +165,8 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
     r->rss_peak_worker = SIZE_MAX;
     double peak_read = 0, peak_cache = 0, peak_write = 0;
     for (size_t k = 0; k < n; k++) {
-        const run_worker *w = &m->workers[workers[k]];
-        const res_proc *p = w->res;
+        const run_worker *w = worker_at(m, workers, k);
+        const res_proc *p = w ? w->res : NULL;
         if (!p || !p->intervals)
             continue;
         r->nsampled++;
@@ -360,8 +368,8 @@ double run_res_fold(const run_model *m, const size_t *workers, size_t n, enum ru
         what == RUN_RES_GPU_BUSY || what == RUN_RES_GPU_RUN || what == RUN_RES_GPU_VRAM;
     double *busy_n = gpu_metric ? calloc(ncols, sizeof *busy_n) : NULL;
     for (size_t k = 0; k < n; k++) {
-        const run_worker *w = &m->workers[workers[k]];
-        const res_proc *p = w->res;
+        const run_worker *w = worker_at(m, workers, k);
+        const res_proc *p = w ? w->res : NULL;
         if (!p)
             continue;
         for (size_t c = 0; c < ncols; c++)
