@@ -58,4 +58,13 @@ static const char *const rt_odd_names[] = {
 
 #define RT_EXIT_LOOPS 10
 
+/* ---- rt_io: exact I/O phases --------------------------------------------- */
+
+#define RT_IO_BIG   (8u << 20) /* the I/O phase's fsync'd write, bytes */
+#define RT_IO_NOISE (3u << 20) /* what the other thread writes meanwhile */
+#define RT_IO_FILE  (1u << 20) /* the file read cold, then warm */
+#define RT_IO_OUTER 300000u    /* nested phases: the outer one's own read */
+#define RT_IO_INNER 70000u     /* and the inner one's */
+#define RT_IO_SHM   (2u << 20) /* written to tmpfs: a measured zero on disk */
+
 #endif
