@@ -14,7 +14,8 @@
  *               files (directories, writes that cannot raise SIGXFSZ),
  *               io_counters (a task's /proc I/O counters), cuda_sync (a
  *               GPU drain through a CUDA the program loaded)
- *   threads     thread: per-thread recording state, sequence counters
+ *   threads     thread: per-thread recording state, sequence counters;
+ *               thread_io: a thread's reads of its own I/O counters
  *   process     identity (who this process is), logfile (its log)
  *   frames      frame: adding records to the frame being written
  *   sources     source (the row type), source_process, source_names,

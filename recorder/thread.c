@@ -446,10 +446,19 @@ void rec_threads_fork_child(void) {
         atomic_store(&keep->dropped_count, 0);
         atomic_store(&keep->exited, 0);
         atomic_store(&keep->retired, 0);
+        /* The kernel starts a child's I/O counters at 0: they are its
+         * counters at the fork, which starts its first sampled interval. */
+        atomic_store(&keep->io_own, 0);
+        memset(&keep->attach_io, 0, sizeof keep->attach_io);
+        keep->attach_io_ok = 1;
         init_identity(keep);
     }
     fork_survivor = keep;
     rec_self = &rec_unattached;
+}
+
+rec_thread *rec_thread_survivor(void) {
+    return fork_survivor;
 }
 
 void rec_thread_adopt_survivor(void) {

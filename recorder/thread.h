@@ -133,8 +133,7 @@ typedef struct rec_frame {
 /* The I/O counters of a thread's open I/O phases.  The owner's alone:
  * allocated on its first I/O phase, freed when it exits. */
 typedef struct rec_io_stack {
-    int fd;       /* its /proc/thread-self/io; -1: opened again at the next I/O entry */
-    uint64_t own; /* bytes its reads of fd returned, which the kernel adds to its rchar */
+    int fd; /* its /proc/thread-self/io; -1: opened again at the next read */
     rec_io_counters at[REC_MAX_DEPTH]; /* at the entry of stack[k], own reads left out */
     uint8_t ok[REC_MAX_DEPTH];         /* at[k] was read */
 } rec_io_stack;
@@ -196,7 +195,18 @@ typedef struct rec_thread {
     uint32_t pool_left;
     uint64_t *pool_chain;
 
-    rec_io_stack *io; /* owner: NULL until its first I/O phase */
+    rec_io_stack *io; /* owner: NULL until it first reads its I/O counters (thread_io.h) */
+    /* owner (relaxed stores), read by the sampler: bytes its reads of its
+     * own counters returned, which the kernel counts in its rchar */
+    _Atomic uint64_t io_own;
+    /* bytes the recorder wrote on this thread (a flush request's eventfd
+     * write), which the kernel counts in its wchar: added by the thread
+     * itself, also from a signal handler, read by the sampler */
+    _Atomic uint64_t io_own_written;
+    /* before publication: its I/O counters when it attached, less io_own,
+     * the sampler's first baseline of it (attach_io_ok: they were read) */
+    rec_io_counters attach_io;
+    uint8_t attach_io_ok;
 
     /* owner: sentinel nodes.  stack[0] holds the root (idx 0); an entry that
      * could not be recorded holds `dropped` (idx REC_IDX_DROPPED) */
@@ -253,6 +263,9 @@ void rec_thread_unlink_retired(void);
  * first call (rec_thread_adopt_survivor) and sets the others aside. */
 void rec_threads_fork_child(void);
 void rec_thread_adopt_survivor(void);
+/* The structure a forked child's first call will adopt, NULL when none
+ * waits: what that call does before it adopts it is its thread's. */
+rec_thread *rec_thread_survivor(void);
 
 /* The owner's side of a sequence counter: odd while it updates.  Only the
  * owner writes it, so begin's value is what end completes: the counter is

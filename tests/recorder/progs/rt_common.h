@@ -67,4 +67,11 @@ static const char *const rt_odd_names[] = {
 #define RT_IO_INNER 70000u     /* and the inner one's */
 #define RT_IO_SHM   (2u << 20) /* written to tmpfs: a measured zero on disk */
 
+/* ---- rt_sample: the resource sampler ------------------------------------ */
+
+#define RT_S_PHASE (6u << 20) /* written inside a phase */
+#define RT_S_LOOSE (1u << 20) /* written with no phase open */
+#define RT_S_READ  (2u << 20) /* read from the page cache inside a phase */
+#define RT_S_MARK  4096u      /* written once counters can be read again */
+
 #endif

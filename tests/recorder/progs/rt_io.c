@@ -134,10 +134,15 @@ static void reads(void) {
 
 /* ---- counters that cannot be read ------------------------------------------ */
 
+static int close_my_counters(void);
+
 static void *no_fd(void *arg) {
     (void)arg;
     pthread_setname_np(pthread_self(), "rt-io-nofd");
-    SCOPE_PHASE("attach") {} /* attached, no I/O descriptor yet */
+    SCOPE_PHASE("attach") {}
+    /* The sampler opened the thread's counters as it attached: closed here,
+     * and no descriptor to open them again with. */
+    close_my_counters();
     struct rlimit old, low;
     int lowest = open("/dev/null", O_RDONLY); /* every number below it is in use */
     if (lowest < 0 || getrlimit(RLIMIT_NOFILE, &old) != 0)
@@ -153,9 +158,10 @@ static void *no_fd(void *arg) {
     return NULL;
 }
 
-/* Closes this thread's /proc/PID/task/TID/io descriptor, as a program that
- * closes every descriptor it does not know would. */
-static void close_my_counters(void) {
+/* Closes this thread's /proc/PID/task/TID/io descriptor, if it has one, as
+ * a program that closes every descriptor it does not know would; returns
+ * how many it closed. */
+static int close_my_counters(void) {
     char want[64], link[256], path[300];
     snprintf(want, sizeof want, "/task/%ld/io", (long)syscall(SYS_gettid));
     DIR *d = opendir("/proc/self/fd");
@@ -175,15 +181,15 @@ static void close_my_counters(void) {
         }
     }
     closedir(d);
-    if (closed != 1)
-        die("no descriptor of this thread's counters to close");
+    return closed;
 }
 
 static void *closed(void *arg) {
     (void)arg;
     pthread_setname_np(pthread_self(), "rt-io-closed");
     SCOPE_PHASE_IO("first") {}
-    close_my_counters();
+    if (close_my_counters() != 1)
+        die("no descriptor of this thread's counters to close");
     SCOPE_PHASE_IO("closed") {}
     SCOPE_PHASE_IO("reopened") {}
     return NULL;
