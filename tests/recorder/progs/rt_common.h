@@ -74,4 +74,10 @@ static const char *const rt_odd_names[] = {
 #define RT_S_READ  (2u << 20) /* read from the page cache inside a phase */
 #define RT_S_MARK  4096u      /* written once counters can be read again */
 
+/* ---- rt_gpu, rt_sync: GPU figures and sync phases ----------------------- */
+
+#define RT_GPU_MS        300   /* rt_gpu's phase, with the sampler every 20 ms */
+#define RT_SYNC_ENTRIES  5     /* entries of the sync phase */
+#define RT_SYNC_DRAIN_US 20000 /* what the stand-in runtime's synchronize takes */
+
 #endif
