@@ -59,6 +59,7 @@ enum mode {
     M_EXPLICIT,  /* scope_phase_begin(name)/scope_phase_end() */
     M_COUNT,     /* SCOPE_COUNT recording */
     M_COUNT_OFF, /* SCOPE_COUNT with the recorder never started */
+    M_IO,        /* SCOPE_PHASE_IO: the thread's I/O counters read at both ends */
     M_MODES
 };
 
@@ -79,6 +80,7 @@ static const struct {
     [M_EXPLICIT] = {"explicit", "scope_phase_begin(name)/end, per phase", "off", 1, 5000000},
     [M_COUNT] = {"count", "SCOPE_COUNT, recording", "off", 1, 50000000},
     [M_COUNT_OFF] = {"count-off", "SCOPE_COUNT, recorder disabled", NULL, 0, 50000000},
+    [M_IO] = {"io", "I/O phase enter+exit (SCOPE_PHASE_IO)", "off", 1, 200000},
 };
 
 /* Calls per iteration: the nested mode makes three phases per iteration. */
@@ -124,6 +126,12 @@ static __attribute__((noinline)) void loop(int m, long n) {
     case M_COUNT_OFF:
         for (long i = 0; i < n; i++)
             SCOPE_COUNT("items", 1);
+        break;
+    case M_IO:
+        for (long i = 0; i < n; i++)
+            SCOPE_PHASE_IO("bench_io") {
+                __asm__ volatile("" ::: "memory");
+            }
         break;
     }
 }

@@ -61,6 +61,7 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
     memset(c, 0, sizeof *c);
     c->frame_interval_ns = 0; /* automatic: see frame_interval() in writer.c */
     c->hist_interval_ns = 120000000000ull;
+    c->sample_interval_ns = 1000000000ull;
     c->cpu_mode = REC_CPU_ADAPTIVE;
     c->dir_mode = 0755;
     const char *v;
@@ -115,6 +116,16 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
     if ((v = getenv("SCOPE_HIST_INTERVAL")) && *v &&
         parse_seconds(v, 0, 86400, &c->hist_interval_ns) < 0) {
         snprintf(err, errlen, "SCOPE_HIST_INTERVAL='%s' is not a number of seconds in 0..86400", v);
+        return -1;
+    }
+
+    /* 0 switches the sampler off; below a millisecond its own reads of
+     * /proc would be most of what it measures. */
+    if ((v = getenv("SCOPE_SAMPLE_INTERVAL")) && *v &&
+        (parse_seconds(v, 0, 3600, &c->sample_interval_ns) < 0 ||
+         (c->sample_interval_ns && c->sample_interval_ns < 1000000))) {
+        snprintf(err, errlen,
+                 "SCOPE_SAMPLE_INTERVAL='%s' is not 0 or a number of seconds in 0.001..3600", v);
         return -1;
     }
 

@@ -11,14 +11,15 @@ enum rec_cpu_mode { REC_CPU_OFF, REC_CPU_ADAPTIVE, REC_CPU_ALWAYS };
 typedef struct rec_config {
     char run_dir[4096]; /* absolute */
     char role[256];
-    char run_id[64];            /* empty: derive */
-    uint64_t frame_interval_ns; /* 0: automatic */
-    uint64_t hist_interval_ns;  /* periodic frames carry histograms this often */
-    int cpu_mode;               /* enum rec_cpu_mode */
-    uint64_t cpu_min_ns;        /* adaptive: read CPU time for phases at least this long */
-    int quiet;                  /* SCOPE_QUIET: no stderr lines */
-    unsigned dir_mode;          /* the directories it creates: SCOPE_DIR_MODE, else 0755 */
-    int dir_mode_exact;         /* SCOPE_DIR_MODE given: applied as is, not less the umask */
+    char run_id[64];             /* empty: derive */
+    uint64_t frame_interval_ns;  /* 0: automatic */
+    uint64_t hist_interval_ns;   /* periodic frames carry histograms this often */
+    uint64_t sample_interval_ns; /* the resource sampler's interval; 0: no sampler */
+    int cpu_mode;                /* enum rec_cpu_mode */
+    uint64_t cpu_min_ns;         /* adaptive: read CPU time for phases at least this long */
+    int quiet;                   /* SCOPE_QUIET: no stderr lines */
+    unsigned dir_mode;           /* the directories it creates: SCOPE_DIR_MODE, else 0755 */
+    int dir_mode_exact;          /* SCOPE_DIR_MODE given: applied as is, not less the umask */
 } rec_config;
 
 /* The process's settings.  Written by lifecycle.c only, under its lock:

@@ -7,6 +7,7 @@
 #include "logfile.h"
 
 #include "files.h"
+#include "thread_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +60,8 @@ int rec_log_open(rec_log *log, const rec_config *cfg, const rec_identity *id, ch
     rec_xfsz_block(&g); /* the header is written from the calling thread */
     int rc = scope_log_writer_open(&log->w, fd, &opt);
     rec_xfsz_release(&g);
+    if (rc >= 0) /* the recorder's own write, not the program's */
+        rec_thread_io_own_write(scope_log_writer_bytes(log->w));
     if (rc < 0) {
         snprintf(err, errlen, "cannot write %s: %s", log->path, strerror(-rc));
         close(fd);

@@ -21,8 +21,10 @@
  */
 #include "clock.h"
 #include "config.h"
+#include "cuda_sync.h"
 #include "lifecycle.h"
 #include "names.h"
+#include "phase_io.h"
 #include "sources.h"
 #include "state.h"
 #include "thread.h"
@@ -93,15 +95,28 @@ static inline uint32_t entered(const rec_thread *t, uint32_t depth) {
     return t->clock_tsc ? depth : depth | NO_TSC;
 }
 
-static COLD uint32_t push_clock_cpu(const rec_thread *t, rec_frame *f, uint32_t depth) {
+static inline int reads_cpu(const rec_node *n, uint8_t cpu_read) {
+    uint8_t rule = cpu_read & REC_CPU_READ_RULE;
+    return rule != REC_CPU_READ_OFF && !(n->cpu_quiet && rule == REC_CPU_READ_FIRST);
+}
+
+/* An entry of a node whose cpu_read is not 0: it reads CPU time, or it is
+ * an I/O or sync phase (REC_CPU_READ_COLD).  A sync phase drains the GPU
+ * queue before its clock starts, so what earlier phases left queued is not
+ * billed to it; an I/O phase reads its thread's counters last, inside the
+ * CPU-time window like the reads of CPU time. */
+static COLD uint32_t push_clock_cpu(rec_thread *t, rec_frame *f, uint32_t depth) {
     const rec_node *n = f->node;
-    if (n->cpu_quiet &&
-        atomic_load_explicit(&n->cpu_read, memory_order_relaxed) == REC_CPU_READ_FIRST) {
-        push_clock(t, f);
-        return entered(t, depth);
-    }
+    uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
+    if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_SYNC))
+        (void)rec_cuda_sync();
     f->t0 = rec_ticks_with(t->clock_tsc);
-    f->cpu0 = rec_thread_cpu_ns();
+    if (reads_cpu(n, cpu))
+        f->cpu0 = rec_thread_cpu_ns();
+    else
+        f->cpu0 = cpu & REC_CPU_READ_COLD ? REC_CPU0_NONE : 0;
+    if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_IO))
+        rec_phase_io_enter(t, depth);
     return entered(t, depth);
 }
 
@@ -224,11 +239,22 @@ static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_
 }
 
 /* An entry that read CPU time: the wait% figures, and the adaptive rule's
- * first half (the writer thread's half follows each interval's mean). */
+ * first half (the writer thread's half follows each interval's mean).
+ * Also the exit of an I/O or sync phase, in the reverse order of its entry:
+ * the drain, the I/O counters, CPU time, the clock, so that all of them lie
+ * inside the phase. */
 static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
-    uint64_t cpu = rec_thread_cpu_ns();
-    uint64_t now = rec_ticks_with(t->clock_tsc);
     rec_node *n = f->node;
+    int io = 0; /* 1: I/O measured, -1: an I/O read failed */
+    rec_io_counters dio;
+    if (n->flags) {
+        if (n->flags & SCOPE_PHASE_F_SYNC)
+            (void)rec_cuda_sync();
+        if (n->flags & SCOPE_PHASE_F_IO)
+            io = rec_phase_io_exit(t, (uint32_t)(f - t->stack), &dio) == 0 ? 1 : -1;
+    }
+    uint64_t cpu = f->cpu0 != REC_CPU0_NONE ? rec_thread_cpu_ns() : 0;
+    uint64_t now = rec_ticks_with(t->clock_tsc);
     uint64_t d = elapsed_ns(t, now, f->t0);
     uint32_t b = scope_hist_bucket(d);
     uint64_t *oct = n->hist[b >> 4];
@@ -238,7 +264,16 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
     }
     uint32_t seq = rec_seq_begin(&n->seq);
     add_entry(n, oct, b, d);
-    if (cpu >= f->cpu0) {
+    if (io > 0) {
+        REC_SEQ_ADD(n->io_count, 1);
+        REC_SEQ_ADD(n->disk_read, dio.read_bytes);
+        REC_SEQ_ADD(n->disk_write, dio.write_bytes);
+        REC_SEQ_ADD(n->char_read, dio.rchar);
+        REC_SEQ_ADD(n->char_write, dio.wchar);
+    } else if (io < 0) {
+        REC_SEQ_ADD(n->io_failed, 1);
+    }
+    if (f->cpu0 != REC_CPU0_NONE && cpu >= f->cpu0) {
         /* The two clocks tick differently; CPU time can never exceed the
          * wall time that contains it. */
         uint64_t used = cpu - f->cpu0;

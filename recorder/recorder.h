@@ -11,8 +11,11 @@
  *   base        recorder.h (these limits), clock, config, warn (one line on
  *               stderr), lock (mutexes a fork handler can take safely),
  *               names (interned names), state (recording or not),
- *               files (directories, writes that cannot raise SIGXFSZ)
- *   threads     thread: per-thread recording state, sequence counters
+ *               files (directories, writes that cannot raise SIGXFSZ),
+ *               io_counters (a task's /proc I/O counters), cuda_sync (a
+ *               GPU drain through a CUDA the program loaded)
+ *   threads     thread: per-thread recording state, sequence counters;
+ *               thread_io: a thread's reads of its own I/O counters
  *   process     identity (who this process is), logfile (its log)
  *   frames      frame: adding records to the frame being written
  *   sources     source (the row type), source_process, source_names,
@@ -20,7 +23,8 @@
  *   writer      writer: frames, the writer thread, flush requests
  *   signals     flush on SIGTERM, SIGINT, SIGHUP and SIGUSR1
  *   lifecycle   scope_init, scope_shutdown, scope_flush, exit and fork
- *   hot path    phase: scope_phase_*, scope_count and attaching a thread
+ *   hot path    phase: scope_phase_*, scope_count and attaching a thread;
+ *               phase_io: what an I/O phase reads at its ends
  *
  * A lower layer that needs something done above it does not call up: what
  * both need lives below (warn for messages, state for the recording state),

@@ -32,6 +32,15 @@ typedef struct rec_source {
     void (*encode)(const rec_frame_ctx *f);
     /* The frame f was written: its records are on disk. */
     void (*frame_written)(const rec_frame_ctx *f);
+    /* The writer thread is about to start (a first start, or a forked
+     * child's): called by the thread starting it, before it exists. */
+    void (*writer_start)(void);
+    /* A source that samples on a schedule of its own: called at the writer
+     * thread's wake-ups once now_ns reaches the time it last returned (at
+     * once the first time), and returns when it wants the next call.  It
+     * sets *want_frame when what it holds should be written now rather
+     * than at the next periodic frame. */
+    uint64_t (*tick)(uint64_t now_ns, int *want_frame);
 } rec_source;
 
 #endif

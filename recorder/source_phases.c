@@ -25,6 +25,7 @@ static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
 
 typedef struct node_snap {
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
+    uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
     uint32_t nbins;
     uint64_t hist_total; /* entries in the copied buckets: at most count */
 } node_snap;
@@ -39,6 +40,12 @@ static void copy_node(const void *from, void *to) {
     s->cpu_count = rec_seq_load(&n->cpu_count);
     s->cpu_wall_ns = rec_seq_load(&n->cpu_wall_ns);
     s->cpu_ns = rec_seq_load(&n->cpu_ns);
+    s->io_count = rec_seq_load(&n->io_count);
+    s->io_failed = rec_seq_load(&n->io_failed);
+    s->disk_read = rec_seq_load(&n->disk_read);
+    s->disk_write = rec_seq_load(&n->disk_write);
+    s->char_read = rec_seq_load(&n->char_read);
+    s->char_write = rec_seq_load(&n->char_write);
 }
 
 /* A copy of a node.  The scalars (count, sums, min, max) are copied under
@@ -110,7 +117,8 @@ static void add_definitions(const rec_frame_ctx *f, rec_thread *t, uint32_t nn) 
 static void adapt_cpu_reads(rec_node *n, const node_snap *s) {
     if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->w_count >= 4 && s->count > n->w_count) {
         int on = s->wall_ns - n->w_wall_ns >= (s->count - n->w_count) * rec_hot.cpu_min_ns;
-        atomic_store_explicit(&n->cpu_read, on ? REC_CPU_READ_ON : REC_CPU_READ_OFF,
+        uint8_t cold = atomic_load_explicit(&n->cpu_read, memory_order_relaxed) & REC_CPU_READ_COLD;
+        atomic_store_explicit(&n->cpu_read, (on ? REC_CPU_READ_ON : REC_CPU_READ_OFF) | cold,
                               memory_order_relaxed);
     }
 }
@@ -142,6 +150,13 @@ static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
         .cpu_count = s.cpu_count,
         .cpu_wall_ns = s.cpu_wall_ns,
         .cpu_ns = s.cpu_ns,
+        .io_flags = s.io_count ? SCOPE_IO_MEASURED : 0,
+        .io_count = s.io_count,
+        .io_failed = s.io_failed,
+        .disk_read = s.disk_read,
+        .disk_write = s.disk_write,
+        .char_read = s.char_read,
+        .char_write = s.char_write,
         .nbins = with_hist || !n->w_hist_count ? s.nbins : 0,
         .bins = bins,
     };

@@ -44,11 +44,15 @@ static void add_process(const rec_frame_ctx *f) {
     if (!getcwd(cwd, sizeof cwd))
         cwd[0] = '\0';
 
-    char interval[32], cpu_min[32];
+    char interval[32], cpu_min[32], sample[32];
     if (cfg->frame_interval_ns)
         snprintf(interval, sizeof interval, "%.3f", (double)cfg->frame_interval_ns / 1e9);
     else
         snprintf(interval, sizeof interval, "auto");
+    if (cfg->sample_interval_ns)
+        snprintf(sample, sizeof sample, "%.3f", (double)cfg->sample_interval_ns / 1e9);
+    else
+        snprintf(sample, sizeof sample, "off");
     snprintf(cpu_min, sizeof cpu_min, "%.1f", (double)rec_hot.cpu_min_ns / 1e3);
     static const char *const cpu_names[] = {"off", "adaptive", "always"};
     scope_kv settings[] = {
@@ -56,6 +60,7 @@ static void add_process(const rec_frame_ctx *f) {
         {REC_STR("cpu_time"), REC_STR(cpu_names[cfg->cpu_mode])},
         {REC_STR("cpu_min_us"), REC_STR(cpu_min)},
         {REC_STR("clock"), REC_STR(rec_clk.use_tsc ? "tsc" : "monotonic")},
+        {REC_STR("sample_interval_s"), REC_STR(sample)},
     };
     scope_record r = {.type = SCOPE_REC_PROCESS};
     r.u.process = (scope_rec_process){

@@ -8,11 +8,13 @@
 #include "source_names.h"
 #include "source_phases.h"
 #include "source_process.h"
+#include "source_resources.h"
 
 const rec_source *const rec_sources[] = {
-    &rec_source_process, /* PROCESS: names nothing */
-    &rec_source_names,   /* STRING: used by what follows */
-    &rec_source_phases,  /* THREAD, PHASE_NODE, PHASE_AGG, COUNTER, per-thread MARKs */
+    &rec_source_process,   /* PROCESS: names nothing */
+    &rec_source_names,     /* STRING: used by what follows */
+    &rec_source_phases,    /* THREAD, PHASE_NODE, PHASE_AGG, COUNTER, per-thread MARKs */
+    &rec_source_resources, /* RESOURCE: names phase nodes and threads */
 };
 const unsigned rec_nsources = sizeof rec_sources / sizeof rec_sources[0];
 

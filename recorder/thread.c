@@ -35,8 +35,21 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 static_assert(KIND_COUNTER > REC_MAX_NAMES, "the counter mark must lie above every name id");
 
+/* The descriptor of a thread's own I/O counters: it names the thread it
+ * was opened by, so it goes when the thread does, and a forked child's
+ * copy (the parent's thread) is dropped. */
+static void io_close(rec_thread *t) {
+    if (t->io && t->io->fd >= 0) {
+        close(t->io->fd);
+        t->io->fd = -1;
+    }
+}
+
 static void on_thread_exit(void *arg) {
     rec_thread *t = arg;
+    io_close(t);
+    free(t->io);
+    t->io = NULL;
     atomic_store_explicit(&t->exited, 1, memory_order_release);
     rec_self = &rec_unattached;
 }
@@ -236,11 +249,13 @@ rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
         n->parent_id = pnode->id;
         n->name = name;
         n->min_ns = UINT64_MAX;
-        atomic_init(&n->cpu_read,
-                    rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_FIRST : REC_CPU_READ_OFF);
-        if (site) {
+        if (site)
             n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
                        (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
+        atomic_init(&n->cpu_read,
+                    (rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_FIRST : REC_CPU_READ_OFF) |
+                        (n->flags ? REC_CPU_READ_COLD : 0));
+        if (site) {
             /* threads meeting a site together may each register it: each
              * stores the same id (names.c) */
             n->file = __atomic_load_n(&site->file_id, __ATOMIC_RELAXED);
@@ -404,6 +419,7 @@ void rec_threads_fork_child(void) {
     rec_thread *t = atomic_load(&threads_head);
     while (t) {
         rec_thread *next = t->next;
+        io_close(t);
         if (t != keep) {
             t->next = fork_graveyard;
             fork_graveyard = t;
@@ -430,10 +446,19 @@ void rec_threads_fork_child(void) {
         atomic_store(&keep->dropped_count, 0);
         atomic_store(&keep->exited, 0);
         atomic_store(&keep->retired, 0);
+        /* The kernel starts a child's I/O counters at 0: they are its
+         * counters at the fork, which starts its first sampled interval. */
+        atomic_store(&keep->io_own, 0);
+        memset(&keep->attach_io, 0, sizeof keep->attach_io);
+        keep->attach_io_ok = 1;
         init_identity(keep);
     }
     fork_survivor = keep;
     rec_self = &rec_unattached;
+}
+
+rec_thread *rec_thread_survivor(void) {
+    return fork_survivor;
 }
 
 void rec_thread_adopt_survivor(void) {

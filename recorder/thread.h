@@ -20,6 +20,7 @@
 #ifndef SCOPE_REC_THREAD_H
 #define SCOPE_REC_THREAD_H
 
+#include "io_counters.h"
 #include "recorder.h"
 
 #include <scope/log_format.h>
@@ -66,6 +67,12 @@ enum rec_cpu_read {
     REC_CPU_READ_FIRST = 1, /* reads, until the owner's or the writer's rule decides */
     REC_CPU_READ_ON = 2,    /* reads: the writer's rule decided so */
 };
+#define REC_CPU_READ_RULE 3u /* the bits of cpu_read that hold enum rec_cpu_read */
+/* Also set in cpu_read, fixed before publication (the writer's rule keeps
+ * it): the node's entries and exits leave the fast path for work of their
+ * own, an I/O phase's counters or a sync phase's drain.  The fast path
+ * already tests this byte, so it costs an ordinary phase nothing. */
+#define REC_CPU_READ_COLD 4u
 
 typedef struct rec_node {
     _Atomic uint32_t seq; /* owner: odd while it updates */
@@ -82,6 +89,9 @@ typedef struct rec_node {
     /* owner, under seq */
     uint64_t count, wall_ns, min_ns, max_ns;
     uint64_t cpu_count, cpu_wall_ns, cpu_ns;
+    /* owner, under seq: I/O phases (SCOPE_PHASE_F_IO) only */
+    uint64_t io_count, io_failed; /* entries read at both ends; entries a read failed */
+    uint64_t disk_read, disk_write, char_read, char_write;
     /* owner: each pointer stored once (release); its 16 counters added to
      * outside seq, see the writer's snapshot */
     uint64_t *hist[REC_HIST_OCTAVES];
@@ -114,8 +124,19 @@ typedef struct rec_counter {
 typedef struct rec_frame {
     rec_node *node; /* owner (rec_relaxed_store); read by the writer at exit */
     uint64_t t0;    /* owner: ticks */
-    uint64_t cpu0;  /* owner: thread CPU ns at entry, 0 when not read */
+    uint64_t cpu0;  /* owner: thread CPU ns at entry, 0 when not read; REC_CPU0_NONE: not
+                       read, but the exit has work on the cold path (REC_CPU_READ_COLD) */
 } rec_frame;
+
+#define REC_CPU0_NONE UINT64_MAX
+
+/* The I/O counters of a thread's open I/O phases.  The owner's alone:
+ * allocated on its first I/O phase, freed when it exits. */
+typedef struct rec_io_stack {
+    int fd; /* its /proc/thread-self/io; -1: opened again at the next read */
+    rec_io_counters at[REC_MAX_DEPTH]; /* at the entry of stack[k], own reads left out */
+    uint8_t ok[REC_MAX_DEPTH];         /* at[k] was read */
+} rec_io_stack;
 
 typedef struct rec_cache {
     uint32_t parent;
@@ -174,6 +195,19 @@ typedef struct rec_thread {
     uint32_t pool_left;
     uint64_t *pool_chain;
 
+    rec_io_stack *io; /* owner: NULL until it first reads its I/O counters (thread_io.h) */
+    /* owner (relaxed stores), read by the sampler: bytes its reads of its
+     * own counters returned, which the kernel counts in its rchar */
+    _Atomic uint64_t io_own;
+    /* bytes the recorder wrote on this thread (a flush request's eventfd
+     * write), which the kernel counts in its wchar: added by the thread
+     * itself, also from a signal handler, read by the sampler */
+    _Atomic uint64_t io_own_written;
+    /* before publication: its I/O counters when it attached, less io_own,
+     * the sampler's first baseline of it (attach_io_ok: they were read) */
+    rec_io_counters attach_io;
+    uint8_t attach_io_ok;
+
     /* owner: sentinel nodes.  stack[0] holds the root (idx 0); an entry that
      * could not be recorded holds `dropped` (idx REC_IDX_DROPPED) */
     rec_node root, dropped;
@@ -229,6 +263,9 @@ void rec_thread_unlink_retired(void);
  * first call (rec_thread_adopt_survivor) and sets the others aside. */
 void rec_threads_fork_child(void);
 void rec_thread_adopt_survivor(void);
+/* The structure a forked child's first call will adopt, NULL when none
+ * waits: what that call does before it adopts it is its thread's. */
+rec_thread *rec_thread_survivor(void);
 
 /* The owner's side of a sequence counter: odd while it updates.  Only the
  * owner writes it, so begin's value is what end completes: the counter is

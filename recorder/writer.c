@@ -23,8 +23,10 @@
 #include "lock.h"
 #include "logfile.h"
 #include "sources.h"
+#include "thread_io.h"
 #include "warn.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -233,15 +235,37 @@ static uint64_t frame_interval(uint64_t since_start_ns) {
     return since_start_ns < 300000000000ull ? 5000000000ull : 30000000000ull;
 }
 
+/* When each source with a schedule of its own (source.h, tick) wants its
+ * next call; 0 at the writer's start: at once. */
+static uint64_t tick_at[16];
+static_assert(sizeof tick_at / sizeof tick_at[0] >= 3, "room for the table's rows");
+
+/* Calls the sources whose time has come; returns the earliest next call,
+ * and whether one wants a frame written now. */
+static uint64_t run_ticks(uint64_t now, int *want_frame) {
+    uint64_t soonest = UINT64_MAX;
+    for (unsigned i = 0; i < rec_nsources && i < sizeof tick_at / sizeof tick_at[0]; i++) {
+        if (!rec_sources[i]->tick)
+            continue;
+        if (now >= tick_at[i])
+            tick_at[i] = rec_sources[i]->tick(now, want_frame);
+        if (tick_at[i] && tick_at[i] < soonest)
+            soonest = tick_at[i];
+    }
+    return soonest;
+}
+
 static void *writer_main(void *arg) {
     (void)arg;
     /* A first frame at once: the process's identity is on disk even if it
      * ends by _exit() or SIGKILL before the first interval (a shell's exit
      * builtin calls _exit, for one). */
-    uint64_t next = rec_mono_ns();
+    uint64_t next = rec_mono_ns(), next_tick = 0;
+    memset(tick_at, 0, sizeof tick_at);
     for (;;) {
         uint64_t now = rec_mono_ns();
-        int wait_ms = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
+        uint64_t wake = next_tick < next ? next_tick : next;
+        int wait_ms = now >= wake ? 0 : (int)((wake - now + 999999) / 1000000);
         struct pollfd pfd = {wr.wake_fd, POLLIN, 0};
         if (poll(&pfd, 1, wait_ms) > 0) {
             uint64_t drain;
@@ -259,6 +283,12 @@ static void *writer_main(void *arg) {
         } else if (now >= next) {
             write_frame(SCOPE_FRAME_PERIODIC);
             next = now + frame_interval(now - rec_id.start_mono_ns);
+        }
+        if (!stop) {
+            int want_frame = 0;
+            next_tick = run_ticks(rec_mono_ns(), &want_frame);
+            if (want_frame)
+                write_frame(SCOPE_FRAME_PERIODIC);
         }
         rec_lock_give(&wr.work);
         if (stop)
@@ -285,6 +315,9 @@ int rec_writer_start(char *err, size_t errlen) {
      * otherwise land on it before its first instruction.  Faults it causes
      * itself (SIGSEGV, SIGBUS) still kill the process as they would
      * unblocked. */
+    for (unsigned i = 0; i < rec_nsources; i++)
+        if (rec_sources[i]->writer_start)
+            rec_sources[i]->writer_start();
     sigset_t block, old;
     sigfillset(&block);
     pthread_sigmask(SIG_BLOCK, &block, &old);
@@ -313,8 +346,12 @@ int rec_request_flush(int reason, int wait_ms) {
         ;
     uint64_t mine = atomic_fetch_add(&wr.flush_requested, 1) + 1;
     uint64_t one = 1;
-    if (write(wr.wake_fd, &one, sizeof one) < 0)
-        (void)0; /* EAGAIN: the counter is already non-zero, the writer will wake */
+    /* Counted before it is written, so that the writer, woken by it,
+     * samples the bytes and the count of them together: the sampler
+     * leaves them out of the program's I/O. */
+    rec_thread_io_own_write(sizeof one);
+    if (write(wr.wake_fd, &one, sizeof one) != sizeof one)
+        rec_thread_io_own_write(-sizeof one); /* EAGAIN: already non-zero, the writer will wake */
     for (int waited = 0; atomic_load(&wr.flush_done) < mine; waited++) {
         if (waited >= wait_ms)
             return -1;
@@ -338,8 +375,9 @@ void rec_writer_stop(int shutdown_reason) {
     rec_request_flush(SCOPE_FRAME_EXIT, 10000);
     atomic_store(&wr.stop, 1);
     uint64_t one = 1;
-    if (write(wr.wake_fd, &one, sizeof one) < 0)
-        (void)0;
+    rec_thread_io_own_write(sizeof one);
+    if (write(wr.wake_fd, &one, sizeof one) != sizeof one)
+        rec_thread_io_own_write(-sizeof one);
     pthread_join(wr.thread, NULL);
     atomic_store(&wr.running, 0);
     atomic_store(&wr.stop, 0);

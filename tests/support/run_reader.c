@@ -51,6 +51,7 @@ static int bytes_eq(const rr_bytes *a, scope_bytes b) {
 typedef struct loader {
     rr_log *log;
     size_t cap_strings, cap_threads, cap_nodes, cap_counters, cap_marks, cap_frames;
+    size_t cap_resources;
     idmap strings, threads, nodes, counters, agg_ids;
     rr_agg *aggs; /* by node id through agg_ids, joined to nodes at the end */
     uint32_t *agg_node;
@@ -264,6 +265,21 @@ static void on_counter(loader *L, const scope_rec_counter *c) {
     idmap_set(&L->counters, c->id, log->ncounters++);
 }
 
+static void on_resource(loader *L, const scope_rec_resource *r) {
+    rr_log *log = L->log;
+    log->resources =
+        grow(log->resources, log->nresources, &L->cap_resources, sizeof *log->resources);
+    rr_resource *o = &log->resources[log->nresources++];
+    memset(o, 0, sizeof *o);
+    o->r = *r;
+    o->r.gpus = NULL;
+    o->ngpus = r->ngpus < RR_MAX_GPUS ? r->ngpus : RR_MAX_GPUS;
+    for (uint32_t i = 0; i < o->ngpus; i++)
+        o->gpus[i] = r->gpus[i];
+    o->frame_seq = L->frame->seq;
+    o->frame_reason = L->frame->reason;
+}
+
 static void on_mark(loader *L, const scope_rec_mark *m) {
     rr_log *log = L->log;
     log->marks = grow(log->marks, log->nmarks, &L->cap_marks, sizeof *log->marks);
@@ -363,6 +379,9 @@ int rr_load_file(const char *path, rr_log *log) {
             case SCOPE_REC_MARK:
                 on_mark(&L, &rec.u.mark);
                 break;
+            case SCOPE_REC_RESOURCE:
+                on_resource(&L, &rec.u.resource);
+                break;
             default:
                 if (!scope_rec_type_known(rec.type))
                     log->nunknown++;
@@ -416,6 +435,7 @@ void rr_log_free(rr_log *log) {
     free(log->nodes);
     free(log->counters);
     free(log->marks);
+    free(log->resources);
     free(log->frames);
     free(log->damage);
     free(log->path);

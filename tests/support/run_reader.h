@@ -83,6 +83,16 @@ typedef struct rr_mark {
     uint32_t frame_reason; /* and why that frame was closed */
 } rr_mark;
 
+/* A RESOURCE record, its GPU entries copied (up to RR_MAX_GPUS). */
+#define RR_MAX_GPUS 8
+typedef struct rr_resource {
+    scope_rec_resource r; /* r.gpus is NULL: the entries are in gpus */
+    uint32_t ngpus;
+    scope_gpu_figures gpus[RR_MAX_GPUS];
+    uint64_t frame_seq;    /* the frame that carried it */
+    uint32_t frame_reason; /* and why that frame was closed */
+} rr_resource;
+
 typedef struct rr_frame {
     uint64_t offset, seq, mono_ns, wall_ns;
     uint32_t reason;
@@ -111,6 +121,8 @@ typedef struct rr_log {
     size_t nmarks;
     rr_frame *frames;
     size_t nframes;
+    rr_resource *resources; /* in the order read */
+    size_t nresources;
     scope_log_damage *damage;
     size_t ndamage;
 

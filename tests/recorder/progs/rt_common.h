@@ -58,4 +58,26 @@ static const char *const rt_odd_names[] = {
 
 #define RT_EXIT_LOOPS 10
 
+/* ---- rt_io: exact I/O phases --------------------------------------------- */
+
+#define RT_IO_BIG   (8u << 20) /* the I/O phase's fsync'd write, bytes */
+#define RT_IO_NOISE (3u << 20) /* what the other thread writes meanwhile */
+#define RT_IO_FILE  (1u << 20) /* the file read cold, then warm */
+#define RT_IO_OUTER 300000u    /* nested phases: the outer one's own read */
+#define RT_IO_INNER 70000u     /* and the inner one's */
+#define RT_IO_SHM   (2u << 20) /* written to tmpfs: a measured zero on disk */
+
+/* ---- rt_sample: the resource sampler ------------------------------------ */
+
+#define RT_S_PHASE (6u << 20) /* written inside a phase */
+#define RT_S_LOOSE (1u << 20) /* written with no phase open */
+#define RT_S_READ  (2u << 20) /* read from the page cache inside a phase */
+#define RT_S_MARK  4096u      /* written once counters can be read again */
+
+/* ---- rt_gpu, rt_sync: GPU figures and sync phases ----------------------- */
+
+#define RT_GPU_MS        300   /* rt_gpu's phase, with the sampler every 20 ms */
+#define RT_SYNC_ENTRIES  5     /* entries of the sync phase */
+#define RT_SYNC_DRAIN_US 20000 /* what the stand-in runtime's synchronize takes */
+
 #endif

@@ -1,0 +1,526 @@
+/*
+ * Data source: the resource sampler (source_resources.h).
+ *
+ * The writer thread samples, on wake-ups of its own every
+ * SCOPE_SAMPLE_INTERVAL (source.h, tick): it already wakes for frames, it
+ * blocks every signal, and it is the one thread whose I/O is the
+ * recorder's own, so no thread is added for this.  Each interval gives
+ *
+ *   - one record for the process (thread 0): RSS and its peak
+ *     (/proc/self/status), user and system CPU time (getrusage), the I/O
+ *     counters of /proc/self/io less the writer thread's own (its
+ *     /proc/thread-self/io, read right after: the log's writes and the
+ *     sampler's reads are excluded as measured, not estimated), and one
+ *     entry per GPU (gpu_nvml.h); its node is the innermost phase open on
+ *     the first thread at the interval's start;
+ *   - one record per recorded thread that moved bytes in the interval
+ *     (/proc/self/task/TID/io), whose node is the innermost phase open on
+ *     that thread at the interval's start: the bytes go to the phase of
+ *     the thread that moved them.
+ *
+ * A counter that cannot be read at either end of an interval drops the
+ * interval: no record, never a difference across the failure, and the
+ * next record of the same thread (or of the process) counts it in
+ * `dropped`.  Frames closed for a flush, the exit or a signal take a last,
+ * shorter sample first, so the totals run to the end.  Records wait here
+ * until the next frame.  The process's files stay open (three
+ * descriptors); a thread's is opened for each read, so that a program of
+ * a thousand threads does not find a thousand of its descriptors taken.
+ */
+#define _GNU_SOURCE
+#include "source_resources.h"
+
+#include "clock.h"
+#include "config.h"
+#include "cuda_sync.h"
+#include "frame.h"
+#include "gpu_nvml.h"
+#include "io_counters.h"
+#include "thread.h"
+#include "thread_io.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Records held before the writer is asked for a frame (a short interval
+ * with frames far apart). */
+#define PENDING_FRAME 2048u
+
+#define IO_BITS                                                                                    \
+    (SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE)
+
+/* What the sampler keeps of one recorded thread. */
+typedef struct thread_io {
+    uint32_t index; /* the thread's index in the log */
+    int ok;         /* io0 was read at t0 */
+    rec_io_counters io0;
+    uint64_t t0;      /* start of its interval */
+    uint32_t node0;   /* its innermost phase then */
+    uint64_t dropped; /* intervals dropped since its last record */
+    int seen;         /* met in the current walk of the registry */
+} thread_io;
+
+/* The writer thread's alone (and the fork handler's, in the child). */
+static struct {
+    int started;      /* the first reads are taken (in a forked child: the fork's zeros) */
+    int gpus_started; /* gpu_nvml has looked for devices */
+    uint64_t next;    /* the next tick */
+    uint64_t t0;      /* start of the process's interval */
+    uint32_t node0;
+    int self_fd, writer_fd, status_fd;
+    int io_ok; /* io0 (the process less the writer thread) was read at t0 */
+    rec_io_counters io0;
+    uint64_t children0; /* children_mark() at t0 */
+    int cpu_ok;
+    uint64_t user0, sys0;
+    uint64_t dropped;
+    unsigned ngpus;
+    thread_io *threads;
+    unsigned nthreads, cap_threads;
+    /* records for the next frame; their GPU entries in order in gpus */
+    scope_rec_resource *pending;
+    unsigned npending, cap_pending;
+    scope_gpu_figures *gpus;
+    unsigned npending_gpus, cap_gpus;
+    uint64_t sync_missed0; /* rec_cuda_sync_missed() when this process's log began */
+    int sync_caveat_written;
+} smp = {.self_fd = -1, .writer_fd = -1, .status_fd = -1};
+
+/* ---- reading the counters ---------------------------------------------------- */
+
+static int reopen(int *fd, const char *path) {
+    if (*fd < 0)
+        *fd = open(path, O_RDONLY | O_CLOEXEC);
+    return *fd;
+}
+
+static void close_fd(int *fd) {
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* The process's counters less the recorder's own I/O: the writer
+ * thread's counters, read right after (the read of the process's file is
+ * in the writer's rchar by then, and is taken back out), and what the
+ * program's threads' reads of their own counters returned. */
+static int read_process_io(rec_io_counters *out, int on_writer) {
+    rec_io_counters p, w = {0};
+    /* Another thread's read of its own counters may end between this load
+     * and the read below: then this interval holds its bytes and the next
+     * one gives them back, so the totals stay exact. */
+    uint64_t own_read = rec_thread_io_own_total();
+    long np = rec_io_read(reopen(&smp.self_fd, "/proc/self/io"), &p);
+    if (np < 0)
+        return -1;
+    if (on_writer) {
+        if (rec_io_read(reopen(&smp.writer_fd, "/proc/thread-self/io"), &w) < 0 ||
+            w.rchar < (uint64_t)np)
+            return -1;
+        w.rchar -= (uint64_t)np;
+    } else {
+        /* The writer is not started yet (its counters start at 0): the
+         * read is the calling thread's, counted as the recorder's from
+         * now on. */
+        rec_thread_io_own_read((uint64_t)np);
+    }
+    w.rchar += own_read;
+    w.wchar += rec_thread_io_own_written();
+    if (p.rchar < w.rchar || p.wchar < w.wchar || p.read_bytes < w.read_bytes ||
+        p.write_bytes < w.write_bytes)
+        return -1;
+    *out = (rec_io_counters){p.rchar - w.rchar, p.wchar - w.wchar, p.read_bytes - w.read_bytes,
+                             p.write_bytes - w.write_bytes};
+    return 0;
+}
+
+static int kib_field(const char *buf, const char *key, uint64_t *bytes) {
+    const char *p = strstr(buf, key);
+    if (!p)
+        return -1;
+    p += strlen(key);
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p < '0' || *p > '9')
+        return -1;
+    *bytes = strtoull(p, NULL, 10) * 1024;
+    return 0;
+}
+
+/* RSS and its peak, in bytes. */
+static int read_rss(uint64_t *rss, uint64_t *peak) {
+    char buf[4096];
+    ssize_t n = pread(reopen(&smp.status_fd, "/proc/self/status"), buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    return kib_field(buf, "\nVmRSS:", rss) < 0 || kib_field(buf, "\nVmHWM:", peak) < 0 ? -1 : 0;
+}
+
+/* A figure that changes whenever the process reaps a child that ran: the
+ * kernel then adds the child's I/O counters to the process's own
+ * (/proc/self/io), which would count a recorded child's bytes twice.
+ * Every process that ran has page faults and context switches. */
+static int children_mark(uint64_t *mark) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+        return -1;
+    *mark = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt + (uint64_t)ru.ru_nvcsw +
+            (uint64_t)ru.ru_nivcsw + (uint64_t)ru.ru_utime.tv_sec * 1000000u +
+            (uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_sec * 1000000u +
+            (uint64_t)ru.ru_stime.tv_usec;
+    return 0;
+}
+
+static int read_cpu(uint64_t *user, uint64_t *sys) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1;
+    *user = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000u;
+    *sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000u;
+    return 0;
+}
+
+/* The innermost phase open on t now (0: none).  The depth and the frame's
+ * node are one relaxed load each, as the owner may be changing them; the
+ * node's fields were written before it was published (nnodes, release),
+ * which the acquire load below makes visible. */
+static uint32_t innermost(rec_thread *t) {
+    uint32_t depth = rec_relaxed_load(&t->depth);
+    rec_node *n =
+        rec_relaxed_load(&t->stack[depth < REC_MAX_DEPTH ? depth : REC_MAX_DEPTH - 1].node);
+    (void)atomic_load_explicit(&t->nnodes, memory_order_acquire);
+    return n ? n->id : 0;
+}
+
+static int live(rec_thread *t) {
+    return !atomic_load_explicit(&t->retired, memory_order_acquire) &&
+           !atomic_load_explicit(&t->exited, memory_order_acquire);
+}
+
+/* The first recorded thread still running: the process record's phase. */
+static rec_thread *first_thread(void) {
+    rec_thread *first = NULL;
+    for (rec_thread *t = rec_threads_head(); t; t = t->next)
+        if (live(t) && (!first || t->index < first->index))
+            first = t;
+    return first;
+}
+
+/* ---- records ------------------------------------------------------------------- */
+
+static scope_rec_resource *new_record(void) {
+    if (smp.npending == smp.cap_pending) {
+        unsigned cap = smp.cap_pending ? smp.cap_pending * 2 : 64;
+        scope_rec_resource *p = realloc(smp.pending, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        smp.pending = p;
+        smp.cap_pending = cap;
+    }
+    scope_rec_resource *r = &smp.pending[smp.npending++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static int add_gpus(const scope_gpu_figures *g, unsigned n) {
+    if (smp.npending_gpus + n > smp.cap_gpus) {
+        unsigned cap = smp.cap_gpus ? smp.cap_gpus : 64;
+        while (cap < smp.npending_gpus + n)
+            cap *= 2;
+        scope_gpu_figures *p = realloc(smp.gpus, cap * sizeof *p);
+        if (!p)
+            return -1;
+        smp.gpus = p;
+        smp.cap_gpus = cap;
+    }
+    memcpy(smp.gpus + smp.npending_gpus, g, n * sizeof *g);
+    smp.npending_gpus += n;
+    return 0;
+}
+
+static void set_io(scope_rec_resource *r, const rec_io_counters *now, const rec_io_counters *then) {
+    r->present |= IO_BITS;
+    r->disk_read = now->read_bytes - then->read_bytes;
+    r->disk_write = now->write_bytes - then->write_bytes;
+    r->char_read = now->rchar - then->rchar;
+    r->char_write = now->wchar - then->wchar;
+}
+
+/* ---- sampling ---------------------------------------------------------------------- */
+
+static thread_io *thread_entry(uint32_t index) {
+    for (unsigned i = 0; i < smp.nthreads; i++)
+        if (smp.threads[i].index == index)
+            return &smp.threads[i];
+    if (smp.nthreads == smp.cap_threads) {
+        unsigned cap = smp.cap_threads ? smp.cap_threads * 2 : 16;
+        thread_io *p = realloc(smp.threads, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        smp.threads = p;
+        smp.cap_threads = cap;
+    }
+    thread_io *e = &smp.threads[smp.nthreads++];
+    *e = (thread_io){.index = index};
+    return e;
+}
+
+/* One thread's interval, ending now.  A thread that has exited is read a
+ * last time if its counters are still there; its entry then goes. */
+static void sample_thread(rec_thread *t, thread_io *e, uint64_t now, int fresh, int exited,
+                          int first) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)t->tid);
+    rec_io_counters c = {0};
+    int fd = rec_io_open(path);
+    int ok = rec_io_read(fd, &c) >= 0;
+    if (fd >= 0)
+        close(fd);
+    /* Its reads of its own counters and its flush requests are the
+     * recorder's. */
+    uint64_t own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
+    uint64_t own_w = atomic_load_explicit(&t->io_own_written, memory_order_relaxed);
+    if (ok && c.rchar >= own && c.wchar >= own_w) {
+        c.rchar -= own;
+        c.wchar -= own_w;
+    } else {
+        ok = 0;
+    }
+    if (fresh && !first && t->attach_io_ok) {
+        /* Its counters when it attached: its first interval starts there.
+         * Not before the process's first sample, though, which no record
+         * of the process would then cover. */
+        fresh = 0;
+        e->ok = 1;
+        e->io0 = t->attach_io;
+        e->t0 = t->start_mono_ns;
+        e->node0 = 0;
+    }
+    if (!fresh && ok && e->ok) {
+        if (c.rchar < e->io0.rchar || c.wchar < e->io0.wchar || c.read_bytes < e->io0.read_bytes ||
+            c.write_bytes < e->io0.write_bytes) {
+            ok = 0; /* not this thread's counters any more */
+        } else if (memcmp(&c, &e->io0, sizeof c) != 0) {
+            scope_rec_resource *r = new_record();
+            if (r) {
+                r->mono_ns = e->t0;
+                r->interval_ns = now - e->t0;
+                r->node = e->node0;
+                r->thread = t->index;
+                r->dropped = e->dropped;
+                set_io(r, &c, &e->io0);
+                e->dropped = 0;
+            }
+        }
+    }
+    /* A read failing as its thread exits is not a dropped interval. */
+    if (!fresh && !(ok && e->ok) && !exited)
+        e->dropped++;
+    e->ok = ok;
+    e->io0 = c;
+    e->t0 = now;
+    e->node0 = exited ? 0 : innermost(t);
+}
+
+static void sample_threads(uint64_t now, int first) {
+    for (unsigned i = 0; i < smp.nthreads; i++)
+        smp.threads[i].seen = 0;
+    for (rec_thread *t = rec_threads_head(); t; t = t->next) {
+        if (atomic_load_explicit(&t->retired, memory_order_acquire))
+            continue;
+        int exited = atomic_load_explicit(&t->exited, memory_order_acquire);
+        unsigned before = smp.nthreads;
+        thread_io *e = thread_entry(t->index);
+        if (!e)
+            continue;
+        int fresh = first || smp.nthreads != before;
+        if (exited && fresh) {
+            smp.nthreads--; /* gone before it was first read: nothing to difference */
+            continue;
+        }
+        sample_thread(t, e, now, fresh, exited, first);
+        e->seen = !exited;
+    }
+    /* Entries of threads that have exited go, and their descriptors. */
+    unsigned k = 0;
+    for (unsigned i = 0; i < smp.nthreads; i++)
+        if (smp.threads[i].seen)
+            smp.threads[k++] = smp.threads[i];
+    smp.nthreads = k;
+}
+
+static void sample(uint64_t now) {
+    int first = !smp.started;
+    smp.started = 1;
+    if (!smp.gpus_started) {
+        smp.ngpus = rec_gpu_start();
+        smp.gpus_started = 1;
+    }
+    rec_io_counters io = {0};
+    uint64_t children = 0;
+    int io_ok = read_process_io(&io, 1) == 0 && children_mark(&children) == 0;
+    uint64_t user = 0, sys = 0, rss = 0, peak = 0;
+    int cpu_ok = read_cpu(&user, &sys) == 0;
+    int rss_ok = read_rss(&rss, &peak) == 0;
+    scope_gpu_figures g[REC_MAX_GPUS];
+    unsigned ng = smp.ngpus ? rec_gpu_sample(g, REC_MAX_GPUS, (int64_t)getpid()) : 0;
+    if (!first) {
+        scope_rec_resource *r = io_ok && smp.io_ok ? new_record() : NULL;
+        if (r) {
+            r->mono_ns = smp.t0;
+            r->interval_ns = now - smp.t0;
+            r->node = smp.node0;
+            r->dropped = smp.dropped;
+            /* An interval in which a child was reaped holds that child's
+             * bytes too, which cannot be told apart: its I/O is not
+             * measured (bits clear), which the process's own records and
+             * the child's log keep apart. */
+            if (children == smp.children0)
+                set_io(r, &io, &smp.io0);
+            if (rss_ok) {
+                r->present |= SCOPE_RES_RSS | SCOPE_RES_RSS_PEAK;
+                r->rss = rss;
+                r->rss_peak = peak;
+            }
+            if (cpu_ok && smp.cpu_ok) {
+                r->present |= SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS;
+                r->cpu_user_ns = user >= smp.user0 ? user - smp.user0 : 0;
+                r->cpu_sys_ns = sys >= smp.sys0 ? sys - smp.sys0 : 0;
+            }
+            if (ng && add_gpus(g, ng) == 0)
+                r->ngpus = ng;
+            smp.dropped = 0;
+        } else {
+            smp.dropped++;
+        }
+    }
+    sample_threads(now, first);
+    smp.io_ok = io_ok;
+    smp.io0 = io;
+    smp.children0 = children;
+    smp.cpu_ok = cpu_ok;
+    smp.user0 = user;
+    smp.sys0 = sys;
+    smp.t0 = now;
+    rec_thread *t = first_thread();
+    smp.node0 = t ? innermost(t) : 0;
+}
+
+/* ---- the source -------------------------------------------------------------------- */
+
+/* A thread's first call: its counters now, the start of its first
+ * interval, so the bytes of its first phases are not lost to a baseline
+ * taken a second later. */
+/* The process's first sample, before the writer thread exists: every
+ * thread attaches after it, so each one's first interval (from its
+ * attach) lies inside the process's. */
+static void writer_start(void) {
+    if (!rec_cfg.sample_interval_ns || smp.started)
+        return; /* a forked child's starts at the fork */
+    smp.started = 1;
+    smp.t0 = rec_mono_ns();
+    smp.io_ok = read_process_io(&smp.io0, 0) == 0 && children_mark(&smp.children0) == 0;
+    smp.cpu_ok = read_cpu(&smp.user0, &smp.sys0) == 0;
+    rec_thread *t = first_thread();
+    smp.node0 = t ? innermost(t) : 0;
+}
+
+static int thread_attach(rec_thread *t) {
+    if (rec_cfg.sample_interval_ns)
+        t->attach_io_ok = rec_thread_io_read_once(t, &t->attach_io) == 0;
+    return 0;
+}
+
+static uint64_t tick(uint64_t now, int *want_frame) {
+    uint64_t iv = rec_cfg.sample_interval_ns;
+    if (!iv)
+        return 0;
+    sample(now);
+    if (smp.npending >= PENDING_FRAME)
+        *want_frame = 1;
+    /* On the grid of the first sample, skipping ticks a busy writer
+     * missed. */
+    smp.next = smp.next ? smp.next + iv : now + iv;
+    if (smp.next <= now)
+        smp.next = now + iv - (now - smp.next) % iv;
+    return smp.next;
+}
+
+/* A flush, the exit, a signal: the interval so far is written too.  Run
+ * before the phases source counts its nodes (select runs in reverse table
+ * order), so every phase a record names is defined in this frame. */
+static void select_frame(const rec_frame_ctx *f) {
+    uint64_t now = rec_mono_ns();
+    if (f->reason != SCOPE_FRAME_PERIODIC && rec_cfg.sample_interval_ns && smp.started &&
+        now > smp.t0)
+        sample(now);
+}
+
+static void encode(const rec_frame_ctx *f) {
+    unsigned g = 0;
+    for (unsigned i = 0; i < smp.npending; i++) {
+        scope_record rec = {.type = SCOPE_REC_RESOURCE};
+        rec.u.resource = smp.pending[i];
+        rec.u.resource.gpus = rec.u.resource.ngpus ? smp.gpus + g : NULL;
+        g += rec.u.resource.ngpus;
+        rec_frame_add(f, &rec);
+    }
+    smp.npending = 0;
+    smp.npending_gpus = 0;
+    uint64_t missed = rec_cuda_sync_missed() - smp.sync_missed0;
+    if (missed && !smp.sync_caveat_written) {
+        rec_frame_mark(f, SCOPE_MARK_CAVEAT, 0, (int64_t)missed,
+                       "SCOPE_PHASE_SYNC asked to synchronize the GPU, but the program had loaded "
+                       "no CUDA runtime or driver: those phases were not synchronized");
+        smp.sync_caveat_written = 1;
+    }
+}
+
+static void reset_sent(void) {
+    smp.sync_caveat_written = 0; /* the mark was in what was dropped, or in another file */
+}
+
+/* The child's counters are its own: every descriptor named the parent, and
+ * its records were the parent's. */
+static void fork_child(void) {
+    close_fd(&smp.self_fd);
+    close_fd(&smp.writer_fd);
+    close_fd(&smp.status_fd);
+    smp.nthreads = 0;
+    smp.npending = 0;
+    smp.npending_gpus = 0;
+    smp.next = 0;
+    smp.dropped = 0;
+    /* A new process starts with every counter at 0 (the kernel zeroes a
+     * child's I/O accounting and CPU times): its first interval starts at
+     * the fork, whenever its writer comes to take the first sample. */
+    smp.started = 1;
+    smp.t0 = rec_mono_ns();
+    smp.node0 = 0;
+    smp.io_ok = smp.cpu_ok = 1;
+    memset(&smp.io0, 0, sizeof smp.io0);
+    smp.user0 = smp.sys0 = 0;
+    smp.children0 = 0;
+    smp.sync_missed0 = rec_cuda_sync_missed();
+    rec_thread_io_fork_child();
+    smp.sync_caveat_written = 0;
+    rec_gpu_fork_child();
+}
+
+const rec_source rec_source_resources = {
+    .name = "resources",
+    .thread_attach = thread_attach,
+    .writer_start = writer_start,
+    .fork_child = fork_child,
+    .reset_sent = reset_sent,
+    .select = select_frame,
+    .encode = encode,
+    .tick = tick,
+};

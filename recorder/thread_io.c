@@ -1,0 +1,92 @@
+/*
+ * A thread's own I/O counters (thread_io.h).  Each thread keeps its
+ * /proc/thread-self/io open from its first read to its exit (thread.c
+ * closes it) and re-reads it: a pread of a few hundred bytes.
+ *
+ * Reading the file is itself a read: the kernel adds the bytes it returned
+ * to the thread's rchar once the read ends, after it wrote the figures.  So
+ * every value is given less the bytes all earlier reads returned, which
+ * makes the difference of two values exactly the program's own bytes.
+ */
+#include "thread_io.h"
+
+#include "io_counters.h"
+#include "thread.h"
+
+#include <errno.h>
+#include <unistd.h>
+#include <stdlib.h>
+
+static _Atomic uint64_t own_total, own_written;
+
+/* What a read of the thread's counters returned goes to its own. */
+static void count_own(rec_thread *t, rec_io_counters *c, long n) {
+    uint64_t own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
+    c->rchar -= own;
+    atomic_store_explicit(&t->io_own, own + (uint64_t)n, memory_order_relaxed);
+    atomic_fetch_add_explicit(&own_total, (uint64_t)n, memory_order_relaxed);
+}
+
+int rec_thread_io_read(rec_thread *t, rec_io_counters *c) {
+    rec_io_stack *io = t->io;
+    if (!io) {
+        if (!(io = calloc(1, sizeof *io)))
+            return -1;
+        io->fd = -1;
+        t->io = io;
+    }
+    if (io->fd < 0 && (io->fd = rec_io_open("/proc/thread-self/io")) < 0)
+        return -1;
+    long n = rec_io_read(io->fd, c);
+    if (n < 0) {
+        /* Closed under us (close_range, say): a new one next time.  The
+         * number may be the program's by now, so it is not closed. */
+        if (errno == EBADF)
+            io->fd = -1;
+        return -1;
+    }
+    count_own(t, c, n);
+    return 0;
+}
+
+int rec_thread_io_read_once(rec_thread *t, rec_io_counters *c) {
+    int fd = rec_io_open("/proc/thread-self/io");
+    long n = rec_io_read(fd, c);
+    if (fd >= 0)
+        close(fd);
+    if (n < 0)
+        return -1;
+    count_own(t, c, n);
+    return 0;
+}
+
+uint64_t rec_thread_io_own_total(void) {
+    return atomic_load_explicit(&own_total, memory_order_relaxed);
+}
+
+void rec_thread_io_own_write(uint64_t n) {
+    atomic_fetch_add_explicit(&own_written, n, memory_order_relaxed);
+    rec_thread *t = rec_self;
+    if (!rec_attached(t))
+        t = rec_thread_survivor(); /* a forked child's first call, opening its log */
+    if (t && rec_attached(t))
+        atomic_fetch_add_explicit(&t->io_own_written, n, memory_order_relaxed);
+}
+
+void rec_thread_io_own_read(uint64_t n) {
+    rec_thread *t = rec_self;
+    if (rec_attached(t))
+        atomic_store_explicit(&t->io_own,
+                              atomic_load_explicit(&t->io_own, memory_order_relaxed) + n,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&own_total, n, memory_order_relaxed);
+}
+
+uint64_t rec_thread_io_own_written(void) {
+    return atomic_load_explicit(&own_written, memory_order_relaxed);
+}
+
+void rec_thread_io_fork_child(void) {
+    atomic_store(&own_total, 0);
+    atomic_store(&own_written, 0);
+}

@@ -1,0 +1,219 @@
+/* Exact I/O phases on real files.  Usage: rt_io RUN_DIR DISK_DIR SHM_DIR
+ *
+ * DISK_DIR must be on a block device and SHM_DIR on tmpfs.  Each phase
+ * below moves a known number of bytes; the driver (test_recorder_io.c)
+ * holds the log to them:
+ *   big_write   (thread rt-io-main) writes and fsyncs RT_IO_BIG bytes while
+ *               thread rt-io-noise writes RT_IO_NOISE bytes of its own,
+ *               which must not land on it;
+ *   cold_read   reads RT_IO_FILE bytes dropped from the page cache;
+ *   warm_read   reads them again, from the cache;
+ *   outer/inner nested I/O phases reading RT_IO_OUTER and RT_IO_INNER;
+ *   shm_write   writes RT_IO_SHM bytes to tmpfs;
+ *   no_fd       (thread rt-io-nofd) runs with no descriptor to spare: its
+ *               counters cannot be read, it must count as failed;
+ *   after_no_fd then runs with descriptors again;
+ *   first, closed, reopened (thread rt-io-closed): the program closes the
+ *               recorder's descriptor of its counters between the first
+ *               and the second; the second fails, the third reads again. */
+#define _GNU_SOURCE
+#include "rt_common.h"
+
+#include <scope/scope.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static char buf[1 << 16];
+static const char *disk_dir, *shm_dir;
+
+static void die(const char *what) {
+    perror(what);
+    exit(4);
+}
+
+static int open_in(const char *dir, const char *name, int flags) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, flags | O_CLOEXEC, 0644);
+    if (fd < 0)
+        die(path);
+    return fd;
+}
+
+static void write_n(int fd, size_t n) {
+    while (n) {
+        size_t k = n < sizeof buf ? n : sizeof buf;
+        ssize_t w = write(fd, buf, k);
+        if (w <= 0)
+            die("write");
+        n -= (size_t)w;
+    }
+}
+
+static void read_n(int fd, size_t n) {
+    while (n) {
+        size_t k = n < sizeof buf ? n : sizeof buf;
+        ssize_t r = read(fd, buf, k);
+        if (r <= 0)
+            die("read");
+        n -= (size_t)r;
+    }
+}
+
+/* ---- another thread's traffic during big_write -------------------------- */
+
+static int go[2];
+
+static void *noise(void *arg) {
+    (void)arg;
+    pthread_setname_np(pthread_self(), "rt-io-noise");
+    SCOPE_PHASE("noise_setup") {}
+    char c;
+    if (read(go[0], &c, 1) != 1)
+        die("read go");
+    int fd = open_in(disk_dir, "noise", O_WRONLY | O_CREAT | O_TRUNC);
+    SCOPE_PHASE("noise") {
+        write_n(fd, RT_IO_NOISE);
+        fsync(fd);
+    }
+    close(fd);
+    return NULL;
+}
+
+static void big_write(void) {
+    pthread_t t;
+    if (pipe(go) != 0 || pthread_create(&t, NULL, noise, NULL) != 0)
+        die("noise thread");
+    int fd = open_in(disk_dir, "big", O_WRONLY | O_CREAT | O_TRUNC);
+    SCOPE_PHASE_IO("big_write") {
+        if (write(go[1], "x", 1) != 1)
+            die("write go");
+        write_n(fd, RT_IO_BIG);
+        if (fsync(fd) != 0)
+            die("fsync");
+        pthread_join(t, NULL); /* all of its bytes moved inside the phase */
+    }
+    close(fd);
+}
+
+static void reads(void) {
+    int fd = open_in(disk_dir, "file", O_RDWR | O_CREAT | O_TRUNC);
+    write_n(fd, RT_IO_FILE);
+    if (fsync(fd) != 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
+        die("drop from the page cache");
+    lseek(fd, 0, SEEK_SET);
+    SCOPE_PHASE_IO("cold_read") {
+        read_n(fd, RT_IO_FILE);
+    }
+    lseek(fd, 0, SEEK_SET);
+    SCOPE_PHASE_IO("warm_read") {
+        read_n(fd, RT_IO_FILE);
+    }
+    lseek(fd, 0, SEEK_SET);
+    SCOPE_PHASE_IO("outer") {
+        read_n(fd, RT_IO_OUTER);
+        SCOPE_PHASE_IO("inner") {
+            read_n(fd, RT_IO_INNER);
+        }
+    }
+    close(fd);
+    fd = open_in(shm_dir, "shm", O_WRONLY | O_CREAT | O_TRUNC);
+    SCOPE_PHASE_IO("shm_write") {
+        write_n(fd, RT_IO_SHM);
+    }
+    close(fd);
+}
+
+/* ---- counters that cannot be read ------------------------------------------ */
+
+static int close_my_counters(void);
+
+static void *no_fd(void *arg) {
+    (void)arg;
+    pthread_setname_np(pthread_self(), "rt-io-nofd");
+    SCOPE_PHASE("attach") {}
+    /* The sampler opened the thread's counters as it attached: closed here,
+     * and no descriptor to open them again with. */
+    close_my_counters();
+    struct rlimit old, low;
+    int lowest = open("/dev/null", O_RDONLY); /* every number below it is in use */
+    if (lowest < 0 || getrlimit(RLIMIT_NOFILE, &old) != 0)
+        die("dup");
+    close(lowest);
+    low = old;
+    low.rlim_cur = (rlim_t)lowest;
+    if (setrlimit(RLIMIT_NOFILE, &low) != 0)
+        die("setrlimit");
+    SCOPE_PHASE_IO("no_fd") {}
+    setrlimit(RLIMIT_NOFILE, &old);
+    SCOPE_PHASE_IO("after_no_fd") {}
+    return NULL;
+}
+
+/* Closes this thread's /proc/PID/task/TID/io descriptor, if it has one, as
+ * a program that closes every descriptor it does not know would; returns
+ * how many it closed. */
+static int close_my_counters(void) {
+    char want[64], link[256], path[300];
+    snprintf(want, sizeof want, "/task/%ld/io", (long)syscall(SYS_gettid));
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        die("/proc/self/fd");
+    int closed = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+        ssize_t n = readlink(path, link, sizeof link - 1);
+        if (n <= 0)
+            continue;
+        link[n] = '\0';
+        size_t wl = strlen(want);
+        if ((size_t)n > wl && !strcmp(link + n - wl, want)) {
+            close(atoi(e->d_name));
+            closed++;
+        }
+    }
+    closedir(d);
+    return closed;
+}
+
+static void *closed(void *arg) {
+    (void)arg;
+    pthread_setname_np(pthread_self(), "rt-io-closed");
+    SCOPE_PHASE_IO("first") {}
+    if (close_my_counters() != 1)
+        die("no descriptor of this thread's counters to close");
+    SCOPE_PHASE_IO("closed") {}
+    SCOPE_PHASE_IO("reopened") {}
+    return NULL;
+}
+
+static void in_thread(void *(*fn)(void *)) {
+    pthread_t t;
+    if (pthread_create(&t, NULL, fn, NULL) != 0)
+        die("pthread_create");
+    pthread_join(t, NULL);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4)
+        return 2;
+    disk_dir = argv[2];
+    shm_dir = argv[3];
+    memset(buf, 'x', sizeof buf);
+    pthread_setname_np(pthread_self(), "rt-io-main");
+    if (scope_init(argv[1], "io") != 0)
+        return 3;
+    big_write();
+    reads();
+    in_thread(no_fd);
+    in_thread(closed);
+    return 0;
+}
