@@ -72,10 +72,13 @@ static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res
                 (pr & SCOPE_RES_CHAR_READ) && (pr & SCOPE_RES_DISK_READ), res->cache_read_per_s);
     put_io_line(f, "Write (to disk)", res->io.disk_write, pr & SCOPE_RES_DISK_WRITE,
                 res->disk_write_per_s);
-    char a[32], b[32], share[96] = "";
-    if (!isnan(res->no_phase_share))
-        snprintf(share, sizeof share, "%s of the bytes read and written",
-                 fmt_percent(b, sizeof b, res->no_phase_share, 1));
+    char a[32], b[32], share[128] = "";
+    if (!isnan(res->no_phase_share)) {
+        char all[32];
+        fmt_bytes(all, sizeof all, (double)(res->io.char_read + res->io.char_write));
+        snprintf(share, sizeof share, "%s of %s through read and write",
+                 fmt_percent(b, sizeof b, res->no_phase_share, 1), all);
+    }
     int chars = pr & (SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE);
     double no_phase = (double)(res->no_phase.char_read + res->no_phase.char_write);
     put_line(f, "(no phase open)", chars ? fmt_bytes(a, sizeof a, no_phase) : FMT_NA, share);
