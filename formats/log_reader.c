@@ -128,6 +128,7 @@ struct scope_log_reader {
     uint64_t work;          /* bytes inflated and walked so far, against the reader's limit */
     uint64_t records;       /* in the frames handed out, against the reader's limit */
     uint64_t record_damage; /* malformed records skipped */
+    uint64_t skip_kinds;    /* bit 1 << type: passed over undecoded */
     size_t unlisted_at;     /* 1 + the report counting those past MAX_RECORD_REPORTS */
     int have_seq;
     uint64_t next_seq;
@@ -458,6 +459,8 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
         size_t at = r->rec_pos;
         const uint8_t *body = r->frame + b.pos;
         r->rec_pos = b.pos + (size_t)len;
+        if (type < 64 && (r->skip_kinds >> type & 1))
+            continue;
         int st = scope_record_decode((uint32_t)type, body, (size_t)len, rec, &r->scratch);
         if (st == SCOPE_DECODE_OK)
             return 1;
@@ -477,6 +480,10 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
                    scope_rec_type_name((uint32_t)type), at);
     }
     return 0;
+}
+
+void scope_log_reader_skip_kinds(scope_log_reader *r, uint64_t mask) {
+    r->skip_kinds = mask;
 }
 
 static int reader_init(scope_log_reader *r, char *msg, size_t msglen) {

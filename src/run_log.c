@@ -156,6 +156,8 @@ void log_read(int dirfd, const char *relpath, worker_log *log) {
     if (log->open_rc < 0)
         return;
     w->readable = 1;
+    if (log->no_samples)
+        scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE);
     read_frames(log, r);
     log->ndamage = scope_log_reader_damage_count(r);
     if (log->ndamage) {

@@ -459,6 +459,13 @@ int scope_log_reader_next_frame(scope_log_reader *r, scope_rec_frame *frame, uin
  * whose body does not decode is reported as damage and skipped. */
 int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec);
 
+/* Records of the kinds in mask (bit 1 << type, types below 64) are passed
+ * over by next_record without being decoded, for a reader that has no use
+ * for them (scope-tui report --no-samples and RESOURCE records): decoding
+ * is a large part of reading.  A malformed record of those kinds is then
+ * not reported either. */
+void scope_log_reader_skip_kinds(scope_log_reader *r, uint64_t mask);
+
 size_t scope_log_reader_damage_count(const scope_log_reader *r);
 const scope_log_damage *scope_log_reader_damage(const scope_log_reader *r, size_t i);
 
