@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static char rt_buf[1 << 16];
+/* Each thread's own: the bytes' content does not matter, but threads that
+ * shared one buffer would race on it. */
+static __thread char rt_buf[1 << 16];
 
 static inline void rt_die(const char *what) {
     perror(what);
