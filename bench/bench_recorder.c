@@ -7,7 +7,14 @@
  *   bench_recorder --memory     resident memory of 8 threads entering 1,000
  *                               distinct phases, 10 million entries in all
  *   bench_recorder --log-size [SECONDS]  log bytes per process-hour of a
- *                               pipeline-like workload at default settings
+ *                               pipeline-like workload at default settings:
+ *                               its phases, then its 1 Hz resource samples
+ *   bench_recorder --sample-size INTERVAL SECONDS  the samples' part alone,
+ *                               sampling every INTERVAL s for SECONDS (the
+ *                               1 Hz truth: --sample-size 1 150)
+ *   bench_recorder --sampler    CPU time the resource sampler costs per
+ *                               sample, in a process of 16 threads that all
+ *                               move bytes
  *   bench_recorder --loop MODE N  N calls of one mode, nothing printed: what
  *                               bench/callgrind.sh runs under valgrind to count
  *                               instructions per call
@@ -20,11 +27,14 @@
 #include <scope/log_format.h>
 #include <scope/scope.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -279,6 +289,20 @@ static void spin_us(unsigned us) {
 }
 
 static volatile int log_size_stop;
+/* The threads move a few bytes an iteration, as a pipeline's do, so that
+ * each interval holds a RESOURCE record per thread as well. */
+static int log_size_io;
+
+static void some_io(int write_it) {
+    static const char zeros[4096];
+    char buf[4096];
+    int fd = open(write_it ? "/dev/null" : "/dev/zero", write_it ? O_WRONLY : O_RDONLY);
+    if (fd < 0)
+        return;
+    if (write_it ? write(fd, zeros, sizeof zeros) < 0 : read(fd, buf, sizeof buf) < 0)
+        (void)0; /* the bytes are what counts, not their fate */
+    close(fd);
+}
 
 /* A learner-like thread: 12 phases, 3 counters. */
 static void *learner_thread(void *arg) {
@@ -288,6 +312,8 @@ static void *learner_thread(void *arg) {
             SCOPE_PHASE("load_batch") {
                 SCOPE_PHASE("read_shard") {
                     spin_us(300 + it % 200);
+                    if (log_size_io)
+                        some_io(0);
                 }
                 SCOPE_PHASE("decode") {
                     spin_us(200);
@@ -350,6 +376,8 @@ static void *actor_thread(void *arg) {
             }
             SCOPE_PHASE("send_trajectory") {
                 usleep(500);
+                if (log_size_io)
+                    some_io(1);
             }
             SCOPE_COUNT("env_steps", 1);
         }
@@ -397,31 +425,114 @@ static int measure_log(const char *path, frame_sizes *fs) {
     return 0;
 }
 
+/* In a child process: the workload for `seconds`, recorded into dir with
+ * the environment as the caller set it.  Returns 0 when it ran. */
+static int record_workload(const char *dir, double seconds, int io) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("SCOPE_QUIET", "1", 1);
+        if (scope_init(dir, "pipeline") != 0)
+            _exit(3);
+        log_size_io = io;
+        pthread_t learner, actor;
+        pthread_create(&learner, NULL, learner_thread, NULL);
+        pthread_create(&actor, NULL, actor_thread, NULL);
+        usleep((useconds_t)(seconds * 1e6));
+        log_size_stop = 1;
+        pthread_join(learner, NULL);
+        pthread_join(actor, NULL);
+        scope_shutdown();
+        _exit(0);
+    }
+    int st;
+    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* The one log under dir into path. */
+static int find_log(const char *dir, char *path, size_t cap) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "find '%s/workers' -type f -name '*.scope'", dir);
+    FILE *p = popen(cmd, "r");
+    path[0] = '\0';
+    if (!p || !fgets(path, (int)cap, p)) {
+        fprintf(stderr, "bench_recorder: no log written under %s\n", dir);
+        if (p)
+            pclose(p);
+        return -1;
+    }
+    pclose(p);
+    path[strcspn(path, "\n")] = '\0';
+    return 0;
+}
+
+/* File size and RESOURCE records (of the process, of threads) of a log. */
+static int count_samples(const char *path, long *bytes, long *procs, long *threads) {
+    char msg[256];
+    scope_log_reader *r;
+    if (scope_log_reader_open(&r, path, msg, sizeof msg) < 0)
+        return -1;
+    *bytes = (long)scope_log_reader_info(r)->file_size;
+    *procs = *threads = 0;
+    scope_rec_frame fr;
+    uint64_t off;
+    while (scope_log_reader_next_frame(r, &fr, &off)) {
+        scope_record rec;
+        while (scope_log_reader_next_record(r, &rec))
+            if (rec.type == SCOPE_REC_RESOURCE)
+                ++*(rec.u.resource.thread ? threads : procs);
+    }
+    scope_log_reader_close(r);
+    return 0;
+}
+
+/* What the 1 Hz samples add to an hour: the workload (with I/O on both
+ * threads, so an interval holds up to three records) recorded twice, with
+ * and without the sampler, sampling every `interval` seconds for `seconds`
+ * with a frame every 30 intervals, as the automatic schedule's 30 s frames
+ * hold at 1 Hz.  The difference per interval, times 3600. */
+static double sample_bytes_per_hour(const char *dir, double interval, double seconds) {
+    char d0[4200], d1[4200], p0[4096], p1[4096];
+    snprintf(d0, sizeof d0, "%s/no-samples", dir);
+    snprintf(d1, sizeof d1, "%s/samples", dir);
+    char frame_s[32], sample_s[32];
+    snprintf(frame_s, sizeof frame_s, "%g", 30 * interval);
+    snprintf(sample_s, sizeof sample_s, "%g", interval);
+    setenv("SCOPE_FRAME_INTERVAL", frame_s, 1);
+    setenv("SCOPE_SAMPLE_INTERVAL", "0", 1);
+    long b0, b1, procs, threads, x0, x1;
+    if (record_workload(d0, seconds, 1) < 0 || find_log(d0, p0, sizeof p0) < 0 ||
+        count_samples(p0, &b0, &x0, &x1) < 0)
+        return -1;
+    setenv("SCOPE_SAMPLE_INTERVAL", sample_s, 1);
+    if (record_workload(d1, seconds, 1) < 0 || find_log(d1, p1, sizeof p1) < 0 ||
+        count_samples(p1, &b1, &procs, &threads) < 0 || procs == 0)
+        return -1;
+    unsetenv("SCOPE_FRAME_INTERVAL");
+    unsetenv("SCOPE_SAMPLE_INTERVAL");
+    double per = (double)(b1 - b0) / (double)procs;
+    printf("resource samples: the same workload, both threads moving bytes every interval\n");
+    char what[80];
+    snprintf(what, sizeof what, "process + thread records (%g s, every %g s)", seconds, interval);
+    printf("  %-40s %10ld + %ld\n", what, procs, threads);
+    printf("  %-40s %10ld - %ld bytes\n", "log with samples - without", b1, b0);
+    printf("  %-40s %10.1f bytes\n", "per sampled interval", per);
+    printf("  %-40s %10.1f KiB\n", "per process-hour at 1 Hz", per * 3600 / 1024);
+    return per * 3600;
+}
+
 static int log_size_bench(const char *dir, int seconds) {
     unsetenv("SCOPE_FRAME_INTERVAL");
     unsetenv("SCOPE_HIST_INTERVAL");
     unsetenv("SCOPE_CPU_TIME");
-    setenv("SCOPE_QUIET", "1", 1);
-    if (scope_init(dir, "pipeline") != 0)
+    /* The phases alone first: the automatic schedule's first minutes hold
+     * fewer samples a frame than the rest of an hour, so the samples are
+     * measured apart (sample_bytes_per_hour). */
+    setenv("SCOPE_SAMPLE_INTERVAL", "0", 1);
+    char phases[4200], path[4096];
+    snprintf(phases, sizeof phases, "%s/phases", dir);
+    if (record_workload(phases, seconds, 0) < 0 || find_log(phases, path, sizeof path) < 0)
         return 1;
-    pthread_t learner, actor;
-    pthread_create(&learner, NULL, learner_thread, NULL);
-    pthread_create(&actor, NULL, actor_thread, NULL);
-    sleep((unsigned)seconds);
-    log_size_stop = 1;
-    pthread_join(learner, NULL);
-    pthread_join(actor, NULL);
-    scope_shutdown();
-
-    char cmd[600], path[4096] = "";
-    snprintf(cmd, sizeof cmd, "find '%s/workers' -type f -name '*.scope'", dir);
-    FILE *p = popen(cmd, "r");
-    if (!p || !fgets(path, sizeof path, p)) {
-        fprintf(stderr, "bench_recorder: no log written under %s\n", dir);
-        return 1;
-    }
-    pclose(p);
-    path[strcspn(path, "\n")] = '\0';
+    unsetenv("SCOPE_SAMPLE_INTERVAL");
     frame_sizes fs = {0};
     if (measure_log(path, &fs) < 0 || !fs.plain_frames || !fs.hist_frames)
         return 1;
@@ -439,6 +550,106 @@ static int log_size_bench(const char *dir, int seconds) {
     printf("  %-40s %10.0f bytes (%ld frames)\n", "frame with histograms, mean", hist,
            fs.hist_frames);
     printf("  %-40s %10.1f KiB\n", "per process-hour (140 + 30 frames)", hour / 1024);
+    double samples = sample_bytes_per_hour(dir, 0.05, 10);
+    if (samples < 0)
+        return 1;
+    printf("\n  %-40s %10.1f KiB\n", "phases + samples, per process-hour", (hour + samples) / 1024);
+    return 0;
+}
+
+/* ---- the sampler's cost ----------------------------------------------------- */
+
+#define SAMPLER_THREADS 16
+
+static volatile int sampler_stop;
+static pid_t sampler_tids[SAMPLER_THREADS];
+
+static void *sampler_worker(void *arg) {
+    long i = (long)arg;
+    sampler_tids[i] = (pid_t)syscall(SYS_gettid);
+    while (!sampler_stop)
+        SCOPE_PHASE("work") {
+            some_io((int)(i & 1));
+            usleep(1000);
+        }
+    return NULL;
+}
+
+/* The CPU time of the process's threads other than the main one and ours:
+ * the recorder's writer, which samples. */
+static double recorder_cpu_s(void) {
+    double total = 0;
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d));) {
+        pid_t tid = (pid_t)atoi(e->d_name);
+        int ours = tid <= 0 || tid == getpid();
+        for (int i = 0; i < SAMPLER_THREADS; i++)
+            ours |= tid == sampler_tids[i];
+        if (ours)
+            continue;
+        /* A thread's CPU-time clock (the kernel's CPUCLOCK encoding). */
+        clockid_t clk = (clockid_t)((~(unsigned)tid << 3) | 6);
+        struct timespec ts;
+        if (clock_gettime(clk, &ts) == 0)
+            total += (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    }
+    closedir(d);
+    return total;
+}
+
+/* In a child: 16 threads moving bytes for `seconds` with the sampler at
+ * `interval`; writes the recorder's CPU seconds and the samples taken to fd. */
+static void sampler_run(const char *dir, const char *interval, double seconds, int fd) {
+    setenv("SCOPE_QUIET", "1", 1);
+    setenv("SCOPE_SAMPLE_INTERVAL", interval, 1);
+    setenv("SCOPE_FRAME_INTERVAL", "3600", 1);
+    if (scope_init(dir, "sampler") != 0)
+        _exit(3);
+    pthread_t t[SAMPLER_THREADS];
+    for (long i = 0; i < SAMPLER_THREADS; i++)
+        pthread_create(&t[i], NULL, sampler_worker, (void *)i);
+    usleep(200000); /* every thread attached */
+    double cpu0 = recorder_cpu_s();
+    usleep((useconds_t)(seconds * 1e6));
+    double out[2] = {recorder_cpu_s() - cpu0, seconds / atof(interval)};
+    sampler_stop = 1;
+    for (int i = 0; i < SAMPLER_THREADS; i++)
+        pthread_join(t[i], NULL);
+    if (write(fd, out, sizeof out) != sizeof out)
+        _exit(4);
+    _exit(0);
+}
+
+static int sampler_bench(const char *dir) {
+    static const char *const intervals[] = {"0", "0.01"};
+    double got[2][2];
+    for (int k = 0; k < 2; k++) {
+        int p[2];
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/sampler-%d", dir, k);
+        if (pipe(p) != 0)
+            return 1;
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(p[0]);
+            sampler_run(sub, intervals[k], 5, p[1]);
+        }
+        close(p[1]);
+        int st;
+        if (read(p[0], got[k], sizeof got[k]) != sizeof got[k] || waitpid(pid, &st, 0) != pid)
+            return 1;
+        close(p[0]);
+    }
+    double per = (got[1][0] - got[0][0]) / got[1][1];
+    printf("resource sampler: %d threads each moving bytes every millisecond, 5 s\n",
+           SAMPLER_THREADS);
+    printf("  %-44s %10.3f s\n", "recorder threads' CPU, no sampler", got[0][0]);
+    printf("  %-44s %10.3f s (%.0f samples)\n", "recorder threads' CPU, sampling at 100 Hz",
+           got[1][0], got[1][1]);
+    printf("  %-44s %10.1f us\n", "CPU per sample (process + 16 threads)", per * 1e6);
+    printf("  %-44s %10.4f %%\n", "of one core at 1 Hz", per * 100);
     return 0;
 }
 
@@ -473,11 +684,16 @@ int main(int argc, char **argv) {
     atexit(cleanup);
     if (argc == 2 && !strcmp(argv[1], "--memory"))
         return memory_bench(run_dir);
+    if (argc == 2 && !strcmp(argv[1], "--sampler"))
+        return sampler_bench(run_dir);
+    if (argc == 4 && !strcmp(argv[1], "--sample-size"))
+        return sample_bytes_per_hour(run_dir, atof(argv[2]), atof(argv[3])) < 0;
     if (argc >= 2 && !strcmp(argv[1], "--log-size"))
         return log_size_bench(run_dir, argc > 2 ? atoi(argv[2]) : 60);
     if (argc != 1) {
         fprintf(stderr,
-                "usage: bench_recorder [--memory | --log-size [SECONDS] | --loop MODE N]\n");
+                "usage: bench_recorder [--memory | --log-size [SECONDS] | --sampler | --loop MODE "
+                "N]\n");
         return 2;
     }
 

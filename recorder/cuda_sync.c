@@ -42,7 +42,14 @@ static sync_fn lookup(void) {
                                            "libcudart.so.11.0", NULL};
     static const char *const drivers[] = {"libcuda.so.1", "libcuda.so", NULL};
     sync_fn fn = in_loaded(runtimes, "cudaDeviceSynchronize");
-    return fn ? fn : in_loaded(drivers, "cuCtxSynchronize");
+    if (!fn)
+        fn = in_loaded(drivers, "cuCtxSynchronize");
+    /* A lookup that failed leaves an error message allocated for the
+     * thread: the program's next dlerror() would read ours.  The first
+     * call returns it, the second frees it. */
+    while (dlerror())
+        ;
+    return fn;
 }
 
 int rec_cuda_sync(void) {

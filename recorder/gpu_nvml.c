@@ -77,8 +77,14 @@ static unsigned long long last_seen[REC_MAX_GPUS]; /* newest process sample, per
 
 static void start_once(void) {
     void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!h)
+    if (!h) {
+        /* The failure's message is allocated for this thread until read,
+         * and twice read to be freed: a child forked later would hold it
+         * with no thread to free it. */
+        while (dlerror())
+            ;
         return;
+    }
     if (!(LOAD(h, init, "nvmlInit_v2") && LOAD(h, count, "nvmlDeviceGetCount_v2") &&
           LOAD(h, handle, "nvmlDeviceGetHandleByIndex_v2") &&
           LOAD(h, utilization, "nvmlDeviceGetUtilizationRates") &&

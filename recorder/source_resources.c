@@ -52,6 +52,18 @@
  * with frames far apart). */
 #define PENDING_FRAME 2048u
 
+/* Sample times and CPU times are kept to 2^20 ns (about a millisecond):
+ * their last digits are noise in a figure of a second (the sample's own
+ * reads take a tenth of that), and they are most of what a record costs
+ * after compression.  Kept as multiples of it, the intervals still tile
+ * exactly and the CPU times still add up to the process's own, to a
+ * millisecond.  The byte counts are exact. */
+#define GRAIN_NS (1ull << 20)
+
+static uint64_t grain(uint64_t ns) {
+    return ns & ~(GRAIN_NS - 1);
+}
+
 #define IO_BITS                                                                                    \
     (SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE)
 
@@ -182,8 +194,10 @@ static int read_cpu(uint64_t *user, uint64_t *sys) {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0)
         return -1;
-    *user = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000u;
-    *sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000u;
+    *user =
+        grain((uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000u);
+    *sys =
+        grain((uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000u);
     return 0;
 }
 
@@ -276,6 +290,8 @@ static thread_io *thread_entry(uint32_t index) {
  * last time if its counters are still there; its entry then goes. */
 static void sample_thread(rec_thread *t, thread_io *e, uint64_t now, int fresh, int exited,
                           int first) {
+    if (!fresh && e->ok && now <= e->t0 && !exited)
+        return; /* no time has passed at this grain: the next sample takes it */
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)t->tid);
     rec_io_counters c = {0};
@@ -300,7 +316,7 @@ static void sample_thread(rec_thread *t, thread_io *e, uint64_t now, int fresh, 
         fresh = 0;
         e->ok = 1;
         e->io0 = t->attach_io;
-        e->t0 = t->start_mono_ns;
+        e->t0 = grain(t->start_mono_ns);
         e->node0 = 0;
     }
     if (!fresh && ok && e->ok) {
@@ -425,7 +441,7 @@ static void writer_start(void) {
     if (!rec_cfg.sample_interval_ns || smp.started)
         return; /* a forked child's starts at the fork */
     smp.started = 1;
-    smp.t0 = rec_mono_ns();
+    smp.t0 = grain(rec_mono_ns());
     smp.io_ok = read_process_io(&smp.io0, 0) == 0 && children_mark(&smp.children0) == 0;
     smp.cpu_ok = read_cpu(&smp.user0, &smp.sys0) == 0;
     rec_thread *t = first_thread();
@@ -442,7 +458,8 @@ static uint64_t tick(uint64_t now, int *want_frame) {
     uint64_t iv = rec_cfg.sample_interval_ns;
     if (!iv)
         return 0;
-    sample(now);
+    if (grain(now) > smp.t0 || !smp.started)
+        sample(grain(now));
     if (smp.npending >= PENDING_FRAME)
         *want_frame = 1;
     /* On the grid of the first sample, skipping ticks a busy writer
@@ -457,7 +474,9 @@ static uint64_t tick(uint64_t now, int *want_frame) {
  * before the phases source counts its nodes (select runs in reverse table
  * order), so every phase a record names is defined in this frame. */
 static void select_frame(const rec_frame_ctx *f) {
-    uint64_t now = rec_mono_ns();
+    /* Rounded up: a signal a moment after the last sample still gets its
+     * interval. */
+    uint64_t now = grain(rec_mono_ns() + GRAIN_NS - 1);
     if (f->reason != SCOPE_FRAME_PERIODIC && rec_cfg.sample_interval_ns && smp.started &&
         now > smp.t0)
         sample(now);
@@ -502,7 +521,7 @@ static void fork_child(void) {
      * child's I/O accounting and CPU times): its first interval starts at
      * the fork, whenever its writer comes to take the first sample. */
     smp.started = 1;
-    smp.t0 = rec_mono_ns();
+    smp.t0 = grain(rec_mono_ns());
     smp.node0 = 0;
     smp.io_ok = smp.cpu_ok = 1;
     memset(&smp.io0, 0, sizeof smp.io0);

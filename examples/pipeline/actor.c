@@ -1,6 +1,7 @@
 /* An actor: self-play games with tree search, each sent to the learner. */
 #include "pipeline.h"
 
+#include "checkpoint.h"
 #include "game.h"
 #include "mcts.h"
 #include "wire.h"
@@ -41,7 +42,21 @@ static void self_play(mcts *tree, int sims, wire_game *out, wire_done *totals) {
     SCOPE_COUNT("positions", g.plies);
 }
 
-int actor_main(int index, int games_fd, int requests_fd) {
+/* The learner's newest network, read from its checkpoint before each game,
+ * as the actors of a real pipeline refresh their weights.  Here the search
+ * plays random playouts and does not consult it. */
+static void load_weights(const char *out_dir, model *weights, int index) {
+    if (!out_dir)
+        return;
+    int rc = checkpoint_load_model(out_dir, weights);
+    if (rc > 0)
+        SCOPE_COUNT("weights_loaded", 1);
+    else if (rc < 0)
+        fprintf(stderr, PROG ": actor %d: cannot read the checkpoint in %s: %s\n", index, out_dir,
+                strerror(errno));
+}
+
+int actor_main(int index, int games_fd, int requests_fd, const char *out_dir) {
     /* A learner that went away shows up as EPIPE from write, reported below,
      * rather than as a silent death by SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
@@ -58,12 +73,16 @@ int actor_main(int index, int games_fd, int requests_fd) {
         return 1;
     }
     wire_done totals = {0};
+    static model weights;
     int failed = 0, request = 0;
     /* Waiting here for a request is outside every phase: an actor faster
      * than the slowest one spends the difference idle. */
     while (!failed && (request = wire_recv_request(requests_fd)) > 0) {
         SCOPE_PHASE("iteration") {
             wire_game traj;
+            SCOPE_PHASE_IO("load_weights") {
+                load_weights(out_dir, &weights, index);
+            }
             SCOPE_PHASE("self_play") {
                 self_play(&tree, sims, &traj, &totals);
             }

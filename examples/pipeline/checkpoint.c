@@ -61,6 +61,28 @@ static int fsync_dir(const char *dir) {
     return rc;
 }
 
+int checkpoint_load_model(const char *dir, model *m) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", dir, CHECKPOINT_FILE) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -1;
+    struct checkpoint_header h;
+    ssize_t n = io_read_all(fd, &h, sizeof h);
+    int rc = -1;
+    if (n == (ssize_t)sizeof h && !memcmp(h.magic, "SCPXCKP1", sizeof h.magic) &&
+        h.model_bytes == sizeof *m)
+        rc = io_read_all(fd, m, sizeof *m) == (ssize_t)sizeof *m ? 1 : -1;
+    int saved = n < 0 ? errno : EINVAL;
+    close(fd);
+    if (rc < 0)
+        errno = saved;
+    return rc;
+}
+
 /* Written to a temporary file, synced, then renamed over the previous
  * checkpoint: a crash at any moment leaves the old checkpoint or the new one,
  * never half of one, and the directory holds one checkpoint however long the

@@ -18,4 +18,9 @@ int checkpoint_make_dir(const char *dir);
 int64_t checkpoint_save(const char *dir, int iteration, const model *m, const sample *replay,
                         size_t capacity);
 
+/* Reads the network of dir/model.ckpt into m, as an actor refreshes its
+ * weights.  Returns 1, 0 when there is no checkpoint yet, or -1 with errno
+ * set (EINVAL: not a checkpoint of this program). */
+int checkpoint_load_model(const char *dir, model *m);
+
 #endif

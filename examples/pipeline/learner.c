@@ -70,8 +70,16 @@ static int spawn_actor(struct learner *l, int index) {
     snprintf(idx, sizeof idx, "%d", index);
     snprintf(games_fd, sizeof games_fd, "%d", games[1]);
     snprintf(requests_fd, sizeof requests_fd, "%d", requests[0]);
-    char *argv[] = {(char *)l->opt->argv0, "--actor-index", idx, "--games-fd", games_fd,
-                    "--requests-fd",       requests_fd,     NULL};
+    char *argv[] = {(char *)l->opt->argv0,
+                    "--actor-index",
+                    idx,
+                    "--games-fd",
+                    games_fd,
+                    "--requests-fd",
+                    requests_fd,
+                    "--out",
+                    (char *)l->opt->out_dir,
+                    NULL};
 
     posix_spawn_file_actions_t fa;
     pid_t pid;

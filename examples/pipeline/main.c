@@ -159,7 +159,7 @@ int main(int argc, char **argv) {
     if (actor_index >= 0 || games_fd >= 0 || requests_fd >= 0) {
         if (actor_index < 0 || games_fd < 0 || requests_fd < 0)
             bad_usage("an actor needs --actor-index, --games-fd and --requests-fd");
-        return actor_main(actor_index, games_fd, requests_fd);
+        return actor_main(actor_index, games_fd, requests_fd, opt.out_dir);
     }
 
     if (opt.iterations < 0)

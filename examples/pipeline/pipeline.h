@@ -37,9 +37,10 @@ struct learner_options {
 int learner_main(const struct learner_options *opt);
 
 /* An actor's whole life: plays one game per request read from requests_fd
- * and sends it through games_fd, until the learner closes its requests pipe.
- * Returns the exit status. */
-int actor_main(int index, int games_fd, int requests_fd);
+ * and sends it through games_fd, until the learner closes its requests pipe,
+ * reloading the learner's newest network from out_dir (NULL: none) before
+ * each game.  Returns the exit status. */
+int actor_main(int index, int games_fd, int requests_fd, const char *out_dir);
 
 /* Simulations per move of actor `index`. */
 static inline int actor_sims_per_move(int index) {

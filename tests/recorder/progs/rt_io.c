@@ -18,6 +18,7 @@
  *               and the second; the second fails, the third reads again. */
 #define _GNU_SOURCE
 #include "rt_common.h"
+#include "rt_files.h"
 
 #include <scope/scope.h>
 
@@ -31,42 +32,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static char buf[1 << 16];
 static const char *disk_dir, *shm_dir;
-
-static void die(const char *what) {
-    perror(what);
-    exit(4);
-}
-
-static int open_in(const char *dir, const char *name, int flags) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    int fd = open(path, flags | O_CLOEXEC, 0644);
-    if (fd < 0)
-        die(path);
-    return fd;
-}
-
-static void write_n(int fd, size_t n) {
-    while (n) {
-        size_t k = n < sizeof buf ? n : sizeof buf;
-        ssize_t w = write(fd, buf, k);
-        if (w <= 0)
-            die("write");
-        n -= (size_t)w;
-    }
-}
-
-static void read_n(int fd, size_t n) {
-    while (n) {
-        size_t k = n < sizeof buf ? n : sizeof buf;
-        ssize_t r = read(fd, buf, k);
-        if (r <= 0)
-            die("read");
-        n -= (size_t)r;
-    }
-}
 
 /* ---- another thread's traffic during big_write -------------------------- */
 
@@ -78,10 +44,10 @@ static void *noise(void *arg) {
     SCOPE_PHASE("noise_setup") {}
     char c;
     if (read(go[0], &c, 1) != 1)
-        die("read go");
-    int fd = open_in(disk_dir, "noise", O_WRONLY | O_CREAT | O_TRUNC);
+        rt_die("read go");
+    int fd = rt_open_in(disk_dir, "noise", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("noise") {
-        write_n(fd, RT_IO_NOISE);
+        rt_write_n(fd, RT_IO_NOISE);
         fsync(fd);
     }
     close(fd);
@@ -91,43 +57,43 @@ static void *noise(void *arg) {
 static void big_write(void) {
     pthread_t t;
     if (pipe(go) != 0 || pthread_create(&t, NULL, noise, NULL) != 0)
-        die("noise thread");
-    int fd = open_in(disk_dir, "big", O_WRONLY | O_CREAT | O_TRUNC);
+        rt_die("noise thread");
+    int fd = rt_open_in(disk_dir, "big", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE_IO("big_write") {
         if (write(go[1], "x", 1) != 1)
-            die("write go");
-        write_n(fd, RT_IO_BIG);
+            rt_die("write go");
+        rt_write_n(fd, RT_IO_BIG);
         if (fsync(fd) != 0)
-            die("fsync");
+            rt_die("fsync");
         pthread_join(t, NULL); /* all of its bytes moved inside the phase */
     }
     close(fd);
 }
 
 static void reads(void) {
-    int fd = open_in(disk_dir, "file", O_RDWR | O_CREAT | O_TRUNC);
-    write_n(fd, RT_IO_FILE);
+    int fd = rt_open_in(disk_dir, "file", O_RDWR | O_CREAT | O_TRUNC);
+    rt_write_n(fd, RT_IO_FILE);
     if (fsync(fd) != 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
-        die("drop from the page cache");
+        rt_die("drop from the page cache");
     lseek(fd, 0, SEEK_SET);
     SCOPE_PHASE_IO("cold_read") {
-        read_n(fd, RT_IO_FILE);
+        rt_read_n(fd, RT_IO_FILE);
     }
     lseek(fd, 0, SEEK_SET);
     SCOPE_PHASE_IO("warm_read") {
-        read_n(fd, RT_IO_FILE);
+        rt_read_n(fd, RT_IO_FILE);
     }
     lseek(fd, 0, SEEK_SET);
     SCOPE_PHASE_IO("outer") {
-        read_n(fd, RT_IO_OUTER);
+        rt_read_n(fd, RT_IO_OUTER);
         SCOPE_PHASE_IO("inner") {
-            read_n(fd, RT_IO_INNER);
+            rt_read_n(fd, RT_IO_INNER);
         }
     }
     close(fd);
-    fd = open_in(shm_dir, "shm", O_WRONLY | O_CREAT | O_TRUNC);
+    fd = rt_open_in(shm_dir, "shm", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE_IO("shm_write") {
-        write_n(fd, RT_IO_SHM);
+        rt_write_n(fd, RT_IO_SHM);
     }
     close(fd);
 }
@@ -143,15 +109,14 @@ static void *no_fd(void *arg) {
     /* The sampler opened the thread's counters as it attached: closed here,
      * and no descriptor to open them again with. */
     close_my_counters();
+    /* No new descriptor at all, whatever other threads close meanwhile. */
     struct rlimit old, low;
-    int lowest = open("/dev/null", O_RDONLY); /* every number below it is in use */
-    if (lowest < 0 || getrlimit(RLIMIT_NOFILE, &old) != 0)
-        die("dup");
-    close(lowest);
+    if (getrlimit(RLIMIT_NOFILE, &old) != 0)
+        rt_die("getrlimit");
     low = old;
-    low.rlim_cur = (rlim_t)lowest;
+    low.rlim_cur = 0;
     if (setrlimit(RLIMIT_NOFILE, &low) != 0)
-        die("setrlimit");
+        rt_die("setrlimit");
     SCOPE_PHASE_IO("no_fd") {}
     setrlimit(RLIMIT_NOFILE, &old);
     SCOPE_PHASE_IO("after_no_fd") {}
@@ -166,7 +131,7 @@ static int close_my_counters(void) {
     snprintf(want, sizeof want, "/task/%ld/io", (long)syscall(SYS_gettid));
     DIR *d = opendir("/proc/self/fd");
     if (!d)
-        die("/proc/self/fd");
+        rt_die("/proc/self/fd");
     int closed = 0;
     for (struct dirent *e; (e = readdir(d));) {
         snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
@@ -189,7 +154,7 @@ static void *closed(void *arg) {
     pthread_setname_np(pthread_self(), "rt-io-closed");
     SCOPE_PHASE_IO("first") {}
     if (close_my_counters() != 1)
-        die("no descriptor of this thread's counters to close");
+        rt_die("no descriptor of this thread's counters to close");
     SCOPE_PHASE_IO("closed") {}
     SCOPE_PHASE_IO("reopened") {}
     return NULL;
@@ -198,7 +163,7 @@ static void *closed(void *arg) {
 static void in_thread(void *(*fn)(void *)) {
     pthread_t t;
     if (pthread_create(&t, NULL, fn, NULL) != 0)
-        die("pthread_create");
+        rt_die("pthread_create");
     pthread_join(t, NULL);
 }
 
@@ -207,7 +172,7 @@ int main(int argc, char **argv) {
         return 2;
     disk_dir = argv[2];
     shm_dir = argv[3];
-    memset(buf, 'x', sizeof buf);
+    memset(rt_buf, 'x', sizeof rt_buf);
     pthread_setname_np(pthread_self(), "rt-io-main");
     if (scope_init(argv[1], "io") != 0)
         return 3;

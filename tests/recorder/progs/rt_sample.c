@@ -7,7 +7,7 @@
  *   reads RT_S_READ bytes of a cached file inside "read_phase".  Then
  *   scope_flush() while both still run, and exit.  Nothing else in the
  *   program reads or writes after scope_init.
- * MODE dropped: thread rt-s-nofd lowers RLIMIT_NOFILE for several
+ * MODE dropped: thread rt-s-nofd sets RLIMIT_NOFILE to 0 for several
  *   intervals, so no thread's counters can be opened, writes
  *   RT_S_PHASE bytes in the middle of that window, then, with descriptors
  *   again, RT_S_MARK bytes.
@@ -17,6 +17,7 @@
  *   bytes in "child_work" and exits; the parent waits for it. */
 #define _GNU_SOURCE
 #include "rt_common.h"
+#include "rt_files.h"
 
 #include <scope/scope.h>
 
@@ -31,14 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static char buf[1 << 16];
 static const char *disk_dir;
 static double interval_s;
-
-static void die(const char *what) {
-    perror(what);
-    exit(4);
-}
 
 static void sleep_s(double s) {
     struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
@@ -52,35 +47,6 @@ static void intervals(int n) {
     sleep_s(n * interval_s);
 }
 
-static int open_in(const char *name, int flags) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", disk_dir, name);
-    int fd = open(path, flags | O_CLOEXEC, 0644);
-    if (fd < 0)
-        die(path);
-    return fd;
-}
-
-static void write_n(int fd, size_t n) {
-    while (n) {
-        size_t k = n < sizeof buf ? n : sizeof buf;
-        ssize_t w = write(fd, buf, k);
-        if (w <= 0)
-            die("write");
-        n -= (size_t)w;
-    }
-}
-
-static void read_n(int fd, size_t n) {
-    while (n) {
-        size_t k = n < sizeof buf ? n : sizeof buf;
-        ssize_t r = read(fd, buf, k);
-        if (r <= 0)
-            die("read");
-        n -= (size_t)r;
-    }
-}
-
 /* ---- threads ------------------------------------------------------------------ */
 
 static pthread_barrier_t done, flushed;
@@ -88,18 +54,18 @@ static pthread_barrier_t done, flushed;
 static void *writer(void *arg) {
     (void)arg;
     prctl(PR_SET_NAME, "rt-s-writer"); /* pthread_setname_np would write to /proc */
-    int fd = open_in("written", O_WRONLY | O_CREAT | O_TRUNC);
+    int fd = rt_open_in(disk_dir, "written", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("write_phase") {
         intervals(5);
-        write_n(fd, RT_S_PHASE);
+        rt_write_n(fd, RT_S_PHASE);
         if (fsync(fd) != 0)
-            die("fsync");
+            rt_die("fsync");
         intervals(5);
     }
     intervals(5);
-    write_n(fd, RT_S_LOOSE);
+    rt_write_n(fd, RT_S_LOOSE);
     if (fsync(fd) != 0)
-        die("fsync");
+        rt_die("fsync");
     close(fd);
     pthread_barrier_wait(&done);
     pthread_barrier_wait(&flushed);
@@ -111,7 +77,7 @@ static void *reader(void *arg) {
     prctl(PR_SET_NAME, "rt-s-reader");
     SCOPE_PHASE("read_phase") {
         intervals(5);
-        read_n(fd, RT_S_READ);
+        rt_read_n(fd, RT_S_READ);
         intervals(5);
     }
     pthread_barrier_wait(&done);
@@ -121,8 +87,8 @@ static void *reader(void *arg) {
 
 static int threads(const char *run) {
     /* Written and cached before recording starts. */
-    int fd = open_in("cached", O_RDWR | O_CREAT | O_TRUNC);
-    write_n(fd, RT_S_READ);
+    int fd = rt_open_in(disk_dir, "cached", O_RDWR | O_CREAT | O_TRUNC);
+    rt_write_n(fd, RT_S_READ);
     lseek(fd, 0, SEEK_SET);
     if (scope_init(run, "sample") != 0)
         return 3;
@@ -130,10 +96,10 @@ static int threads(const char *run) {
     pthread_barrier_init(&flushed, NULL, 3);
     pthread_t a, b;
     if (pthread_create(&a, NULL, writer, NULL) != 0 || pthread_create(&b, NULL, reader, &fd) != 0)
-        die("pthread_create");
+        rt_die("pthread_create");
     pthread_barrier_wait(&done);
     if (scope_flush() != 0)
-        die("scope_flush");
+        rt_die("scope_flush");
     pthread_barrier_wait(&flushed);
     pthread_join(a, NULL);
     pthread_join(b, NULL);
@@ -145,24 +111,24 @@ static int threads(const char *run) {
 static void *no_fd(void *arg) {
     (void)arg;
     prctl(PR_SET_NAME, "rt-s-nofd");
-    int fd = open_in("dropped", O_WRONLY | O_CREAT | O_TRUNC);
+    int fd = rt_open_in(disk_dir, "dropped", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("attach") {}
     intervals(3);
+    /* No new descriptor at all, whatever other threads close meanwhile;
+     * the open ones still work. */
     struct rlimit old, low;
-    int lowest = open("/dev/null", O_RDONLY); /* every number below it is in use */
-    if (lowest < 0 || getrlimit(RLIMIT_NOFILE, &old) != 0)
-        die("/dev/null");
-    close(lowest);
+    if (getrlimit(RLIMIT_NOFILE, &old) != 0)
+        rt_die("getrlimit");
     low = old;
-    low.rlim_cur = (rlim_t)lowest;
+    low.rlim_cur = 0;
     if (setrlimit(RLIMIT_NOFILE, &low) != 0)
-        die("setrlimit");
+        rt_die("setrlimit");
     intervals(4);
-    write_n(fd, RT_S_PHASE);
+    rt_write_n(fd, RT_S_PHASE);
     intervals(4);
     setrlimit(RLIMIT_NOFILE, &old);
     intervals(3);
-    write_n(fd, RT_S_MARK);
+    rt_write_n(fd, RT_S_MARK);
     intervals(3);
     close(fd);
     return NULL;
@@ -173,7 +139,7 @@ static int dropped(const char *run) {
         return 3;
     pthread_t t;
     if (pthread_create(&t, NULL, no_fd, NULL) != 0)
-        die("pthread_create");
+        rt_die("pthread_create");
     pthread_join(t, NULL);
     return 0;
 }
@@ -183,13 +149,13 @@ static int dropped(const char *run) {
 static int sigterm(const char *run) {
     if (scope_init(run, "sample") != 0)
         return 3;
-    int fd = open_in("signalled", O_WRONLY | O_CREAT | O_TRUNC);
+    int fd = rt_open_in(disk_dir, "signalled", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("work") {
-        write_n(fd, RT_S_PHASE);
+        rt_write_n(fd, RT_S_PHASE);
     }
     static const char ready[] = "ready\n";
     if (write(1, ready, sizeof ready - 1) < 0)
-        die("write ready");
+        rt_die("write ready");
     for (;;)
         pause();
 }
@@ -197,26 +163,26 @@ static int sigterm(const char *run) {
 static int forked(const char *run) {
     if (scope_init(run, "sample") != 0)
         return 3;
-    int fd = open_in("parent", O_WRONLY | O_CREAT | O_TRUNC);
+    int fd = rt_open_in(disk_dir, "parent", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("parent_work") {
-        write_n(fd, RT_S_LOOSE);
+        rt_write_n(fd, RT_S_LOOSE);
     }
     intervals(2);
     pid_t pid = fork();
     if (pid < 0)
-        die("fork");
+        rt_die("fork");
     if (pid == 0) {
-        int cfd = open_in("child", O_WRONLY | O_CREAT | O_TRUNC);
+        int cfd = rt_open_in(disk_dir, "child", O_WRONLY | O_CREAT | O_TRUNC);
         intervals(2);
         SCOPE_PHASE("child_work") {
-            write_n(cfd, RT_S_PHASE);
+            rt_write_n(cfd, RT_S_PHASE);
         }
         intervals(2);
         exit(0);
     }
     int st;
     if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        die("child");
+        rt_die("child");
     return 0;
 }
 
@@ -226,7 +192,7 @@ int main(int argc, char **argv) {
     disk_dir = argv[2];
     const char *iv = getenv("SCOPE_SAMPLE_INTERVAL");
     interval_s = iv ? atof(iv) : 1.0;
-    memset(buf, 's', sizeof buf);
+    memset(rt_buf, 's', sizeof rt_buf);
     if (!strcmp(argv[3], "threads"))
         return threads(argv[1]);
     if (!strcmp(argv[3], "dropped"))
