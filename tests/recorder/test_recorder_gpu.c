@@ -34,7 +34,9 @@ static const scope_gpu_figures want[] = {
 };
 #define NDEV (sizeof want / sizeof want[0])
 
-/* Runs rt_gpu with these changes to its environment; returns its log. */
+/* Runs rt_gpu with these changes to its environment; returns its log.  It
+ * samples every 20 ms for RT_GPU_MS, but a loaded machine may hold the
+ * writer back: the exit's sample is the one every run has. */
 static const rr_log *run_gpu(const char *tag, const char *const *env, rr_run *r) {
     char run[4200];
     rt_mkdir(run, sizeof run, tag);
@@ -62,7 +64,7 @@ START_TEST(test_gpu_figures_come_back_exactly) {
     const char *env[] = {lib, "FAKE_NVML_DEVICES=" DEVICES, "SCOPE_SAMPLE_INTERVAL=0.02", NULL};
     rr_run r;
     const rr_log *log = run_gpu("gpu", env, &r);
-    ck_assert_msg(process_records(log) >= 5, "%zu process records", process_records(log));
+    ck_assert_msg(process_records(log) >= 1, "%zu process records", process_records(log));
     for (size_t i = 0; i < log->nresources; i++) {
         const rr_resource *x = &log->resources[i];
         if (x->r.thread) {
@@ -99,7 +101,7 @@ START_TEST(test_no_nvml_no_gpu_block) {
     for (int k = 0; k < 2; k++) {
         rr_run r;
         const rr_log *log = run_gpu(k ? "nvml-fails" : "no-nvml", envs[k], &r);
-        ck_assert_msg(process_records(log) >= 5, "%zu process records", process_records(log));
+        ck_assert_msg(process_records(log) >= 1, "%zu process records", process_records(log));
         for (size_t i = 0; i < log->nresources; i++)
             ck_assert_uint_eq(log->resources[i].ngpus, 0);
         rr_free(&r);

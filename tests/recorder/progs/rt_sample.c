@@ -42,7 +42,10 @@ static void sleep_s(double s) {
 }
 
 /* Several intervals: long enough for the writer to sample at least once,
- * even on a loaded machine. */
+ * even on a loaded machine (what a phase's bytes are attributed to is the
+ * phase open when an interval starts). */
+#define SETTLE 20
+
 static void intervals(int n) {
     sleep_s(n * interval_s);
 }
@@ -56,13 +59,13 @@ static void *writer(void *arg) {
     prctl(PR_SET_NAME, "rt-s-writer"); /* pthread_setname_np would write to /proc */
     int fd = rt_open_in(disk_dir, "written", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("write_phase") {
-        intervals(5);
+        intervals(SETTLE);
         rt_write_n(fd, RT_S_PHASE);
         if (fsync(fd) != 0)
             rt_die("fsync");
-        intervals(5);
+        intervals(SETTLE);
     }
-    intervals(5);
+    intervals(SETTLE);
     rt_write_n(fd, RT_S_LOOSE);
     if (fsync(fd) != 0)
         rt_die("fsync");
@@ -76,9 +79,9 @@ static void *reader(void *arg) {
     int fd = *(int *)arg;
     prctl(PR_SET_NAME, "rt-s-reader");
     SCOPE_PHASE("read_phase") {
-        intervals(5);
+        intervals(SETTLE);
         rt_read_n(fd, RT_S_READ);
-        intervals(5);
+        intervals(SETTLE);
     }
     pthread_barrier_wait(&done);
     pthread_barrier_wait(&flushed);
