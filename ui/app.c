@@ -122,7 +122,7 @@ int app_init(app *a) {
     for (size_t i = 0; i < view_count; i++) {
         /* Each view's key shows that view: no other binding shadows it. */
         key_binding b = keymap_lookup(view_table[i].key);
-        assert(b.action == ACT_VIEW && b.view == i);
+        assert(!view_table[i].key || (b.action == ACT_VIEW && b.view == i));
         (void)b;
         view *v = &a->views[i];
         *v = (view){.def = &view_table[i], .ops = view_table[i].ops, .app = a};
@@ -329,6 +329,15 @@ static void reload(app *a) {
                     m->ncaveats, fmt_duration(when, sizeof when, (double)m->runtime_ns));
 }
 
+/* The view Tab (dir 1) or S-Tab (-1) goes to: the next one with a key. */
+static size_t next_tab(const app *a, int dir) {
+    size_t i = a->current;
+    do
+        i = (i + (dir > 0 ? 1 : view_count - 1)) % view_count;
+    while (!view_table[i].key && i != a->current);
+    return i;
+}
+
 static void switch_view(app *a, size_t index) {
     assert(index < view_count);
     if (index == a->help_view && a->current != a->help_view)
@@ -420,7 +429,7 @@ void app_key(app *a, int key) {
         break;
     case ACT_VIEW_NEXT:
     case ACT_VIEW_PREV:
-        switch_view(a, (a->current + (act == ACT_VIEW_NEXT ? 1 : view_count - 1)) % view_count);
+        switch_view(a, next_tab(a, act == ACT_VIEW_NEXT ? 1 : -1));
         break;
     case ACT_VIEW:
         switch_view(a, bound.view);
@@ -524,8 +533,13 @@ static void draw_tabs(app *a, int width) {
     int x = 1;
     for (size_t i = 0; i < view_count && x < width; i++) {
         char tab[64], key[24];
-        snprintf(tab, sizeof tab, " %s %s ", keymap_key_name(view_table[i].key, key, sizeof key),
-                 view_table[i].title);
+        if (!view_table[i].key && i != a->current)
+            continue; /* reached from another view: a tab only while shown */
+        if (view_table[i].key)
+            snprintf(tab, sizeof tab, " %s %s ",
+                     keymap_key_name(view_table[i].key, key, sizeof key), view_table[i].title);
+        else
+            snprintf(tab, sizeof tab, " %s ", view_table[i].title);
         x += draw_text(stdscr, 1, x, width - x, i == a->current ? TH_TAB_ACTIVE : TH_TAB, tab);
         x += 1;
     }

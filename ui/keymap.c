@@ -75,15 +75,17 @@ static size_t views_at(void) {
 }
 
 size_t keymap_count(void) {
-    return NTABLE - 1 + view_count;
+    return NTABLE - 1 + view_keyed_count();
 }
 
 key_binding keymap_binding(size_t i) {
     assert(i < keymap_count());
-    size_t at = views_at();
-    if (i >= at && i < at + view_count)
-        return (key_binding){.key = view_table[i - at].key, .action = ACT_VIEW, .view = i - at};
-    size_t t = i < at ? i : i - view_count + 1;
+    size_t at = views_at(), nkeyed = view_keyed_count();
+    if (i >= at && i < at + nkeyed) {
+        size_t v = view_keyed(i - at);
+        return (key_binding){.key = view_table[v].key, .action = ACT_VIEW, .view = v};
+    }
+    size_t t = i < at ? i : i - nkeyed + 1;
     return (key_binding){table[t].key, table[t].action, table[t].group, table[t].help, 0};
 }
 
