@@ -267,7 +267,7 @@ for ((r = 0; r < rounds; r++)); do
     k collapse h Left h
     rep 5 sort s
     rep 4 view Tab
-    k view 2
+    k view 5
     rep $((5 + 7 * r)) move j
     k page PgDn PgUp
     rep 3 sort s
@@ -282,10 +282,10 @@ for ((r = 0; r < rounds; r++)); do
     rep 2 search-next N
     k search-type / x y z
     k search-cancel Escape
-    k view 3
+    k view 6
     rep 3 move j
     k page PgDn
-    k view 4
+    k view 7
     k page PgDn PgUp
     k view 1
 done

@@ -11,12 +11,13 @@
 /* One line a view: NAME (--view, the saved screen's file name), KEY, the
  * tab's TITLE and the help's line; its ops are NAME_view_ops, defined in
  * view_NAME.c.  The tab bar and Tab follow this order.  KEY 0: a view
- * reached from another one (views.h). */
+ * reached from another one (views.h).  Keys 2 to 4 are kept for the hot
+ * lines, I/O and GPU views. */
 #define VIEWS(X)                                                                                   \
     X(phases, '1', "Phases", "the phase tree of each role")                                        \
-    X(processes, '2', "Processes", "every worker, host, rank and caveat")                          \
-    X(overview, '3', "Overview", "the run, its attempts and caveats")                              \
-    X(help, '4', "Help", "this list")
+    X(processes, '5', "Processes", "every worker, host, rank and caveat")                          \
+    X(overview, '6', "Overview", "the run, its attempts and caveats")                              \
+    X(help, '7', "Help", "this list")
 
 #define DECLARE_OPS(NAME, KEY, TITLE, ABOUT) extern const view_ops NAME##_view_ops;
 VIEWS(DECLARE_OPS)

@@ -89,7 +89,7 @@ head -n 39 shown.txt >shown.top
 head -n 39 scope-phases-1.txt >saved.top
 cmp -s shown.top saved.top || fail "the saved screen differs from the shown one: $(diff shown.top saved.top | head)"
 expect_in shown.txt "saved the screen to scope-phases-1.txt"
-"$tui" ../run --size 80x24 --keys '2PP' --print >shown2.txt
+"$tui" ../run --size 80x24 --keys '5PP' --print >shown2.txt
 if [ ! -f scope-processes-1.txt ] || [ ! -f scope-processes-2.txt ]; then
     fail "two saves did not make scope-processes-1.txt and -2.txt: $(ls)"
 fi
@@ -126,7 +126,7 @@ VISUAL="$tmp/editor.sh" EDITOR=false "$tui" run --size 120x40 --keys '/frame<Ent
 expect_in o-visual.txt "edited ./src/actor_io.c:36"
 EDITOR_EXIT=3 EDITOR="$tmp/editor.sh" "$tui" run --size 120x40 --keys '/frame<Enter>o' --print >o-fail.txt
 expect_in o-fail.txt "exited with status 3"
-"$tui" run --size 120x40 --keys '2o' --print >o-wrong-view.txt
+"$tui" run --size 120x40 --keys '5o' --print >o-wrong-view.txt
 expect_in o-wrong-view.txt "select a phase in the Phases view"
 echo "ok: o opens the source"
 
@@ -156,11 +156,11 @@ SCOPE_THEME=no-such-theme expect_rc 2 "$tui" run --print
 expect_in err "unknown theme 'no-such-theme'"
 expect_in err "high-contrast"
 for t in default light high-contrast mono; do
-    "$tui" run --theme "$t" --keys 4G --print >"theme.$t" 2>&1 || fail "--theme $t: $(cat "theme.$t")"
+    "$tui" run --theme "$t" --keys 7G --print >"theme.$t" 2>&1 || fail "--theme $t: $(cat "theme.$t")"
     expect_in "theme.$t" "theme: $t"
 done
 mkdir -p config/scope && echo 'theme: light' >config/scope/config.yaml
-"$tui" run --keys 4G --print >theme.config
+"$tui" run --keys 7G --print >theme.config
 expect_in theme.config "theme: light"
 rm -r config/scope
 echo "ok: bad input"
@@ -182,13 +182,13 @@ for f in damaged/cut/workers/node01/*.scope; do truncate -s $(($(stat -c %s "$f"
 junk=(damaged/junk/workers/node01/*.scope)
 head -c 5000 /dev/urandom >"${junk[0]}"
 : >"${junk[1]}"
-walk='*G2s<Enter>ssss<Enter>3G4G1/a<Enter>nNs<Esc>sssssssr2jjjjjjjjj<Enter><PgDn>'
+walk='*G5s<Enter>ssss<Enter>6G7G1/a<Enter>nNs<Esc>sssssssr5jjjjjjjjj<Enter><PgDn>'
 for d in mid cut junk; do
     if ! "$tui" "damaged/$d" --size 100x30 --keys "$walk" --print >"damaged.$d" 2>"damaged.$d.err"; then
         fail "damaged run '$d': scope-tui failed: $(head -5 "damaged.$d.err")"
         continue
     fi
-    "$tui" "damaged/$d" --size 100x30 --keys 3 --print >"damaged.$d.overview"
+    "$tui" "damaged/$d" --size 100x30 --keys 6 --print >"damaged.$d.overview"
     expect_in "damaged.$d.overview" "CAVEATS ("
     grep -q "CAVEATS (0)" "damaged.$d.overview" && fail "damaged run '$d': no caveat shown"
 done

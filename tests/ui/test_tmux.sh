@@ -210,7 +210,7 @@ walk() {
     # The first screen: header, tabs, the tree.
     wait_for "$s" "run $run_id"
     wait_screen "$s" ""
-    sed -n 2p "$case_dir/screen" | grep -qE '1 Phases +2 Processes +3 Overview +4 Help' ||
+    sed -n 2p "$case_dir/screen" | grep -qE '1 Phases +5 Processes +6 Overview +7 Help' ||
         fail "$label: no tabs on row 2: $(sed -n 2p "$case_dir/screen")"
     if ((utf8)); then
         has_text "▾" "$case_dir/screen" || fail "$label: no ▾ in a UTF-8 terminal"
@@ -266,11 +266,11 @@ walk() {
     keys "$s" s
     wait_for "$s" "sorted by self"
     wait_screen "$s" "jj<Enter>*/mcts<Enter>s"
-    keys "$s" 2
-    wait_screen "$s" "jj<Enter>*/mcts<Enter>s2"
+    keys "$s" 5
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s5"
     keys "$s" Enter
     wait_re "$s" '^ only actor .* Esc clears$'
-    wait_screen "$s" "jj<Enter>*/mcts<Enter>s2<Enter>"
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s5<Enter>"
 
     # P: the screen as it was, saved; then the status line says where.
     keys "$s" P
@@ -292,7 +292,7 @@ $(diff -u "$case_dir/expected" "$saved" | head -20)"
 
     # Smaller: laid out again for 70x20.
     tm resize-window -t "$s" -x 70 -y 20
-    wait_screen "$s" "jj<Enter>*/mcts<Enter>s2<Enter><resize:70x20>"
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s5<Enter><resize:70x20>"
     [ "$(wc -l <"$case_dir/screen")" = 20 ] || fail "$label: $(wc -l <"$case_dir/screen") rows at 70x20"
     local widest
     widest=$(LC_ALL=C.UTF-8 wc -L <"$case_dir/screen")
@@ -305,7 +305,7 @@ $(diff -u "$case_dir/expected" "$saved" | head -20)"
     wait_for "$s" "scope-tui: terminal too small"
     if ((utf8)); then wait_for "$s" "needs 60×16, has 50×10"; else wait_for "$s" "needs 60x16, has 50x10"; fi
     tm resize-window -t "$s" -x 120 -y 40
-    wait_screen "$s" "jj<Enter>*/mcts<Enter>s2<Enter><resize:70x20><resize:50x10><resize:120x40>"
+    wait_screen "$s" "jj<Enter>*/mcts<Enter>s5<Enter><resize:70x20><resize:50x10><resize:120x40>"
     has_text "only actor" "$case_dir/screen" || fail "$label: the process filter was lost by resizing"
 
     keys "$s" q
