@@ -3,6 +3,7 @@
 #include "app.h"
 
 #include "fmt.h"
+#include "hot_lines.h"
 #include "screen_text.h"
 #include "style.h"
 
@@ -141,6 +142,11 @@ void app_release(app *a) {
         v->priv = NULL;
         list_free(&v->list);
     }
+}
+
+int app_view_filtered(const app *a, size_t view) {
+    const view_ops *ops = view_table[view].ops;
+    return view == a->focus_view || ops == &lines_view_ops || ops == &source_view_ops;
 }
 
 void app_set_focus(app *a, size_t worker) {
@@ -476,6 +482,15 @@ void app_key(app *a, int key) {
     case ACT_OPEN_SOURCE:
         app_message(a, 1, "o opens a phase's source: select a phase in the Phases view");
         break;
+    case ACT_HOTTEST:
+        hot_lines_show_hottest(a, NULL, NULL);
+        break;
+    case ACT_PHASE_LINES:
+        app_message(a, 1, "L shows a phase's hot lines: select a phase in the Phases view");
+        break;
+    case ACT_ATTRIBUTION:
+        app_message(a, 1, "a switches the attribution of the Lines and Source views");
+        break;
     case ACT_RELOAD:
         reload(a);
         break;
@@ -626,7 +641,7 @@ void app_draw(app *a) {
     draw_header(a, a->cols);
     draw_tabs(a, a->cols);
     int top = 2;
-    if (a->focus_worker != SIZE_MAX && a->current == a->focus_view)
+    if (a->focus_worker != SIZE_MAX && app_view_filtered(a, a->current))
         draw_filter(a, top++, a->cols);
     view *v = &a->views[a->current];
     int height = a->rows - 1 - top;

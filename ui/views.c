@@ -11,10 +11,11 @@
 /* One line a view: NAME (--view, the saved screen's file name), KEY, the
  * tab's TITLE and the help's line; its ops are NAME_view_ops, defined in
  * view_NAME.c.  The tab bar and Tab follow this order.  KEY 0: a view
- * reached from another one (views.h).  Keys 2 to 4 are kept for the hot
- * lines, I/O and GPU views. */
+ * reached from another one (views.h). */
 #define VIEWS(X)                                                                                   \
     X(phases, '1', "Phases", "the phase tree of each role")                                        \
+    X(lines, '2', "Lines", "the hot source lines of each role")                                    \
+    X(source, 0, "Source", "a function's source, each line's share of the samples")                \
     X(processes, '5', "Processes", "every worker, host, rank and caveat")                          \
     X(overview, '6', "Overview", "the run, its attempts and caveats")                              \
     X(help, '7', "Help", "this list")
