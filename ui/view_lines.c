@@ -204,11 +204,28 @@ static const char *sd_text(double sd, char *buf, size_t cap) {
 /* ---- drawing --------------------------------------------------------------------- */
 
 /* The file:line column: as wide as the widest, leaving the function at
- * least FUNCTION_MIN columns. */
-#define FUNCTION_MIN 14
+ * least FUNCTION_MIN columns; a longer path loses its first folders. */
+#define FUNCTION_MIN 20
 static int loc_width(const lines_state *st, const layout *L) {
     int room = L->name_width - 3 - 2 - FUNCTION_MIN;
     return st->loc_cols < room ? st->loc_cols : room > 8 ? room : 8;
+}
+
+/* A location in `cols` columns: when it is wider, its end (the file's name
+ * and line) after an ellipsis. */
+static void draw_location(WINDOW *w, int y, int x, int cols, enum theme_element el,
+                          const char *loc) {
+    const char *s = loc;
+    int dots = style_utf8 ? 1 : 3;
+    if ((int)fmt_width(s) > cols && cols > dots) {
+        while (*s && (int)fmt_width(s) > cols - dots)
+            do
+                s++;
+            while ((*s & 0xC0) == 0x80);
+        x += draw_text(w, y, x, dots, el, style_utf8 ? "…" : "...");
+        cols -= dots;
+    }
+    draw_text(w, y, x, cols, el, s);
 }
 
 static void draw_line_row(view *v, WINDOW *w, int y, const layout *L, const list_row *r) {
@@ -220,7 +237,7 @@ static void draw_line_row(view *v, WINDOW *w, int y, const layout *L, const list
     style_escape(l->function, fn, sizeof fn);
     int x = 3;
     int loc_w = loc_width(st, L);
-    draw_text(w, y, x, loc_w, l->approximate ? TH_DIM : TH_NORMAL, loc);
+    draw_location(w, y, x, loc_w, l->approximate ? TH_DIM : TH_NORMAL, loc);
     x += loc_w + 2;
     if (x < L->name_width)
         draw_text(w, y, x, L->name_width - x, app_query_matches(a, fn) ? TH_MATCH : TH_NORMAL, fn);
