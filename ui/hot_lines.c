@@ -45,9 +45,18 @@ int hot_scope_resolve(app *a, hot_scope *sc) {
 const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
     if (a->lines_model == a->model)
         return &a->lines_info;
+    size_t caveats = a->model->ncaveats;
     if (run_lines_load(a->model, a->source_dir, &a->lines_info, msg, cap) < 0)
         return NULL;
     a->lines_model = a->model;
+    /* Loading adds the lines' caveats (missing debug info, dropped samples):
+     * the views that list caveats are built again to show them. */
+    if (a->model->ncaveats != caveats)
+        for (size_t i = 0; i < view_count; i++) {
+            const view_ops *ops = a->views[i].ops;
+            if (ops != &lines_view_ops && ops != &source_view_ops && app_rebuild(&a->views[i]) < 0)
+                app_message(a, 1, "out of memory");
+        }
     return &a->lines_info;
 }
 

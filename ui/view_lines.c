@@ -348,7 +348,9 @@ static void detail_line(view *v, WINDOW *w, int y, int width, const list_row *r)
              fmt_duration(cpu, sizeof cpu, l->seconds * 1e9));
     draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
     char mod[700];
-    if (l->approximate)
+    if (!l->module.len)
+        snprintf(line, sizeof line, "in no module the process recorded: no line information");
+    else if (l->approximate)
         snprintf(line, sizeof line,
                  "function only: %s has no debug info here, or changed since the run",
                  style_escape(l->module, mod, sizeof mod));

@@ -144,6 +144,10 @@ static int source_build(view *v) {
     }
     if (file.len && first)
         st->ntext = run_lines_source(a->model, file, &st->text, st->why, sizeof st->why);
+    else
+        snprintf(st->why, sizeof st->why,
+                 "no line information: its module has no debug info here, or changed since the "
+                 "run");
     if (!st->ntext)
         st->text = NULL;
     /* Function-level rows first (no line to put them on), then the text. */
@@ -213,7 +217,10 @@ static void draw_header(view *v, WINDOW *w, int y, int width) {
     app *a = v->app;
     char fn[600], file[700], line[1800], n[48], t[48];
     style_escape((run_str){st->function, st->function_len}, fn, sizeof fn);
-    hot_file_shown(a, (run_str){st->file, st->file_len}, file, sizeof file);
+    if (st->file_len)
+        hot_file_shown(a, (run_str){st->file, st->file_len}, file, sizeof file);
+    else
+        snprintf(file, sizeof file, "(no source file)");
     snprintf(line, sizeof line, " %s  %s  %s samples, about %s of CPU", fn, file,
              fmt_ucount(n, sizeof n, st->samples), fmt_duration(t, sizeof t, st->seconds * 1e9));
     draw_blank(w, y, 0, width, TH_NORMAL);
@@ -273,7 +280,7 @@ static void source_draw(view *v, WINDOW *w, int top, int height, int width) {
     if (st->open && !st->text && l->nrows) {
         char line[700];
         snprintf(line, sizeof line, " no source text: %s%s", st->why,
-                 v->app->source_dir ? "" : "; --source-dir DIR says where");
+                 v->app->source_dir || !st->file_len ? "" : "; --source-dir DIR says where");
         draw_text(w, top + head++, 0, width - 1, TH_WARN, line);
     }
     draw_headings(w, top + head, &c, width);
@@ -369,8 +376,8 @@ static void step_heat(view *v, int dir) {
     const run_line *l = v->list.rows[st->rank[to]].item;
     char pct[32];
     app_message(a, 0, "line %zu: %s%zu of %zu by heat, %s of the function's samples",
-                v->list.rows[st->rank[to]].index, to == 0 ? "the hottest, " : "", to + 1,
-                st->nrank, fmt_percent(pct, sizeof pct, (double)l->samples / (double)st->samples, 1));
+                v->list.rows[st->rank[to]].index, to == 0 ? "the hottest, " : "", to + 1, st->nrank,
+                fmt_percent(pct, sizeof pct, (double)l->samples / (double)st->samples, 1));
 }
 
 static int source_action(view *v, enum action act) {

@@ -152,7 +152,7 @@ rm -f editor.log
 EDITOR="$tmp/editor.sh" "$tui" hot --size 120x40 --keys '2jo' --print >o-line-missing.txt
 expect_in o-line-missing.txt "source /scope-fixture/app/kernels.c:15 not found here"
 [ -e editor.log ] && fail "the editor ran for a line whose file is nowhere"
-EDITOR="$tmp/editor.sh" "$tui" hot-hostile --source-dir fixture-src --size 120x40 --keys '2G<Up>o' --print >o-hostile.txt
+EDITOR="$tmp/editor.sh" "$tui" hot-hostile --source-dir fixture-src --size 120x40 --keys '2G<Up><Up>o' --print >o-hostile.txt
 expect_in o-hostile.txt 'source /scope-fixture/app/ev\x1b[2Jil\x9b.c:4 not found here'
 [ -e editor.log ] && fail "the editor ran for a hostile file name"
 echo "ok: o opens the source"

@@ -96,7 +96,7 @@ static scope_frame_addr at(void *site, int caller) {
 /* ---- one process ---------------------------------------------------------------- */
 
 enum { N_STEP = 1, N_PHYSICS, N_SHADE };
-enum { S_FORCE = 1, S_INTEGRATE, S_CLAMP, S_BLEND, S_STORE, S_HOSTILE, NSTACKS = S_HOSTILE };
+enum { S_FORCE = 1, S_INTEGRATE, S_CLAMP, S_BLEND, S_STORE, S_HOSTILE, S_GONE, NSTACKS = S_GONE };
 
 typedef struct proc_spec {
     const char *role, *uuid;
@@ -125,6 +125,8 @@ static int add_stacks(scope_log_writer *w) {
     scope_frame_addr store[] = {at(sites.shade_store, 0), at(sites.simulate_shade, 1),
                                 at(sites.main_simulate, 1)};
     scope_frame_addr hostile[] = {at(sites.hostile_body, 0), at(sites.main_simulate, 1)};
+    /* In a library that is gone since the run: a function-level row and a caveat. */
+    scope_frame_addr gone[] = {{2, 0x1234}, at(sites.main_simulate, 1)};
     const struct {
         const scope_frame_addr *f;
         uint32_t n;
@@ -132,6 +134,7 @@ static int add_stacks(scope_log_writer *w) {
         [S_FORCE] = {force, N_OF(force)}, [S_INTEGRATE] = {integrate, N_OF(integrate)},
         [S_CLAMP] = {clamp, N_OF(clamp)}, [S_BLEND] = {blend, N_OF(blend)},
         [S_STORE] = {store, N_OF(store)}, [S_HOSTILE] = {hostile, N_OF(hostile)},
+        [S_GONE] = {gone, N_OF(gone)},
     };
     for (uint32_t s = 1; s <= NSTACKS; s++) {
         scope_record r = {.type = SCOPE_REC_STACK};
@@ -221,6 +224,14 @@ static int write_proc(const char *out, const proc_spec *p) {
     r = (scope_record){.type = SCOPE_REC_MODULE};
     r.u.module = (scope_rec_module){
         1, B(self.path), {self.build_id, self.build_id_len}, self.base, self.size};
+    ok = ok && add(w, &r) == 0;
+    static const uint8_t gone_id[] = {0x60, 0x0d, 0xbe, 0xef};
+    r = (scope_record){.type = SCOPE_REC_MODULE};
+    r.u.module = (scope_rec_module){2,
+                                    B("/scope-fixture/lib/libgone.so"),
+                                    {gone_id, sizeof gone_id},
+                                    0x7f0000000000ull,
+                                    0x10000};
     ok = ok && add(w, &r) == 0 && add_stacks(w) == 0;
     ok = ok && scope_log_writer_close_frame(w, SCOPE_FRAME_PERIODIC, mono0 + SEC, wall0 + SEC) > 0;
 
@@ -296,7 +307,7 @@ call:
          {[S_BLEND] = 90, [S_STORE] = 60},
          {0}},
         {"viz", "5a1e0003", 4201, -1, {0}, {[S_BLEND] = 400, [S_STORE] = 200}, {0}},
-        {"evil", "5a1e0004", 4301, -1, {0}, {[S_HOSTILE] = 70, [S_BLEND] = 30}, {0}},
+        {"evil", "5a1e0004", 4301, -1, {0}, {[S_HOSTILE] = 70, [S_BLEND] = 30, [S_GONE] = 20}, {0}},
     };
     size_t n = argc == 3 ? N_OF(procs) : N_OF(procs) - 1;
     for (size_t i = 0; i < n; i++)
