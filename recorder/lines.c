@@ -210,6 +210,7 @@ static void attach_to_recorder(void) {
         (void)rec_sources_attach_self();
 }
 
+#if !defined(__SANITIZE_THREAD__)
 typedef struct thread_start {
     void *(*fn)(void *);
     void *arg;
@@ -230,7 +231,10 @@ static void *start_thread(void *p) {
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 /* Every thread the program starts passes here, so the sampler knows it
- * from its first instruction, whether it ever calls libscope or not. */
+ * from its first instruction, whether it ever calls libscope or not.
+ * Not in a ThreadSanitizer build: its runtime's pthread_create calls this
+ * one, and start_thread would then run before the runtime has set the new
+ * thread up.  There a thread is sampled once it calls scope_lines_begin. */
 SCOPE_API int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
                              void *arg) {
     static create_fn real;
@@ -247,6 +251,7 @@ SCOPE_API int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
         free(st);
     return rc;
 }
+#endif
 
 /* ---- starting and stopping ---------------------------------------------------- */
 
@@ -258,8 +263,10 @@ static int start_locked(const char *project) {
         return 0;
     if (rec_sampler_install() < 0) {
         /* The log still says why it holds no samples (LINES, FOREIGN). */
+        static int said;
+        if (!said++)
+            rec_warn("SIGPROF has a handler of the program's: line sampling is off");
         atomic_store(&rec_lines_began, 1);
-        rec_warn("SIGPROF has a handler of the program's: line sampling is off");
         return -1;
     }
     atomic_store(&rec_lines_began, 1);

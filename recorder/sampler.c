@@ -202,7 +202,11 @@ static iterate_fn real_iterate;
 static _Atomic(phdr_list *) phdr_now;
 static phdr_list *phdr_retired;
 
-static iterate_fn real_dl_iterate_phdr(void) {
+/* The sanitizers' runtimes call dl_iterate_phdr while they start, before
+ * their shadow memory exists: this path must not be instrumented. */
+#define NO_SANITIZE __attribute__((no_sanitize_address, no_sanitize_thread, no_sanitize_undefined))
+
+static NO_SANITIZE iterate_fn real_dl_iterate_phdr(void) {
     if (!real_iterate)
         real_iterate = (iterate_fn)dlsym(RTLD_NEXT, "dl_iterate_phdr");
     return real_iterate;
@@ -260,7 +264,8 @@ void rec_sampler_modules_changed(void) {
     }
 }
 
-SCOPE_API int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data) {
+SCOPE_API NO_SANITIZE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *),
+                                          void *data) {
     if (in_handler) {
         phdr_list *l = atomic_load(&phdr_now);
         int rc = 0;
