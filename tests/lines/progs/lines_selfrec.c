@@ -21,12 +21,12 @@
  * call, both as it is (a leaf) and less one (a caller).
  */
 #define _GNU_SOURCE
+#include "self_modules.h"
+
 #include <scope/log_format.h>
 
 #include <dlfcn.h>
-#include <elf.h>
 #include <fcntl.h>
-#include <link.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,77 +74,11 @@ __attribute__((noinline)) static pcs calls_libm(double x) {
     return p;
 }
 
-/* ---- modules ---------------------------------------------------------------- */
-
-typedef struct module {
-    char path[4096];
-    uint8_t build_id[64];
-    size_t build_id_len;
-    uint64_t base, size; /* where file offset 0 is mapped, and the extent mapped */
-} module;
-
-static module mods[MAX_MODULES];
+static self_module mods[MAX_MODULES];
 static size_t nmods;
 
-static int on_object(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size, (void)data;
-    if (nmods == MAX_MODULES)
-        return 0;
-    module *m = &mods[nmods];
-    memset(m, 0, sizeof *m);
-    if (info->dlpi_name && info->dlpi_name[0])
-        snprintf(m->path, sizeof m->path, "%s", info->dlpi_name);
-    else if (nmods == 0) {
-        ssize_t n = readlink("/proc/self/exe", m->path, sizeof m->path - 1);
-        if (n <= 0)
-            return 0;
-        m->path[n] = '\0';
-    } else
-        return 0; /* the vDSO */
-    int first = 1;
-    uint64_t lo = 0, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_LOAD) {
-            uint64_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
-            if (first)
-                m->base = info->dlpi_addr + ph->p_vaddr - ph->p_offset, lo = start;
-            first = 0;
-            if (start < lo)
-                lo = start;
-            if (end > hi)
-                hi = end;
-        }
-        if (ph->p_type == PT_NOTE) {
-            const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
-            while (p + sizeof(ElfW(Nhdr)) <= end) {
-                const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-                const char *name = p + sizeof *nh;
-                const char *desc = name + ((nh->n_namesz + 3) & ~3u);
-                if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
-                    nh->n_descsz <= sizeof m->build_id) {
-                    memcpy(m->build_id, desc, nh->n_descsz);
-                    m->build_id_len = nh->n_descsz;
-                }
-                p = desc + ((nh->n_descsz + 3) & ~3u);
-            }
-        }
-    }
-    if (first)
-        return 0;
-    m->size = hi - m->base;
-    nmods++;
-    return 0;
-}
-
-/* (module id, offset) of an address: ids are 1 + index; 0 and the address
- * itself when it lies in no module. */
 static scope_frame_addr where(const void *addr) {
-    uint64_t a = (uint64_t)(uintptr_t)addr;
-    for (size_t i = 0; i < nmods; i++)
-        if (a >= mods[i].base && a < mods[i].base + mods[i].size)
-            return (scope_frame_addr){(uint32_t)i + 1, a - mods[i].base};
-    return (scope_frame_addr){0, a};
+    return self_where(mods, nmods, addr);
 }
 
 /* ---- the log ----------------------------------------------------------------- */
@@ -192,7 +126,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "lines_selfrec: no exp: %s\n", dlerror());
         return 1;
     }
-    dl_iterate_phdr(on_object, NULL);
+    nmods = self_modules(mods, MAX_MODULES);
 
     char dir[4200], path[4400];
     snprintf(dir, sizeof dir, "%s/workers", run);
