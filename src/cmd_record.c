@@ -107,13 +107,14 @@ static int set_env(const char *k, const char *v) {
     return -1;
 }
 
-/* The environment of the program: the preload first in LD_PRELOAD, the
+/* The environment of the program: libscope added to LD_PRELOAD after what
+ * the user preloads already (a sanitizer's runtime must stay first), the
  * recorder on with lines, the run directory and id. */
 static int prepare_env(const char *lib, const char *run, const char *run_id, const char *hz) {
     const char *old = getenv("LD_PRELOAD");
     char pre[PATH_MAX * 2];
     if (old && *old)
-        snprintf(pre, sizeof pre, "%s:%s", lib, old);
+        snprintf(pre, sizeof pre, "%s:%s", old, lib);
     else
         snprintf(pre, sizeof pre, "%s", lib);
     if (set_env("LD_PRELOAD", pre) < 0 || set_env("SCOPE_PROFILE", "1") < 0 ||

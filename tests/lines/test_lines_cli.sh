@@ -85,6 +85,12 @@ if grep -q $'\033' output; then fail "a raw escape in the output"; fi
 expect_in_output '\x1b[31mred'
 
 # record: the program's exit status, 128 + N for signal N, 127 for no program.
+# Under AddressSanitizer its runtime must come first in the preload list:
+# record keeps what LD_PRELOAD already holds first.
+asan=$(ldd "$tui" | awk '/libasan/ {print $3}')
+if [ -n "$asan" ]; then
+    export LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0
+fi
 expect_rc 7 "$tui" record -o rec-exit -- sh -c 'exit 7'
 expect_in_output "the run is in $PWD/rec-exit"
 expect_rc 143 "$tui" record -o rec-term -- sh -c 'kill -TERM $$'
