@@ -10,7 +10,8 @@
  *   stack 3: kernel_b at LINE_B <- main         node other          60
  *   stack 4: an address in no module           no phase             5
  *
- * Usage: lines_selfrec RUN PROJECT [--bad-build-id] [--bad-module PATH]...
+ * Usage: lines_selfrec RUN PROJECT [--no-lines] [--bad-build-id] [--bad-module PATH]...
+ *   --no-lines          writes the phases only: a run without line samples
  *   --bad-build-id      records the executable with a build-id it does not have
  *   --bad-module PATH   adds a module at PATH (a FIFO, a huge file, not ELF...)
  *                       and a stack of 7 samples whose leaf lies in it, called
@@ -21,12 +22,12 @@
  * call, both as it is (a leaf) and less one (a caller).
  */
 #define _GNU_SOURCE
+#include "self_modules.h"
+
 #include <scope/log_format.h>
 
 #include <dlfcn.h>
-#include <elf.h>
 #include <fcntl.h>
-#include <link.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,85 +67,27 @@ __attribute__((noinline)) static pcs kernel_b(void) {
     return p;
 }
 
+__attribute__((noinline)) static void capture_return(pcs *p) {
+    p->pc = __builtin_return_address(0);
+}
+
+/* The call to capture_return ends line LINE_L: its return address is the
+ * first instruction of the next line, so only a caller's address less one
+ * lies on LINE_L. */
 enum { LINE_L = __LINE__ + 3 };
 __attribute__((noinline)) static pcs calls_libm(double x) {
     pcs p;
-    sink = exp(x) + (double)(uintptr_t)(p.pc = here());
+    sink = exp(x), capture_return(&p);
+    sink += x;
     p.ret = __builtin_return_address(0);
     return p;
 }
 
-/* ---- modules ---------------------------------------------------------------- */
-
-typedef struct module {
-    char path[4096];
-    uint8_t build_id[64];
-    size_t build_id_len;
-    uint64_t base, size; /* where file offset 0 is mapped, and the extent mapped */
-} module;
-
-static module mods[MAX_MODULES];
+static self_module mods[MAX_MODULES];
 static size_t nmods;
 
-static int on_object(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size, (void)data;
-    if (nmods == MAX_MODULES)
-        return 0;
-    module *m = &mods[nmods];
-    memset(m, 0, sizeof *m);
-    if (info->dlpi_name && info->dlpi_name[0])
-        snprintf(m->path, sizeof m->path, "%s", info->dlpi_name);
-    else if (nmods == 0) {
-        ssize_t n = readlink("/proc/self/exe", m->path, sizeof m->path - 1);
-        if (n <= 0)
-            return 0;
-        m->path[n] = '\0';
-    } else
-        return 0; /* the vDSO */
-    int first = 1;
-    uint64_t lo = 0, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_LOAD) {
-            uint64_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
-            if (first)
-                m->base = info->dlpi_addr + ph->p_vaddr - ph->p_offset, lo = start;
-            first = 0;
-            if (start < lo)
-                lo = start;
-            if (end > hi)
-                hi = end;
-        }
-        if (ph->p_type == PT_NOTE) {
-            const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
-            while (p + sizeof(ElfW(Nhdr)) <= end) {
-                const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-                const char *name = p + sizeof *nh;
-                const char *desc = name + ((nh->n_namesz + 3) & ~3u);
-                if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
-                    nh->n_descsz <= sizeof m->build_id) {
-                    memcpy(m->build_id, desc, nh->n_descsz);
-                    m->build_id_len = nh->n_descsz;
-                }
-                p = desc + ((nh->n_descsz + 3) & ~3u);
-            }
-        }
-    }
-    if (first)
-        return 0;
-    m->size = hi - m->base;
-    nmods++;
-    return 0;
-}
-
-/* (module id, offset) of an address: ids are 1 + index; 0 and the address
- * itself when it lies in no module. */
 static scope_frame_addr where(const void *addr) {
-    uint64_t a = (uint64_t)(uintptr_t)addr;
-    for (size_t i = 0; i < nmods; i++)
-        if (a >= mods[i].base && a < mods[i].base + mods[i].size)
-            return (scope_frame_addr){(uint32_t)i + 1, a - mods[i].base};
-    return (scope_frame_addr){0, a};
+    return self_where(mods, nmods, addr);
 }
 
 /* ---- the log ----------------------------------------------------------------- */
@@ -166,6 +109,59 @@ static uint64_t now(clockid_t c) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The line-sampling records: modules, the four stacks (and one per bad
+ * module), their counts, the LINES record. */
+static void write_lines(const char *project, int bad_build_id, const char *const *bad, size_t nbad,
+                        pcs a, pcs b, pcs l, const void *exp_addr) {
+    if (bad_build_id && mods[0].build_id_len)
+        mods[0].build_id[0] ^= 0xff; /* as if the file was rebuilt since */
+    for (size_t i = 0; i < nmods; i++)
+        add((scope_record){.type = SCOPE_REC_MODULE, .u.module = self_module_record(&mods[i], i)});
+    static const uint8_t fake_id[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    for (size_t i = 0; i < nbad; i++)
+        add((scope_record){.type = SCOPE_REC_MODULE,
+                           .u.module = {(uint32_t)(100 + i),
+                                        B(bad[i]),
+                                        {fake_id, sizeof fake_id},
+                                        0x10000000ull * (i + 1),
+                                        0x1000}});
+
+    scope_frame_addr s1[] = {where(a.pc), where(a.ret)};
+    scope_frame_addr s2[] = {where((const char *)exp_addr + 1), where(l.pc), where(l.ret)};
+    scope_frame_addr s3[] = {where(b.pc), where(b.ret)};
+    scope_frame_addr s4[] = {{0, 0x10}};
+    add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {1, 2, s1}});
+    add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {2, 3, s2}});
+    add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {3, 2, s3}});
+    add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {4, 1, s4}});
+    const uint64_t period = 10000000; /* 100 Hz */
+    /* An older count first: the newest value of a key wins, it is never added. */
+    scope_stack_count old[] = {{1, 3}};
+    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 2, period, 1, old}});
+    scope_log_writer_close_frame(w, SCOPE_FRAME_PERIODIC, now(CLOCK_MONOTONIC),
+                                 now(CLOCK_REALTIME));
+
+    scope_stack_count c1[] = {{1, 30}}, c2[] = {{2, 10}}, c3[] = {{3, 60}}, c4[] = {{4, 5}};
+    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 2, period, 1, c1}});
+    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 1, period, 1, c2}});
+    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 3, period, 1, c3}});
+    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 0, period, 1, c4}});
+    for (size_t i = 0; i < nbad; i++) {
+        scope_frame_addr sb[] = {{(uint32_t)(100 + i), 0x10}, where(b.pc)};
+        scope_stack_count cb[] = {{(uint32_t)(10 + i), 7}};
+        add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {(uint32_t)(10 + i), 2, sb}});
+        add((scope_record){.type = SCOPE_REC_STACK_SAMPLES,
+                           .u.stack_samples = {1, 3, period, 1, cb}});
+    }
+    add((scope_record){.type = SCOPE_REC_LINES,
+                       .u.lines = {.project = B(project),
+                                   .hz = 100,
+                                   .period_ns = period,
+                                   .samples = 105 + 7 * nbad,
+                                   .threads = 1,
+                                   .flags = SCOPE_LINES_F_ACTIVE}});
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr,
@@ -173,11 +169,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *run = argv[1], *project = argv[2];
-    int bad_build_id = 0;
+    int bad_build_id = 0, no_lines = 0;
     const char *bad[8];
     size_t nbad = 0;
     for (int i = 3; i < argc; i++) {
-        if (!strcmp(argv[i], "--bad-build-id"))
+        if (!strcmp(argv[i], "--no-lines"))
+            no_lines = 1;
+        else if (!strcmp(argv[i], "--bad-build-id"))
             bad_build_id = 1;
         else if (!strcmp(argv[i], "--bad-module") && i + 1 < argc && nbad < 8)
             bad[nbad++] = argv[++i];
@@ -192,7 +190,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "lines_selfrec: no exp: %s\n", dlerror());
         return 1;
     }
-    dl_iterate_phdr(on_object, NULL);
+    nmods = self_modules(mods, MAX_MODULES);
 
     char dir[4200], path[4400];
     snprintf(dir, sizeof dir, "%s/workers", run);
@@ -241,61 +239,8 @@ int main(int argc, char **argv) {
                                            .wall_ns = 1000000000ull / n,
                                            .min_ns = 1000000000ull / n,
                                            .max_ns = 1000000000ull / n}});
-    for (size_t i = 0; i < nmods; i++) {
-        uint8_t bid[64];
-        memcpy(bid, mods[i].build_id, mods[i].build_id_len);
-        if (i == 0 && bad_build_id && mods[i].build_id_len)
-            bid[0] ^= 0xff;
-        add((scope_record){.type = SCOPE_REC_MODULE,
-                           .u.module = {(uint32_t)i + 1,
-                                        B(mods[i].path),
-                                        {bid, mods[i].build_id_len},
-                                        mods[i].base,
-                                        mods[i].size}});
-    }
-    static const uint8_t fake_id[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    for (size_t i = 0; i < nbad; i++)
-        add((scope_record){.type = SCOPE_REC_MODULE,
-                           .u.module = {(uint32_t)(100 + i),
-                                        B(bad[i]),
-                                        {fake_id, sizeof fake_id},
-                                        0x10000000ull * (i + 1),
-                                        0x1000}});
-
-    scope_frame_addr s1[] = {where(a.pc), where(a.ret)};
-    scope_frame_addr s2[] = {where((const char *)exp_addr + 1), where(l.pc), where(l.ret)};
-    scope_frame_addr s3[] = {where(b.pc), where(b.ret)};
-    scope_frame_addr s4[] = {{0, 0x10}};
-    add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {1, 2, s1}});
-    add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {2, 3, s2}});
-    add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {3, 2, s3}});
-    add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {4, 1, s4}});
-    const uint64_t period = 10000000; /* 100 Hz */
-    /* An older count first: the newest value of a key wins, it is never added. */
-    scope_stack_count old[] = {{1, 3}};
-    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 2, period, 1, old}});
-    scope_log_writer_close_frame(w, SCOPE_FRAME_PERIODIC, now(CLOCK_MONOTONIC),
-                                 now(CLOCK_REALTIME));
-
-    scope_stack_count c1[] = {{1, 30}}, c2[] = {{2, 10}}, c3[] = {{3, 60}}, c4[] = {{4, 5}};
-    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 2, period, 1, c1}});
-    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 1, period, 1, c2}});
-    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 3, period, 1, c3}});
-    add((scope_record){.type = SCOPE_REC_STACK_SAMPLES, .u.stack_samples = {1, 0, period, 1, c4}});
-    for (size_t i = 0; i < nbad; i++) {
-        scope_frame_addr sb[] = {{(uint32_t)(100 + i), 0x10}, where(b.pc)};
-        scope_stack_count cb[] = {{(uint32_t)(10 + i), 7}};
-        add((scope_record){.type = SCOPE_REC_STACK, .u.stack = {(uint32_t)(10 + i), 2, sb}});
-        add((scope_record){.type = SCOPE_REC_STACK_SAMPLES,
-                           .u.stack_samples = {1, 3, period, 1, cb}});
-    }
-    add((scope_record){.type = SCOPE_REC_LINES,
-                       .u.lines = {.project = B(project),
-                                   .hz = 100,
-                                   .period_ns = period,
-                                   .samples = 105 + 7 * nbad,
-                                   .threads = 1,
-                                   .flags = SCOPE_LINES_F_ACTIVE}});
+    if (!no_lines)
+        write_lines(project, bad_build_id, bad, nbad, a, b, l, exp_addr);
     add((scope_record){.type = SCOPE_REC_MARK,
                        .u.mark = {SCOPE_MARK_SHUTDOWN, 1, now(CLOCK_MONOTONIC), 0, B("")}});
     scope_log_writer_close_frame(w, SCOPE_FRAME_EXIT, now(CLOCK_MONOTONIC), now(CLOCK_REALTIME));
