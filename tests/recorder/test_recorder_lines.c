@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static const char *libscope_path;
 
@@ -323,6 +324,34 @@ START_TEST(test_preload_uninstrumented) {
 }
 END_TEST
 
+/* scope_lines_begin without scope_init or a run directory: the samples are
+ * kept for the in-process tables, and no log is written.  Printing before
+ * any sample says so; a table either comes from the renderer library or,
+ * when it cannot be loaded, one line says why. */
+START_TEST(test_in_process_tables) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, "print");
+    char *argv[] = {(char *)rt_prog("rt_lines"), "print", dir, "0.3", NULL};
+    rt_proc p;
+    rt_opts o = {.cwd = dir};
+    rt_run(&p, argv, &o, 60);
+    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "%s", rt_status(p.status));
+    char *out = rt_slurp(p.out_path, NULL);
+    ck_assert_msg(strstr(out, "scope: no line samples: call scope_lines_begin() or set "
+                              "SCOPE_LINES=1\n") == out,
+                  "output:\n%s", rt_tail(out));
+    ck_assert_uint_eq(out_value(out, "end"), 0);
+    ck_assert_msg(strstr(out, "extra_end -1\n"), "a second end: %s", rt_tail(out));
+    ck_assert_msg(strstr(out, "scope: cannot print line tables: libscope-lines.so not found") ||
+                      strstr(out, "work"),
+                  "neither a table nor why not:\n%s", rt_tail(out));
+    free(out);
+    char workers[4300];
+    snprintf(workers, sizeof workers, "%s/scope-run", dir);
+    ck_assert_msg(access(workers, F_OK) != 0, "a run directory was made: %s", workers);
+}
+END_TEST
+
 /* Without SCOPE_LINES nothing is sampled and the log has no line records. */
 START_TEST(test_off_by_default) {
     char dir[4200];
@@ -363,6 +392,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_dlopen_storm);
     tcase_add_test(tc, test_preload_uninstrumented);
     tcase_add_test(tc, test_off_by_default);
+    tcase_add_test(tc, test_in_process_tables);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }
