@@ -362,6 +362,7 @@ rec_lines_slot *rec_sampler_slot_self(void) {
     s->thread = pthread_self();
     s->dead = 0;
     s->armed = 0;
+    s->counted = 0;
     s->check_started = 0;
     atomic_store_explicit(&s->tid, tid, memory_order_release);
     return s;
@@ -408,7 +409,8 @@ int rec_sampler_arm(rec_lines_slot *s) {
         goto fail;
     }
     s->armed = 1;
-    atomic_fetch_add(&rec_lines_threads, 1);
+    if (!s->counted++)
+        atomic_fetch_add(&rec_lines_threads, 1);
     return 0;
 fail:
     atomic_fetch_add(&rec_lines_threads_failed, 1);
@@ -440,6 +442,7 @@ void rec_sampler_fork_child(void) {
     for (uint32_t i = 0; i < n; i++) {
         rec_lines_slot *s = slots[i];
         s->armed = 0; /* timers are not inherited */
+        s->counted = 0;
         s->dead = 0;
         atomic_store(&s->head, 0);
         atomic_store(&s->tail, 0);

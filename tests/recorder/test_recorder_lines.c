@@ -203,6 +203,24 @@ START_TEST(test_exec_child_samples) {
 }
 END_TEST
 
+/* SCOPE_LINES_CLOCK=wall samples a sleeping thread; the CPU clock does not. */
+START_TEST(test_wall_clock_samples_sleep) {
+    char dir[4200], cpu_dir[4200];
+    rt_mkdir(dir, sizeof dir, "wall");
+    rt_mkdir(cpu_dir, sizeof cpu_dir, "cpu");
+    free(run_lines("rt_lines", "sleep", dir, "1.0", NULL, "SCOPE_LINES_CLOCK=wall"));
+    free(run_lines("rt_lines", "sleep", cpu_dir, "1.0", NULL, NULL));
+    rr_run run, cpu_run;
+    const rr_log *log = rt_load_one(dir, &run), *cpu = rt_load_one(cpu_dir, &cpu_run);
+    ck_assert_uint_eq(log->lines.clock, SCOPE_LINES_CLOCK_WALL);
+    expect_samples(log, samples_in(log, "sleep"), 1.0);
+    ck_assert_uint_eq(cpu->lines.clock, SCOPE_LINES_CLOCK_CPU);
+    ck_assert_uint_le(samples_in(cpu, "sleep"), 5);
+    rr_free(&run);
+    rr_free(&cpu_run);
+}
+END_TEST
+
 /* SIGKILL: what the frames written before it held stays. */
 START_TEST(test_sigkill_keeps_samples) {
     char dir[4200];
@@ -393,6 +411,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_preload_uninstrumented);
     tcase_add_test(tc, test_off_by_default);
     tcase_add_test(tc, test_in_process_tables);
+    tcase_add_test(tc, test_wall_clock_samples_sleep);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }
