@@ -135,6 +135,7 @@ static void *drainer_main(void *arg) {
     for (;;) {
         struct timespec ts = {0, (long)DRAIN_NS};
         nanosleep(&ts, NULL);
+        rec_lines_store_scan_modules(1);
         rec_sampler_lock();
         rec_lines_store_drain();
         if (sampling_on() && !rec_sampler_handler_ours()) {
@@ -473,6 +474,7 @@ static void print_table(FILE *out, enum scope_lines_table table, double min_time
         return;
     }
     scope_lines_input in;
+    rec_lines_store_scan_modules(0);
     rec_sampler_lock();
     rec_lines_store_drain();
     int rc = build_input(&in);
@@ -494,6 +496,7 @@ void scope_lines_print_top(FILE *out, int top_n, double min_time_us, const char 
 }
 
 void scope_lines_clear(void) {
+    rec_lines_store_scan_modules(0);
     rec_sampler_lock();
     rec_lines_store_drain();
     rec_lines_store_clear_tables();
