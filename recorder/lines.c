@@ -13,6 +13,7 @@
  * first print, so a program that never prints pays nothing for it.
  */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "lifecycle.h"
 #include "lines_store.h"
 #include "sampler.h"
@@ -319,10 +320,7 @@ int scope_lines_end(void) {
 static __thread int fork_held __attribute__((tls_model("initial-exec")));
 
 static void fork_prepare(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    fork_held = rec_sampler_lock_for_fork((uint64_t)now.tv_sec * 1000000000ull +
-                                          (uint64_t)now.tv_nsec + FORK_WAIT_NS);
+    fork_held = rec_sampler_lock_for_fork(rec_mono_ns() + FORK_WAIT_NS);
 }
 
 static void fork_parent(void) {
