@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "lines_store.h"
 
+#include "clock.h"
 #include "sampler.h"
 
 #include <elf.h>
@@ -427,12 +428,6 @@ rec_lines_totals rec_lines_store_totals(void) {
     return totals;
 }
 
-static uint64_t mono_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The CPU clock of thread tid (the kernel's encoding of a thread's
  * scheduler clock): readable from any thread, and an error, not a crash,
  * once the thread is gone. */
@@ -449,7 +444,7 @@ static uint64_t thread_cpu_ns(pid_t tid) {
  * overrun until it is delivered). */
 static void check_blocked(rec_lines_slot *s) {
     pid_t tid = atomic_load(&s->tid);
-    uint64_t now = rec_lines_cfg.clock == SCOPE_LINES_CLOCK_CPU ? thread_cpu_ns(tid) : mono_ns();
+    uint64_t now = rec_lines_cfg.clock == SCOPE_LINES_CLOCK_CPU ? thread_cpu_ns(tid) : rec_mono_ns();
     uint64_t taken = atomic_load_explicit(&s->taken, memory_order_relaxed);
     if (!s->check_started || now < s->cpu_check) {
         s->check_started = 1;
