@@ -15,6 +15,7 @@
  *   dlstorm  two threads dlopen and dlclose ARG (a plugin) and call it
  *   spin     works in phase "spin", prints "ready" after SECONDS of CPU, and goes
  *            on until killed
+ *   sleep    sleeps SECONDS in phase "sleep" (nanosleep, retried on EINTR)
  *   print    no scope_init (run without SCOPE_LINES): prints the top table
  *            before any sampling, samples SECONDS of work between
  *            scope_lines_begin and scope_lines_end, ends once more than it
@@ -242,6 +243,16 @@ static _Noreturn void run_spin(void) {
     }
 }
 
+static int run_sleep(void) {
+    SCOPE_PHASE("sleep") {
+        struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+        struct timespec rem;
+        while (nanosleep(&ts, &rem) != 0)
+            ts = rem;
+    }
+    return 0;
+}
+
 static int run_print(void) {
     scope_lines_print_top(stdout, 5, 0, "time");
     if (scope_lines_begin(NULL) != 0)
@@ -281,6 +292,8 @@ int main(int argc, char **argv) {
         rc = run_foreign();
     else if (!strcmp(mode, "dlstorm"))
         rc = run_dlstorm();
+    else if (!strcmp(mode, "sleep"))
+        rc = run_sleep();
     else if (!strcmp(mode, "spin"))
         run_spin();
     fflush(stdout);
