@@ -13,6 +13,7 @@
  * first print, so a program that never prints pays nothing for it.
  */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "lifecycle.h"
 #include "lines_store.h"
 #include "sampler.h"
@@ -135,6 +136,7 @@ static void *drainer_main(void *arg) {
     for (;;) {
         struct timespec ts = {0, (long)DRAIN_NS};
         nanosleep(&ts, NULL);
+        rec_lines_store_scan_modules(1);
         rec_sampler_lock();
         rec_lines_store_drain();
         if (sampling_on() && !rec_sampler_handler_ours()) {
@@ -318,10 +320,7 @@ int scope_lines_end(void) {
 static __thread int fork_held __attribute__((tls_model("initial-exec")));
 
 static void fork_prepare(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    fork_held = rec_sampler_lock_for_fork((uint64_t)now.tv_sec * 1000000000ull +
-                                          (uint64_t)now.tv_nsec + FORK_WAIT_NS);
+    fork_held = rec_sampler_lock_for_fork(rec_mono_ns() + FORK_WAIT_NS);
 }
 
 static void fork_parent(void) {
@@ -473,6 +472,7 @@ static void print_table(FILE *out, enum scope_lines_table table, double min_time
         return;
     }
     scope_lines_input in;
+    rec_lines_store_scan_modules(0);
     rec_sampler_lock();
     rec_lines_store_drain();
     int rc = build_input(&in);
@@ -494,6 +494,7 @@ void scope_lines_print_top(FILE *out, int top_n, double min_time_us, const char 
 }
 
 void scope_lines_clear(void) {
+    rec_lines_store_scan_modules(0);
     rec_sampler_lock();
     rec_lines_store_drain();
     rec_lines_store_clear_tables();

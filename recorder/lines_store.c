@@ -5,10 +5,12 @@
 #define _GNU_SOURCE
 #include "lines_store.h"
 
+#include "clock.h"
 #include "sampler.h"
 
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -127,7 +129,20 @@ static const char *exe_path(void) {
     return path;
 }
 
-static int add_module(struct dl_phdr_info *info, size_t size, void *arg) {
+/* A module as the loader lists it, copied while the list is walked. */
+typedef struct found {
+    char *path;
+    uint8_t *build_id;
+    size_t build_id_len;
+    uint64_t base, size;
+} found;
+
+/* Under refresh_mu: the walk in progress. */
+static found *founds;
+static uint32_t nfound, found_cap;
+static pthread_mutex_t refresh_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int collect(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     (void)arg;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
@@ -143,37 +158,53 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg) {
     if (lo >= hi)
         return 0;
     lo &= ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
-    uint64_t base = info->dlpi_addr + lo, extent = hi - lo;
+    if (nfound == found_cap) {
+        uint32_t cap = found_cap ? found_cap * 2 : 64;
+        found *f = realloc(founds, cap * sizeof *f);
+        if (!f)
+            return 1;
+        founds = f;
+        found_cap = cap;
+    }
     const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : exe_path();
+    scope_bytes bid = build_id_of(info);
+    found *f = &founds[nfound];
+    *f = (found){strdup(path), bid.len ? malloc(bid.len) : NULL, bid.len, info->dlpi_addr + lo,
+                 hi - lo};
+    if (!f->path || (bid.len && !f->build_id)) {
+        free(f->path);
+        free(f->build_id);
+        return 1;
+    }
+    if (bid.len)
+        memcpy(f->build_id, bid.ptr, bid.len);
+    nfound++;
+    return 0;
+}
+
+/* One module of the walk into the list (sampler's lock held): the one it
+ * already is, or a new id, which takes over the copies. */
+static void merge(found *f) {
     uint32_t n = rec_lines_store_nmodules();
+    size_t len = strlen(f->path);
     for (uint32_t id = 1; id <= n; id++) {
         module *m = modules[id];
-        if (m->rec.base == base && m->rec.size == extent && m->rec.path.len == strlen(path) &&
-            !memcmp(m->rec.path.ptr, path, m->rec.path.len)) {
+        if (m->rec.base == f->base && m->rec.size == f->size && m->rec.path.len == len &&
+            !memcmp(m->rec.path.ptr, f->path, len)) {
             m->alive = 1;
-            return 0;
+            return;
         }
     }
-    if (n >= REC_LINES_MAX_MODULES)
-        return 0;
-    scope_bytes bid = build_id_of(info);
-    module *m = calloc(1, sizeof *m);
-    char *p = strdup(path);
-    uint8_t *b = bid.len ? malloc(bid.len) : NULL;
-    if (!m || !p || (bid.len && !b)) {
-        free(m);
-        free(p);
-        free(b);
-        return 0;
-    }
-    if (b)
-        memcpy(b, bid.ptr, bid.len);
+    module *m = n < REC_LINES_MAX_MODULES ? calloc(1, sizeof *m) : NULL;
+    if (!m)
+        return;
     m->rec = (scope_rec_module){
-        n + 1, {(const uint8_t *)p, strlen(p)}, {b, b ? bid.len : 0}, base, extent};
+        n + 1, {(const uint8_t *)f->path, len}, {f->build_id, f->build_id_len}, f->base, f->size};
     m->alive = 1;
+    f->path = NULL;
+    f->build_id = NULL;
     modules[n + 1] = m;
     atomic_store_explicit(&nmodules, n + 1, memory_order_release);
-    return 0;
 }
 
 static int loader_counts(struct dl_phdr_info *info, size_t size, void *arg) {
@@ -185,20 +216,35 @@ static int loader_counts(struct dl_phdr_info *info, size_t size, void *arg) {
     return 1; /* the counters are the same in every entry: one is enough */
 }
 
-/* The module list again when something was loaded or unloaded since. */
-static void refresh_modules(void) {
+/* Walking the loader's list takes the loader's lock, so it happens outside
+ * the sampler's: a library constructor that calls scope_lines_* inside a
+ * dlopen holds the loader's lock and may wait for the sampler's.  Only the
+ * drainer waits for another walk to end; every other caller skips its own
+ * when one is under way (the next drain catches up). */
+void rec_lines_store_scan_modules(int wait) {
+    if (wait ? pthread_mutex_lock(&refresh_mu) != 0 : pthread_mutex_trylock(&refresh_mu) != 0)
+        return;
     unsigned long long c[2] = {0, 0};
     dl_iterate_phdr(loader_counts, c);
-    if (modules_listed && c[0] == seen_adds && c[1] == seen_subs)
-        return;
-    uint32_t n = rec_lines_store_nmodules();
-    for (uint32_t id = 1; id <= n; id++)
-        modules[id]->alive = 0;
-    dl_iterate_phdr(add_module, NULL);
-    rec_sampler_modules_changed();
-    seen_adds = c[0];
-    seen_subs = c[1];
-    modules_listed = 1;
+    if (!modules_listed || c[0] != seen_adds || c[1] != seen_subs) {
+        nfound = 0;
+        dl_iterate_phdr(collect, NULL);
+        rec_sampler_modules_changed();
+        rec_sampler_lock();
+        uint32_t n = rec_lines_store_nmodules();
+        for (uint32_t id = 1; id <= n; id++)
+            modules[id]->alive = 0;
+        for (uint32_t i = 0; i < nfound; i++) {
+            merge(&founds[i]);
+            free(founds[i].path);
+            free(founds[i].build_id);
+        }
+        rec_sampler_unlock();
+        seen_adds = c[0];
+        seen_subs = c[1];
+        modules_listed = 1;
+    }
+    pthread_mutex_unlock(&refresh_mu);
 }
 
 static uint32_t last_module;
@@ -382,12 +428,6 @@ rec_lines_totals rec_lines_store_totals(void) {
     return totals;
 }
 
-static uint64_t mono_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The CPU clock of thread tid (the kernel's encoding of a thread's
  * scheduler clock): readable from any thread, and an error, not a crash,
  * once the thread is gone. */
@@ -404,7 +444,7 @@ static uint64_t thread_cpu_ns(pid_t tid) {
  * overrun until it is delivered). */
 static void check_blocked(rec_lines_slot *s) {
     pid_t tid = atomic_load(&s->tid);
-    uint64_t now = rec_lines_cfg.clock == SCOPE_LINES_CLOCK_CPU ? thread_cpu_ns(tid) : mono_ns();
+    uint64_t now = rec_lines_cfg.clock == SCOPE_LINES_CLOCK_CPU ? thread_cpu_ns(tid) : rec_mono_ns();
     uint64_t taken = atomic_load_explicit(&s->taken, memory_order_relaxed);
     if (!s->check_started || now < s->cpu_check) {
         s->check_started = 1;
@@ -447,7 +487,6 @@ static void drain_slot(rec_lines_slot *s) {
 
 void rec_lines_store_drain(void) {
     uint32_t n = rec_sampler_nslots();
-    refresh_modules();
     for (uint32_t i = 0; i < n; i++) {
         rec_lines_slot *s = rec_sampler_slot(i);
         if (!s->ring)
@@ -466,6 +505,10 @@ void rec_lines_store_clear_tables(void) {
 }
 
 void rec_lines_store_fork_child(void) {
+    /* A walk under way in the parent has no thread here to finish it. */
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    memcpy(&refresh_mu, &fresh, sizeof fresh);
+    modules_listed = 0;
     for (uint32_t g = 0; g < ngroups; g++) {
         free(groups[g].counts);
         free(groups[g].cleared);

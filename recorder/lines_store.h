@@ -34,9 +34,15 @@ typedef struct rec_lines_group {
     uint64_t w_version;        /* the writer: version last written */
 } rec_lines_group;
 
-/* Drains every slot's ring into the store: modules looked up again first
- * when the loader's counters changed, dead threads' slots recycled, and
- * threads checked for a blocked SIGPROF.  Lock held. */
+/* Lists the modules again when the loader's counters changed since the
+ * last walk, here and for the handler (rec_sampler_modules_changed).
+ * Without the sampler's lock held: it takes it.  wait 0: returns at once
+ * when another walk is under way. */
+void rec_lines_store_scan_modules(int wait);
+
+/* Drains every slot's ring into the store (frames become module-relative
+ * against the modules of the last walk), recycles dead threads' slots and
+ * checks threads for a blocked SIGPROF.  Lock held. */
 void rec_lines_store_drain(void);
 
 /* Definitions: ids 1 .. count.  Pointers stay valid for the process. */

@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include "sampler.h"
 
+#include "lock.h"
 #include "thread.h"
 
 #include <dlfcn.h>
@@ -47,8 +48,7 @@ _Atomic int rec_lines_active, rec_lines_began;
 _Atomic uint32_t rec_lines_flags;
 _Atomic uint32_t rec_lines_threads, rec_lines_threads_failed;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic pid_t lock_holder;
+static rec_lock lock = REC_LOCK_INIT;
 
 static _Atomic(rec_lines_slot *) slots[REC_LINES_MAX_THREADS];
 static _Atomic uint32_t nslots;
@@ -62,36 +62,19 @@ static pid_t self_tid(void) {
 }
 
 void rec_sampler_lock(void) {
-    pthread_mutex_lock(&lock);
-    atomic_store_explicit(&lock_holder, self_tid(), memory_order_relaxed);
+    rec_lock_take(&lock);
 }
 
 void rec_sampler_unlock(void) {
-    atomic_store_explicit(&lock_holder, 0, memory_order_relaxed);
-    pthread_mutex_unlock(&lock);
+    rec_lock_give(&lock);
 }
 
 int rec_sampler_lock_for_fork(uint64_t deadline_ns) {
-    if (atomic_load_explicit(&lock_holder, memory_order_relaxed) == self_tid())
-        return 0;
-    for (;;) {
-        if (pthread_mutex_trylock(&lock) == 0) {
-            atomic_store_explicit(&lock_holder, self_tid(), memory_order_relaxed);
-            return 1;
-        }
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec >= deadline_ns)
-            return 0;
-        struct timespec ts = {0, 100000};
-        nanosleep(&ts, NULL);
-    }
+    return rec_lock_for_fork(&lock, deadline_ns);
 }
 
 void rec_sampler_reset_lock(void) {
-    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-    memcpy(&lock, &fresh, sizeof fresh);
-    atomic_store_explicit(&lock_holder, 0, memory_order_relaxed);
+    rec_lock_reset(&lock);
 }
 
 /* ---- the handler -------------------------------------------------------- */
@@ -362,6 +345,7 @@ rec_lines_slot *rec_sampler_slot_self(void) {
     s->thread = pthread_self();
     s->dead = 0;
     s->armed = 0;
+    s->counted = 0;
     s->check_started = 0;
     atomic_store_explicit(&s->tid, tid, memory_order_release);
     return s;
@@ -408,7 +392,8 @@ int rec_sampler_arm(rec_lines_slot *s) {
         goto fail;
     }
     s->armed = 1;
-    atomic_fetch_add(&rec_lines_threads, 1);
+    if (!s->counted++)
+        atomic_fetch_add(&rec_lines_threads, 1);
     return 0;
 fail:
     atomic_fetch_add(&rec_lines_threads_failed, 1);
@@ -440,6 +425,7 @@ void rec_sampler_fork_child(void) {
     for (uint32_t i = 0; i < n; i++) {
         rec_lines_slot *s = slots[i];
         s->armed = 0; /* timers are not inherited */
+        s->counted = 0;
         s->dead = 0;
         atomic_store(&s->head, 0);
         atomic_store(&s->tail, 0);

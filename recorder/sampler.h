@@ -44,8 +44,9 @@ typedef struct rec_lines_slot {
     pthread_t thread;
     uint32_t no; /* index in the slot table: the timer's signal value is no + 1 */
     timer_t timer;
-    int armed; /* the timer exists */
-    int dead;  /* the thread ended: free once its ring is drained */
+    int armed;   /* the timer exists */
+    int counted; /* in rec_lines_threads since the thread took the slot */
+    int dead;    /* the thread ended: free once its ring is drained */
     /* The blocked-signal check (lines_store.c): the thread's clock and
      * samples at its last window's start. */
     int check_started;

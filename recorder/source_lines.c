@@ -89,6 +89,7 @@ static void select_frame(const rec_frame_ctx *f) {
     snap.ngroups = snap.npairs = 0;
     if (!snap.on)
         return;
+    rec_lines_store_scan_modules(0);
     rec_sampler_lock();
     rec_lines_store_drain();
     snap.modules = rec_lines_store_nmodules();

@@ -12,6 +12,7 @@
 
 #include <scope/lines_render.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,10 +47,15 @@ static run_model *model_of(const scope_lines_input *in, char *msg, size_t msglen
     for (size_t i = 0; i < in->nsamples; i++)
         log_lines_add_samples(&log->lines, &in->samples[i]);
     const char *project = in->project_dir ? in->project_dir : "";
+    uint64_t taken = in->dropped;
+    for (size_t i = 0; i < in->nsamples; i++)
+        for (uint32_t k = 0; k < in->samples[i].n; k++)
+            taken += in->samples[i].counts[k].count;
     scope_rec_lines rec = {
         .project = {(const uint8_t *)project, strlen(project)},
         .hz = in->period_ns ? (uint32_t)(1000000000ull / in->period_ns) : 0,
         .period_ns = in->period_ns,
+        .samples = taken,
         .dropped = in->dropped,
         .flags = SCOPE_LINES_F_ACTIVE,
     };

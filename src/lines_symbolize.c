@@ -55,6 +55,10 @@ struct lines_symbolizer {
     Dwfl_Callbacks callbacks;
 };
 
+/* The page size the recorder rounds module bases down to (x86-64, aarch64
+ * with 4 KiB pages). */
+#define PAGE_BYTES 4096u
+
 static const sym_frame unknown_frame = {NULL, NULL, 0};
 
 lines_symbolizer *lines_sym_new(void) {
@@ -101,22 +105,25 @@ static void set_state(sym_module *m, enum sym_state st, const char *why) {
     m->why = why;
 }
 
-/* The virtual address that file offset 0 is mapped at: the first PT_LOAD's
- * address less its file offset. */
+/* The virtual address of the module's first mapped byte, as the recorder
+ * takes it: the lowest PT_LOAD address rounded down to its page (where file
+ * offset 0 is mapped in every layout the linkers produce). */
 static int find_vaddr0(Dwfl_Module *mod, uint64_t *vaddr0) {
     GElf_Addr bias;
     Elf *elf = dwfl_module_getelf(mod, &bias);
     size_t n;
     if (!elf || elf_getphdrnum(elf, &n) != 0)
         return -1;
+    uint64_t lo = UINT64_MAX;
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
-        if (ph && ph->p_type == PT_LOAD) {
-            *vaddr0 = ph->p_vaddr - ph->p_offset + bias;
-            return 0;
-        }
+        if (ph && ph->p_type == PT_LOAD && ph->p_vaddr < lo)
+            lo = ph->p_vaddr;
     }
-    return -1;
+    if (lo == UINT64_MAX)
+        return -1;
+    *vaddr0 = (lo & ~(uint64_t)(PAGE_BYTES - 1)) + bias;
+    return 0;
 }
 
 static void open_module(lines_symbolizer *s, sym_module *m) {

@@ -177,6 +177,10 @@ static int among_top(const run_lines_result *r, const run_lines_function *fn, si
 }
 
 void lines_text_stats(FILE *f, run_model *m, const run_lines_result *r, const lines_text_opts *o) {
+    if (!r->nrows) {
+        fputs("\n(no samples in this selection)\n", f);
+        return;
+    }
     size_t printed = 0;
     for (size_t i = 0; i < r->nfunctions; i++) {
         const run_lines_function *fn = &r->functions[i];
@@ -221,7 +225,9 @@ void lines_text_top(FILE *f, run_model *m, const run_lines_result *r, const line
         }
     }
     if (!rank)
-        fputs("(no line reaches the --min-time-us threshold)\n", f);
+        fputs(r->nrows ? "(no line reaches the --min-time-us threshold)\n"
+                       : "(no samples in this selection)\n",
+              f);
 }
 
 void lines_text_caveats(FILE *f, const run_model *m) {

@@ -66,7 +66,7 @@ static char *table(enum scope_lines_table which, double min_us, int top, const c
     scope_rec_stack stacks[] = {{1, 1, fx}, {2, 1, fy}, {3, 2, fm}};
     scope_stack_count counts[] = {{1, 70}, {2, 30}, {3, 20}};
     scope_rec_stack_samples samples[] = {{1, 0, 10000000, 3, counts}};
-    scope_lines_input in = {recs, n, stacks, 3, samples, 1, project, 10000000, 0};
+    scope_lines_input in = {recs, n, stacks, 3, samples, 1, project, 10000000, 4};
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -90,6 +90,7 @@ START_TEST(stats_table) {
     snprintf(want, sizeof want, "%6d %11s", LINE_M, "20");
     ck_assert_msg(strstr(out, want), "no row '%s'", want);
     ck_assert_msg(strstr(out, "render_kernel_x's hot line"), "no source text");
+    ck_assert_msg(strstr(out, "dropped 4 of 124 samples"), "no caveat for the dropped samples");
     /* Hottest function first. */
     ck_assert_msg(strstr(out, "Function: render_kernel_x") <
                       strstr(out, "Function: render_kernel_y"),

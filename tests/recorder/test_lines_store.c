@@ -46,6 +46,7 @@ START_TEST(full_ring_drops_and_counts) {
     while (atomic_load(&s->dropped) == 0 && thread_cpu_s() - t0 < 20)
         burn(0.1);
     burn(0.2);
+    rec_lines_store_scan_modules(1);
     rec_sampler_lock();
     rec_sampler_disarm(s);
     uint64_t head = atomic_load(&s->head), tail = atomic_load(&s->tail);
@@ -94,6 +95,7 @@ static uint64_t count_of(uint32_t thread, uint32_t node, uint32_t stack) {
 }
 
 START_TEST(stacks_are_interned_once) {
+    rec_lines_store_scan_modules(1);
     rec_sampler_lock();
     rec_lines_slot *s = rec_sampler_slot_self();
     ck_assert_ptr_nonnull(s);

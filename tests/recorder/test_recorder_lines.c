@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static const char *libscope_path;
 
@@ -202,11 +203,30 @@ START_TEST(test_exec_child_samples) {
 }
 END_TEST
 
+/* SCOPE_LINES_CLOCK=wall samples a sleeping thread; the CPU clock does not. */
+START_TEST(test_wall_clock_samples_sleep) {
+    char dir[4200], cpu_dir[4200];
+    rt_mkdir(dir, sizeof dir, "wall");
+    rt_mkdir(cpu_dir, sizeof cpu_dir, "cpu");
+    free(run_lines("rt_lines", "sleep", dir, "1.0", NULL, "SCOPE_LINES_CLOCK=wall"));
+    free(run_lines("rt_lines", "sleep", cpu_dir, "1.0", NULL, NULL));
+    rr_run run, cpu_run;
+    const rr_log *log = rt_load_one(dir, &run), *cpu = rt_load_one(cpu_dir, &cpu_run);
+    ck_assert_uint_eq(log->lines.clock, SCOPE_LINES_CLOCK_WALL);
+    expect_samples(log, samples_in(log, "sleep"), 1.0);
+    ck_assert_uint_eq(cpu->lines.clock, SCOPE_LINES_CLOCK_CPU);
+    ck_assert_uint_le(samples_in(cpu, "sleep"), 5);
+    rr_free(&run);
+    rr_free(&cpu_run);
+}
+END_TEST
+
 /* SIGKILL: what the frames written before it held stays. */
 START_TEST(test_sigkill_keeps_samples) {
     char dir[4200];
     rt_mkdir(dir, sizeof dir, "kill");
-    const char *env[] = {"SCOPE_LINES=1", "SCOPE_FRAME_INTERVAL=0.2", NULL};
+    const char *env[] = {"SCOPE_LINES=1", "SCOPE_FRAME_INTERVAL=0.2", "SCOPE_CPU_TIME=always",
+                         NULL};
     char *argv[] = {(char *)rt_prog("rt_lines"), "spin", dir, "1.0", NULL};
     rt_proc p;
     rt_opts o = {.env = env, .stdout_pipe = 1};
@@ -219,7 +239,16 @@ START_TEST(test_sigkill_keeps_samples) {
     rr_run run;
     const rr_log *log = rt_load_one(dir, &run);
     ck_assert_msg(log->has_lines, "no LINES record");
-    expect_samples(log, samples_in(log, "spin"), 1.0);
+    /* The last frame's samples against the CPU time the same frame gives
+     * the phase (on a loaded machine the process may have had far less
+     * than it asked for). */
+    const rr_node *spin = rr_find(log, 1, "spin");
+    ck_assert_ptr_nonnull(spin);
+    ck_assert_uint_gt(spin->agg.cpu_count, 0);
+    double cpu_s =
+        (double)spin->agg.cpu_ns * (double)spin->agg.count / (double)spin->agg.cpu_count / 1e9;
+    ck_assert_msg(cpu_s >= 0.2, "the phase had %.3f s of CPU by the last frame", cpu_s);
+    expect_samples(log, samples_in(log, "spin"), cpu_s);
     rr_free(&run);
 }
 END_TEST
@@ -323,6 +352,34 @@ START_TEST(test_preload_uninstrumented) {
 }
 END_TEST
 
+/* scope_lines_begin without scope_init or a run directory: the samples are
+ * kept for the in-process tables, and no log is written.  Printing before
+ * any sample says so; a table either comes from the renderer library or,
+ * when it cannot be loaded, one line says why. */
+START_TEST(test_in_process_tables) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, "print");
+    char *argv[] = {(char *)rt_prog("rt_lines"), "print", dir, "0.3", NULL};
+    rt_proc p;
+    rt_opts o = {.cwd = dir};
+    rt_run(&p, argv, &o, 60);
+    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "%s", rt_status(p.status));
+    char *out = rt_slurp(p.out_path, NULL);
+    ck_assert_msg(strstr(out, "scope: no line samples: call scope_lines_begin() or set "
+                              "SCOPE_LINES=1\n") == out,
+                  "output:\n%s", rt_tail(out));
+    ck_assert_uint_eq(out_value(out, "end"), 0);
+    ck_assert_msg(strstr(out, "extra_end -1\n"), "a second end: %s", rt_tail(out));
+    ck_assert_msg(strstr(out, "scope: cannot print line tables: libscope-lines.so not found") ||
+                      strstr(out, "work"),
+                  "neither a table nor why not:\n%s", rt_tail(out));
+    free(out);
+    char workers[4300];
+    snprintf(workers, sizeof workers, "%s/scope-run", dir);
+    ck_assert_msg(access(workers, F_OK) != 0, "a run directory was made: %s", workers);
+}
+END_TEST
+
 /* Without SCOPE_LINES nothing is sampled and the log has no line records. */
 START_TEST(test_off_by_default) {
     char dir[4200];
@@ -363,6 +420,8 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_dlopen_storm);
     tcase_add_test(tc, test_preload_uninstrumented);
     tcase_add_test(tc, test_off_by_default);
+    tcase_add_test(tc, test_in_process_tables);
+    tcase_add_test(tc, test_wall_clock_samples_sleep);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }

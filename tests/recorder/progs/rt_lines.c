@@ -13,8 +13,13 @@
  *   block    the main thread blocks SIGPROF, then works
  *   foreign  installs its own SIGPROF handler and ITIMER_PROF, then works
  *   dlstorm  two threads dlopen and dlclose ARG (a plugin) and call it
- *   spin     works in phase "spin", prints "ready" after SECONDS, and goes
+ *   spin     works in phase "spin", prints "ready" after SECONDS of CPU, and goes
  *            on until killed
+ *   sleep    sleeps SECONDS in phase "sleep" (nanosleep, retried on EINTR)
+ *   print    no scope_init (run without SCOPE_LINES): prints the top table
+ *            before any sampling, samples SECONDS of work between
+ *            scope_lines_begin and scope_lines_end, ends once more than it
+ *            began, and prints both tables
  */
 #define _GNU_SOURCE
 #include <scope/scope.h>
@@ -224,18 +229,40 @@ static int run_dlstorm(void) {
 }
 
 static _Noreturn void run_spin(void) {
-    uint64_t ready = ns_of(CLOCK_MONOTONIC) + (uint64_t)(seconds * 1e9);
+    uint64_t ready = ns_of(CLOCK_THREAD_CPUTIME_ID) + (uint64_t)(seconds * 1e9);
     int said = 0;
     for (;;) {
         SCOPE_PHASE("spin") {
             work(100);
         }
-        if (!said && ns_of(CLOCK_MONOTONIC) >= ready) {
+        if (!said && ns_of(CLOCK_THREAD_CPUTIME_ID) >= ready) {
             printf("ready\n");
             fflush(stdout);
             said = 1;
         }
     }
+}
+
+static int run_sleep(void) {
+    SCOPE_PHASE("sleep") {
+        struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+        struct timespec rem;
+        while (nanosleep(&ts, &rem) != 0)
+            ts = rem;
+    }
+    return 0;
+}
+
+static int run_print(void) {
+    scope_lines_print_top(stdout, 5, 0, "time");
+    if (scope_lines_begin(NULL) != 0)
+        return 1;
+    work_for(seconds);
+    printf("end %d\n", scope_lines_end());
+    printf("extra_end %d\n", scope_lines_end());
+    scope_lines_print_stats(stdout, 0, 10, "time");
+    scope_lines_print_top(stdout, 5, 0, "hits");
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -245,6 +272,8 @@ int main(int argc, char **argv) {
     }
     seconds = atof(argv[3]);
     arg = argc > 4 ? argv[4] : "";
+    if (!strcmp(argv[1], "print"))
+        return run_print();
     if (scope_init(argv[2], NULL) != 0)
         return 3;
     const char *mode = argv[1];
@@ -263,6 +292,8 @@ int main(int argc, char **argv) {
         rc = run_foreign();
     else if (!strcmp(mode, "dlstorm"))
         rc = run_dlstorm();
+    else if (!strcmp(mode, "sleep"))
+        rc = run_sleep();
     else if (!strcmp(mode, "spin"))
         run_spin();
     fflush(stdout);
