@@ -444,7 +444,8 @@ static uint64_t thread_cpu_ns(pid_t tid) {
  * overrun until it is delivered). */
 static void check_blocked(rec_lines_slot *s) {
     pid_t tid = atomic_load(&s->tid);
-    uint64_t now = rec_lines_cfg.clock == SCOPE_LINES_CLOCK_CPU ? thread_cpu_ns(tid) : rec_mono_ns();
+    uint64_t now =
+        rec_lines_cfg.clock == SCOPE_LINES_CLOCK_CPU ? thread_cpu_ns(tid) : rec_mono_ns();
     uint64_t taken = atomic_load_explicit(&s->taken, memory_order_relaxed);
     if (!s->check_started || now < s->cpu_check) {
         s->check_started = 1;

@@ -380,6 +380,33 @@ START_TEST(test_in_process_tables) {
 }
 END_TEST
 
+/* A rate or clock that does not parse: one line each on stderr, and the
+ * defaults in force. */
+START_TEST(test_bad_settings_said) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, "bad");
+    const char *env[] = {"SCOPE_LINES=1", "SCOPE_LINES_HZ=fast", "SCOPE_LINES_CLOCK=sundial", NULL};
+    char *argv[] = {(char *)rt_prog("rt_lines"), "phases", dir, "0.2", NULL};
+    rt_proc p;
+    rt_opts o = {.env = env};
+    rt_run(&p, argv, &o, 60);
+    char *err = rt_stderr(&p);
+    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "%s", rt_status(p.status));
+    ck_assert_msg(strstr(err, "scope: SCOPE_LINES_HZ='fast' is not a rate in 1..10000 per second; "
+                              "sampling at 99\n") &&
+                      strstr(err, "scope: SCOPE_LINES_CLOCK='sundial' is not cpu or wall; sampling "
+                                  "CPU time\n"),
+                  "stderr:\n%s", rt_tail(err));
+    free(err);
+    rr_run run;
+    const rr_log *log = rt_load_one(dir, &run);
+    ck_assert_uint_eq(log->lines.hz, 99);
+    ck_assert_uint_eq(log->lines.clock, SCOPE_LINES_CLOCK_CPU);
+    ck_assert_uint_gt(log->lines.samples, 0);
+    rr_free(&run);
+}
+END_TEST
+
 /* Without SCOPE_LINES nothing is sampled and the log has no line records. */
 START_TEST(test_off_by_default) {
     char dir[4200];
@@ -422,6 +449,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_off_by_default);
     tcase_add_test(tc, test_in_process_tables);
     tcase_add_test(tc, test_wall_clock_samples_sleep);
+    tcase_add_test(tc, test_bad_settings_said);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }
