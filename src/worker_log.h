@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "idmap.h"
+#include "log_lines.h"
 #include "run_model.h"
 
 #include <scope/log_format.h>
@@ -86,6 +87,7 @@ typedef struct worker_log {
     char inconsistent_what[160];
     char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */
     size_t nnotes;
+    log_lines lines; /* line samples (run_lines.h reads them) */
     int nomem;
 } worker_log;
 
