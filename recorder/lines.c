@@ -52,6 +52,15 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /* ---- settings ------------------------------------------------------------ */
 
+/* rec_warn honours SCOPE_QUIET once the recorder has started; the sampler
+ * also runs without it. */
+#define lines_warn(...)                                                                            \
+    do {                                                                                           \
+        const char *q_ = getenv("SCOPE_QUIET");                                                    \
+        if (!q_ || !*q_ || !strcmp(q_, "0"))                                                       \
+            rec_warn(__VA_ARGS__);                                                                 \
+    } while (0)
+
 static int env_on(const char *v) {
     return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
                  !strcasecmp(v, "on"));
@@ -106,8 +115,8 @@ static void read_settings(void) {
         errno = 0;
         unsigned long n = strtoul(v, &end, 10);
         if (errno || end == v || *end || n < 1 || n > MAX_HZ)
-            rec_warn("SCOPE_LINES_HZ='%.40s' is not a rate in 1..%u per second; sampling at %u", v,
-                     MAX_HZ, DEFAULT_HZ);
+            lines_warn("SCOPE_LINES_HZ='%.40s' is not a rate in 1..%u per second; sampling at %u",
+                       v, MAX_HZ, DEFAULT_HZ);
         else
             hz = (uint32_t)n;
     }
@@ -119,7 +128,7 @@ static void read_settings(void) {
         if (!strcmp(v, "wall"))
             rec_lines_cfg.clock = SCOPE_LINES_CLOCK_WALL;
         else if (strcmp(v, "cpu") != 0)
-            rec_warn("SCOPE_LINES_CLOCK='%.40s' is not cpu or wall; sampling CPU time", v);
+            lines_warn("SCOPE_LINES_CLOCK='%.40s' is not cpu or wall; sampling CPU time", v);
     }
 }
 
@@ -143,7 +152,7 @@ static void *drainer_main(void *arg) {
             /* The program put its own SIGPROF handler in: our timers would
              * feed it signals it did not ask for.  Sampling ends here. */
             atomic_fetch_or(&rec_lines_flags, SCOPE_LINES_F_FOREIGN);
-            rec_warn("the program installed its own SIGPROF handler: line sampling stops");
+            lines_warn("the program installed its own SIGPROF handler: line sampling stops");
             stop_locked();
         }
         if (!sampling_on()) {
@@ -267,7 +276,7 @@ static int start_locked(const char *project) {
         /* The log still says why it holds no samples (LINES, FOREIGN). */
         static int said;
         if (!said++)
-            rec_warn("SIGPROF has a handler of the program's: line sampling is off");
+            lines_warn("SIGPROF has a handler of the program's: line sampling is off");
         atomic_store(&rec_lines_began, 1);
         return -1;
     }

@@ -60,8 +60,10 @@ typedef struct rec_lines_slot {
     _Atomic uint64_t truncated; /* handler: stacks cut at REC_LINES_MAX_FRAMES or left unwound */
 } rec_lines_slot;
 
-/* What the sampler was asked for: written by lines.c while no timer is
- * armed, read everywhere. */
+/* What the sampler was asked for: written by lines.c under the sampler's
+ * lock (the rate and clock once, before the first timer; the project by
+ * any begin that names one), read under it or, for the rate and clock,
+ * anywhere. */
 typedef struct rec_lines_settings {
     uint32_t hz;
     uint32_t clock; /* enum scope_lines_clock */

@@ -43,6 +43,7 @@ static struct {
     uint32_t npairs, pairs_cap;
     rec_lines_totals totals;
     uint32_t flags, threads, threads_failed;
+    char project[sizeof rec_lines_cfg.project]; /* a begin may change it meanwhile */
 } snap;
 
 /* One record's pairs, as the format wants them. */
@@ -102,6 +103,7 @@ static void select_frame(const rec_frame_ctx *f) {
         atomic_load(&rec_lines_flags) | (atomic_load(&rec_lines_active) ? SCOPE_LINES_F_ACTIVE : 0);
     snap.threads = atomic_load(&rec_lines_threads);
     snap.threads_failed = atomic_load(&rec_lines_threads_failed);
+    memcpy(snap.project, rec_lines_cfg.project, sizeof snap.project);
     rec_sampler_unlock();
 }
 
@@ -136,7 +138,7 @@ static void encode(const rec_frame_ctx *f) {
         add_samples(f, &snap.groups[i]);
     r = (scope_record){.type = SCOPE_REC_LINES};
     r.u.lines = (scope_rec_lines){
-        .project = REC_STR(rec_lines_cfg.project),
+        .project = REC_STR(snap.project),
         .hz = rec_lines_cfg.hz,
         .clock = rec_lines_cfg.clock,
         .period_ns = rec_lines_cfg.period_ns,

@@ -108,7 +108,12 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
     fputs("\n\n", f);
     fputs("Line #     Samples        Time  % Time    +-   Line Contents\n", f);
     fputs("=============================================================\n", f);
-    const run_line *rows[fn->nrows ? fn->nrows : 1];
+    /* A hostile log may give a function any number of rows: not on the stack. */
+    const run_line **rows = malloc((fn->nrows ? fn->nrows : 1) * sizeof *rows);
+    if (!rows) {
+        fputs("(out of memory)\n", f);
+        return;
+    }
     size_t nrows = 0;
     for (size_t k = 0; k < fn->nrows; k++) {
         const run_line *l = &r->rows[r->function_rows[fn->first_row + k]];
@@ -152,6 +157,7 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
         fprintf(f, "%6u %11s %11s %7s %5s   %s\n", l->line, fmt_ucount(n, sizeof n, l->samples),
                 seconds(t, sizeof t, l->seconds), pc, sd, text ? text : "");
     }
+    free(rows);
     if (missing)
         fprintf(f, "(no source text: %s)\n", missing);
     else if (!fn->first_line && !fn->module.len)

@@ -902,6 +902,10 @@ size_t run_lines_source(run_model *m, run_str file, const run_str **lines, char 
         snprintf(why, whylen, "no source file is known for it");
         return 0;
     }
+    if (c->nsources >= MAX_SOURCES) { /* each one read is kept: a bound on memory */
+        snprintf(why, whylen, "%d source files were read already; no more are", MAX_SOURCES);
+        return 0;
+    }
     size_t len = 0;
     const char *reason = "not found";
     char *text = find_source(c, file, &len, &reason);

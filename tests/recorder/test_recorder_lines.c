@@ -354,8 +354,8 @@ END_TEST
 
 /* scope_lines_begin without scope_init or a run directory: the samples are
  * kept for the in-process tables, and no log is written.  Printing before
- * any sample says so; a table either comes from the renderer library or,
- * when it cannot be loaded, one line says why. */
+ * any sample says so; after, the tables come from the renderer library
+ * found beside libscope. */
 START_TEST(test_in_process_tables) {
     char dir[4200];
     rt_mkdir(dir, sizeof dir, "print");
@@ -370,13 +370,67 @@ START_TEST(test_in_process_tables) {
                   "output:\n%s", rt_tail(out));
     ck_assert_uint_eq(out_value(out, "end"), 0);
     ck_assert_msg(strstr(out, "extra_end -1\n"), "a second end: %s", rt_tail(out));
-    ck_assert_msg(strstr(out, "scope: cannot print line tables: libscope-lines.so not found") ||
-                      strstr(out, "work"),
-                  "neither a table nor why not:\n%s", rt_tail(out));
+    /* libscope-lines.so is built beside libscope: both tables, naming the
+     * hot function and its file. */
+    ck_assert_msg(strstr(out, "Function: work") && strstr(out, "Top lines") &&
+                      strstr(out, "rt_lines.c"),
+                  "no tables:\n%s", rt_tail(out));
     free(out);
     char workers[4300];
     snprintf(workers, sizeof workers, "%s/scope-run", dir);
     ck_assert_msg(access(workers, F_OK) != 0, "a run directory was made: %s", workers);
+}
+END_TEST
+
+/* Without the renderer library: libscope loaded from a folder of its own
+ * (LD_LIBRARY_PATH comes before the program's RUNPATH), with nothing beside
+ * it and nothing on the library path.  One line says why; the program runs
+ * on. */
+START_TEST(test_missing_renderer) {
+    char dir[4200], cmd[13000], libpath[4300];
+    rt_mkdir(dir, sizeof dir, "norender");
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s/libscope.so.0'", libscope_path, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(libpath, sizeof libpath, "LD_LIBRARY_PATH=%s", dir);
+    const char *env[] = {libpath, NULL};
+    char *argv[] = {(char *)rt_prog("rt_lines"), "print", dir, "0.2", NULL};
+    rt_proc p;
+    rt_opts o = {.env = env, .cwd = dir};
+    rt_run(&p, argv, &o, 60);
+    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "%s", rt_status(p.status));
+    char *out = rt_slurp(p.out_path, NULL);
+    ck_assert_msg(strstr(out, "scope: cannot print line tables: libscope-lines.so not found beside "
+                              "libscope nor on the library path ("),
+                  "output:\n%s", rt_tail(out));
+    ck_assert_msg(strstr(out, "extra_end -1\n"), "the program did not run on: %s", rt_tail(out));
+    free(out);
+}
+END_TEST
+
+/* A rate or clock that does not parse: one line each on stderr, and the
+ * defaults in force. */
+START_TEST(test_bad_settings_said) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, "bad");
+    const char *env[] = {"SCOPE_LINES=1", "SCOPE_LINES_HZ=fast", "SCOPE_LINES_CLOCK=sundial", NULL};
+    char *argv[] = {(char *)rt_prog("rt_lines"), "phases", dir, "0.2", NULL};
+    rt_proc p;
+    rt_opts o = {.env = env};
+    rt_run(&p, argv, &o, 60);
+    char *err = rt_stderr(&p);
+    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "%s", rt_status(p.status));
+    ck_assert_msg(strstr(err, "scope: SCOPE_LINES_HZ='fast' is not a rate in 1..10000 per second; "
+                              "sampling at 99\n") &&
+                      strstr(err, "scope: SCOPE_LINES_CLOCK='sundial' is not cpu or wall; sampling "
+                                  "CPU time\n"),
+                  "stderr:\n%s", rt_tail(err));
+    free(err);
+    rr_run run;
+    const rr_log *log = rt_load_one(dir, &run);
+    ck_assert_uint_eq(log->lines.hz, 99);
+    ck_assert_uint_eq(log->lines.clock, SCOPE_LINES_CLOCK_CPU);
+    ck_assert_uint_gt(log->lines.samples, 0);
+    rr_free(&run);
 }
 END_TEST
 
@@ -422,6 +476,8 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_off_by_default);
     tcase_add_test(tc, test_in_process_tables);
     tcase_add_test(tc, test_wall_clock_samples_sleep);
+    tcase_add_test(tc, test_bad_settings_said);
+    tcase_add_test(tc, test_missing_renderer);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }
