@@ -185,9 +185,12 @@ static void start_drainer_locked(void) {
 
 /* ---- threads ---------------------------------------------------------------- */
 
+/* The slot is free at once when its ring holds nothing (always, while
+ * nothing samples), else once the drainer has emptied it. */
 static void on_thread_exit(void *arg) {
     rec_sampler_lock();
     rec_sampler_thread_ended(arg);
+    rec_sampler_recycle(arg);
     rec_sampler_unlock();
 }
 

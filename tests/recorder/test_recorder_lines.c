@@ -407,6 +407,33 @@ START_TEST(test_missing_renderer) {
 }
 END_TEST
 
+/* 5,000 threads come and go before sampling begins: their slots are free
+ * again, so the thread started afterwards is sampled. */
+START_TEST(test_thread_churn_before_begin) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, "churn");
+    char *argv[] = {(char *)rt_prog("rt_lines"), "churn", dir, "0.5", NULL};
+    rt_proc p;
+    rt_opts o = {0};
+    rt_run(&p, argv, &o, rt_sanitized() ? 240 : 60);
+    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "%s", rt_status(p.status));
+    char *out = rt_slurp(p.out_path, NULL);
+    long long tid = (long long)out_value(out, "late_tid");
+    free(out);
+    rr_run run;
+    const rr_log *log = rt_load_one(dir, &run);
+    ck_assert_msg(log->has_lines, "no LINES record");
+    ck_assert_uint_eq(log->lines.threads_failed, 0);
+    const rr_thread *t = NULL;
+    for (size_t i = 0; i < log->nthreads; i++)
+        if (log->threads[i].tid == tid)
+            t = &log->threads[i];
+    ck_assert_msg(t != NULL, "no THREAD record for tid %lld", tid);
+    expect_samples(log, rr_samples_of(log, t->index, 0), 0.5);
+    rr_free(&run);
+}
+END_TEST
+
 /* A rate or clock that does not parse: one line each on stderr, and the
  * defaults in force. */
 START_TEST(test_bad_settings_said) {
@@ -478,6 +505,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_wall_clock_samples_sleep);
     tcase_add_test(tc, test_bad_settings_said);
     tcase_add_test(tc, test_missing_renderer);
+    tcase_add_test(tc, test_thread_churn_before_begin);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }

@@ -15,6 +15,9 @@
  *   dlstorm  two threads dlopen and dlclose ARG (a plugin) and call it
  *   spin     works in phase "spin", prints "ready" after SECONDS of CPU, and goes
  *            on until killed
+ *   churn    (without SCOPE_LINES) starts and joins 5,000 threads, then
+ *            samples a new thread's SECONDS of work between scope_lines_begin
+ *            and scope_lines_end
  *   sleep    sleeps SECONDS in phase "sleep" (nanosleep, retried on EINTR)
  *   print    no scope_init (run without SCOPE_LINES): prints the top table
  *            before any sampling, samples SECONDS of work between
@@ -253,6 +256,26 @@ static int run_sleep(void) {
     return 0;
 }
 
+static void *nothing(void *p) {
+    return p;
+}
+
+static int run_churn(void) {
+    for (int i = 0; i < 5000; i++) {
+        pthread_t th;
+        if (pthread_create(&th, NULL, nothing, NULL) != 0)
+            return 1;
+        pthread_join(th, NULL);
+    }
+    if (scope_lines_begin(NULL) != 0)
+        return 1;
+    pthread_t th;
+    pthread_create(&th, NULL, late_main, NULL);
+    pthread_join(th, NULL);
+    scope_lines_end();
+    return 0;
+}
+
 static int run_print(void) {
     scope_lines_print_top(stdout, 5, 0, "time");
     if (scope_lines_begin(NULL) != 0)
@@ -292,6 +315,8 @@ int main(int argc, char **argv) {
         rc = run_foreign();
     else if (!strcmp(mode, "dlstorm"))
         rc = run_dlstorm();
+    else if (!strcmp(mode, "churn"))
+        rc = run_churn();
     else if (!strcmp(mode, "sleep"))
         rc = run_sleep();
     else if (!strcmp(mode, "spin"))
