@@ -36,19 +36,6 @@
 
 /* ---- getting the thread ------------------------------------------------- */
 
-/* A new structure for the calling thread, set up by every data source. */
-static rec_thread *attach_self(void) {
-    rec_thread *t = rec_thread_new();
-    if (!t)
-        return NULL;
-    if (rec_sources_thread_attach(t) < 0) {
-        rec_thread_discard(t);
-        return NULL;
-    }
-    rec_thread_publish(t);
-    return t;
-}
-
 /* The calling thread's state, attaching it (and starting the recorder from
  * the environment on first use) when it has none. */
 static COLD rec_thread *slow_self(void) {
@@ -61,7 +48,7 @@ static COLD rec_thread *slow_self(void) {
         return NULL;
     if (rec_attached(rec_self))
         return rec_self; /* a forked child's survivor, re-adopted by rec_first_use */
-    return attach_self();
+    return rec_sources_attach_self();
 }
 
 /* ---- entering ------------------------------------------------------------ */

@@ -16,15 +16,20 @@
  *               GPU drain through a CUDA the program loaded)
  *   threads     thread: per-thread recording state, sequence counters;
  *               thread_io: a thread's reads of its own I/O counters
+ *   sampler     sampler (the line sampler's SIGPROF handler, per-thread
+ *               timers and rings), lines_store (modules, interned stacks,
+ *               sample counts)
  *   process     identity (who this process is), logfile (its log)
  *   frames      frame: adding records to the frame being written
  *   sources     source (the row type), source_process, source_names,
- *               source_phases (the rows), sources (the table)
+ *               source_phases, source_lines, source_resources
+ *               (the rows), sources (the table)
  *   writer      writer: frames, the writer thread, flush requests
  *   signals     flush on SIGTERM, SIGINT, SIGHUP and SIGUSR1
  *   lifecycle   scope_init, scope_shutdown, scope_flush, exit and fork
  *   hot path    phase: scope_phase_*, scope_count and attaching a thread;
- *               phase_io: what an I/O phase reads at its ends
+ *               phase_io: what an I/O phase reads at its ends;
+ *               lines: scope_lines_*, SCOPE_LINES, the threads it follows
  *
  * A lower layer that needs something done above it does not call up: what
  * both need lives below (warn for messages, state for the recording state),

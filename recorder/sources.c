@@ -5,15 +5,18 @@
  */
 #include "sources.h"
 
+#include "source_lines.h"
 #include "source_names.h"
 #include "source_phases.h"
 #include "source_process.h"
 #include "source_resources.h"
+#include "thread.h"
 
 const rec_source *const rec_sources[] = {
     &rec_source_process,   /* PROCESS: names nothing */
     &rec_source_names,     /* STRING: used by what follows */
     &rec_source_phases,    /* THREAD, PHASE_NODE, PHASE_AGG, COUNTER, per-thread MARKs */
+    &rec_source_lines,     /* MODULE, STACK, STACK_SAMPLES (name threads and nodes), LINES */
     &rec_source_resources, /* RESOURCE: names phase nodes and threads */
 };
 const unsigned rec_nsources = sizeof rec_sources / sizeof rec_sources[0];
@@ -23,6 +26,18 @@ int rec_sources_thread_attach(rec_thread *t) {
         if (rec_sources[i]->thread_attach && rec_sources[i]->thread_attach(t) < 0)
             return -1;
     return 0;
+}
+
+rec_thread *rec_sources_attach_self(void) {
+    rec_thread *t = rec_thread_new();
+    if (!t)
+        return NULL;
+    if (rec_sources_thread_attach(t) < 0) {
+        rec_thread_discard(t);
+        return NULL;
+    }
+    rec_thread_publish(t);
+    return t;
 }
 
 void rec_sources_fork_child(void) {

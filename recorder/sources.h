@@ -14,6 +14,9 @@ extern const unsigned rec_nsources;
 
 /* A thread's first call; -1 when a source cannot record it. */
 int rec_sources_thread_attach(rec_thread *t);
+/* A new structure for the calling thread, set up by every source and
+ * published as rec_self; NULL when a source cannot record it. */
+rec_thread *rec_sources_attach_self(void);
 void rec_sources_fork_child(void);
 void rec_sources_reset_sent(void);
 

@@ -24,6 +24,7 @@
 
 rec_thread rec_unattached = {.depth = REC_MAX_DEPTH};
 __thread rec_thread *rec_self __attribute__((tls_model("initial-exec"))) = &rec_unattached;
+__thread int rec_creating_own_thread __attribute__((tls_model("initial-exec")));
 
 static _Atomic(rec_thread *) threads_head;
 static _Atomic uint32_t thread_count;
@@ -416,6 +417,11 @@ static rec_thread *fork_survivor;
  * phase stack; the phases its parent had open are expected to end. */
 void rec_threads_fork_child(void) {
     rec_thread *keep = rec_attached(rec_self) ? rec_self : NULL;
+    /* Unattached before its nodes are freed: the line sampler's handler
+     * reads the thread's innermost node, and a child that samples on is
+     * armed by a fork handler that may run before this one. */
+    rec_self = &rec_unattached;
+    atomic_signal_fence(memory_order_seq_cst);
     rec_thread *t = atomic_load(&threads_head);
     while (t) {
         rec_thread *next = t->next;
@@ -454,7 +460,6 @@ void rec_threads_fork_child(void) {
         init_identity(keep);
     }
     fork_survivor = keep;
-    rec_self = &rec_unattached;
 }
 
 rec_thread *rec_thread_survivor(void) {

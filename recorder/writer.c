@@ -23,6 +23,7 @@
 #include "lock.h"
 #include "logfile.h"
 #include "sources.h"
+#include "thread.h"
 #include "thread_io.h"
 #include "warn.h"
 
@@ -321,7 +322,9 @@ int rec_writer_start(char *err, size_t errlen) {
     sigset_t block, old;
     sigfillset(&block);
     pthread_sigmask(SIG_BLOCK, &block, &old);
+    rec_creating_own_thread = 1;
     int rc = pthread_create(&wr.thread, NULL, writer_main, NULL);
+    rec_creating_own_thread = 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
         close(wr.wake_fd);

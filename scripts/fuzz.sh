@@ -17,10 +17,11 @@
 # header), fuzz_log_records (decompressed frame content, with a
 # decode/encode round trip), fuzz_run_load (a run of up to three logs written
 # through the real writer from record streams, loaded, merged and printed as
-# the text report and JSON; before fuzzing it also replays the large runs of
-# `make_corpus --mode stress` with a 5-second timeout), fuzz_tui (the same
-# runs walked through every view of the browser, headless); `all` runs each
-# for N seconds.
+# the text report and JSON, and their hot lines symbolized and printed; before
+# fuzzing it also replays the large runs of `make_corpus --mode stress` with a
+# 5-second timeout), fuzz_tui (the same runs walked through every view of the
+# browser, headless), fuzz_lines_symbolize (module files of any content
+# through the symbolizer); `all` runs each for N seconds.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,9 +51,10 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1)); then
     exit 2
 fi
 
-all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records fuzz_run_load fuzz_tui)
+all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records fuzz_run_load fuzz_tui
+    fuzz_lines_symbolize)
 declare -A corpus_mode=([fuzz_log_reader]=file [fuzz_log_suffix]=suffix [fuzz_log_records]=records
-    [fuzz_run_load]=run [fuzz_tui]=run)
+    [fuzz_run_load]=run [fuzz_tui]=run [fuzz_lines_symbolize]=elf)
 if [[ "$target" == all ]]; then
     targets=("${all_targets[@]}")
 elif [[ -n "${corpus_mode[$target]:-}" ]]; then

@@ -4,9 +4,10 @@
 # Usage: scripts/run-example.sh [--build-dir DIR]   (default: build/)
 #
 # Records the example pipeline (examples/pipeline: a learner and four actor
-# processes, 12 to 15 s) into the fresh run directory DIR/example-run, then
-# opens it in the terminal browser: `scope-tui DIR/example-run` (q quits).
-# Without a terminal (output piped, or TERM unset) it prints the text report
+# processes, 12 to 15 s, source lines sampled: SCOPE_LINES=1) into the fresh
+# run directory DIR/example-run, then opens it in the terminal browser:
+# `scope-tui DIR/example-run` (H shows the hottest line, q quits).  Without
+# a terminal (output piped, or TERM unset) it prints the text report
 # instead: `scope-tui report DIR/example-run`.
 set -euo pipefail
 
@@ -26,7 +27,7 @@ while (($# > 0)); do
         ;;
     --build-dir=*) build_dir=${1#--build-dir=} ;;
     -h | --help)
-        sed -n '2,10s/^# \{0,1\}//p' "$0"
+        sed -n '2,11s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *)
@@ -57,7 +58,10 @@ step_record() {
     rm -rf "$run_dir"
     # A SCOPE_RUN_ID left exported in the shell would make this run join an
     # old one, and SCOPE_PROFILE=0 would record nothing to report.
-    env -u SCOPE_RUN_ID -u SCOPE_PROFILE \
+    # SCOPE_LINES=1 samples the source lines of every process (the children
+    # inherit it), so the browser's Lines view and H have lines to show;
+    # the project folder is this clone, wherever the script is run from.
+    env -u SCOPE_RUN_ID -u SCOPE_PROFILE SCOPE_LINES=1 SCOPE_LINES_PROJECT="$root" \
         "$build_dir/examples/pipeline/scope-example-pipeline" --run-dir "$run_dir"
 }
 

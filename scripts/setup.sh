@@ -27,8 +27,9 @@ PACKAGES=(
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
     clang libclang-rt-dev
-    # formatting and benchmarks (callgrind instruction counts)
-    clang-format valgrind
+    # formatting and benchmarks (callgrind instruction counts; the line
+    # sampler's overhead next to perf and gperftools' CPU profiler)
+    clang-format valgrind linux-perf libgoogle-perftools-dev
     # multi-rank runs under mpirun
     openmpi-bin libopenmpi-dev
 )

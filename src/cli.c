@@ -30,6 +30,10 @@ static const struct command commands[] = {
      "what changed from run A to run B, per role and phase"},
     {"check", scope_cmd_check, "[OPTIONS] BASE CANDIDATE",
      "exit 1 when a phase of CANDIDATE regressed against BASE (for CI)"},
+    {"lines", scope_cmd_lines, "[OPTIONS] RUN",
+     "the run's hot source lines, per function and overall"},
+    {"record", scope_cmd_record, "[-o RUN] [--hz N] -- CMD...",
+     "run a program under the recorder with line sampling on"},
 };
 
 static const struct command *find_command(const char *name) {

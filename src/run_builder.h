@@ -32,6 +32,23 @@ enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, ch
 /* Frees a builder that will not be finished (its loader failed). */
 void run_builder_abandon(run_model_builder *b);
 
+/* ---- what a finished model keeps behind it -------------------------------- */
+
+/* The processes' tables (logs[i] is m->workers[i]) and the arena that
+ * lives as long as the model, for parts of the model computed on demand
+ * (hot lines). */
+worker_log *run_model_logs(run_model *m);
+arena *run_model_arena(run_model *m);
+
+/* A part computed on demand, kept by the model and freed by run_free with
+ * free_fn (one slot: the hot lines' cache).  NULL until set. */
+void *run_model_extension(const run_model *m);
+void run_model_set_extension(run_model *m, void *ext, void (*free_fn)(void *));
+
+/* The worker whose run_worker_role tree has this root, SIZE_MAX when none
+ * (never creates one). */
+size_t run_model_alone_worker(const run_model *m, const run_phase *root);
+
 /* Writes the printf-style message into msg (if any) and returns e: how
  * every step of loading says why it failed. */
 enum run_load_error run_load_fail(char *msg, size_t len, enum run_load_error e, const char *fmt,

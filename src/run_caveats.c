@@ -35,7 +35,7 @@ static const char *const kind_names[RUN_CAVEAT_KIND_LIMIT] = {
     [RUN_CAVEAT_STALE] = "stale",           [RUN_CAVEAT_UNBALANCED] = "unbalanced",
     [RUN_CAVEAT_DROPPED] = "dropped",       [RUN_CAVEAT_FLUSH_FAILED] = "flush-failed",
     [RUN_CAVEAT_RECORDER] = "recorder",     [RUN_CAVEAT_INCONSISTENT] = "inconsistent",
-    [RUN_CAVEAT_SUPERSEDED] = "superseded",
+    [RUN_CAVEAT_SUPERSEDED] = "superseded", [RUN_CAVEAT_LINES] = "lines",
 };
 
 static_assert(sizeof kind_names / sizeof kind_names[0] == RUN_CAVEAT_KIND_LIMIT,
@@ -225,6 +225,60 @@ static void recorder_marks(caveat_list *l, size_t i, const worker_log *log) {
             log->inconsistent == 1 ? "was" : "were", log->inconsistent_what);
 }
 
+/* What the line sampler says of itself in its newest LINES record. */
+static void line_sampler(caveat_list *l, size_t i, const worker_log *log) {
+    const log_lines *ll = &log->lines;
+    const scope_rec_lines *r = &ll->rec;
+    char n[32], t[32];
+    if (!ll->has_record)
+        return;
+    if (r->dropped)
+        add(l, RUN_CAVEAT_LINES, i,
+            "the line sampler dropped %s of %s samples (its per-thread storage was full): "
+            "line figures leave them out",
+            fmt_ucount(n, sizeof n, r->dropped), fmt_ucount(t, sizeof t, r->samples));
+    if (r->threads_failed)
+        add(l, RUN_CAVEAT_LINES, i,
+            "%s thread%s could not be sampled (no CPU timer): %s time is missing from the "
+            "line figures",
+            fmt_ucount(n, sizeof n, r->threads_failed), r->threads_failed == 1 ? "" : "s",
+            r->threads_failed == 1 ? "its" : "their");
+    if (r->flags & SCOPE_LINES_F_FOREIGN)
+        add(l, RUN_CAVEAT_LINES, i,
+            "the program installed its own SIGPROF handler, so line sampling stopped there: "
+            "later lines are missing");
+    if (r->flags & SCOPE_LINES_F_BLOCKED)
+        add(l, RUN_CAVEAT_LINES, i,
+            "some thread blocked the sampling signal: its time while blocked is missing from "
+            "the line figures");
+    if (r->truncated)
+        add(l, RUN_CAVEAT_LINES, i,
+            "%s stack%s cut at the unwind depth limit: a project line above the cut is "
+            "charged to the deepest frame kept",
+            fmt_ucount(n, sizeof n, r->truncated), r->truncated == 1 ? " was" : "s were");
+    if (r->flags & SCOPE_LINES_F_NO_UNWIND)
+        add(l, RUN_CAVEAT_LINES, i,
+            "stacks were walked with frame pointers only (no libunwind): time in code built "
+            "without them may be charged to the wrong caller");
+}
+
+int run_caveat_append(run_model *m, arena *mem, enum run_caveat_kind kind, size_t worker,
+                      const char *fmt, ...) {
+    /* Exactly one more: the array's spare room from loading is not known here. */
+    run_caveat *grown = realloc(m->caveats, (m->ncaveats + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    m->caveats = grown;
+    caveat_list l = {.m = m, .mem = mem, .cap = m->ncaveats + 1};
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    add(&l, kind, worker, "%s", text);
+    return l.nomem ? -1 : 0;
+}
+
 void run_caveats_free(run_model *m) {
     free(m->caveats);
     m->caveats = NULL;
@@ -257,6 +311,7 @@ int run_add_caveats(run_model *m, arena *mem, const worker_log *logs) {
         damage(&l, i, log);
         ending(&l, i, log);
         recorder_marks(&l, i, log);
+        line_sampler(&l, i, log);
     }
     return l.nomem ? -1 : 0;
 }

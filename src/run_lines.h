@@ -50,16 +50,16 @@ typedef struct run_lines_query {
 
 /* One source line (or one function when the line is unknown). */
 typedef struct run_line {
-    run_str file;      /* source file as the debug info names it; len 0: unknown */
-    uint32_t line;     /* 0: no line information (a function-level row) */
-    run_str function;  /* innermost function at that line, inlined ones included;
-                          "??" when unknown */
-    run_str module;    /* path of the module the address lies in */
-    uint64_t samples;  /* samples attributed to this line */
-    double seconds;    /* estimated CPU time: sum of samples x their period */
-    double share;      /* samples / the query's total samples, 0..1 */
-    double share_sd;   /* one standard deviation of share: sqrt(share (1 - share) / n) */
-    int approximate;   /* 1: function-level only (no debug info or build-id mismatch) */
+    run_str file;     /* source file as the debug info names it; len 0: unknown */
+    uint32_t line;    /* 0: no line information (a function-level row) */
+    run_str function; /* innermost function at that line, inlined ones included;
+                         "??" when unknown */
+    run_str module;   /* path of the module the address lies in */
+    uint64_t samples; /* samples attributed to this line */
+    double seconds;   /* estimated CPU time: sum of samples x their period */
+    double share;     /* samples / the query's total samples, 0..1 */
+    double share_sd;  /* one standard deviation of share: sqrt(share (1 - share) / n) */
+    int approximate;  /* 1: function-level only (no debug info or build-id mismatch) */
 } run_line;
 
 /* One function: the seed's print_stats groups lines under these. */
@@ -68,7 +68,8 @@ typedef struct run_lines_function {
     uint32_t first_line, last_line; /* of its rows with a line; 0, 0 when none */
     uint64_t samples;
     double seconds, share, share_sd;
-    size_t first_row, nrows; /* its rows in run_lines_result.rows (sorted by line) */
+    size_t first_row, nrows; /* its rows: rows[function_rows[first_row + k]] for k < nrows,
+                                by line */
 } run_lines_function;
 
 typedef struct run_lines_result {
@@ -76,7 +77,10 @@ typedef struct run_lines_result {
     size_t nrows;
     run_lines_function *functions; /* by samples, most first */
     size_t nfunctions;
-    uint64_t samples;         /* every sample the query selected */
+    size_t *function_rows;    /* nrows indexes into rows, grouped by function, each function's
+                                 by line (run_lines_function.first_row, nrows) */
+    uint64_t samples;         /* every sample the query selected (a --function filter
+                                 selects rows, not samples: shares stay of the whole) */
     double seconds;           /* their estimated time */
     uint64_t outside_project; /* project attribution: samples with no frame under the
                                  project folder (counted in rows by the frame that ran,
@@ -87,14 +91,14 @@ typedef struct run_lines_result {
 
 /* What line data the run has, from its LINES records and caveats. */
 typedef struct run_lines_info {
-    int has_lines;           /* some process of the newest attempt recorded line samples */
-    uint64_t samples;        /* samples recorded, all processes */
-    uint64_t dropped;        /* lost to full storage */
-    uint64_t truncated;      /* stacks cut at the depth limit */
-    size_t sampled_workers;  /* processes that recorded line samples */
-    uint32_t hz;             /* requested rate when all processes agree; 0 otherwise */
-    run_str project;         /* project folder when all processes agree; len 0 otherwise */
-    size_t unsymbolized;     /* modules without debug info or whose build-id changed */
+    int has_lines;          /* some process of the newest attempt recorded line samples */
+    uint64_t samples;       /* samples recorded, all processes */
+    uint64_t dropped;       /* lost to full storage */
+    uint64_t truncated;     /* stacks cut at the depth limit */
+    size_t sampled_workers; /* processes that recorded line samples */
+    uint32_t hz;            /* requested rate when all processes agree; 0 otherwise */
+    run_str project;        /* project folder when all processes agree; len 0 otherwise */
+    size_t unsymbolized;    /* modules without debug info or whose build-id changed */
 } run_lines_info;
 
 /* Symbolizes the run's line samples once (cached in the model; later calls

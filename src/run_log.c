@@ -128,9 +128,22 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
                 if (!log->no_samples)
                     on_resource(log, &rec.u.resource, &fr);
                 break;
-            default: /* stacks, traces: read by other parts */
+            case SCOPE_REC_MODULE:
+                log_lines_add_module(&log->lines, &log->mem, &rec.u.module);
+                break;
+            case SCOPE_REC_STACK:
+                log_lines_add_stack(&log->lines, &log->mem, &rec.u.stack);
+                break;
+            case SCOPE_REC_STACK_SAMPLES:
+                log_lines_add_samples(&log->lines, &rec.u.stack_samples);
+                break;
+            case SCOPE_REC_LINES:
+                log_lines_set(&log->lines, &log->mem, &rec.u.lines);
+                break;
+            default: /* traces: read by other parts */
                 break;
             }
+            log->nomem |= log->lines.nomem;
         }
         log_settle_pending(log);
     }

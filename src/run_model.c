@@ -35,10 +35,42 @@ struct run_model_builder {
     size_t nlogs, cap_logs;
     run_options opt;     /* as loaded; iteration_name lives in mem */
     worker_role **alone; /* run_worker_role's, per worker (nlogs); NULL until asked */
+    void *ext;           /* run_model_set_extension's */
+    void (*ext_free)(void *);
 };
 
 static run_model_builder *builder_of(run_model *m) {
     return (run_model_builder *)((char *)m - offsetof(run_model_builder, pub));
+}
+
+static const run_model_builder *const_builder_of(const run_model *m) {
+    return (const run_model_builder *)((const char *)m - offsetof(run_model_builder, pub));
+}
+
+worker_log *run_model_logs(run_model *m) {
+    return builder_of(m)->logs;
+}
+
+arena *run_model_arena(run_model *m) {
+    return &builder_of(m)->mem;
+}
+
+void *run_model_extension(const run_model *m) {
+    return const_builder_of(m)->ext;
+}
+
+void run_model_set_extension(run_model *m, void *ext, void (*free_fn)(void *)) {
+    run_model_builder *b = builder_of(m);
+    b->ext = ext;
+    b->ext_free = free_fn;
+}
+
+size_t run_model_alone_worker(const run_model *m, const run_phase *root) {
+    const run_model_builder *b = const_builder_of(m);
+    for (size_t i = 0; b->alone && i < b->nlogs; i++)
+        if (b->alone[i] && b->alone[i]->role.root == root)
+            return i;
+    return SIZE_MAX;
 }
 
 enum run_load_error run_load_fail(char *msg, size_t len, enum run_load_error e, const char *fmt,
@@ -146,6 +178,8 @@ void run_free(run_model *m) {
     if (!m)
         return;
     run_model_builder *b = builder_of(m);
+    if (b->ext_free)
+        b->ext_free(b->ext);
     if (b->alone) {
         for (size_t i = 0; i < b->nlogs; i++) {
             if (b->alone[i])

@@ -243,6 +243,10 @@ void worker_log_settle(worker_log *log) {
         w->dropped += log->tmarks[i].dropped;
     }
     w->unbalanced += log->open_phase_marks;
+    if (log->lines.inconsistent) {
+        log_inconsistent(log, "a module or stack id defined twice differently, or as 0");
+        log->inconsistent += log->lines.inconsistent - 1;
+    }
 
     /* Threads that recorded something; the phase time of the process. */
     idmap seen = {0};
@@ -278,6 +282,7 @@ void worker_log_release(worker_log *log) {
     idmap_free(&log->counter_ix);
     idmap_free(&log->thread_ix);
     res_proc_free(log->res);
+    log_lines_release(&log->lines);
     arena_free(&log->mem);
     memset(log, 0, sizeof *log);
 }

@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "idmap.h"
+#include "log_lines.h"
 #include "res_proc.h"
 #include "run_model.h"
 
@@ -87,6 +88,7 @@ typedef struct worker_log {
     char inconsistent_what[160];
     char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */
     size_t nnotes;
+    log_lines lines; /* line samples (run_lines.h reads them) */
     int nomem;
 
     int no_samples; /* set before reading: RESOURCE records are skipped */

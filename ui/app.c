@@ -3,6 +3,7 @@
 #include "app.h"
 
 #include "fmt.h"
+#include "hot_lines.h"
 #include "screen_text.h"
 #include "style.h"
 
@@ -122,7 +123,7 @@ int app_init(app *a) {
     for (size_t i = 0; i < view_count; i++) {
         /* Each view's key shows that view: no other binding shadows it. */
         key_binding b = keymap_lookup(view_table[i].key);
-        assert(b.action == ACT_VIEW && b.view == i);
+        assert(!view_table[i].key || (b.action == ACT_VIEW && b.view == i));
         (void)b;
         view *v = &a->views[i];
         *v = (view){.def = &view_table[i], .ops = view_table[i].ops, .app = a};
@@ -141,6 +142,11 @@ void app_release(app *a) {
         v->priv = NULL;
         list_free(&v->list);
     }
+}
+
+int app_view_filtered(const app *a, size_t view) {
+    const view_ops *ops = view_table[view].ops;
+    return view == a->focus_view || ops == &lines_view_ops || ops == &source_view_ops;
 }
 
 void app_set_focus(app *a, size_t worker) {
@@ -333,6 +339,15 @@ static void reload(app *a) {
                     m->ncaveats, fmt_duration(when, sizeof when, (double)m->runtime_ns));
 }
 
+/* The view Tab (dir 1) or S-Tab (-1) goes to: the next one with a key. */
+static size_t next_tab(const app *a, int dir) {
+    size_t i = a->current;
+    do
+        i = (i + (dir > 0 ? 1 : view_count - 1)) % view_count;
+    while (!view_table[i].key && i != a->current);
+    return i;
+}
+
 static void switch_view(app *a, size_t index) {
     assert(index < view_count);
     if (index == a->help_view && a->current != a->help_view)
@@ -424,7 +439,7 @@ void app_key(app *a, int key) {
         break;
     case ACT_VIEW_NEXT:
     case ACT_VIEW_PREV:
-        switch_view(a, (a->current + (act == ACT_VIEW_NEXT ? 1 : view_count - 1)) % view_count);
+        switch_view(a, next_tab(a, act == ACT_VIEW_NEXT ? 1 : -1));
         break;
     case ACT_VIEW:
         switch_view(a, bound.view);
@@ -470,6 +485,15 @@ void app_key(app *a, int key) {
         break;
     case ACT_OPEN_SOURCE:
         app_message(a, 1, "o opens a phase's source: select a phase in the Phases view");
+        break;
+    case ACT_HOTTEST:
+        hot_lines_show_hottest(a, NULL, NULL);
+        break;
+    case ACT_PHASE_LINES:
+        app_message(a, 1, "L shows a phase's hot lines: select a phase in the Phases view");
+        break;
+    case ACT_ATTRIBUTION:
+        app_message(a, 1, "a switches the attribution of the Lines and Source views");
         break;
     case ACT_RELOAD:
         reload(a);
@@ -528,8 +552,13 @@ static void draw_tabs(app *a, int width) {
     int x = 1;
     for (size_t i = 0; i < view_count && x < width; i++) {
         char tab[64], key[24];
-        snprintf(tab, sizeof tab, " %s %s ", keymap_key_name(view_table[i].key, key, sizeof key),
-                 view_table[i].title);
+        if (!view_table[i].key && i != a->current)
+            continue; /* reached from another view: a tab only while shown */
+        if (view_table[i].key)
+            snprintf(tab, sizeof tab, " %s %s ",
+                     keymap_key_name(view_table[i].key, key, sizeof key), view_table[i].title);
+        else
+            snprintf(tab, sizeof tab, " %s ", view_table[i].title);
         x += draw_text(stdscr, 1, x, width - x, i == a->current ? TH_TAB_ACTIVE : TH_TAB, tab);
         x += 1;
     }
@@ -616,7 +645,7 @@ void app_draw(app *a) {
     draw_header(a, a->cols);
     draw_tabs(a, a->cols);
     int top = 2;
-    if (a->focus_worker != SIZE_MAX && a->current == a->focus_view)
+    if (a->focus_worker != SIZE_MAX && app_view_filtered(a, a->current))
         draw_filter(a, top++, a->cols);
     view *v = &a->views[a->current];
     int height = a->rows - 1 - top;

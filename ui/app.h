@@ -15,6 +15,7 @@
 
 #include "keymap.h"
 #include "list.h"
+#include "run_lines.h"
 #include "run_model.h"
 #include "theme.h"
 #include "views.h"
@@ -69,6 +70,7 @@ typedef struct view {
 
 typedef struct app {
     const char *run_dir;
+    const char *source_dir; /* --source-dir: where else source files are looked for */
     run_options opt;
     run_model *model;
     theme theme;
@@ -78,6 +80,11 @@ typedef struct app {
     size_t focus_view;    /* the view the process filter narrows (the phase tree) */
     size_t help_view;     /* the view ? shows */
     size_t help_return;   /* the view the help was opened from: q, Esc and ? go back there */
+
+    /* The run's line data (hot_lines.h), loaded on first use for the model
+     * it names. */
+    const run_model *lines_model;
+    run_lines_info lines_info;
 
     int rows, cols;      /* the screen's size */
     size_t focus_worker; /* the process filter: a worker index, SIZE_MAX for none */
@@ -122,6 +129,10 @@ void app_message(app *a, int is_error, const char *fmt, ...) __attribute__((form
 
 /* The process filter: SIZE_MAX clears it.  Switches to the phase tree. */
 void app_set_focus(app *a, size_t worker);
+
+/* Whether the process filter narrows that view (the phase tree, the hot
+ * lines and the source), so its line shows above it. */
+int app_view_filtered(const app *a, size_t view);
 
 /* Whether text matches the search query: smart case (case-sensitive only
  * when the query has a capital letter), as less and vim do. */

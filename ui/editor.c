@@ -1,4 +1,4 @@
-/* Opening a phase's source in the user's editor; see editor.h. */
+/* Opening a phase's or a line's source in the user's editor; see editor.h. */
 #include "editor.h"
 
 #include "style.h"
@@ -39,23 +39,46 @@ static int source_path(const char *dir, size_t dirlen, run_str file, char *out, 
     return 1;
 }
 
-/* The recorded path when it is absolute.  A relative one (a path compiled
- * in relative to the build) is looked for under the working directory of
- * each of the role's processes first, since that is where it was recorded,
- * and only then under the browser's. */
-static int find_source(const app *a, const run_phase *p, const run_role *role, char *out,
-                       size_t cap) {
-    if (memchr(p->file.s, '\0', p->file.len))
-        return 0;
-    if (p->file.s[0] != '/' && role) {
+/* A recorded path that is absolute is used as it is.  A relative one (a
+ * path compiled in relative to the build) is looked for under the working
+ * directory of each of the role's processes first, since that is where it
+ * was recorded, and only then under the browser's. */
+static int find_recorded(const app *a, run_str file, const run_role *role, char *out, size_t cap) {
+    if (file.s[0] != '/' && role) {
         for (size_t i = 0; i < role->nprocs; i++) {
             const run_worker *w = &a->model->workers[role->workers[i]];
             if (w->cwd.len && !memchr(w->cwd.s, '\0', w->cwd.len) &&
-                source_path(w->cwd.s, w->cwd.len, p->file, out, cap) && is_file(out))
+                source_path(w->cwd.s, w->cwd.len, file, out, cap) && is_file(out))
                 return 1;
         }
     }
-    return source_path(NULL, 0, p->file, out, cap) && is_file(out);
+    return source_path(NULL, 0, file, out, cap) && is_file(out);
+}
+
+/* A source line's file: as recorded (find_recorded), else each trailing
+ * part of its path (a/b/c.c, b/c.c, c.c) under the project folder, then
+ * under --source-dir, as the model finds the text it shows
+ * (run_lines_source). */
+static int find_line_source(const app *a, run_str file, const run_role *role, char *out,
+                            size_t cap) {
+    if (find_recorded(a, file, role, out, cap))
+        return 1;
+    run_str roots[2];
+    size_t nroots = 0;
+    if (a->lines_model == a->model && a->lines_info.project.len &&
+        !memchr(a->lines_info.project.s, '\0', a->lines_info.project.len))
+        roots[nroots++] = a->lines_info.project;
+    if (a->source_dir)
+        roots[nroots++] = (run_str){a->source_dir, strlen(a->source_dir)};
+    for (size_t r = 0; r < nroots; r++)
+        for (size_t i = 0; i < file.len; i++) {
+            if ((i && file.s[i - 1] != '/') || file.s[i] == '/')
+                continue;
+            run_str part = {file.s + i, file.len - i};
+            if (source_path(roots[r].s, roots[r].len, part, out, cap) && is_file(out))
+                return 1;
+        }
+    return 0;
 }
 
 static int run_editor(const char *editor, const char *file, unsigned line, char *err,
@@ -95,18 +118,9 @@ static int run_editor(const char *editor, const char *file, unsigned line, char 
     return 0;
 }
 
-void editor_open_phase(app *a, const run_phase *p, const run_role *role) {
+/* Runs the editor on path at line, with the terminal given back to it. */
+static void edit(app *a, const char *path, unsigned line) {
     char shown[600];
-    if (!p->file.len) {
-        app_message(a, 1, "no source recorded for this phase");
-        return;
-    }
-    char path[PATH_MAX];
-    if (!find_source(a, p, role, path, sizeof path)) {
-        style_escape(p->file, shown, sizeof shown);
-        app_message(a, 1, "source %s:%u not found here", shown, p->line);
-        return;
-    }
     const char *editor = getenv("VISUAL");
     if (!editor || !*editor)
         editor = getenv("EDITOR");
@@ -117,7 +131,7 @@ void editor_open_phase(app *a, const run_phase *p, const run_role *role) {
         def_prog_mode();
         endwin();
     }
-    int rc = run_editor(editor, path, p->line, err, sizeof err);
+    int rc = run_editor(editor, path, line, err, sizeof err);
     if (!a->headless) {
         reset_prog_mode();
         clearok(curscr, TRUE);
@@ -126,5 +140,39 @@ void editor_open_phase(app *a, const run_phase *p, const run_role *role) {
         app_message(a, 1, "%s", err);
     else
         app_message(a, 0, "edited %s:%u",
-                    style_escape((run_str){path, strlen(path)}, shown, sizeof shown), p->line);
+                    style_escape((run_str){path, strlen(path)}, shown, sizeof shown), line);
+}
+
+void editor_open_phase(app *a, const run_phase *p, const run_role *role) {
+    char shown[600];
+    if (!p->file.len) {
+        app_message(a, 1, "no source recorded for this phase");
+        return;
+    }
+    char path[PATH_MAX];
+    if (memchr(p->file.s, '\0', p->file.len) ||
+        !find_recorded(a, p->file, role, path, sizeof path)) {
+        style_escape(p->file, shown, sizeof shown);
+        app_message(a, 1, "source %s:%u not found here", shown, p->line);
+        return;
+    }
+    edit(a, path, p->line);
+}
+
+void editor_open_line(app *a, const run_line *l, const run_role *role) {
+    char shown[600];
+    if (!l->file.len || !l->line) {
+        app_message(a, 1, "no source line for %s: its module has no debug info here",
+                    style_escape(l->function, shown, sizeof shown));
+        return;
+    }
+    char path[PATH_MAX];
+    if (memchr(l->file.s, '\0', l->file.len) ||
+        !find_line_source(a, l->file, role, path, sizeof path)) {
+        style_escape(l->file, shown, sizeof shown);
+        app_message(a, 1, "source %s:%u not found here (--source-dir DIR says where)", shown,
+                    l->line);
+        return;
+    }
+    edit(a, path, l->line);
 }

@@ -1,4 +1,4 @@
-/* `o`: a phase's source file opened in the user's editor at its line. */
+/* `o`: a phase's or a hot line's source file opened in the user's editor at its line. */
 #ifndef SCOPE_UI_EDITOR_H
 #define SCOPE_UI_EDITOR_H
 
@@ -14,5 +14,9 @@
  * neither an option nor a command.  Says in the status line what went
  * wrong. */
 void editor_open_phase(app *a, const run_phase *p, const run_role *role);
+
+/* The same for a hot line (the Lines and Source views' o): its file as
+ * recorded, else under the project folder, else under --source-dir. */
+void editor_open_line(app *a, const run_line *l, const run_role *role);
 
 #endif

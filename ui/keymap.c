@@ -30,12 +30,13 @@ static const struct {
     {KEY_END, ACT_END, NULL, "last row"},
     {'G', ACT_END, NULL, NULL},
 
-    {KEY_ENTER, ACT_ENTER, "Tree", "drill in: expand a phase; a process: its phase tree"},
+    {KEY_ENTER, ACT_ENTER, "Tree",
+     "drill in: expand a phase; a process: its phase tree; a line: its source"},
     {'\n', ACT_ENTER, NULL, NULL},
     {'\r', ACT_ENTER, NULL, NULL},
     {KEY_RIGHT, ACT_ENTER, NULL, NULL},
     {'l', ACT_ENTER, NULL, NULL},
-    {KEY_LEFT, ACT_BACK, NULL, "back: collapse, or go up to the parent"},
+    {KEY_LEFT, ACT_BACK, NULL, "back: collapse, or go up to the parent; Source: back"},
     {'h', ACT_BACK, NULL, NULL},
     {KEY_BACKSPACE, ACT_BACK, NULL, NULL},
     {127, ACT_BACK, NULL, NULL},
@@ -50,13 +51,20 @@ static const struct {
     {KEY_F(1), ACT_HELP, NULL, NULL},
 
     {'/', ACT_SEARCH, "Finding", "search names as you type (Enter keeps, Esc cancels)"},
-    {'n', ACT_SEARCH_NEXT, NULL, "next match"},
-    {'N', ACT_SEARCH_PREV, NULL, "previous match"},
+    {'n', ACT_SEARCH_NEXT, NULL, "next match; on Source, the next line down the heat ranking"},
+    {'N', ACT_SEARCH_PREV, NULL, "previous match; on Source, the next line up (hotter)"},
     {'s', ACT_SORT, NULL, "cycle the sort order"},
-    {KEY_ESCAPE, ACT_CLEAR, NULL, "clear the process filter"},
+    {KEY_ESCAPE, ACT_CLEAR, NULL,
+     "clear the filter: on Lines the phase's first, then the process's"},
+
+    {'H', ACT_HOTTEST, "Hot lines",
+     "the hottest line in its source: of the phase or role selected in Phases, else of the run"},
+    {'L', ACT_PHASE_LINES, NULL, "on Phases: the hot lines of the selected phase or role"},
+    {'a', ACT_ATTRIBUTION, NULL,
+     "on Lines and Source: the line that ran (self), or its caller in the project"},
 
     {'P', ACT_SAVE, "Other", "save the screen as text to scope-VIEW-N.txt"},
-    {'o', ACT_OPEN_SOURCE, NULL, "open the phase's source in $VISUAL or $EDITOR"},
+    {'o', ACT_OPEN_SOURCE, NULL, "open the phase's or line's source in $VISUAL or $EDITOR"},
     {'r', ACT_RELOAD, NULL, "reload the run from disk"},
     {KEY_CTRL('l'), ACT_REDRAW, NULL, "redraw the screen"},
     {'q', ACT_QUIT, NULL, "quit"},
@@ -75,15 +83,17 @@ static size_t views_at(void) {
 }
 
 size_t keymap_count(void) {
-    return NTABLE - 1 + view_count;
+    return NTABLE - 1 + view_keyed_count();
 }
 
 key_binding keymap_binding(size_t i) {
     assert(i < keymap_count());
-    size_t at = views_at();
-    if (i >= at && i < at + view_count)
-        return (key_binding){.key = view_table[i - at].key, .action = ACT_VIEW, .view = i - at};
-    size_t t = i < at ? i : i - view_count + 1;
+    size_t at = views_at(), nkeyed = view_keyed_count();
+    if (i >= at && i < at + nkeyed) {
+        size_t v = view_keyed(i - at);
+        return (key_binding){.key = view_table[v].key, .action = ACT_VIEW, .view = v};
+    }
+    size_t t = i < at ? i : i - nkeyed + 1;
     return (key_binding){table[t].key, table[t].action, table[t].group, table[t].help, 0};
 }
 

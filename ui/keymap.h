@@ -36,6 +36,10 @@ enum action {
     ACT_SEARCH_PREV,
     ACT_SORT,
     ACT_CLEAR, /* Esc: clear the filter or the search */
+    /* hot lines */
+    ACT_HOTTEST,     /* H: the hottest line, in the Source view */
+    ACT_PHASE_LINES, /* L: the Lines view narrowed to the selected phase */
+    ACT_ATTRIBUTION, /* a: project or self attribution */
     /* the rest */
     ACT_SAVE,
     ACT_OPEN_SOURCE,

@@ -122,6 +122,28 @@ const char *style_escape(run_str name, char *buf, size_t cap) {
     return buf;
 }
 
+int draw_escaped(WINDOW *w, int y, int x, int cols, enum theme_element el, const char *s) {
+    if (style_utf8)
+        return draw_text(w, y, x, cols, el, s);
+    char buf[2048];
+    size_t len = 0, n = strlen(s);
+    for (size_t i = 0; i < n && len + 12 < sizeof buf;) {
+        uint32_t cp;
+        size_t seq =
+            (unsigned char)s[i] < 0x80 ? 1 : scope_utf8_seq_len((const uint8_t *)s + i, n - i, &cp);
+        if (seq == 1 || seq == 0) {
+            buf[len++] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
+            i++;
+            continue;
+        }
+        len +=
+            (size_t)snprintf(buf + len, sizeof buf - len, cp > 0xFFFF ? "\\U%08x" : "\\u%04x", cp);
+        i += seq;
+    }
+    buf[len] = '\0';
+    return draw_text(w, y, x, cols, el, buf);
+}
+
 int draw_name(WINDOW *w, int y, int x, int cols, enum theme_element el, run_str name) {
     char buf[1024];
     return draw_text(w, y, x, cols, el, style_escape(name, buf, sizeof buf));

@@ -41,6 +41,10 @@ void draw_text_right(WINDOW *w, int y, int x, int cols, enum theme_element el, c
 /* A name from a log, escaped for this terminal (ASCII escapes beyond ASCII
  * when the locale is not UTF-8). */
 int draw_name(WINDOW *w, int y, int x, int cols, enum theme_element el, run_str name);
+/* Text already escaped for a UTF-8 terminal (a source line of the model's,
+ * run_lines_source), drawn as it is there; in a non-UTF-8 locale each
+ * character beyond ASCII as \uXXXX.  Returns the columns written. */
+int draw_escaped(WINDOW *w, int y, int x, int cols, enum theme_element el, const char *s);
 /* The name escaped for this terminal into buf; returns buf. */
 const char *style_escape(run_str name, char *buf, size_t cap);
 /* Spaces over `cols` columns. */

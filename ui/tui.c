@@ -20,11 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 const char tui_usage[] = "RUN [--theme NAME|PATH] [--iteration NAME] [--view NAME]\n"
-                         "                 [--keys KEYS] [--size WxH] [--print]";
+                         "                 [--source-dir DIR] [--keys KEYS] [--size WxH] [--print]";
 
 static void usage(FILE *f) {
     char views[256];
@@ -35,6 +36,8 @@ static void usage(FILE *f) {
             "                     $XDG_CONFIG_HOME/scope/config.yaml, else 'default')\n"
             "  --iteration NAME   the phase that marks one iteration (default 'iteration')\n"
             "  --view NAME        open on %s\n"
+            "  --source-dir DIR   where else to look for source files (after the path\n"
+            "                     recorded and the project folder)\n"
             "  --keys KEYS        headless: replay KEYS ('jj<Enter>/mcts<Enter>P'; names in\n"
             "                     <>: <Up> <Down> <Enter> <Esc> <Tab> <PgDn> <resize:WxH>, ...)\n"
             "  --size WxH         headless: the screen's size (default 80x24)\n"
@@ -239,7 +242,7 @@ static int run_terminal(app *a, timings *t) {
 
 int tui_main(int argc, char **argv) {
     timings t = {.start_ms = now_ms()};
-    const char *dir = NULL, *theme_arg = NULL, *keys = NULL, *view_name = NULL;
+    const char *dir = NULL, *theme_arg = NULL, *keys = NULL, *view_name = NULL, *source_dir = NULL;
     int cols = 80, rows = 24, print = 0, headless = 0;
     run_options opt = {0};
     for (int i = 1; i < argc; i++) {
@@ -251,7 +254,7 @@ int tui_main(int argc, char **argv) {
         } else if (!strcmp(s, "--print")) {
             print = headless = 1;
         } else if (!strcmp(s, "--theme") || !strcmp(s, "--iteration") || !strcmp(s, "--keys") ||
-                   !strcmp(s, "--size") || !strcmp(s, "--view")) {
+                   !strcmp(s, "--size") || !strcmp(s, "--view") || !strcmp(s, "--source-dir")) {
             if (!val)
                 return bad("%s needs a value", s);
             i++;
@@ -261,6 +264,8 @@ int tui_main(int argc, char **argv) {
                 opt.iteration_name = val;
             else if (!strcmp(s, "--view"))
                 view_name = val;
+            else if (!strcmp(s, "--source-dir"))
+                source_dir = val;
             else if (!strcmp(s, "--keys"))
                 keys = val, headless = 1;
             else {
@@ -288,8 +293,12 @@ int tui_main(int argc, char **argv) {
         return bad(fmt, view_name);
     }
 
+    struct stat sst;
+    if (source_dir && (stat(source_dir, &sst) != 0 || !S_ISDIR(sst.st_mode)))
+        return bad("--source-dir: '%s' is not a folder", source_dir);
+
     static app a;
-    a = (app){.run_dir = dir, .opt = opt, .current = first};
+    a = (app){.run_dir = dir, .source_dir = source_dir, .opt = opt, .current = first};
     char err[1200];
     if (theme_resolve(theme_arg, &a.theme, err, sizeof err) < 0) {
         fprintf(stderr, "scope-tui: %s\n", err);

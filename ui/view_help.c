@@ -41,6 +41,16 @@ static void fill_help(view *v, text_lines *t) {
     text_add(t, TH_NORMAL, 12, "  imbalance the busiest process's phase time over the role's mean");
     text_add(t, TH_NORMAL, 12, "  n/a       not measured, never the same as 0");
     text_add(t, TH_NORMAL, 0, "%s", "");
+    text_add(t, TH_ROLE, 0, "Lines");
+    text_add(t, TH_NORMAL, 12,
+             "  share     of the role's line samples (Source: of the function's)");
+    text_add(t, TH_NORMAL, 12, "  %s one standard deviation of the share, from the sample count",
+             style_utf8 ? "±        " : "+-       ");
+    text_add(t, TH_NORMAL, 12, "  time      estimated CPU time: samples times the sampling period");
+    text_add(t, TH_NORMAL, 12,
+             "  project   a sample counts for its innermost line in the project folder, so time in "
+             "a library lands on the line that called it; a shows the line that ran instead");
+    text_add(t, TH_NORMAL, 0, "%s", "");
     text_add(t, TH_DIM, 2, "theme: %s (--theme, $SCOPE_THEME or theme: in config.yaml)",
              v->app->theme.name);
 }

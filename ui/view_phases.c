@@ -10,6 +10,7 @@
 #include "app.h"
 #include "editor.h"
 #include "fmt.h"
+#include "hot_lines.h"
 #include "layout.h"
 #include "phase_columns.h"
 #include "style.h"
@@ -483,9 +484,33 @@ static void phases_draw(view *v, WINDOW *w, int top, int height, int width) {
         draw_detail(v, w, top + height - detail, width);
 }
 
+/* The phase (or, on a role's row, NULL) and role the selected row is of:
+ * what H and L show the hot lines of.  A counter stands for its phase. */
+static const run_role *selected_scope(view *v, const run_phase **phase) {
+    size_t sel = list_selected(&v->list);
+    *phase = NULL;
+    if (sel == LIST_NONE)
+        return NULL;
+    size_t row = sel;
+    if (v->list.rows[row].kind == ROW_COUNTER && v->list.rows[row].parent != LIST_NONE)
+        row = v->list.rows[row].parent;
+    if (v->list.rows[row].kind == ROW_PHASE)
+        *phase = v->list.rows[row].item;
+    return role_of_row(v, sel);
+}
+
 static int phases_action(view *v, enum action act) {
     app *a = v->app;
     size_t sel = list_selected(&v->list);
+    if (act == ACT_HOTTEST || act == ACT_PHASE_LINES) {
+        const run_phase *phase;
+        const run_role *role = selected_scope(v, &phase);
+        if (act == ACT_HOTTEST)
+            hot_lines_show_hottest(a, role, phase);
+        else
+            hot_lines_show_phase(a, role, phase);
+        return 1;
+    }
     if (act != ACT_OPEN_SOURCE)
         return 0;
     if (sel == LIST_NONE || v->list.rows[sel].kind != ROW_PHASE)

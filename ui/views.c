@@ -10,9 +10,12 @@
 
 /* One line a view: NAME (--view, the saved screen's file name), KEY, the
  * tab's TITLE and the help's line; its ops are NAME_view_ops, defined in
- * view_NAME.c.  The tab bar and Tab follow this order. */
+ * view_NAME.c.  The tab bar and Tab follow this order.  KEY 0: a view
+ * reached from another one (views.h). */
 #define VIEWS(X)                                                                                   \
     X(phases, '1', "Phases", "the phase tree of each role")                                        \
+    X(lines, '2', "Lines", "the hot source lines of each role")                                    \
+    X(source, 0, "Source", "a function's source, each line's share of the samples")                \
     X(io, '3', "I/O", "exact I/O by phase and the sampled I/O over time")                          \
     X(gpu, '4', "GPU", "each device's busy, this run's share and memory over time")                \
     X(processes, '5', "Processes", "every worker, host, rank and caveat")                          \
@@ -29,7 +32,7 @@ static_assert(sizeof view_table / sizeof view_table[0] <= VIEW_MAX, "VIEW_MAX ho
 
 size_t view_named(const char *name) {
     for (size_t i = 0; i < view_count; i++)
-        if (!strcmp(view_table[i].name, name))
+        if (view_table[i].key && !strcmp(view_table[i].name, name))
             return i;
     return SIZE_MAX;
 }
@@ -41,12 +44,26 @@ size_t view_of_ops(const view_ops *ops) {
     return SIZE_MAX;
 }
 
+size_t view_keyed(size_t k) {
+    for (size_t i = 0; i < view_count; i++)
+        if (view_table[i].key && k-- == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+size_t view_keyed_count(void) {
+    size_t n = 0;
+    for (size_t i = 0; i < view_count; i++)
+        n += view_table[i].key != 0;
+    return n;
+}
+
 const char *view_names(char *buf, size_t cap, const char *last) {
-    size_t len = 0;
+    size_t len = 0, nkeyed = view_keyed_count();
     buf[0] = '\0';
-    for (size_t i = 0; i < view_count && len < cap; i++) {
-        const char *sep = i == 0 ? "" : i + 1 == view_count ? last : ", ";
-        int n = snprintf(buf + len, cap - len, "%s%s", sep, view_table[i].name);
+    for (size_t k = 0; k < nkeyed && len < cap; k++) {
+        const char *sep = k == 0 ? "" : k + 1 == nkeyed ? last : ", ";
+        int n = snprintf(buf + len, cap - len, "%s%s", sep, view_table[view_keyed(k)].name);
         if (n < 0)
             break;
         len += (size_t)n;

@@ -24,7 +24,11 @@
  * report_json_print into memory, checks that neither output holds a raw
  * control character (but newlines, the JSON's tabs and the colour style's
  * own SGR sequences) or a format character that can disguise a name
- * (text_escape.h), and run_free.  Since every log has an
+ * (text_escape.h); then the hot lines: symbolized (module paths come from
+ * the input, so the symbolizer meets whatever they name), selected whole,
+ * per attribution and per top-level phase, printed as `scope-tui lines`
+ * prints them and as JSON, with the same checks; and run_free.  Since
+ * every log has an
  * intact header, run_load must succeed: any error, out of memory included,
  * is a bug (the allocations here are small; one log failing is a caveat,
  * never a failed load).  ASan, UBSan and LeakSanitizer do the rest.
@@ -42,6 +46,8 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "fuzz_common.h"
+#include "lines_json.h"
+#include "lines_text.h"
 #include "report_json.h"
 #include "report_text.h"
 #include "run_model.h"
@@ -423,6 +429,85 @@ static int print_json(FILE *f, const run_model *m, const void *unused) {
     return report_json_print(f, m);
 }
 
+/* One hot-lines query printed as the lines command prints it. */
+typedef struct lines_print {
+    run_model *m;
+    const run_lines_info *info;
+    const run_lines_query *q;
+    const run_lines_result *r;
+    size_t top;
+} lines_print;
+
+static int print_lines_text(FILE *f, const run_model *m, const void *arg) {
+    (void)m;
+    const lines_print *lp = arg;
+    lines_text_opts o = {.top = lp->top, .what = "the fuzz run"};
+    lines_text_heading(f, lp->info, lp->r, lp->q->attr, &o);
+    lines_text_stats(f, lp->m, lp->r, &o);
+    lines_text_top(f, lp->m, lp->r, &o);
+    lines_text_caveats(f, lp->m);
+    return 0;
+}
+
+static int print_lines_json(FILE *f, const run_model *m, const void *arg) {
+    const lines_print *lp = arg;
+    return lines_json_print(f, m, lp->info, lp->q, lp->r, lp->top, 0);
+}
+
+/* A query's rows must add up to its samples, and be sorted as asked. */
+static void check_lines(const run_lines_query *q, const run_lines_result *r) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        sum += r->rows[i].samples;
+        if (!r->rows[i].samples || !(r->rows[i].share >= 0 && r->rows[i].share <= 1))
+            die("a hot-lines row with no samples or a share out of 0..1");
+        if (q->sort == RUN_LINES_BY_SAMPLES && i && r->rows[i].samples > r->rows[i - 1].samples)
+            die("hot-lines rows out of order");
+    }
+    if (!q->function && sum != r->samples)
+        die("hot-lines rows do not add up to the selection's samples");
+    size_t in_functions = 0;
+    for (size_t i = 0; i < r->nfunctions; i++) {
+        in_functions += r->functions[i].nrows;
+        if (r->functions[i].first_row + r->functions[i].nrows > r->nrows)
+            die("a hot-lines function's rows out of range");
+    }
+    if (in_functions != r->nrows)
+        die("hot-lines functions do not hold every row once");
+}
+
+static void lines(run_model *m, size_t size) {
+    run_lines_info info;
+    char msg[512];
+    if (run_lines_load(m, NULL, &info, msg, sizeof msg) < 0) {
+        fprintf(stderr, "fuzz: run_lines_load failed: %s\n", msg);
+        abort();
+    }
+    if (!info.has_lines)
+        return;
+    const run_phase *phases[5] = {NULL};
+    size_t nphases = 1;
+    for (size_t i = 0; m->nroles && i < m->roles[0].root->nchildren && nphases < 5; i++)
+        phases[nphases++] = m->roles[0].root->children[i];
+    for (size_t k = 0; k < 2 * nphases; k++) {
+        run_lines_query q = {.worker = SIZE_MAX,
+                             .attr = k & 1 ? RUN_LINES_SELF : RUN_LINES_PROJECT,
+                             .sort = (enum run_lines_sort)((size + k) % 3),
+                             .phase = phases[k / 2]};
+        run_lines_result r;
+        if (run_lines_select(m, &q, &r, msg, sizeof msg) < 0)
+            continue; /* a phase of no sampled process */
+        check_lines(&q, &r);
+        lines_print lp = {m, &info, &q, &r, size % 4 ? 0 : 5};
+        print_checked("the lines tables", 0, m, print_lines_text, &lp);
+        if (print_checked("the lines JSON", 1, m, print_lines_json, &lp) < 0) {
+            fprintf(stderr, "fuzz: lines_json_print failed\n");
+            abort();
+        }
+        run_lines_free(&r);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const uint8_t *p = data, *end = data + size;
     unsigned nlogs = 0;
@@ -466,6 +551,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fprintf(stderr, "fuzz: report_json_print failed\n");
         abort();
     }
+    lines(m, size);
     run_free(m);
     return 0;
 }

@@ -50,7 +50,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum mode { MODE_FILE, MODE_SUFFIX, MODE_RECORDS, MODE_RUN, MODE_STRESS, MODE_READER_STRESS };
+enum mode {
+    MODE_FILE,
+    MODE_SUFFIX,
+    MODE_RECORDS,
+    MODE_RUN,
+    MODE_STRESS,
+    MODE_READER_STRESS,
+    MODE_ELF
+};
 
 /* Sample logs to start from: one tiny, a few medium, one long enough to hold
  * many aggregate rewrites. */
@@ -744,6 +752,58 @@ static int write_runs(const char *dir) {
     failed |= t.nomem || write_file(dir, "run_hostile.run", t.b.p, t.b.len) < 0;
     free(t.b.p);
 
+    /* Line samples: a sound worker whose last frame adds modules (missing
+     * files, a hostile path), stacks (in no module, in an undefined module,
+     * empty), counts under phases and none (one of an undefined stack), and
+     * the sampler's LINES record. */
+    t = (run_text){0};
+    worker_log(&t, &roles[0]);
+    put(&t, SCOPE_FUZZ_FRAME_SEP, SCOPE_FUZZ_FRAME_SEP_LEN);
+    rec_frame(&t, 100000000000ull, wall + 100000000000ull, SCOPE_FRAME_EXIT);
+    {
+        static const uint8_t bid[] = {0xde, 0xad, 0xbe, 0xef};
+        scope_record r = {.type = SCOPE_REC_MODULE};
+        r.u.module = (scope_rec_module){
+            1, text_bytes("/nonexistent/app"), {bid, sizeof bid}, 0x555555554000ull, 0x20000};
+        put_record(&t, &r);
+        r.u.module = (scope_rec_module){
+            2, text_bytes("/tmp/\x1b[31mlib\xff.so"), {NULL, 0}, 0x7f0000000000ull, 0x1000};
+        put_record(&t, &r);
+        scope_frame_addr f1[] = {{1, 0x1a2c}, {2, 0x10}, {1, 0x1f80}};
+        scope_frame_addr f2[] = {{0, 0x7f0000001234ull}};
+        scope_frame_addr f3[] = {{7, 0x10}, {1, 0x20}};
+        scope_record st = {.type = SCOPE_REC_STACK};
+        st.u.stack = (scope_rec_stack){1, 3, f1};
+        put_record(&t, &st);
+        st.u.stack = (scope_rec_stack){2, 1, f2};
+        put_record(&t, &st);
+        st.u.stack = (scope_rec_stack){3, 2, f3};
+        put_record(&t, &st);
+        st.u.stack = (scope_rec_stack){4, 0, NULL};
+        put_record(&t, &st);
+        scope_stack_count c1[] = {{1, 50}, {2, 7}, {3, 1}, {4, 2}, {9, 4}};
+        scope_stack_count c2[] = {{1, 3}, {3, 11}};
+        scope_record ss = {.type = SCOPE_REC_STACK_SAMPLES};
+        ss.u.stack_samples = (scope_rec_stack_samples){1, 2, 10000000, 5, c1};
+        put_record(&t, &ss);
+        ss.u.stack_samples = (scope_rec_stack_samples){2, 0, 1000000, 2, c2};
+        put_record(&t, &ss);
+        scope_record ln = {.type = SCOPE_REC_LINES};
+        ln.u.lines = (scope_rec_lines){text_bytes("/nonexistent"),
+                                       100,
+                                       0,
+                                       10000000,
+                                       80,
+                                       3,
+                                       1,
+                                       2,
+                                       1,
+                                       SCOPE_LINES_F_ACTIVE | SCOPE_LINES_F_BLOCKED};
+        put_record(&t, &ln);
+    }
+    failed |= t.nomem || write_file(dir, "run_lines.run", t.b.p, t.b.len) < 0;
+    free(t.b.p);
+
     /* The smallest runs: one empty log (a header alone), and one empty frame. */
     failed |= write_file(dir, "run_empty.run", "", 0) < 0;
     t = (run_text){0};
@@ -943,9 +1003,44 @@ static int mkdir_p(const char *dir) {
     return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+#ifndef SCOPE_FUZZ_ELF_SEED
+#define SCOPE_FUZZ_ELF_SEED ""
+#endif
+
+/* fuzz_lines_symbolize's seeds: a small module with debug info (built
+ * beside this program), its first half, and its ELF header alone. */
+static int write_elf_seeds(const char *dir) {
+    FILE *f = fopen(SCOPE_FUZZ_ELF_SEED, "rb");
+    if (!f) {
+        fprintf(stderr, "make_corpus: %s: %s\n", SCOPE_FUZZ_ELF_SEED, strerror(errno));
+        return -1;
+    }
+    blob b = {0};
+    char buf[65536];
+    size_t n;
+    int failed = 0;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        uint8_t *p = realloc(b.p, b.len + n);
+        if (!p) {
+            failed = 1;
+            break;
+        }
+        b.p = p;
+        memcpy(b.p + b.len, buf, n);
+        b.len += n;
+    }
+    fclose(f);
+    failed |= b.len < 64;
+    failed |= failed || write_file(dir, "elf_whole", b.p, b.len) < 0;
+    failed |= failed || write_file(dir, "elf_half", b.p, b.len / 2) < 0;
+    failed |= failed || write_file(dir, "elf_header", b.p, 64) < 0;
+    free(b.p);
+    return failed ? -1 : 0;
+}
+
 static int usage(void) {
-    fprintf(stderr,
-            "usage: make_corpus [--mode file|suffix|records|run|stress|reader-stress] OUTDIR\n");
+    fprintf(stderr, "usage: make_corpus [--mode file|suffix|records|run|stress|reader-stress|elf] "
+                    "OUTDIR\n");
     return 2;
 }
 
@@ -967,6 +1062,8 @@ int main(int argc, char **argv) {
                 mode = MODE_STRESS;
             else if (strcmp(m, "reader-stress") == 0)
                 mode = MODE_READER_STRESS;
+            else if (strcmp(m, "elf") == 0)
+                mode = MODE_ELF;
             else
                 return usage();
         } else if (argv[i][0] == '-' || dir) {
@@ -984,6 +1081,8 @@ int main(int argc, char **argv) {
 
     if (mode == MODE_RUN)
         return write_runs(dir) < 0 ? 1 : 0;
+    if (mode == MODE_ELF)
+        return write_elf_seeds(dir) < 0 ? 1 : 0;
     if (mode == MODE_STRESS)
         return write_stress(dir) < 0 ? 1 : 0;
     if (mode == MODE_READER_STRESS) {

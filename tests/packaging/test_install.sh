@@ -105,11 +105,11 @@ read -r -a pc_flags <<<"$("$pkg_config" --cflags --libs scope)"
 run "$tmp/pc/build.log" "$cc" "${flags[@]}" -o "$tmp/pc/app_pc" "$here/consumer/app.c" \
     "${pc_flags[@]}" || fail "pkg-config build"
 # Static: libscope.a named explicitly (-lscope would take the shared library),
-# then what it needs.
+# then what it needs: zstd, libunwind (the line sampler's stacks), libdl.
 read -r -a pc_cflags <<<"$("$pkg_config" --cflags scope)"
-read -r -a zstd_libs <<<"$("$pkg_config" --libs libzstd)"
+read -r -a zstd_libs <<<"$("$pkg_config" --libs libzstd libunwind)"
 run "$tmp/pc/build-static.log" "$cc" "${flags[@]}" -o "$tmp/pc/app_pc_static" \
-    "$here/consumer/app.c" "${pc_cflags[@]}" "$pc_libdir/libscope.a" "${zstd_libs[@]}" -pthread ||
+    "$here/consumer/app.c" "${pc_cflags[@]}" "$pc_libdir/libscope.a" "${zstd_libs[@]}" -pthread -ldl ||
     fail "pkg-config static build"
 unset PKG_CONFIG_PATH
 

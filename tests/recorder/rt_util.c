@@ -144,14 +144,16 @@ static int same_key(const char *a, const char *b) {
     return la == lb && !strncmp(a, b, la);
 }
 
-/* The child's environment, built before fork. */
+/* The child's environment, built before fork.  A driver run with
+ * RT_SAMPLE_LINES=1 (the line-sampling variants CTest registers) gives
+ * every program SCOPE_LINES=1 too, unless the test sets it itself. */
 static char **child_env(const char *const *changes) {
     size_t n = 0, k = 0;
     while (environ[n])
         n++;
     while (changes && changes[k])
         k++;
-    char **env = calloc(n + k + 1, sizeof *env);
+    char **env = calloc(n + k + 2, sizeof *env);
     ck_assert_ptr_nonnull(env);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -163,9 +165,15 @@ static char **child_env(const char *const *changes) {
         if (!changed)
             env[m++] = environ[i];
     }
-    for (size_t j = 0; j < k; j++)
+    int lines_set = 0;
+    for (size_t j = 0; j < k; j++) {
+        lines_set |= same_key(changes[j], "SCOPE_LINES=");
         if (strchr(changes[j], '='))
             env[m++] = (char *)changes[j];
+    }
+    const char *sample = getenv("RT_SAMPLE_LINES");
+    if (!lines_set && sample && !strcmp(sample, "1"))
+        env[m++] = "SCOPE_LINES=1";
     env[m] = NULL;
     return env;
 }

@@ -52,6 +52,7 @@ typedef struct loader {
     rr_log *log;
     size_t cap_strings, cap_threads, cap_nodes, cap_counters, cap_marks, cap_frames;
     size_t cap_resources;
+    size_t cap_modules, cap_stacks, cap_samples;
     idmap strings, threads, nodes, counters, agg_ids;
     rr_agg *aggs; /* by node id through agg_ids, joined to nodes at the end */
     uint32_t *agg_node;
@@ -290,6 +291,84 @@ static void on_mark(loader *L, const scope_rec_mark *m) {
 
 /* References resolved once the whole file is read: inside a frame order
  * does not matter, and a definition may come in any earlier frame. */
+/* ---- line samples ---------------------------------------------------------- */
+
+static void on_module(loader *L, const scope_rec_module *m) {
+    rr_log *log = L->log;
+    if (rr_module_by_id(log, m->id))
+        return; /* definitions never change: the first copy stands */
+    log->modules = grow(log->modules, log->nmodules, &L->cap_modules, sizeof *log->modules);
+    rr_module *d = &log->modules[log->nmodules++];
+    *d = (rr_module){.id = m->id, .path = copy_bytes(m->path), .base = m->base, .size = m->size};
+    d->build_id_len = m->build_id.len < sizeof d->build_id ? m->build_id.len : sizeof d->build_id;
+    if (d->build_id_len)
+        memcpy(d->build_id, m->build_id.ptr, d->build_id_len);
+}
+
+static void on_stack(loader *L, const scope_rec_stack *st) {
+    rr_log *log = L->log;
+    if (rr_stack_by_id(log, st->id))
+        return;
+    log->stacks = grow(log->stacks, log->nstacks, &L->cap_stacks, sizeof *log->stacks);
+    rr_stack *d = &log->stacks[log->nstacks++];
+    d->id = st->id;
+    d->nframes = st->nframes;
+    d->frames = calloc(st->nframes + 1, sizeof *d->frames);
+    if (!d->frames)
+        abort();
+    memcpy(d->frames, st->frames, st->nframes * sizeof *d->frames);
+}
+
+static void on_stack_samples(loader *L, const scope_rec_stack_samples *ss) {
+    rr_log *log = L->log;
+    for (uint32_t k = 0; k < ss->n; k++) {
+        rr_sample_count *c = NULL;
+        for (size_t i = 0; i < log->nsamples && !c; i++)
+            if (log->samples[i].thread == ss->thread && log->samples[i].node == ss->node &&
+                log->samples[i].stack == ss->counts[k].stack)
+                c = &log->samples[i];
+        if (!c) {
+            log->samples = grow(log->samples, log->nsamples, &L->cap_samples, sizeof *log->samples);
+            c = &log->samples[log->nsamples++];
+            *c = (rr_sample_count){ss->thread, ss->node, ss->counts[k].stack, 0, 0};
+        }
+        c->count = ss->counts[k].count; /* newest wins */
+        c->period_ns = ss->period_ns;
+    }
+}
+
+static void on_lines(loader *L, const scope_rec_lines *l) {
+    rr_log *log = L->log;
+    free(log->lines_project.ptr);
+    log->lines_project = copy_bytes(l->project);
+    log->lines = *l;
+    log->lines.project = (scope_bytes){(const uint8_t *)log->lines_project.ptr, l->project.len};
+    log->has_lines = 1;
+}
+
+const rr_module *rr_module_by_id(const rr_log *log, uint32_t id) {
+    for (size_t i = 0; i < log->nmodules; i++)
+        if (log->modules[i].id == id)
+            return &log->modules[i];
+    return NULL;
+}
+
+const rr_stack *rr_stack_by_id(const rr_log *log, uint32_t id) {
+    for (size_t i = 0; i < log->nstacks; i++)
+        if (log->stacks[i].id == id)
+            return &log->stacks[i];
+    return NULL;
+}
+
+uint64_t rr_samples_of(const rr_log *log, uint32_t thread, uint32_t node) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < log->nsamples; i++)
+        if ((!thread || log->samples[i].thread == thread) &&
+            (node == UINT32_MAX || log->samples[i].node == node))
+            sum += log->samples[i].count;
+    return sum;
+}
+
 static void resolve(loader *L) {
     rr_log *log = L->log;
     uint32_t at;
@@ -382,6 +461,18 @@ int rr_load_file(const char *path, rr_log *log) {
             case SCOPE_REC_RESOURCE:
                 on_resource(&L, &rec.u.resource);
                 break;
+            case SCOPE_REC_MODULE:
+                on_module(&L, &rec.u.module);
+                break;
+            case SCOPE_REC_STACK:
+                on_stack(&L, &rec.u.stack);
+                break;
+            case SCOPE_REC_STACK_SAMPLES:
+                on_stack_samples(&L, &rec.u.stack_samples);
+                break;
+            case SCOPE_REC_LINES:
+                on_lines(&L, &rec.u.lines);
+                break;
             default:
                 if (!scope_rec_type_known(rec.type))
                     log->nunknown++;
@@ -438,6 +529,14 @@ void rr_log_free(rr_log *log) {
     free(log->resources);
     free(log->frames);
     free(log->damage);
+    for (size_t i = 0; i < log->nmodules; i++)
+        free(log->modules[i].path.ptr);
+    for (size_t i = 0; i < log->nstacks; i++)
+        free(log->stacks[i].frames);
+    free(log->modules);
+    free(log->stacks);
+    free(log->samples);
+    free(log->lines_project.ptr);
     free(log->path);
     memset(log, 0, sizeof *log);
 }

@@ -93,6 +93,26 @@ typedef struct rr_resource {
     uint32_t frame_reason; /* and why that frame was closed */
 } rr_resource;
 
+/* Line sampling (format 1.3): definitions as first met, counts newest per
+ * (thread, node, stack), the newest LINES record. */
+typedef struct rr_module {
+    uint32_t id;
+    rr_bytes path;
+    uint8_t build_id[64];
+    size_t build_id_len;
+    uint64_t base, size;
+} rr_module;
+
+typedef struct rr_stack {
+    uint32_t id, nframes;
+    scope_frame_addr *frames; /* innermost first */
+} rr_stack;
+
+typedef struct rr_sample_count {
+    uint32_t thread, node, stack;
+    uint64_t count, period_ns;
+} rr_sample_count;
+
 typedef struct rr_frame {
     uint64_t offset, seq, mono_ns, wall_ns;
     uint32_t reason;
@@ -125,6 +145,15 @@ typedef struct rr_log {
     size_t nresources;
     scope_log_damage *damage;
     size_t ndamage;
+    rr_module *modules;
+    size_t nmodules;
+    rr_stack *stacks;
+    size_t nstacks;
+    rr_sample_count *samples;
+    size_t nsamples;
+    int has_lines; /* a LINES record was read: `lines` is the newest */
+    scope_rec_lines lines;
+    rr_bytes lines_project; /* lines.project, copied */
 
     /* Departures from docs/format.md found while reading, counted, the
      * first few described in `problems` (one per line). */
@@ -220,5 +249,13 @@ int rr_check_clean(const rr_log *log, char *why, size_t cap);
 
 /* A readable dump of what was read, for failure messages. */
 void rr_print(FILE *out, const rr_log *log);
+
+/* ---- line samples --------------------------------------------------------- */
+
+const rr_module *rr_module_by_id(const rr_log *log, uint32_t id);
+const rr_stack *rr_stack_by_id(const rr_log *log, uint32_t id);
+/* Samples of thread (0: every thread) with node open (UINT32_MAX: any
+ * node), summed over stacks. */
+uint64_t rr_samples_of(const rr_log *log, uint32_t thread, uint32_t node);
 
 #endif

@@ -6,16 +6,17 @@
 # must equal what --print shows, and names full of escapes must never reach
 # the terminal.
 #
-# Usage: test_screens.sh SCOPE_TUI SCOPE_GEN_RUN [AN_WORKLOAD] [--update]
+# Usage: test_screens.sh SCOPE_TUI SCOPE_GEN_RUN LINES_FIXTURE [AN_WORKLOAD] [--update]
 #   --update  rewrites the expected files from this build (review the diff!)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tui=$1
 gen=$2
+lines_fixture=$3
 workload=""
 update=0
-for arg in "${@:3}"; do
+for arg in "${@:4}"; do
     case "$arg" in
     --update) update=1 ;;
     *) workload=$arg ;;
@@ -42,18 +43,26 @@ cp older/workers/*/*.scope caveats/workers/node01/
 victim=$(find caveats/workers/node01 -name '*_43553_*.scope' | head -1)
 [ -n "$victim" ] || { echo "FAIL: fixture: no log of pid 43553 (did scope_gen_run change?)" >&2; exit 1; }
 truncate -s -100 "$victim"
+# "hot": line samples of lines_fixture's own statements, known counts;
+# its sources (recorded under /scope-fixture) are found with --source-dir.
+# "hot-hostile" adds a process whose hot function and file hold escapes.
+"$lines_fixture" hot
+"$lines_fixture" hot-hostile --hostile
+cp -r "$here/lines" fixture-src
 
 # ---- the cases ----------------------------------------------------------------------
 # cases.txt: NAME <tab> RUN <tab> SIZE <tab> KEYS (KEYS may be empty; '#'
-# starts a comment line; cases named ascii-* run under LC_ALL=C).
+# starts a comment line; cases named ascii-* run under LC_ALL=C).  RUN may
+# carry options after the run's name ("hot --source-dir fixture-src").
 checked=0
 while IFS=$'\t' read -r name run size keys; do
     [[ -z "$name" || "$name" == \#* ]] && continue
     want="$here/screens/$name.txt"
+    read -r -a run_args <<<"$run"
     # Cases named ascii-* run in the C locale: ASCII drawing, names escaped.
     loc=C.UTF-8
     [[ "$name" == ascii-* ]] && loc=C
-    if ! LC_ALL=$loc "$tui" "$run" --size "$size" --keys "$keys" --print >"$name.got" 2>"$name.err"; then
+    if ! LC_ALL=$loc "$tui" "${run_args[@]}" --size "$size" --keys "$keys" --print >"$name.got" 2>"$name.err"; then
         fail "$name: scope-tui exited non-zero: $(cat "$name.err")"
         continue
     fi
@@ -131,6 +140,24 @@ EDITOR_EXIT=3 EDITOR="$tmp/editor.sh" "$tui" run --size 120x40 --keys '/frame<En
 expect_in o-fail.txt "exited with status 3"
 "$tui" run --size 120x40 --keys '5o' --print >o-wrong-view.txt
 expect_in o-wrong-view.txt "select a phase in the Phases view"
+# On a hot line, and on the Source view's cursor line: the file found where
+# the text was (--source-dir), as ./PATH with +LINE.
+EDITOR="$tmp/editor.sh" "$tui" hot --source-dir fixture-src --size 120x40 --keys '2jo' --print >o-line.txt
+expect_in o-line.txt "edited ./fixture-src/app/kernels.c:15"
+[ "$(tr '\n' ' ' <editor.log 2>/dev/null)" = "+15 ./fixture-src/app/kernels.c " ] ||
+    fail "o on a line: the editor got '$(cat editor.log 2>/dev/null)'"
+rm -f editor.log
+EDITOR="$tmp/editor.sh" "$tui" hot --source-dir fixture-src --size 120x40 --keys '2j<Enter>nkko' --print >o-source.txt
+expect_in o-source.txt "edited ./fixture-src/app/kernels.c:15"
+[ "$(tr '\n' ' ' <editor.log 2>/dev/null)" = "+15 ./fixture-src/app/kernels.c " ] ||
+    fail "o on the Source view: the editor got '$(cat editor.log 2>/dev/null)'"
+rm -f editor.log
+EDITOR="$tmp/editor.sh" "$tui" hot --size 120x40 --keys '2jo' --print >o-line-missing.txt
+expect_in o-line-missing.txt "source /scope-fixture/app/kernels.c:15 not found here"
+[ -e editor.log ] && fail "the editor ran for a line whose file is nowhere"
+EDITOR="$tmp/editor.sh" "$tui" hot-hostile --source-dir fixture-src --size 120x40 --keys '2G<Up><Up>o' --print >o-hostile.txt
+expect_in o-hostile.txt 'source /scope-fixture/app/ev\x1b[2Jil\x9b.c:4 not found here'
+[ -e editor.log ] && fail "the editor ran for a hostile file name"
 echo "ok: o opens the source"
 
 # ---- bad input ---------------------------------------------------------------------------
@@ -140,6 +167,10 @@ expect_rc 2 "$tui" run --size 10 --print
 expect_in err "--size: expected WxH"
 expect_rc 2 "$tui" run --view nowhere --print
 expect_in err "no view 'nowhere'"
+expect_rc 2 "$tui" run --view source --print
+expect_in err "no view 'source'"
+expect_rc 2 "$tui" run --source-dir ./no-such-dir --print
+expect_in err "--source-dir: './no-such-dir' is not a folder"
 expect_rc 2 "$tui" nowhere-at-all
 expect_in err "neither a command nor a run directory"
 expect_rc 2 "$tui" ./nowhere --print

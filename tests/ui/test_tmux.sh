@@ -71,7 +71,8 @@ die() {
 
 # ---- the run ---------------------------------------------------------------------
 
-"$pipeline" --quick --run-dir run --out ckpt >pipeline.out 2>&1 ||
+# With its lines sampled, for H.
+SCOPE_LINES=1 "$pipeline" --quick --run-dir run --out ckpt >pipeline.out 2>&1 ||
     die "the example pipeline failed: $(tail -5 pipeline.out)"
 run_id=$(sed -n 's/^recorded: run \([^ ]*\) in .*/\1/p' pipeline.out)
 [ -n "$run_id" ] || die "the example pipeline named no run: $(tail -5 pipeline.out)"
@@ -210,7 +211,7 @@ walk() {
     # The first screen: header, tabs, the tree.
     wait_for "$s" "run $run_id"
     wait_screen "$s" ""
-    sed -n 2p "$case_dir/screen" | grep -qE '1 Phases +3 I/O +4 GPU +5 Processes +6 Overview +7 Help' ||
+    sed -n 2p "$case_dir/screen" | grep -qE '1 Phases +2 Lines +3 I/O +4 GPU +5 Processes +6 Overview +7 Help' ||
         fail "$label: no tabs on row 2: $(sed -n 2p "$case_dir/screen")"
     if ((utf8)); then
         has_text "▾" "$case_dir/screen" || fail "$label: no ▾ in a UTF-8 terminal"
@@ -307,6 +308,17 @@ $(diff -u "$case_dir/expected" "$saved" | head -20)"
     tm resize-window -t "$s" -x 120 -y 40
     wait_screen "$s" "jj<Enter>*/mcts<Enter>s5<Enter><resize:70x20><resize:50x10><resize:120x40>"
     has_text "only actor" "$case_dir/screen" || fail "$label: the process filter was lost by resizing"
+
+    # H: the hottest line of the run's first role, in the Source view, and
+    # Backspace back to the phase tree.
+    local walked="jj<Enter>*/mcts<Enter>s5<Enter><resize:70x20><resize:50x10><resize:120x40>"
+    keys "$s" Escape
+    wait_screen "$s" "$walked<Esc>"
+    keys "$s" g H
+    wait_screen "$s" "$walked<Esc>gH"
+    has_text "n/N hotter lines" "$case_dir/screen" || fail "$label: H opened no source: $(tail -1 "$case_dir/screen")"
+    keys "$s" BSpace
+    wait_screen "$s" "$walked<Esc>gH<BS>"
 
     keys "$s" q
     wait_rc

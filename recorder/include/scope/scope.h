@@ -20,6 +20,7 @@
 #define SCOPE_SCOPE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +83,35 @@ SCOPE_API void scope_phase_end(void);
 /* Adds n to the counter `name` of the phase open on this thread. */
 SCOPE_API void scope_count(const char *name, int64_t n);
 #define SCOPE_COUNT(name, n) scope_count_site_(SCOPE_SITE_(name, SCOPE_SITE_COUNT), (n))
+
+/* ---- hot lines ------------------------------------------------------------ */
+
+/* Statistical line sampling: every thread's stack, SCOPE_LINES_HZ times a
+ * second of its CPU time (default 99), symbolized offline.  SCOPE_LINES=1
+ * samples the whole life of the process; these sample a stretch of it (the
+ * seed's `with profiler:`).  Nestable (sampling stops at the outermost end),
+ * callable from any thread, and without scope_init or a run directory: the
+ * samples are kept in memory for the tables below, and go into the log
+ * too when the recorder is on.  project_dir: the folder whose lines the
+ * time is charged to (NULL: $SCOPE_LINES_PROJECT, else the git root of the
+ * working directory, else the working directory).  begin returns 0, or -1
+ * when the program has a SIGPROF handler of its own (nothing is sampled);
+ * end returns -1 when no begin is open. */
+SCOPE_API int scope_lines_begin(const char *project_dir);
+SCOPE_API int scope_lines_end(void);
+
+/* The tables of `scope-tui lines`, printed from inside the program: per
+ * function with its lines (print_stats), or the hottest lines of the
+ * process (print_top).  Rows under min_time_us of estimated CPU time are
+ * left out; top_n: at most that many lines (0: all); sort_by: "time",
+ * "hits" (samples) or "line" (NULL: "time").  The symbolizer is loaded on
+ * the first print (libscope-lines.so beside libscope); without it one line
+ * says so.  out NULL: stdout. */
+SCOPE_API void scope_lines_print_stats(FILE *out, double min_time_us, int top_n_lines,
+                                       const char *sort_by);
+SCOPE_API void scope_lines_print_top(FILE *out, int top_n, double min_time_us, const char *sort_by);
+/* The tables start again from zero (the log keeps its totals). */
+SCOPE_API void scope_lines_clear(void);
 
 /* ---- implementation details (not API) ----------------------------------- */
 

@@ -1,0 +1,444 @@
+/*
+ * The line sampler's signal side (sampler.h): the SIGPROF handler, the
+ * per-thread timers and the slot table.
+ *
+ * The handler is async-signal-safe: it reads the pc from the ucontext,
+ * unwinds with libunwind from that ucontext (CFI, so a leaf built without
+ * frame pointers, libm's, still reaches its caller), reads the thread's
+ * innermost phase from its phase stack, and stores all of it in the slot's
+ * preallocated ring.  No malloc, lock or stdio; errno is kept.
+ *
+ * The unwinder looks a pc's module up with dl_iterate_phdr when its caches
+ * miss, and the real one takes the dynamic loader's lock.  A handler that
+ * waits for that lock while its own thread was interrupted holding
+ * something the lock's holder needs (malloc's lock, inside a dlopen on
+ * another thread, say) would never return.  So libscope defines
+ * dl_iterate_phdr: outside the handler it is the C library's; inside, it
+ * walks a copy of the module list taken outside any handler (at install
+ * and whenever the loader's counters change), and takes no lock.  The copy
+ * holds the program headers themselves, not pointers into modules, so a
+ * module unloaded since is at worst not found.  Copies are swapped with an
+ * atomic pointer; an old one is freed once no handler is inside a walk.
+ */
+#define _GNU_SOURCE
+#include "sampler.h"
+
+#include "lock.h"
+#include "thread.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <scope/log_format.h>
+
+#ifdef SCOPE_HAVE_LIBUNWIND
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#endif
+
+rec_lines_settings rec_lines_cfg = {.hz = 99, .period_ns = 1000000000ull / 99};
+_Atomic int rec_lines_active, rec_lines_began;
+_Atomic uint32_t rec_lines_flags;
+_Atomic uint32_t rec_lines_threads, rec_lines_threads_failed;
+
+static rec_lock lock = REC_LOCK_INIT;
+
+static _Atomic(rec_lines_slot *) slots[REC_LINES_MAX_THREADS];
+static _Atomic uint32_t nslots;
+
+static _Atomic int installed;
+static _Atomic int handlers_active; /* handlers unwinding now */
+static __thread int in_handler __attribute__((tls_model("initial-exec")));
+
+static pid_t self_tid(void) {
+    return (pid_t)syscall(SYS_gettid);
+}
+
+void rec_sampler_lock(void) {
+    rec_lock_take(&lock);
+}
+
+void rec_sampler_unlock(void) {
+    rec_lock_give(&lock);
+}
+
+int rec_sampler_lock_for_fork(uint64_t deadline_ns) {
+    return rec_lock_for_fork(&lock, deadline_ns);
+}
+
+void rec_sampler_reset_lock(void) {
+    rec_lock_reset(&lock);
+}
+
+/* ---- the handler -------------------------------------------------------- */
+
+static uintptr_t context_pc(const ucontext_t *uc) {
+#if defined(__x86_64__)
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)uc->uc_mcontext.pc;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+/* The interrupted stack, innermost first, into pc[0 .. max).  Returns the
+ * number of frames; *cut is set when frames were left out. */
+static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
+    pc[0] = context_pc(uc);
+    *cut = 0;
+#ifdef SCOPE_HAVE_LIBUNWIND
+    atomic_fetch_add(&handlers_active, 1);
+    in_handler = 1;
+    unw_cursor_t c;
+    uint32_t n = 1;
+    /* unw_context_t is a ucontext_t on this target: the signal's own. */
+    if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
+        int step;
+        while ((step = unw_step(&c)) > 0) {
+            unw_word_t ip;
+            if (n == max) {
+                *cut = 1;
+                break;
+            }
+            if (unw_get_reg(&c, UNW_REG_IP, &ip) < 0 || ip == 0)
+                break;
+            pc[n++] = (uintptr_t)ip;
+        }
+    }
+    in_handler = 0;
+    atomic_fetch_sub(&handlers_active, 1);
+    return n;
+#else
+    (void)max;
+    return 1;
+#endif
+}
+
+static void on_sigprof(int sig, siginfo_t *si, void *ctx) {
+    (void)sig;
+    int saved = errno;
+    if (si->si_code != SI_TIMER)
+        goto out;
+    uint32_t no = (uint32_t)si->si_value.sival_int - 1u;
+    if (no >= REC_LINES_MAX_THREADS)
+        goto out;
+    rec_lines_slot *s = atomic_load_explicit(&slots[no], memory_order_acquire);
+    if (!s || atomic_load_explicit(&s->tid, memory_order_relaxed) != self_tid() || !s->ring)
+        goto out;
+    int over = timer_getoverrun(s->timer);
+    uint64_t w = 1 + (over > 0 ? (uint64_t)over : 0);
+    atomic_fetch_add_explicit(&s->taken, w, memory_order_relaxed);
+    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    if (head - atomic_load_explicit(&s->tail, memory_order_acquire) >= REC_LINES_RING) {
+        atomic_fetch_add_explicit(&s->dropped, w, memory_order_relaxed);
+        goto out;
+    }
+    rec_lines_sample *e = &s->ring[head % REC_LINES_RING];
+    e->weight = (uint32_t)(w < UINT32_MAX ? w : UINT32_MAX);
+    /* The phase stack as this thread left it: a push stores the frame's
+     * node before the depth, a pop lowers the depth first, so stack[depth]
+     * is always a node that was open (at worst the one just closing). */
+    rec_thread *t = rec_self;
+    e->thread = 0;
+    e->node = 0;
+    if (rec_attached(t)) {
+        uint32_t d = rec_relaxed_load(&t->depth);
+        if (d >= REC_MAX_DEPTH)
+            d = REC_MAX_DEPTH - 1;
+        rec_node *n = rec_relaxed_load(&t->stack[d].node);
+        e->thread = t->index;
+        e->node = n ? n->id : 0;
+    }
+    int cut;
+    e->nframes = unwind((ucontext_t *)ctx, e->pc, REC_LINES_MAX_FRAMES, &cut);
+    if (cut)
+        atomic_fetch_add_explicit(&s->truncated, 1, memory_order_relaxed);
+    atomic_store_explicit(&s->head, head + 1, memory_order_release);
+out:
+    errno = saved;
+}
+
+/* ---- the module list the handler walks --------------------------------- */
+
+typedef struct phdr_copy {
+    struct dl_phdr_info info; /* dlpi_phdr points into phdrs below */
+    ElfW(Phdr) * phdrs;
+} phdr_copy;
+
+typedef struct phdr_list {
+    uint32_t n;
+    phdr_copy *mods;
+    struct phdr_list *next_free; /* retired, waiting for no handler to be inside */
+} phdr_list;
+
+typedef int (*iterate_fn)(int (*)(struct dl_phdr_info *, size_t, void *), void *);
+static iterate_fn real_iterate;
+static _Atomic(phdr_list *) phdr_now;
+static phdr_list *phdr_retired;
+
+/* The sanitizers' runtimes call dl_iterate_phdr while they start, before
+ * their shadow memory exists: this path must not be instrumented. */
+#define NO_SANITIZE __attribute__((no_sanitize_address, no_sanitize_thread, no_sanitize_undefined))
+
+static NO_SANITIZE iterate_fn real_dl_iterate_phdr(void) {
+    if (!real_iterate)
+        real_iterate = (iterate_fn)dlsym(RTLD_NEXT, "dl_iterate_phdr");
+    return real_iterate;
+}
+
+static void free_list(phdr_list *l) {
+    for (uint32_t i = 0; l && i < l->n; i++)
+        free(l->mods[i].phdrs);
+    if (l)
+        free(l->mods);
+    free(l);
+}
+
+static int copy_one(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    phdr_list *l = arg;
+    phdr_copy *m = realloc(l->mods, (l->n + 1) * sizeof *m);
+    if (!m)
+        return 1;
+    l->mods = m;
+    ElfW(Phdr) *ph = malloc(info->dlpi_phnum * sizeof *ph);
+    if (!ph)
+        return 1;
+    memcpy(ph, info->dlpi_phdr, info->dlpi_phnum * sizeof *ph);
+    m[l->n].info = (struct dl_phdr_info){.dlpi_addr = info->dlpi_addr,
+                                         .dlpi_name = "",
+                                         .dlpi_phdr = ph,
+                                         .dlpi_phnum = info->dlpi_phnum};
+    m[l->n].phdrs = ph;
+    l->n++;
+    return 0;
+}
+
+void rec_sampler_modules_changed(void) {
+    iterate_fn real = real_dl_iterate_phdr();
+    phdr_list *l = calloc(1, sizeof *l);
+    if (!real || !l) {
+        free(l);
+        return;
+    }
+    real(copy_one, l);
+    phdr_list *old = atomic_exchange(&phdr_now, l);
+    if (old) {
+        old->next_free = phdr_retired;
+        phdr_retired = old;
+    }
+    /* A handler that could hold a retired copy incremented handlers_active
+     * before it loaded phdr_now. */
+    if (atomic_load(&handlers_active) == 0) {
+        while (phdr_retired) {
+            phdr_list *next = phdr_retired->next_free;
+            free_list(phdr_retired);
+            phdr_retired = next;
+        }
+    }
+}
+
+SCOPE_API NO_SANITIZE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *),
+                                          void *data) {
+    if (in_handler) {
+        phdr_list *l = atomic_load(&phdr_now);
+        int rc = 0;
+        for (uint32_t i = 0; l && i < l->n && !rc; i++) {
+            struct dl_phdr_info info = l->mods[i].info;
+            rc = cb(&info, offsetof(struct dl_phdr_info, dlpi_adds), data);
+        }
+        return rc;
+    }
+    iterate_fn real = real_dl_iterate_phdr();
+    return real ? real(cb, data) : 0;
+}
+
+/* ---- installing ----------------------------------------------------------- */
+
+int rec_sampler_handler_ours(void) {
+    struct sigaction cur;
+    if (sigaction(REC_LINES_SIGNAL, NULL, &cur) != 0)
+        return 0;
+    return (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigprof;
+}
+
+/* One unwind of this thread, outside any handler: libunwind sets itself up
+ * (and allocates) on its first use, which must not happen in a handler. */
+static void warm_up(void) {
+#ifdef SCOPE_HAVE_LIBUNWIND
+    unw_context_t uc;
+    unw_cursor_t c;
+    if (unw_getcontext(&uc) == 0 && unw_init_local(&c, &uc) == 0)
+        while (unw_step(&c) > 0)
+            ;
+#else
+    atomic_fetch_or(&rec_lines_flags, SCOPE_LINES_F_NO_UNWIND);
+#endif
+}
+
+int rec_sampler_install(void) {
+    if (atomic_load(&installed))
+        return rec_sampler_handler_ours() ? 0 : -1;
+    struct sigaction cur;
+    if (sigaction(REC_LINES_SIGNAL, NULL, &cur) == 0 &&
+        ((cur.sa_flags & SA_SIGINFO) ? cur.sa_sigaction != NULL : cur.sa_handler != SIG_DFL)) {
+        /* The program's own profiler (or an ignored SIGPROF): leave it be. */
+        atomic_fetch_or(&rec_lines_flags, SCOPE_LINES_F_FOREIGN);
+        return -1;
+    }
+    rec_sampler_modules_changed();
+    warm_up();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigprof;
+    /* SA_RESTART: a system call the sample interrupted goes on as if the
+     * signal had not come. */
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(REC_LINES_SIGNAL, &sa, NULL) != 0)
+        return -1;
+    atomic_store(&installed, 1);
+    return 0;
+}
+
+/* ---- slots and timers ------------------------------------------------------- */
+
+rec_lines_slot *rec_sampler_slot(uint32_t i) {
+    return i < REC_LINES_MAX_THREADS ? atomic_load_explicit(&slots[i], memory_order_acquire) : NULL;
+}
+
+uint32_t rec_sampler_nslots(void) {
+    return atomic_load_explicit(&nslots, memory_order_acquire);
+}
+
+rec_lines_slot *rec_sampler_slot_self(void) {
+    pid_t tid = self_tid();
+    uint32_t n = rec_sampler_nslots();
+    rec_lines_slot *free_slot = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        rec_lines_slot *s = slots[i];
+        pid_t st = atomic_load_explicit(&s->tid, memory_order_relaxed);
+        if (st == tid && !s->dead)
+            return s;
+        if (st == 0 && !free_slot)
+            free_slot = s;
+    }
+    rec_lines_slot *s = free_slot;
+    if (!s) {
+        if (n >= REC_LINES_MAX_THREADS || !(s = calloc(1, sizeof *s))) {
+            atomic_fetch_add(&rec_lines_threads_failed, 1);
+            return NULL;
+        }
+        s->no = n;
+        atomic_store_explicit(&slots[n], s, memory_order_release);
+        atomic_store_explicit(&nslots, n + 1, memory_order_release);
+    }
+    s->thread = pthread_self();
+    s->dead = 0;
+    s->armed = 0;
+    s->counted = 0;
+    s->check_started = 0;
+    atomic_store_explicit(&s->tid, tid, memory_order_release);
+    return s;
+}
+
+/* A uniform point of (0, period]: short-lived threads get their share. */
+static uint64_t first_expiry(uint64_t period) {
+    static _Atomic uint64_t seed;
+    uint64_t x = atomic_fetch_add(&seed, 0x9E3779B97F4A7C15ull) ^ (uint64_t)self_tid() ^
+                 (uint64_t)(uintptr_t)&x;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    x ^= (uint64_t)ts.tv_nsec * 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 31;
+    x *= 0x94D049BB133111EBull;
+    x ^= x >> 29;
+    return 1 + x % period;
+}
+
+static struct timespec ts_of(uint64_t ns) {
+    return (struct timespec){(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
+}
+
+int rec_sampler_arm(rec_lines_slot *s) {
+    if (s->armed || s->dead)
+        return 0;
+    if (!s->ring && !(s->ring = calloc(REC_LINES_RING, sizeof *s->ring)))
+        goto fail;
+    clockid_t clk = CLOCK_MONOTONIC;
+    if (rec_lines_cfg.clock == SCOPE_LINES_CLOCK_CPU && pthread_getcpuclockid(s->thread, &clk) != 0)
+        goto fail;
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_THREAD_ID;
+    ev.sigev_signo = REC_LINES_SIGNAL;
+    ev.sigev_value.sival_int = (int)s->no + 1;
+    ev._sigev_un._tid = atomic_load(&s->tid);
+    if (timer_create(clk, &ev, &s->timer) != 0)
+        goto fail;
+    uint64_t period = rec_lines_cfg.period_ns;
+    struct itimerspec its = {ts_of(period), ts_of(first_expiry(period))};
+    if (timer_settime(s->timer, 0, &its, NULL) != 0) {
+        timer_delete(s->timer);
+        goto fail;
+    }
+    s->armed = 1;
+    if (!s->counted++)
+        atomic_fetch_add(&rec_lines_threads, 1);
+    return 0;
+fail:
+    atomic_fetch_add(&rec_lines_threads_failed, 1);
+    return -1;
+}
+
+void rec_sampler_disarm(rec_lines_slot *s) {
+    if (!s->armed)
+        return;
+    timer_delete(s->timer);
+    s->armed = 0;
+}
+
+void rec_sampler_thread_ended(rec_lines_slot *s) {
+    rec_sampler_disarm(s);
+    s->dead = 1;
+}
+
+void rec_sampler_recycle(rec_lines_slot *s) {
+    if (s->dead && atomic_load(&s->head) == atomic_load(&s->tail)) {
+        s->dead = 0;
+        atomic_store_explicit(&s->tid, 0, memory_order_release);
+    }
+}
+
+void rec_sampler_fork_child(void) {
+    pid_t tid = self_tid();
+    uint32_t n = rec_sampler_nslots();
+    for (uint32_t i = 0; i < n; i++) {
+        rec_lines_slot *s = slots[i];
+        s->armed = 0; /* timers are not inherited */
+        s->counted = 0;
+        s->dead = 0;
+        atomic_store(&s->head, 0);
+        atomic_store(&s->tail, 0);
+        atomic_store(&s->taken, 0);
+        atomic_store(&s->dropped, 0);
+        atomic_store(&s->truncated, 0);
+        s->check_started = 0;
+        s->seen_taken = s->seen_dropped = s->seen_cut = 0;
+        /* The forking thread keeps its pthread_t but not its thread id. */
+        int mine = atomic_load(&s->tid) != 0 && pthread_equal(s->thread, pthread_self());
+        atomic_store(&s->tid, mine ? tid : 0);
+    }
+    atomic_store(&handlers_active, 0);
+    atomic_store(&rec_lines_threads, 0);
+    atomic_store(&rec_lines_threads_failed, 0);
+}

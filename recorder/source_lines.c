@@ -1,0 +1,198 @@
+/*
+ * Data source: line samples (source_lines.h).
+ *
+ * select drains the threads' rings and copies, under the sampler's lock,
+ * what this frame will hold: how many modules and stacks are defined, and
+ * the counts that changed since the log last got them.  It runs before the
+ * phases source reads its node counts (select goes in reverse table order),
+ * and a sample names only a node that was open, so published, when it was
+ * taken: every node a copied count names is defined in this frame or an
+ * earlier one.  encode writes the copy without the lock (definitions never
+ * move), and frame_written marks it as in the log.
+ */
+#include "source_lines.h"
+
+#include "frame.h"
+#include "lines_store.h"
+#include "sampler.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Pairs in one STACK_SAMPLES record at most: the rest go in another
+ * record of the same key (each pair is its own key). */
+#define PAIRS_PER_RECORD 4096u
+
+typedef struct snap_group {
+    uint32_t group, thread, node;
+    uint32_t first, n; /* its pairs in snap_pairs */
+    uint64_t version;
+} snap_group;
+
+typedef struct snap_pair {
+    uint32_t index; /* in the group */
+    scope_stack_count c;
+} snap_pair;
+
+static struct {
+    int on;
+    uint32_t modules, stacks;
+    snap_group *groups;
+    uint32_t ngroups, groups_cap;
+    snap_pair *pairs;
+    uint32_t npairs, pairs_cap;
+    rec_lines_totals totals;
+    uint32_t flags, threads, threads_failed;
+    char project[sizeof rec_lines_cfg.project]; /* a begin may change it meanwhile */
+} snap;
+
+/* One record's pairs, as the format wants them. */
+static scope_stack_count record_pairs[PAIRS_PER_RECORD];
+
+/* The writer: definitions the log holds (ids 1 .. these). */
+static uint32_t w_modules, w_stacks;
+
+static int room(void **p, uint32_t *cap, uint32_t need, size_t size) {
+    if (need <= *cap)
+        return 0;
+    uint32_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, (size_t)c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static void copy_group(uint32_t gi, rec_lines_group *g) {
+    if (g->version == g->w_version)
+        return;
+    if (room((void **)&snap.groups, &snap.groups_cap, snap.ngroups + 1, sizeof *snap.groups) < 0)
+        return; /* no memory: the next frame tries again */
+    snap_group *s = &snap.groups[snap.ngroups];
+    *s = (snap_group){gi, g->thread, g->node, snap.npairs, 0, g->version};
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (g->counts[i].count == g->written[i])
+            continue;
+        if (room((void **)&snap.pairs, &snap.pairs_cap, snap.npairs + 1, sizeof *snap.pairs) < 0)
+            return;
+        snap.pairs[snap.npairs++] = (snap_pair){i, g->counts[i]};
+        s->n++;
+    }
+    snap.ngroups++;
+}
+
+static void select_frame(const rec_frame_ctx *f) {
+    (void)f;
+    snap.on = atomic_load(&rec_lines_began);
+    snap.ngroups = snap.npairs = 0;
+    if (!snap.on)
+        return;
+    rec_lines_store_scan_modules(0);
+    rec_sampler_lock();
+    rec_lines_store_drain();
+    snap.modules = rec_lines_store_nmodules();
+    snap.stacks = rec_lines_store_nstacks();
+    uint32_t ng = rec_lines_store_ngroups();
+    for (uint32_t gi = 0; gi < ng; gi++)
+        copy_group(gi, rec_lines_store_group(gi));
+    snap.totals = rec_lines_store_totals();
+    snap.flags =
+        atomic_load(&rec_lines_flags) | (atomic_load(&rec_lines_active) ? SCOPE_LINES_F_ACTIVE : 0);
+    snap.threads = atomic_load(&rec_lines_threads);
+    snap.threads_failed = atomic_load(&rec_lines_threads_failed);
+    memcpy(snap.project, rec_lines_cfg.project, sizeof snap.project);
+    rec_sampler_unlock();
+}
+
+static void add_samples(const rec_frame_ctx *f, const snap_group *g) {
+    for (uint32_t done = 0; done < g->n;) {
+        uint32_t n = g->n - done < PAIRS_PER_RECORD ? g->n - done : PAIRS_PER_RECORD;
+        for (uint32_t i = 0; i < n; i++)
+            record_pairs[i] = snap.pairs[g->first + done + i].c;
+        scope_record r = {.type = SCOPE_REC_STACK_SAMPLES};
+        r.u.stack_samples =
+            (scope_rec_stack_samples){g->thread, g->node, rec_lines_cfg.period_ns, n, record_pairs};
+        rec_frame_add(f, &r);
+        done += n;
+    }
+}
+
+static void encode(const rec_frame_ctx *f) {
+    if (!snap.on)
+        return;
+    scope_record r;
+    for (uint32_t id = w_modules + 1; id <= snap.modules; id++) {
+        r = (scope_record){.type = SCOPE_REC_MODULE};
+        r.u.module = *rec_lines_store_module(id);
+        rec_frame_add(f, &r);
+    }
+    for (uint32_t id = w_stacks + 1; id <= snap.stacks; id++) {
+        r = (scope_record){.type = SCOPE_REC_STACK};
+        r.u.stack = *rec_lines_store_stack(id);
+        rec_frame_add(f, &r);
+    }
+    for (uint32_t i = 0; i < snap.ngroups; i++)
+        add_samples(f, &snap.groups[i]);
+    r = (scope_record){.type = SCOPE_REC_LINES};
+    r.u.lines = (scope_rec_lines){
+        .project = REC_STR(snap.project),
+        .hz = rec_lines_cfg.hz,
+        .clock = rec_lines_cfg.clock,
+        .period_ns = rec_lines_cfg.period_ns,
+        .samples = snap.totals.samples,
+        .dropped = snap.totals.dropped,
+        .truncated = snap.totals.truncated,
+        .threads = snap.threads,
+        .threads_failed = snap.threads_failed,
+        .flags = snap.flags,
+    };
+    rec_frame_add(f, &r);
+}
+
+static void frame_written(const rec_frame_ctx *f) {
+    (void)f;
+    if (!snap.on)
+        return;
+    w_modules = snap.modules;
+    w_stacks = snap.stacks;
+    rec_sampler_lock();
+    for (uint32_t i = 0; i < snap.ngroups; i++) {
+        const snap_group *s = &snap.groups[i];
+        rec_lines_group *g = rec_lines_store_group(s->group);
+        if (!g)
+            continue; /* cleared by a fork since: nothing to mark */
+        for (uint32_t k = 0; k < s->n; k++) {
+            const snap_pair *p = &snap.pairs[s->first + k];
+            if (p->index < g->n)
+                g->written[p->index] = p->c.count;
+        }
+        /* Counts that changed after the copy keep the group pending. */
+        if (g->version == s->version)
+            g->w_version = s->version;
+    }
+    rec_sampler_unlock();
+}
+
+static void reset_sent(void) {
+    w_modules = w_stacks = 0;
+    rec_sampler_lock();
+    uint32_t ng = rec_lines_store_ngroups();
+    for (uint32_t gi = 0; gi < ng; gi++) {
+        rec_lines_group *g = rec_lines_store_group(gi);
+        if (g->n)
+            memset(g->written, 0, g->n * sizeof *g->written);
+        g->w_version = g->version - 1;
+    }
+    rec_sampler_unlock();
+}
+
+const rec_source rec_source_lines = {
+    .name = "lines",
+    .reset_sent = reset_sent,
+    .select = select_frame,
+    .encode = encode,
+    .frame_written = frame_written,
+};

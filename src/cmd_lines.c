@@ -1,0 +1,271 @@
+/*
+ * `scope-tui lines RUN`: the run's hot source lines, in line_profiler's
+ * layout (lines_text.h) or as JSON (lines_json.h).
+ *
+ * Exit status: 0 printed; 2 bad arguments, not a readable run, or a role,
+ * phase or function the run does not have; 3 the run has no line samples.
+ */
+#include "cmd_util.h"
+#include "commands.h"
+#include "lines_json.h"
+#include "lines_text.h"
+#include "run_lines.h"
+#include "text_escape.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_NO_LINES 3
+
+static void usage(FILE *f) {
+    fputs("usage: scope-tui lines [OPTIONS] RUN\n\n"
+          "Prints the run's hot source lines from its line samples (SCOPE_LINES=1, or\n"
+          "'scope-tui record'): per function its lines with samples, estimated CPU time and\n"
+          "share (+- one standard deviation), then the hottest lines of the run.\n\n"
+          "  --role R            only processes of role R\n"
+          "  --phase PATH        only samples taken in this phase or under it: a path as the\n"
+          "                      report prints it (epoch/train) or a name that is unique\n"
+          "  --function NAME     only the lines of functions named NAME\n"
+          "  --top N             the N hottest lines, and the functions holding them\n"
+          "                      (default 20; 0: all)\n"
+          "  --min-time-us X     leave out lines and functions under X microseconds\n"
+          "  --sort KEY          time (default), samples, or line (file and line number)\n"
+          "  --raw               charge each sample to the line that ran (self), not to the\n"
+          "                      innermost line under the project folder\n"
+          "  --source-dir DIR    also look for source files under DIR\n"
+          "  --json              the rows as JSON (docs/json.md)\n"
+          "  -h, --help          this help\n\n"
+          "Exit status: 0 printed, 2 bad arguments, not a readable run, or an unknown role,\n"
+          "phase or function, 3 the run has no line samples.\n",
+          f);
+}
+
+static void put_escaped(FILE *f, const char *s) {
+    scope_fput_escaped(f, (const uint8_t *)s, strlen(s), 0);
+}
+
+/* Every phase of the subtree named exactly `name`, up to cap, counted in *n. */
+static void phases_named(const run_phase *p, const char *name, const run_phase **out, size_t cap,
+                         size_t *n) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        const run_phase *c = p->children[i];
+        if (c->name.len == strlen(name) && !memcmp(c->name.s, name, c->name.len)) {
+            if (*n < cap)
+                out[*n] = c;
+            ++*n;
+        }
+        phases_named(c, name, out, cap, n);
+    }
+}
+
+/* The phase --phase names, in the role given or the only role that has
+ * it; NULL after saying why on stderr. */
+static const run_phase *find_phase(const run_model *m, const char *role, const char *arg) {
+    const run_phase *found[16];
+    size_t n = 0;
+    for (size_t r = 0; r < m->nroles; r++) {
+        if (role && (m->roles[r].name.len != strlen(role) ||
+                     memcmp(m->roles[r].name.s, role, m->roles[r].name.len)))
+            continue;
+        const run_phase *p = run_find_phase(&m->roles[r], arg);
+        if (p) {
+            if (n < 16)
+                found[n] = p;
+            n++;
+        } else if (!strchr(arg, '/'))
+            phases_named(m->roles[r].root, arg, found, 16, &n);
+    }
+    if (n == 1)
+        return found[0];
+    fputs("scope-tui lines: ", stderr);
+    if (!n) {
+        fputs("no phase '", stderr);
+        put_escaped(stderr, arg);
+        fputs("' (a path as 'scope-tui report' prints it, or a unique name)\n", stderr);
+        return NULL;
+    }
+    fputs("phase '", stderr);
+    put_escaped(stderr, arg);
+    fprintf(stderr, "' is ambiguous (%zu phases): name it by its path%s:", n,
+            role ? "" : " and --role");
+    for (size_t i = 0; i < n && i < 16; i++) {
+        char path[512];
+        const run_phase *root = found[i];
+        while (root->parent)
+            root = root->parent;
+        const char *rname = "?";
+        for (size_t r = 0; r < m->nroles; r++)
+            if (m->roles[r].root == root)
+                rname = m->roles[r].name.s;
+        fputs(i ? ", " : " ", stderr);
+        put_escaped(stderr, run_phase_path(found[i], path, sizeof path));
+        fputs(" (role ", stderr);
+        put_escaped(stderr, rname);
+        fputs(")", stderr);
+    }
+    fputs("\n", stderr);
+    return NULL;
+}
+
+static int parse_number(const char *opt, const char *arg, double lo, double hi, double *out) {
+    char *end;
+    double v = strtod(arg, &end);
+    if (*end || !*arg || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "scope-tui lines: %s wants a number from %g to %g\n", opt, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int scope_cmd_lines(int argc, char **argv) {
+    static const struct option opts[] = {
+        {"role", required_argument, NULL, 'r'},
+        {"phase", required_argument, NULL, 'p'},
+        {"function", required_argument, NULL, 'f'},
+        {"top", required_argument, NULL, 't'},
+        {"min-time-us", required_argument, NULL, 'm'},
+        {"sort", required_argument, NULL, 's'},
+        {"raw", no_argument, NULL, 'R'},
+        {"source-dir", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    run_lines_query q = {.worker = SIZE_MAX};
+    const char *phase = NULL, *source_dir = NULL;
+    double top = 20, min_us = 0;
+    int json = 0, c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            q.role = optarg;
+            break;
+        case 'p':
+            phase = optarg;
+            break;
+        case 'f':
+            q.function = optarg;
+            break;
+        case 't':
+            if (parse_number("--top", optarg, 0, 1e6, &top) < 0)
+                return 2;
+            break;
+        case 'm':
+            if (parse_number("--min-time-us", optarg, 0, 1e15, &min_us) < 0)
+                return 2;
+            break;
+        case 's':
+            if (!strcmp(optarg, "time"))
+                q.sort = RUN_LINES_BY_TIME;
+            else if (!strcmp(optarg, "samples") || !strcmp(optarg, "hits"))
+                q.sort = RUN_LINES_BY_SAMPLES;
+            else if (!strcmp(optarg, "line"))
+                q.sort = RUN_LINES_BY_LINE;
+            else {
+                fprintf(stderr, "scope-tui lines: --sort wants time, samples or line\n");
+                return 2;
+            }
+            break;
+        case 'R':
+            q.attr = RUN_LINES_SELF;
+            break;
+        case 'd':
+            source_dir = optarg;
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            cmd_bad_option("lines", c, argv);
+            return 2;
+        }
+    }
+    if (argc - optind != 1) {
+        fprintf(stderr, "scope-tui lines: %s\n",
+                argc - optind < 1 ? "which run? (scope-tui lines RUN)" : "one run at a time");
+        return 2;
+    }
+    run_model *m = cmd_load_run("lines", argv[optind], NULL);
+    if (!m)
+        return 2;
+    char msg[512];
+    run_lines_info info;
+    int rc = 0;
+    run_lines_result r = {0};
+    if (run_lines_load(m, source_dir, &info, msg, sizeof msg) < 0) {
+        fprintf(stderr, "scope-tui lines: %s\n", msg);
+        rc = 2;
+        goto out;
+    }
+    if (!info.has_lines) {
+        fputs("scope-tui lines: ", stderr);
+        put_escaped(stderr, argv[optind]);
+        fputs(" has no line samples: record with SCOPE_LINES=1 in the environment, or run the "
+              "program under 'scope-tui record -- CMD'\n",
+              stderr);
+        rc = EXIT_NO_LINES;
+        goto out;
+    }
+    if (q.role && !run_find_role(m, q.role)) {
+        fputs("scope-tui lines: no role '", stderr);
+        put_escaped(stderr, q.role);
+        fputs("' in this run\n", stderr);
+        rc = 2;
+        goto out;
+    }
+    if (phase && !(q.phase = find_phase(m, q.role, phase))) {
+        rc = 2;
+        goto out;
+    }
+    if (run_lines_select(m, &q, &r, msg, sizeof msg) < 0) {
+        fprintf(stderr, "scope-tui lines: %s\n", msg);
+        rc = 2;
+        goto out;
+    }
+    if (json) {
+        if (lines_json_print(stdout, m, &info, &q, &r, (size_t)top, min_us) < 0) {
+            fputs("scope-tui lines: the JSON document could not be built (out of memory?)\n",
+                  stderr);
+            rc = 2;
+        }
+    } else {
+        char what[600] = "", esc[256];
+        size_t used = 0;
+        if (q.role) {
+            scope_escape((const uint8_t *)q.role, strlen(q.role), esc, sizeof esc, 0);
+            used += (size_t)snprintf(what + used, sizeof what - used, "role %s", esc);
+        }
+        if (phase) {
+            scope_escape((const uint8_t *)phase, strlen(phase), esc, sizeof esc, 0);
+            used += (size_t)snprintf(what + used, sizeof what - used, "%sphase %s",
+                                     used ? ", " : "", esc);
+        }
+        if (q.function && used < sizeof what) {
+            scope_escape((const uint8_t *)q.function, strlen(q.function), esc, sizeof esc, 0);
+            snprintf(what + used, sizeof what - used, "%sfunction %s", used ? ", " : "", esc);
+        }
+        lines_text_opts o = {
+            .min_time_us = min_us, .top = (size_t)top, .what = what[0] ? what : NULL};
+        lines_text_heading(stdout, &info, &r, q.attr, &o);
+        lines_text_stats(stdout, m, &r, &o);
+        lines_text_top(stdout, m, &r, &o);
+        lines_text_caveats(stdout, m);
+    }
+out:
+    run_lines_free(&r);
+    run_free(m);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("scope-tui lines: writing the tables");
+        return 2;
+    }
+    return rc;
+}

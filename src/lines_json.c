@@ -1,0 +1,72 @@
+/* `scope-tui lines --json`; see lines_json.h and docs/json.md. */
+#include "lines_json.h"
+
+#include "json_out.h"
+
+static void line_fields(json_out *j, cJSON *o, const char *line_key, run_str file, uint32_t line,
+                        run_str function, run_str module, uint64_t samples, double seconds,
+                        double share, double share_sd) {
+    jo_name_or_null(j, o, "file", file);
+    if (line)
+        jo_u64(j, o, line_key, line);
+    else
+        jo_null(j, o, line_key);
+    jo_name(j, o, "function", function);
+    jo_name_or_null(j, o, "module", module);
+    jo_u64(j, o, "samples", samples);
+    jo_num(j, o, "seconds", seconds);
+    jo_num(j, o, "share", share);
+    jo_num(j, o, "share_sd", share_sd);
+}
+
+int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
+                     const run_lines_query *q, const run_lines_result *r, size_t top,
+                     double min_time_us) {
+    json_out j = {0};
+    cJSON *root = jo_document(&j, LINES_JSON_SCHEMA);
+    if (!root)
+        return -1;
+    jo_run_identity(&j, root, m);
+    jo_str(&j, root, "attribution", q->attr == RUN_LINES_SELF ? "self" : "project");
+    jo_name_or_null(&j, root, "project", info->project);
+    if (info->hz)
+        jo_u64(&j, root, "hz", info->hz);
+    else
+        jo_null(&j, root, "hz");
+    jo_num(&j, root, "period_ns", r->period_ns);
+    jo_u64(&j, root, "samples", r->samples);
+    jo_num(&j, root, "seconds", r->seconds);
+    jo_u64(&j, root, "outside_project", r->outside_project);
+    jo_u64(&j, root, "dropped", info->dropped);
+    jo_u64(&j, root, "sampled_processes", info->sampled_workers);
+    cJSON *lines = jo_array(&j, root, "lines");
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrows && (!top || n < top); i++) {
+        const run_line *l = &r->rows[i];
+        if (l->seconds * 1e6 < min_time_us)
+            continue;
+        n++;
+        cJSON *o = jo_object(&j, lines, NULL);
+        line_fields(&j, o, "line", l->file, l->line, l->function, l->module, l->samples, l->seconds,
+                    l->share, l->share_sd);
+        jo_bool(&j, o, "approximate", l->approximate);
+    }
+    cJSON *fns = jo_array(&j, root, "functions");
+    for (size_t i = 0; i < r->nfunctions; i++) {
+        const run_lines_function *fn = &r->functions[i];
+        if (fn->seconds * 1e6 < min_time_us)
+            continue;
+        cJSON *o = jo_object(&j, fns, NULL);
+        line_fields(&j, o, "first_line", fn->file, fn->first_line, fn->function, fn->module,
+                    fn->samples, fn->seconds, fn->share, fn->share_sd);
+        if (fn->last_line)
+            jo_u64(&j, o, "last_line", fn->last_line);
+        else
+            jo_null(&j, o, "last_line");
+    }
+    cJSON *cav = jo_array(&j, root, "caveats");
+    for (size_t i = 0; i < m->ncaveats; i++)
+        if (m->caveats[i].kind == RUN_CAVEAT_LINES)
+            jo_str(&j, cav, NULL, m->caveats[i].text);
+    return jo_finish(&j, root, f);
+}

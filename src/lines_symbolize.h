@@ -1,0 +1,68 @@
+/*
+ * Offline symbolization of sampled addresses with elfutils (libdwfl): a
+ * module found by its recorded path and checked against its recorded GNU
+ * build-id, its debug info found beside it (.gnu_debuglink) or under
+ * /usr/lib/debug/.build-id, addresses turned into source lines with inlined
+ * frames expanded.
+ *
+ * Never wrong lines: a module whose file is missing, is not a regular ELF
+ * file, or whose build-id differs from the recorded one gives no line; one
+ * with the right build-id but no debug info gives its function from the
+ * symbol table only.  Each case says why, for the caveats.
+ *
+ * A log may name any file, so the work is bounded: only regular files
+ * starting with the ELF magic and under SYM_MAX_FILE_BYTES are opened, at
+ * most SYM_MAX_MODULES of them per symbolizer.  Results are cached per
+ * module (by path and build-id) and per address.
+ */
+#ifndef SCOPE_LINES_SYMBOLIZE_H
+#define SCOPE_LINES_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYM_MAX_MODULES    4096
+#define SYM_MAX_FILE_BYTES (4ull << 30)
+#define SYM_MAX_INLINE     32 /* inlined frames expanded at one address */
+
+enum sym_state {
+    SYM_LINES = 0,     /* debug info: file, line and function */
+    SYM_FUNCTIONS = 1, /* the right file without debug info: functions from its symbols */
+    SYM_CHANGED = 2,   /* the file's build-id differs from the recorded one: nothing */
+    SYM_MISSING = 3,   /* no such file, or not one that can be read as ELF: nothing */
+};
+
+/* One logical frame: a function, or a function inlined into another. */
+typedef struct sym_frame {
+    const char *function; /* NULL: unknown */
+    const char *file;     /* NULL: unknown; absolute when the debug info allows */
+    uint32_t line;        /* 0: unknown */
+} sym_frame;
+
+typedef struct sym_module sym_module;
+typedef struct lines_symbolizer lines_symbolizer;
+
+lines_symbolizer *lines_sym_new(void);
+void lines_sym_free(lines_symbolizer *s);
+
+/* The module at path (bytes, not NUL-terminated) recorded with this
+ * build-id (may be empty), opened on first use and kept.  NULL only when
+ * out of memory. */
+sym_module *lines_sym_module(lines_symbolizer *s, const char *path, size_t pathlen,
+                             const uint8_t *build_id, size_t build_id_len);
+
+/* What can be said of the module's addresses, and why not more: a plain
+ * phrase ("no debug info", "build-id differs: the file changed since the
+ * run") for the caveats; "" for SYM_LINES. */
+enum sym_state lines_sym_state(const sym_module *m, const char **why);
+
+/* The logical frames at offset (from the module's first mapped byte, as the
+ * log records it), innermost first, inlined frames expanded.  caller: the
+ * address is a return address, so the call is the instruction before it.
+ * Points *frames at up to SYM_MAX_INLINE + 1 frames owned by the
+ * symbolizer and returns their number, at least 1 (one frame of unknowns
+ * when nothing is known). */
+size_t lines_sym_lookup(lines_symbolizer *s, sym_module *m, uint64_t offset, int caller,
+                        const sym_frame **frames);
+
+#endif

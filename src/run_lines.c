@@ -1,0 +1,940 @@
+/*
+ * Hot lines: the run's line samples symbolized once, then summed per query
+ * (run_lines.h).
+ *
+ * Loading walks every process of the newest attempt: each stack it sampled
+ * is symbolized frame by frame (lines_symbolize.h) into two locations, the
+ * frame that ran (self) and the innermost frame whose source file lies
+ * under the process's project folder (project); each (thread, node, stack)
+ * count becomes one sample group tagged with its process, the merged phase
+ * of its node and those two locations.  A query then only sums groups, so
+ * the browser can refilter at every key press.
+ *
+ * Locations and names are interned, so one source line is one location
+ * however many processes and stacks reach it.
+ */
+#include "run_lines.h"
+
+#include "arena.h"
+#include "lines_symbolize.h"
+#include "run_builder.h"
+#include "run_caveats.h"
+#include "text_escape.h"
+#include "worker_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <scope/vec.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Frames of one stack looked at; deeper ones (a hostile log) are ignored. */
+#define MAX_STACK_FRAMES 512
+/* A source file larger than this is not read. */
+#define MAX_SOURCE_BYTES (16u << 20)
+/* Source files kept (a query may name any). */
+#define MAX_SOURCES 4096
+/* Distinct project folders tried when looking for a source file. */
+#define MAX_PROJECTS 8
+
+static const char unknown_fn[] = "??";
+static const char unnamed_phase[] = "(unnamed phase)";
+
+typedef struct lines_loc {
+    run_str file, function, module; /* interned */
+    uint32_t line;
+    int approximate;
+} lines_loc;
+
+/* One (process, thread, node, stack) count. */
+typedef struct lines_group {
+    size_t worker;
+    const run_phase *phase; /* in its role's merged tree; NULL: no phase open, or unplaced */
+    uint32_t self, project; /* locations */
+    int outside;            /* no frame under the project folder: project is self */
+    uint64_t count;
+    uint64_t period_ns;
+} lines_group;
+
+typedef struct lines_source {
+    run_str file;   /* as asked */
+    run_str *lines; /* escaped text */
+    size_t nlines;  /* 0: missing, why says so */
+    char why[160];
+} lines_source;
+
+typedef struct str_slot {
+    const char *s; /* NULL: empty */
+    size_t len;
+    uint64_t hash;
+} str_slot;
+
+typedef struct lines_cache {
+    arena mem;
+    lines_symbolizer *sym;
+    str_slot *strs;
+    size_t cap_strs, nstrs;
+    lines_loc *locs;
+    size_t nlocs, cap_locs;
+    uint32_t *loc_slots; /* loc index + 1, 0 empty */
+    size_t cap_loc_slots;
+    lines_group *groups;
+    size_t ngroups, cap_groups;
+    run_lines_info info;
+    char *source_dir;
+    run_str projects[MAX_PROJECTS];
+    size_t nprojects;
+    lines_source *sources;
+    size_t nsources, cap_sources;
+    int nomem;
+} lines_cache;
+
+static uint64_t hash_bytes(const void *p, size_t n) {
+    const uint8_t *b = p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void cache_free(void *p) {
+    lines_cache *c = p;
+    if (!c)
+        return;
+    lines_sym_free(c->sym);
+    free(c->strs);
+    free(c->locs);
+    free(c->loc_slots);
+    free(c->groups);
+    free(c->sources);
+    arena_free(&c->mem);
+    free(c);
+}
+
+/* ---- interning ------------------------------------------------------------ */
+
+static str_slot *str_slot_of(str_slot *t, size_t cap, const char *s, size_t len, uint64_t h) {
+    size_t i = (size_t)h & (cap - 1);
+    for (;; i = (i + 1) & (cap - 1))
+        if (!t[i].s || (t[i].hash == h && t[i].len == len && !memcmp(t[i].s, s, len)))
+            return &t[i];
+}
+
+/* The one copy of these bytes; the empty name when out of memory. */
+static run_str intern(lines_cache *c, const char *s, size_t len) {
+    uint64_t h = hash_bytes(s, len);
+    if ((c->nstrs + 1) * 2 > c->cap_strs) {
+        size_t cap = c->cap_strs ? 2 * c->cap_strs : 256;
+        str_slot *t = calloc(cap, sizeof *t);
+        if (!t) {
+            c->nomem = 1;
+            return (run_str){"", 0};
+        }
+        for (size_t i = 0; i < c->cap_strs; i++)
+            if (c->strs[i].s)
+                *str_slot_of(t, cap, c->strs[i].s, c->strs[i].len, c->strs[i].hash) = c->strs[i];
+        free(c->strs);
+        c->strs = t;
+        c->cap_strs = cap;
+    }
+    str_slot *e = str_slot_of(c->strs, c->cap_strs, s, len, h);
+    if (!e->s) {
+        char *copy = arena_dup(&c->mem, s, len);
+        if (!copy) {
+            c->nomem = 1;
+            return (run_str){"", 0};
+        }
+        *e = (str_slot){copy, len, h};
+        c->nstrs++;
+    }
+    return (run_str){e->s, e->len};
+}
+
+static run_str intern_cstr(lines_cache *c, const char *s) {
+    return s ? intern(c, s, strlen(s)) : (run_str){"", 0};
+}
+
+static uint64_t loc_hash(const lines_loc *l) {
+    uint64_t h = (uint64_t)(uintptr_t)l->file.s * 0x9e3779b97f4a7c15ull;
+    h ^= (uint64_t)(uintptr_t)l->function.s * 0xc2b2ae3d27d4eb4full;
+    h ^= (uint64_t)(uintptr_t)l->module.s * 0x165667b19e3779f9ull;
+    h ^= ((uint64_t)l->line << 1 | (uint64_t)l->approximate) * 0x27d4eb2f165667c5ull;
+    return h ^ (h >> 29);
+}
+
+static int loc_eq(const lines_loc *a, const lines_loc *b) {
+    return a->file.s == b->file.s && a->function.s == b->function.s && a->module.s == b->module.s &&
+           a->line == b->line && a->approximate == b->approximate;
+}
+
+static uint32_t *loc_slot(const lines_cache *c, const lines_loc *l) {
+    size_t i = (size_t)loc_hash(l) & (c->cap_loc_slots - 1);
+    for (;; i = (i + 1) & (c->cap_loc_slots - 1)) {
+        uint32_t v = c->loc_slots[i];
+        if (!v || loc_eq(&c->locs[v - 1], l))
+            return &c->loc_slots[i];
+    }
+}
+
+/* The index of this location (its names interned), added when new. */
+static uint32_t loc_of(lines_cache *c, const lines_loc *l) {
+    if ((c->nlocs + 1) * 2 > c->cap_loc_slots) {
+        size_t cap = c->cap_loc_slots ? 2 * c->cap_loc_slots : 1024;
+        uint32_t *t = calloc(cap, sizeof *t);
+        if (!t) {
+            c->nomem = 1;
+            return 0;
+        }
+        free(c->loc_slots);
+        c->loc_slots = t;
+        c->cap_loc_slots = cap;
+        for (size_t k = 0; k < c->nlocs; k++)
+            *loc_slot(c, &c->locs[k]) = (uint32_t)k + 1;
+    }
+    uint32_t *slot = loc_slot(c, l);
+    if (*slot)
+        return *slot - 1;
+    if (c->nlocs >= UINT32_MAX - 1 || SCOPE_VEC_RESERVE(c->locs, c->cap_locs, c->nlocs + 1) < 0) {
+        c->nomem = 1;
+        return 0;
+    }
+    c->locs[c->nlocs] = *l;
+    *slot = (uint32_t)++c->nlocs;
+    return (uint32_t)c->nlocs - 1;
+}
+
+/* ---- symbolizing stacks --------------------------------------------------- */
+
+/* Whether file lies under the folder project (a path, no trailing slash
+ * needed). */
+static int under(run_str file, run_str project) {
+    size_t n = project.len;
+    while (n > 1 && project.s[n - 1] == '/')
+        n--;
+    if (!n || file.len <= n || memcmp(file.s, project.s, n) != 0)
+        return 0;
+    return project.s[n - 1] == '/' || file.s[n] == '/';
+}
+
+/* Per distinct module with samples: what the caveats say of it. */
+typedef struct module_note {
+    sym_module *mod;
+    run_str path;
+    uint64_t samples; /* whose frame that ran lies in it */
+} module_note;
+
+typedef struct load_ctx {
+    lines_cache *c;
+    module_note *notes;
+    size_t nnotes, cap_notes;
+} load_ctx;
+
+static void note_module(load_ctx *x, sym_module *mod, run_str path, uint64_t samples) {
+    for (size_t i = 0; i < x->nnotes; i++)
+        if (x->notes[i].mod == mod) {
+            x->notes[i].samples += samples;
+            return;
+        }
+    if (SCOPE_VEC_RESERVE(x->notes, x->cap_notes, x->nnotes + 1) < 0) {
+        x->c->nomem = 1;
+        return;
+    }
+    x->notes[x->nnotes++] = (module_note){mod, path, samples};
+}
+
+/* A stack's two locations. */
+typedef struct stack_locs {
+    int done;
+    uint32_t self, project;
+    int outside;
+    sym_module *leaf; /* NULL: the frame that ran lies in no known module */
+    run_str leaf_path;
+} stack_locs;
+
+static lines_loc frame_loc(lines_cache *c, const sym_frame *f, run_str module, int approximate) {
+    lines_loc l = {
+        .file = intern_cstr(c, f->file),
+        .function = f->function ? intern_cstr(c, f->function) : intern_cstr(c, unknown_fn),
+        .module = module,
+        .line = f->line,
+        .approximate = approximate || !f->line || !f->file,
+    };
+    if (!l.line)
+        l.file = intern_cstr(c, f->file); /* a function-level row still names its file if known */
+    return l;
+}
+
+static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack *st,
+                            run_str project, stack_locs *out) {
+    static const sym_frame unknown = {NULL, NULL, 0};
+    int have_self = 0, have_project = 0;
+    uint32_t nframes = st ? st->nframes : 0;
+    if (nframes > MAX_STACK_FRAMES)
+        nframes = MAX_STACK_FRAMES;
+    out->leaf = NULL;
+    out->leaf_path = (run_str){"", 0};
+    for (uint32_t i = 0; i < nframes && !have_project; i++) {
+        const scope_frame_addr *fa = &st->frames[i];
+        const log_module *lm = fa->module ? log_lines_module(ll, fa->module) : NULL;
+        const sym_frame *frames = &unknown;
+        size_t n = 1;
+        int approximate = 1;
+        run_str module = {"", 0};
+        sym_module *sm = NULL;
+        if (lm) {
+            sm = lines_sym_module(c->sym, lm->path.s, lm->path.len, (const uint8_t *)lm->build_id.s,
+                                  lm->build_id.len);
+            if (!sm) {
+                c->nomem = 1;
+                return;
+            }
+            module = intern(c, lm->path.s, lm->path.len);
+            n = lines_sym_lookup(c->sym, sm, fa->offset, i > 0, &frames);
+            approximate = lines_sym_state(sm, NULL) != SYM_LINES;
+        }
+        if (i == 0) {
+            out->leaf = sm;
+            out->leaf_path = module;
+        }
+        for (size_t k = 0; k < n && !have_project; k++) {
+            lines_loc l = frame_loc(c, &frames[k], module, approximate);
+            if (!have_self) {
+                out->self = loc_of(c, &l);
+                have_self = 1;
+            }
+            if (l.file.len && under(l.file, project)) {
+                out->project = loc_of(c, &l);
+                have_project = 1;
+            }
+        }
+    }
+    if (!have_self) { /* an empty or lost stack */
+        lines_loc l = frame_loc(c, &unknown, (run_str){"", 0}, 1);
+        out->self = loc_of(c, &l);
+    }
+    out->outside = !have_project;
+    if (!have_project)
+        out->project = out->self;
+    out->done = 1;
+}
+
+/* ---- phases ---------------------------------------------------------------- */
+
+/* The merged phase of node `id` of a process of role `role`: found by its
+ * path of names from the role's root, as the merge placed it.  NULL when
+ * the node or an ancestor is not defined, or the chain is too deep. */
+static const run_phase *phase_of_node(worker_log *log, const run_role *role, uint32_t id) {
+    run_str names[RUN_MAX_DEPTH];
+    size_t n = 0;
+    while (id) {
+        log_node *node = log_node_of(log, id);
+        if (!node || n == RUN_MAX_DEPTH)
+            return NULL;
+        const run_str *name = log_string_of(log, node->name);
+        names[n++] = name ? *name : (run_str){unnamed_phase, sizeof unnamed_phase - 1};
+        id = node->parent;
+    }
+    const run_phase *p = role->root;
+    while (n && p)
+        p = run_phase_child(p, names[n - 1].s, names[n - 1].len), n--;
+    return p;
+}
+
+/* ---- loading --------------------------------------------------------------- */
+
+static void add_group(lines_cache *c, const lines_group *g) {
+    if (SCOPE_VEC_RESERVE(c->groups, c->cap_groups, c->ngroups + 1) < 0) {
+        c->nomem = 1;
+        return;
+    }
+    c->groups[c->ngroups++] = *g;
+}
+
+static void note_project(lines_cache *c, run_str project) {
+    if (!project.len)
+        return;
+    for (size_t i = 0; i < c->nprojects; i++)
+        if (run_str_eq(c->projects[i], project))
+            return;
+    if (c->nprojects < MAX_PROJECTS)
+        c->projects[c->nprojects++] = project;
+}
+
+static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
+    lines_cache *c = x->c;
+    const log_lines *ll = &log->lines;
+    const run_worker *wk = &m->workers[w];
+    const run_role *role = &m->roles[wk->role_index];
+    /* The recorder's default project folder is the working directory (or its
+     * git root): without a LINES record, take the working directory. */
+    run_str project = ll->has_record ? ll->project : wk->cwd;
+    project = intern(c, project.s, project.len);
+    note_project(c, project);
+    stack_locs *locs = calloc(ll->nstacks + 1, sizeof *locs); /* [nstacks]: undefined stacks */
+    idmap nodes = {0};                                        /* node -> index in node_phase */
+    const run_phase **node_phase = NULL;
+    size_t nnode_phase = 0, cap_node_phase = 0;
+    if (!locs) {
+        c->nomem = 1;
+        return;
+    }
+    uint64_t samples = 0;
+    for (size_t i = 0; i < ll->ncounts && !c->nomem; i++) {
+        const log_stack_count *k = &ll->counts[i];
+        if (!k->count)
+            continue;
+        uint32_t ix;
+        size_t s = idmap_get(&ll->stack_ix, k->stack, &ix) ? ix : ll->nstacks;
+        if (!locs[s].done)
+            symbolize_stack(c, ll, s < ll->nstacks ? &ll->stacks[s] : NULL, project, &locs[s]);
+        if (c->nomem)
+            break;
+        const run_phase *phase = NULL;
+        if (k->node) {
+            if (idmap_get(&nodes, k->node, &ix))
+                phase = node_phase[ix];
+            else {
+                phase = phase_of_node(log, role, k->node);
+                if (nnode_phase >= UINT32_MAX ||
+                    SCOPE_VEC_RESERVE(node_phase, cap_node_phase, nnode_phase + 1) < 0 ||
+                    idmap_put(&nodes, k->node, (uint32_t)nnode_phase) < 0) {
+                    c->nomem = 1;
+                    break;
+                }
+                node_phase[nnode_phase++] = phase;
+            }
+        }
+        add_group(c, &(lines_group){w, phase, locs[s].self, locs[s].project, locs[s].outside,
+                                    k->count, k->period_ns});
+        if (locs[s].leaf)
+            note_module(x, locs[s].leaf, locs[s].leaf_path, k->count);
+        samples += k->count;
+    }
+    free(locs);
+    free(node_phase);
+    idmap_free(&nodes);
+    if (samples || ll->has_record) {
+        c->info.sampled_workers++;
+        c->info.has_lines = 1;
+    }
+    c->info.samples += ll->has_record && ll->rec.samples > samples ? ll->rec.samples : samples;
+    c->info.dropped += ll->rec.dropped;
+    c->info.truncated += ll->rec.truncated;
+}
+
+/* Caveats for the modules samples ran in that gave no lines. */
+static int module_caveats(load_ctx *x, run_model *m) {
+    lines_cache *c = x->c;
+    uint64_t total = 0;
+    for (size_t i = 0; i < c->ngroups; i++)
+        total += c->groups[i].count;
+    for (size_t i = 0; i < x->nnotes; i++) {
+        const char *why;
+        if (lines_sym_state(x->notes[i].mod, &why) == SYM_LINES)
+            continue;
+        c->info.unsymbolized++;
+        char path[300];
+        scope_escape((const uint8_t *)x->notes[i].path.s, x->notes[i].path.len, path, sizeof path,
+                     0);
+        double pc = total ? 100.0 * (double)x->notes[i].samples / (double)total : 0;
+        if (run_caveat_append(m, run_model_arena(m), RUN_CAVEAT_LINES, SIZE_MAX,
+                              "%s: %s; %.1f%% of the line samples ran there and show as %s", path,
+                              why, pc,
+                              lines_sym_state(x->notes[i].mod, NULL) == SYM_FUNCTIONS
+                                  ? "functions, not lines"
+                                  : "?? (function unknown)") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Whether every sampled process agrees on a figure. */
+static void settle_info(lines_cache *c, run_model *m, worker_log *logs) {
+    int hz_set = 0, hz_same = 1, proj_set = 0, proj_same = 1;
+    for (size_t w = 0; w < m->nworkers; w++) {
+        const log_lines *ll = &logs[w].lines;
+        if (m->workers[w].role_index == SIZE_MAX || !ll->has_record)
+            continue;
+        if (!hz_set)
+            c->info.hz = ll->rec.hz, hz_set = 1;
+        else if (c->info.hz != ll->rec.hz)
+            hz_same = 0;
+        if (!proj_set)
+            c->info.project = ll->project, proj_set = 1;
+        else if (!run_str_eq(c->info.project, ll->project))
+            proj_same = 0;
+    }
+    if (!hz_same)
+        c->info.hz = 0;
+    if (!proj_same)
+        c->info.project = (run_str){"", 0};
+}
+
+int run_lines_load(run_model *m, const char *source_dir, run_lines_info *info, char *msg,
+                   size_t msglen) {
+    lines_cache *c = run_model_extension(m);
+    if (c) {
+        if (info)
+            *info = c->info;
+        return 0;
+    }
+    c = calloc(1, sizeof *c);
+    load_ctx x = {.c = c};
+    if (!c || !(c->sym = lines_sym_new()))
+        goto nomem;
+    if (source_dir && !(c->source_dir = arena_dup(&c->mem, source_dir, strlen(source_dir))))
+        goto nomem;
+    worker_log *logs = run_model_logs(m);
+    for (size_t w = 0; w < m->nworkers && !c->nomem; w++) {
+        if (m->workers[w].role_index == SIZE_MAX)
+            continue;
+        worker_log *log = &logs[w];
+        if (log->lines.ncounts || log->lines.has_record)
+            load_worker(&x, m, w, log);
+    }
+    settle_info(c, m, logs);
+    if (c->nomem || module_caveats(&x, m) < 0)
+        goto nomem;
+    free(x.notes);
+    run_model_set_extension(m, c, cache_free);
+    if (info)
+        *info = c->info;
+    return 0;
+nomem:
+    free(x.notes);
+    cache_free(c);
+    if (msg && msglen)
+        snprintf(msg, msglen, "out of memory while symbolizing the line samples");
+    return -1;
+}
+
+/* ---- queries ----------------------------------------------------------------- */
+
+/* Which groups a phase selects: its role (or its one process, for a phase of
+ * run_worker_role's tree) and the same phase in the role's merged tree. */
+typedef struct phase_sel {
+    size_t role;   /* SIZE_MAX: any */
+    size_t worker; /* SIZE_MAX: any */
+    const run_phase *target;
+    int all; /* the root: every sample of the role or process, in a phase or not */
+} phase_sel;
+
+static int select_phase(run_model *m, const run_phase *p, phase_sel *sel) {
+    const run_phase *names[RUN_MAX_DEPTH + 1];
+    size_t n = 0;
+    const run_phase *root = p;
+    while (root->parent && n <= RUN_MAX_DEPTH)
+        names[n++] = root, root = root->parent;
+    *sel = (phase_sel){SIZE_MAX, SIZE_MAX, NULL, 0};
+    for (size_t r = 0; r < m->nroles; r++)
+        if (m->roles[r].root == root)
+            sel->role = r;
+    if (sel->role == SIZE_MAX) {
+        size_t w = run_model_alone_worker(m, root);
+        if (w == SIZE_MAX || m->workers[w].role_index == SIZE_MAX)
+            return -1;
+        sel->worker = w;
+        sel->role = m->workers[w].role_index;
+    }
+    const run_phase *t = m->roles[sel->role].root;
+    for (size_t k = n; k > 0 && t; k--)
+        t = run_phase_child(t, names[k - 1]->name.s, names[k - 1]->name.len);
+    if (!t)
+        return -1;
+    sel->target = t;
+    sel->all = t->depth == 0;
+    return 0;
+}
+
+static int in_phase(const run_phase *p, const phase_sel *sel) {
+    if (sel->all)
+        return 1;
+    for (; p && p->depth >= sel->target->depth; p = p->parent)
+        if (p == sel->target)
+            return 1;
+    return 0;
+}
+
+static int cmp_str(run_str a, run_str b) {
+    return run_str_cmp(a, b);
+}
+
+static int by_samples(const void *a, const void *b) {
+    const run_line *x = a, *y = b;
+    if (x->samples != y->samples)
+        return x->samples > y->samples ? -1 : 1;
+    if (x->seconds != y->seconds)
+        return x->seconds > y->seconds ? -1 : 1;
+    int c = cmp_str(x->file, y->file);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int by_time(const void *a, const void *b) {
+    const run_line *x = a, *y = b;
+    if (x->seconds != y->seconds)
+        return x->seconds > y->seconds ? -1 : 1;
+    return by_samples(a, b);
+}
+
+static int by_line(const void *a, const void *b) {
+    const run_line *x = a, *y = b;
+    int c = cmp_str(x->file, y->file);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    c = cmp_str(x->function, y->function);
+    return c ? c : cmp_str(x->module, y->module);
+}
+
+static const run_line *sort_rows; /* qsort has no context argument */
+
+static int fn_by_samples(const void *a, const void *b) {
+    const run_lines_function *x = a, *y = b;
+    if (x->samples != y->samples)
+        return x->samples > y->samples ? -1 : 1;
+    if (x->seconds != y->seconds)
+        return x->seconds > y->seconds ? -1 : 1;
+    int c = cmp_str(x->function, y->function);
+    return c ? c : cmp_str(x->file, y->file);
+}
+
+/* Row indexes grouped by function: function (name, file, module), then line. */
+static int row_by_function(const void *a, const void *b) {
+    const run_line *x = &sort_rows[*(const size_t *)a], *y = &sort_rows[*(const size_t *)b];
+    int c = cmp_str(x->function, y->function);
+    if (!c)
+        c = cmp_str(x->file, y->file);
+    if (!c)
+        c = cmp_str(x->module, y->module);
+    if (!c && x->line != y->line)
+        c = x->line < y->line ? -1 : 1;
+    return c;
+}
+
+static double sd_of(double share, uint64_t n) {
+    return n ? sqrt(share * (1 - share) / (double)n) : NAN;
+}
+
+static int group_functions(run_lines_result *r) {
+    r->function_rows = malloc((r->nrows + 1) * sizeof *r->function_rows);
+    r->functions = calloc(r->nrows + 1, sizeof *r->functions);
+    if (!r->function_rows || !r->functions)
+        return -1;
+    for (size_t i = 0; i < r->nrows; i++)
+        r->function_rows[i] = i;
+    sort_rows = r->rows;
+    qsort(r->function_rows, r->nrows, sizeof *r->function_rows, row_by_function);
+    for (size_t i = 0; i < r->nrows;) {
+        const run_line *first = &r->rows[r->function_rows[i]];
+        run_lines_function *f = &r->functions[r->nfunctions++];
+        *f = (run_lines_function){.function = first->function,
+                                  .file = first->file,
+                                  .module = first->module,
+                                  .first_row = i};
+        for (; i < r->nrows; i++) {
+            const run_line *l = &r->rows[r->function_rows[i]];
+            if (!run_str_eq(l->function, f->function) || !run_str_eq(l->file, f->file) ||
+                !run_str_eq(l->module, f->module))
+                break;
+            f->nrows++;
+            f->samples += l->samples;
+            f->seconds += l->seconds;
+            if (l->line && (!f->first_line || l->line < f->first_line))
+                f->first_line = l->line;
+            if (l->line > f->last_line)
+                f->last_line = l->line;
+        }
+        f->share = r->samples ? (double)f->samples / (double)r->samples : 0;
+        f->share_sd = sd_of(f->share, r->samples);
+    }
+    /* Ties keep the grouping's order: qsort is not stable, so break them by name. */
+    qsort(r->functions, r->nfunctions, sizeof *r->functions, fn_by_samples);
+    return 0;
+}
+
+int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *out, char *msg,
+                     size_t msglen) {
+    memset(out, 0, sizeof *out);
+    out->period_ns = NAN;
+    lines_cache *c = run_model_extension(m);
+    if (!c && run_lines_load(m, NULL, NULL, msg, msglen) < 0)
+        return -1;
+    c = run_model_extension(m);
+    if (!c->info.has_lines) {
+        snprintf(msg, msglen,
+                 "this run has no line samples (record it with SCOPE_LINES=1, or with "
+                 "'scope-tui record -- CMD')");
+        return -1;
+    }
+    size_t role = SIZE_MAX;
+    if (q->role) {
+        const run_role *r = run_find_role(m, q->role);
+        if (!r) {
+            char shown[200];
+            scope_escape((const uint8_t *)q->role, strlen(q->role), shown, sizeof shown, 0);
+            snprintf(msg, msglen, "no role named '%s' in this run", shown);
+            return -1;
+        }
+        role = (size_t)(r - m->roles);
+    }
+    if (q->worker != SIZE_MAX && q->worker >= m->nworkers) {
+        snprintf(msg, msglen, "no process %zu in this run", q->worker);
+        return -1;
+    }
+    phase_sel sel = {SIZE_MAX, SIZE_MAX, NULL, 1};
+    if (q->phase && select_phase(m, q->phase, &sel) < 0) {
+        snprintf(msg, msglen, "that phase is not one of this run's");
+        return -1;
+    }
+    size_t fn_len = q->function ? strlen(q->function) : 0;
+    typedef struct acc {
+        uint64_t samples;
+        double seconds;
+    } acc;
+    acc *a = calloc(c->nlocs + 1, sizeof *a);
+    if (!a)
+        goto nomem;
+    uint64_t period = 0;
+    int period_same = 1;
+    for (size_t i = 0; i < c->ngroups; i++) {
+        const lines_group *g = &c->groups[i];
+        size_t wrole = m->workers[g->worker].role_index;
+        if ((role != SIZE_MAX && wrole != role) ||
+            (q->worker != SIZE_MAX && g->worker != q->worker))
+            continue;
+        if (q->phase && (wrole != sel.role || (sel.worker != SIZE_MAX && g->worker != sel.worker) ||
+                         !in_phase(g->phase, &sel)))
+            continue;
+        double secs = (double)g->count * (double)g->period_ns * 1e-9;
+        out->samples += g->count;
+        out->seconds += secs;
+        if (!period)
+            period = g->period_ns;
+        else if (period != g->period_ns)
+            period_same = 0;
+        uint32_t loc = g->self;
+        if (q->attr == RUN_LINES_PROJECT) {
+            loc = g->project;
+            if (g->outside)
+                out->outside_project += g->count;
+        }
+        if (q->function) {
+            run_str f = c->locs[loc].function;
+            if (f.len != fn_len || memcmp(f.s, q->function, fn_len) != 0)
+                continue;
+        }
+        a[loc].samples += g->count;
+        a[loc].seconds += secs;
+    }
+    if (period && period_same)
+        out->period_ns = (double)period;
+    size_t nrows = 0;
+    for (size_t l = 0; l < c->nlocs; l++)
+        nrows += a[l].samples > 0;
+    out->rows = calloc(nrows + 1, sizeof *out->rows);
+    if (!out->rows)
+        goto nomem;
+    for (size_t l = 0; l < c->nlocs; l++) {
+        if (!a[l].samples)
+            continue;
+        const lines_loc *loc = &c->locs[l];
+        double share = out->samples ? (double)a[l].samples / (double)out->samples : 0;
+        out->rows[out->nrows++] = (run_line){
+            .file = loc->file,
+            .line = loc->line,
+            .function = loc->function,
+            .module = loc->module,
+            .samples = a[l].samples,
+            .seconds = a[l].seconds,
+            .share = share,
+            .share_sd = sd_of(share, out->samples),
+            .approximate = loc->approximate,
+        };
+    }
+    free(a);
+    a = NULL;
+    if (q->function && !out->nrows) {
+        char shown[200];
+        scope_escape((const uint8_t *)q->function, fn_len, shown, sizeof shown, 0);
+        snprintf(msg, msglen, "no sampled function is named '%s'", shown);
+        run_lines_free(out);
+        return -1;
+    }
+    qsort(out->rows, out->nrows, sizeof *out->rows,
+          q->sort == RUN_LINES_BY_LINE      ? by_line
+          : q->sort == RUN_LINES_BY_SAMPLES ? by_samples
+                                            : by_time);
+    if (group_functions(out) < 0)
+        goto nomem;
+    return 0;
+nomem:
+    free(a);
+    run_lines_free(out);
+    snprintf(msg, msglen, "out of memory");
+    return -1;
+}
+
+void run_lines_free(run_lines_result *r) {
+    if (!r)
+        return;
+    free(r->rows);
+    free(r->functions);
+    free(r->function_rows);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- source files ---------------------------------------------------------- */
+
+/* Reads a regular file of at most MAX_SOURCE_BYTES; NULL with why set. */
+static char *read_small(const char *path, size_t *len, const char **why) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        *why = errno == ENOENT ? "no such file" : "cannot be opened";
+        return NULL;
+    }
+    struct stat st;
+    char *buf = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        *why = "not a regular file";
+    else if ((uint64_t)st.st_size > MAX_SOURCE_BYTES)
+        *why = "larger than 16 MiB, not read";
+    else if ((buf = malloc((size_t)st.st_size + 1))) {
+        size_t got = 0;
+        ssize_t r;
+        while (got < (size_t)st.st_size && (r = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+            got += (size_t)r;
+        *len = got;
+    } else
+        *why = "out of memory";
+    close(fd);
+    return buf;
+}
+
+/* Candidates for a recorded file: as recorded, then its trailing
+ * components under each project folder and the source folder. */
+static char *find_source(lines_cache *c, run_str file, size_t *len, const char **why) {
+    char path[4096];
+    if (file.len >= sizeof path || memchr(file.s, '\0', file.len)) {
+        *why = "its name is not a usable path";
+        return NULL;
+    }
+    const char *first_why = NULL;
+    char *text = read_small(file.s, len, &first_why);
+    if (text)
+        return text;
+    run_str roots[MAX_PROJECTS + 1];
+    size_t nroots = 0;
+    for (size_t i = 0; i < c->nprojects; i++)
+        roots[nroots++] = c->projects[i];
+    if (c->source_dir)
+        roots[nroots++] = (run_str){c->source_dir, strlen(c->source_dir)};
+    for (size_t r = 0; r < nroots; r++) {
+        /* Each suffix of the path that starts after a '/': a/b/c.c, b/c.c, c.c. */
+        for (size_t i = 0; i < file.len; i++) {
+            if (i && file.s[i - 1] != '/')
+                continue;
+            if (file.s[i] == '/')
+                continue;
+            int n = snprintf(path, sizeof path, "%.*s/%.*s", (int)roots[r].len, roots[r].s,
+                             (int)(file.len - i), file.s + i);
+            if (n < 0 || (size_t)n >= sizeof path)
+                continue;
+            const char *w;
+            if ((text = read_small(path, len, &w)))
+                return text;
+        }
+    }
+    *why = first_why;
+    return NULL;
+}
+
+/* One line of source as shown: tabs expanded to 8 columns, a trailing CR
+ * dropped, the rest escaped (text_escape.h). */
+static run_str display_line(lines_cache *c, const char *p, size_t n) {
+    if (n && p[n - 1] == '\r')
+        n--;
+    size_t tabs = 0;
+    for (size_t i = 0; i < n; i++)
+        tabs += p[i] == '\t';
+    char *expanded = malloc(n + 8 * tabs + 1);
+    if (!expanded) {
+        c->nomem = 1;
+        return (run_str){"", 0};
+    }
+    size_t col = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\t')
+            do
+                expanded[col++] = ' ';
+            while (col % 8);
+        else
+            expanded[col++] = p[i];
+    }
+    size_t need = scope_escape((const uint8_t *)expanded, col, NULL, 0, 0);
+    char *out = arena_alloc(&c->mem, need + 1);
+    if (out)
+        scope_escape((const uint8_t *)expanded, col, out, need + 1, 0);
+    else
+        c->nomem = 1;
+    free(expanded);
+    return out ? (run_str){out, need} : (run_str){"", 0};
+}
+
+size_t run_lines_source(run_model *m, run_str file, const run_str **lines, char *why,
+                        size_t whylen) {
+    *lines = NULL;
+    lines_cache *c = run_model_extension(m);
+    if (!c && run_lines_load(m, NULL, NULL, why, whylen) < 0)
+        return 0;
+    c = run_model_extension(m);
+    for (size_t i = 0; i < c->nsources; i++)
+        if (run_str_eq(c->sources[i].file, file)) {
+            snprintf(why, whylen, "%s", c->sources[i].why);
+            *lines = c->sources[i].lines;
+            return c->sources[i].nlines;
+        }
+    if (!file.len) {
+        snprintf(why, whylen, "no source file is known for it");
+        return 0;
+    }
+    if (c->nsources >= MAX_SOURCES) { /* each one read is kept: a bound on memory */
+        snprintf(why, whylen, "%d source files were read already; no more are", MAX_SOURCES);
+        return 0;
+    }
+    size_t len = 0;
+    const char *reason = "not found";
+    char *text = find_source(c, file, &len, &reason);
+    lines_source src = {.file = intern(c, file.s, file.len)};
+    if (text) {
+        size_t n = 0;
+        for (size_t i = 0; i < len; i++)
+            n += text[i] == '\n';
+        n += len && text[len - 1] != '\n';
+        src.lines = arena_alloc(&c->mem, (n + 1) * sizeof *src.lines);
+        for (size_t i = 0, start = 0; src.lines && i <= len && src.nlines < n; i++)
+            if (i == len || text[i] == '\n') {
+                src.lines[src.nlines++] = display_line(c, text + start, i - start);
+                start = i + 1;
+            }
+        free(text);
+        if (!src.lines) {
+            snprintf(why, whylen, "out of memory");
+            return 0;
+        }
+        if (!n)
+            snprintf(src.why, sizeof src.why, "the file is empty");
+    } else {
+        snprintf(src.why, sizeof src.why, "source not found (%s)", reason);
+    }
+    snprintf(why, whylen, "%s", src.why);
+    if (c->nsources < MAX_SOURCES &&
+        SCOPE_VEC_RESERVE(c->sources, c->cap_sources, c->nsources + 1) == 0)
+        c->sources[c->nsources++] = src;
+    *lines = src.lines;
+    return src.nlines;
+}

@@ -1,0 +1,129 @@
+/* The hot lines' shared parts; see hot_lines.h. */
+#include "hot_lines.h"
+
+#include "style.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+void hot_scope_set(app *a, hot_scope *sc, const run_role *role, const run_phase *phase) {
+    sc->role = role;
+    sc->phase = phase;
+    sc->model = a->model;
+    sc->worker = a->focus_worker;
+    snprintf(sc->role_name, sizeof sc->role_name, "%.*s", role ? (int)role->name.len : 0,
+             role ? role->name.s : "");
+    if (phase)
+        run_phase_path(phase, sc->phase_path, sizeof sc->phase_path);
+    else
+        sc->phase_path[0] = '\0';
+}
+
+int hot_scope_resolve(app *a, hot_scope *sc) {
+    if (sc->model == a->model && sc->worker == a->focus_worker)
+        return 0;
+    const run_role *role = NULL;
+    if (sc->role_name[0]) {
+        /* Under the process filter a phase is one of that process's tree. */
+        const run_role *own =
+            a->focus_worker != SIZE_MAX ? run_worker_role(a->model, a->focus_worker) : NULL;
+        if (own && !strcmp(own->name.s, sc->role_name))
+            role = own;
+        else if (a->focus_worker == SIZE_MAX)
+            role = run_find_role(a->model, sc->role_name);
+    }
+    const run_phase *phase =
+        role && sc->phase_path[0] ? run_find_phase(role, sc->phase_path) : NULL;
+    int dropped = sc->phase_path[0] && !phase;
+    if (sc->role_name[0] && !role)
+        dropped = 1;
+    hot_scope_set(a, sc, role, phase);
+    return dropped;
+}
+
+const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
+    if (a->lines_model == a->model)
+        return &a->lines_info;
+    size_t caveats = a->model->ncaveats;
+    if (run_lines_load(a->model, a->source_dir, &a->lines_info, msg, cap) < 0)
+        return NULL;
+    a->lines_model = a->model;
+    /* Loading adds the lines' caveats (missing debug info, dropped samples):
+     * the views that list caveats are built again to show them. */
+    if (a->model->ncaveats != caveats)
+        for (size_t i = 0; i < view_count; i++) {
+            const view_ops *ops = a->views[i].ops;
+            if (ops != &lines_view_ops && ops != &source_view_ops && app_rebuild(&a->views[i]) < 0)
+                app_message(a, 1, "out of memory");
+        }
+    return &a->lines_info;
+}
+
+int hot_lines_select(app *a, const hot_scope *sc, const char *function, enum run_lines_sort sort,
+                     run_lines_result *out, char *msg, size_t cap) {
+    const run_lines_info *info = hot_lines_info(a, msg, cap);
+    if (!info)
+        return -1;
+    if (!info->has_lines) {
+        snprintf(msg, cap, "%s", HOT_LINES_NONE);
+        return -1;
+    }
+    run_lines_query q = {
+        .role = sc->role ? sc->role->name.s : NULL,
+        .worker = a->focus_worker,
+        .phase = sc->phase,
+        .function = function,
+        .attr = sc->attr,
+        .sort = sort,
+    };
+    return run_lines_select(a->model, &q, out, msg, cap);
+}
+
+const char *hot_file_shown(app *a, run_str file, char *buf, size_t cap) {
+    run_str project = a->lines_model == a->model ? a->lines_info.project : (run_str){"", 0};
+    size_t n = project.len;
+    while (n > 1 && project.s[n - 1] == '/')
+        n--;
+    if (n && file.len > n + 1 && !memcmp(file.s, project.s, n) && file.s[n] == '/')
+        file = (run_str){file.s + n + 1, file.len - n - 1};
+    if (!file.len)
+        return snprintf(buf, cap, "%s", "??"), buf;
+    return style_escape(file, buf, cap);
+}
+
+void hot_lines_show_hottest(app *a, const run_role *role, const run_phase *phase) {
+    char msg[512];
+    hot_scope sc = {.attr = RUN_LINES_PROJECT};
+    size_t lines = view_of_ops(&lines_view_ops), source = view_of_ops(&source_view_ops);
+    /* The attribution the Lines view shows, so H agrees with its top row. */
+    sc.attr = lines_view_attr(&a->views[lines]);
+    hot_scope_set(a, &sc, role, phase);
+    const run_lines_info *info = hot_lines_info(a, msg, sizeof msg);
+    if (info && !info->has_lines) {
+        app_message(a, 1, "H: this run has no line samples (SCOPE_LINES=1 records them)");
+        return;
+    }
+    run_lines_result r;
+    if (hot_lines_select(a, &sc, NULL, RUN_LINES_BY_TIME, &r, msg, sizeof msg) < 0) {
+        app_message(a, 1, "H: %s", msg);
+        return;
+    }
+    if (!r.nrows) {
+        char path[600];
+        if (phase)
+            app_message(a, 1, "H: no line samples while %s ran",
+                        run_phase_path(phase, path, sizeof path));
+        else
+            app_message(a, 1, "H: no line samples here");
+        run_lines_free(&r);
+        return;
+    }
+    source_view_open(&a->views[source], &sc, &r.rows[0], a->current);
+    run_lines_free(&r);
+}
+
+void hot_lines_show_phase(app *a, const run_role *role, const run_phase *phase) {
+    size_t lines = view_of_ops(&lines_view_ops);
+    lines_view_narrow(&a->views[lines], role, phase);
+}

@@ -1,0 +1,71 @@
+/*
+ * What the Lines and Source views share: which samples they show (a
+ * hot_scope: a role or all, a phase or all, an attribution, with the
+ * process filter), the run's line data loaded once, the file names as
+ * shown, and the moves between views that H, L and Enter make.  The
+ * figures are the model's (run_lines.h); nothing here computes one.
+ */
+#ifndef SCOPE_UI_HOT_LINES_H
+#define SCOPE_UI_HOT_LINES_H
+
+#include "app.h"
+#include "run_lines.h"
+
+/* Which samples: kept by names as well as pointers, so a reload (a new
+ * model) finds the same role and phase again. */
+typedef struct hot_scope {
+    const run_role *role;   /* NULL: every role (one group each in Lines) */
+    const run_phase *phase; /* NULL: every sample of the role; else the phase and those
+                               under it */
+    enum run_lines_attr attr;
+    const run_model *model; /* the model the pointers belong to */
+    size_t worker;          /* the process filter they were found under */
+    char role_name[256];    /* as recorded, to find the role again */
+    char phase_path[1024];  /* run_phase_path, to find the phase again */
+} hot_scope;
+
+/* Sets the scope to a role and phase of the current model (either NULL). */
+void hot_scope_set(app *a, hot_scope *sc, const run_role *role, const run_phase *phase);
+
+/* Finds the scope's role and phase again after a reload or a new process
+ * filter; drops what is gone.  Returns 1 when the phase filter was dropped. */
+int hot_scope_resolve(app *a, hot_scope *sc);
+
+/* The run's line data, symbolized on first use (run_lines_load) and kept
+ * with the model.  Returns the info, or NULL with a plain line in msg. */
+const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap);
+
+/* Runs the model's query for the scope, the process filter and, when not
+ * NULL, one function.  Returns 0, or -1 with a plain line in msg. */
+int hot_lines_select(app *a, const hot_scope *sc, const char *function, enum run_lines_sort sort,
+                     run_lines_result *out, char *msg, size_t cap);
+
+/* A source file as the views show it, escaped: relative to the project
+ * folder when it lies under it ("src/learner.c"), else as recorded. */
+const char *hot_file_shown(app *a, run_str file, char *buf, size_t cap);
+
+/* What a run without line data says, and how to record some. */
+#define HOT_LINES_NONE                                                                             \
+    "no line samples in this run: record them with SCOPE_LINES=1 in the environment, "             \
+    "or scope-tui record -- CMD"
+
+/* H: the hottest line of the phase (or role, or the run when both are NULL)
+ * under the process filter, opened in the Source view; a one-line message
+ * when there is none. */
+void hot_lines_show_hottest(app *a, const run_role *role, const run_phase *phase);
+
+/* L: the Lines view narrowed to the phase (or role). */
+void hot_lines_show_phase(app *a, const run_role *role, const run_phase *phase);
+
+/* The Lines view's own part of these moves (view_lines.c): its scope
+ * becomes sc's role and phase. */
+void lines_view_narrow(view *v, const run_role *role, const run_phase *phase);
+/* The attribution the Lines view shows (a toggles it). */
+enum run_lines_attr lines_view_attr(view *v);
+
+/* Enter on a line, and H: the Source view shows the line's function with
+ * the cursor on the line, for the scope; Backspace goes back to the view
+ * `from`.  Says in the status line when it cannot (view_source.c). */
+void source_view_open(view *v, const hot_scope *sc, const run_line *line, size_t from);
+
+#endif
