@@ -332,10 +332,13 @@ int scope_lines_end(void) {
 static __thread int fork_held __attribute__((tls_model("initial-exec")));
 
 static void fork_prepare(void) {
-    fork_held = rec_sampler_lock_for_fork(rec_mono_ns() + FORK_WAIT_NS);
+    uint64_t deadline = rec_mono_ns() + FORK_WAIT_NS;
+    fork_held = rec_sampler_lock_for_fork(deadline);
+    rec_sampler_fork_prepare(deadline);
 }
 
 static void fork_parent(void) {
+    rec_sampler_fork_done();
     if (fork_held)
         rec_sampler_unlock();
 }
