@@ -330,14 +330,22 @@ int scope_lines_end(void) {
 /* ---- fork ------------------------------------------------------------------------ */
 
 static __thread int fork_held __attribute__((tls_model("initial-exec")));
+static __thread int fork_walk_held __attribute__((tls_model("initial-exec")));
 
+/* No module walk (it holds the loader's lock), no drain and no unwind is
+ * under way across the fork, each waited for a bounded time. */
 static void fork_prepare(void) {
-    fork_held = rec_sampler_lock_for_fork(rec_mono_ns() + FORK_WAIT_NS);
+    uint64_t deadline = rec_mono_ns() + FORK_WAIT_NS;
+    fork_walk_held = rec_lines_store_fork_prepare(deadline);
+    fork_held = rec_sampler_lock_for_fork(deadline);
+    rec_sampler_fork_prepare(deadline);
 }
 
 static void fork_parent(void) {
+    rec_sampler_fork_done();
     if (fork_held)
         rec_sampler_unlock();
+    rec_lines_store_fork_parent(fork_walk_held);
 }
 
 /* The child's one thread samples on if the parent was sampling: its timer

@@ -499,6 +499,24 @@ void rec_lines_store_drain(void) {
     }
 }
 
+/* The walk holds the loader's lock, which fork does not take: a child
+ * forked during a walk would find it held by a thread it does not have, and
+ * its own first walk would wait for ever. */
+int rec_lines_store_fork_prepare(uint64_t deadline_ns) {
+    while (pthread_mutex_trylock(&refresh_mu) != 0) {
+        if (rec_mono_ns() >= deadline_ns)
+            return 0;
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    return 1;
+}
+
+void rec_lines_store_fork_parent(int held) {
+    if (held)
+        pthread_mutex_unlock(&refresh_mu);
+}
+
 void rec_lines_store_clear_tables(void) {
     for (uint32_t g = 0; g < ngroups; g++)
         for (uint32_t i = 0; i < groups[g].n; i++)

@@ -62,6 +62,12 @@ typedef struct rec_lines_totals {
  * to full rings or a full store, cut at the depth limit.  Lock held. */
 rec_lines_totals rec_lines_store_totals(void);
 
+/* Around fork: no module walk is under way across it (bounded by
+ * deadline_ns; returns whether it waited successfully, for the parent's
+ * half).  The child starts afresh in rec_lines_store_fork_child. */
+int rec_lines_store_fork_prepare(uint64_t deadline_ns);
+void rec_lines_store_fork_parent(int held);
+
 /* scope_lines_clear: the in-process tables start again from zero (the
  * log's totals go on).  Lock held. */
 void rec_lines_store_clear_tables(void);

@@ -23,12 +23,14 @@
 #define _GNU_SOURCE
 #include "sampler.h"
 
+#include "clock.h"
 #include "lock.h"
 #include "thread.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,7 @@ static _Atomic uint32_t nslots;
 
 static _Atomic int installed;
 static _Atomic int handlers_active; /* handlers unwinding now */
+static _Atomic int forking;         /* a fork is under way: handlers do not unwind */
 static __thread int in_handler __attribute__((tls_model("initial-exec")));
 
 static pid_t self_tid(void) {
@@ -97,6 +100,11 @@ static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
     *cut = 0;
 #ifdef SCOPE_HAVE_LIBUNWIND
     atomic_fetch_add(&handlers_active, 1);
+    if (atomic_load(&forking)) {
+        atomic_fetch_sub(&handlers_active, 1);
+        *cut = 1;
+        return 1;
+    }
     in_handler = 1;
     unw_cursor_t c;
     uint32_t n = 1;
@@ -165,6 +173,21 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx) {
     atomic_store_explicit(&s->head, head + 1, memory_order_release);
 out:
     errno = saved;
+}
+
+/* libunwind's caches are guarded by a mutex it takes with signals blocked;
+ * a fork while another thread's handler holds it would leave it held in
+ * the child, whose first unwind would then wait for ever.  So the fork
+ * waits (boundedly) for the handlers unwinding now, and handlers that start
+ * meanwhile keep the sampled pc alone. */
+void rec_sampler_fork_prepare(uint64_t deadline_ns) {
+    atomic_store(&forking, 1);
+    while (atomic_load(&handlers_active) > 0 && rec_mono_ns() < deadline_ns)
+        sched_yield();
+}
+
+void rec_sampler_fork_done(void) {
+    atomic_store(&forking, 0);
 }
 
 /* ---- the module list the handler walks --------------------------------- */
@@ -439,6 +462,7 @@ void rec_sampler_fork_child(void) {
         atomic_store(&s->tid, mine ? tid : 0);
     }
     atomic_store(&handlers_active, 0);
+    atomic_store(&forking, 0);
     atomic_store(&rec_lines_threads, 0);
     atomic_store(&rec_lines_threads_failed, 0);
 }

@@ -110,6 +110,12 @@ void rec_sampler_thread_ended(rec_lines_slot *s);
 /* A drained slot of an ended thread becomes free (lock held). */
 void rec_sampler_recycle(rec_lines_slot *s);
 
+/* Around fork (lines.c's fork handlers): prepare waits, until deadline_ns
+ * at most, for the handlers inside the unwinder, and keeps new ones out of
+ * it until done. */
+void rec_sampler_fork_prepare(uint64_t deadline_ns);
+void rec_sampler_fork_done(void);
+
 /* In a forked child: the timers of the parent are gone, and so are its
  * other threads: every slot but the caller's becomes free. */
 void rec_sampler_fork_child(void);
