@@ -131,6 +131,14 @@ static void open_module(lines_symbolizer *s, sym_module *m) {
         set_state(m, SYM_MISSING, "its path is not a file name");
         return;
     }
+    /* The kernel's vDSO is listed by its soname, with no file behind it; and
+     * a relative path from a log would be looked up wherever we run. */
+    if (m->path[0] != '/') {
+        set_state(m, SYM_MISSING,
+                  strstr(m->path, "vdso") ? "the kernel's vDSO, which has no file to read"
+                                          : "its path is not absolute");
+        return;
+    }
     /* O_NONBLOCK: a FIFO named by the log must not hang the open. */
     int fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
