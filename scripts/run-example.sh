@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, and run scope on the example.
 #
-# Usage: scripts/run-example.sh [--build-dir DIR]   (default: build/)
+# Usage: scripts/run-example.sh [--build-dir DIR] [--gpu-stand-in]
+#   --build-dir DIR  where to build (default: build/)
+#   --gpu-stand-in   record under the test suite's stand-in NVML (a library
+#                    answering with fixed figures: device 0 85% busy, 20% of
+#                    it each process's own; device 1 12% busy, none of it
+#                    the run's), to see the GPU view on a machine without one
 #
 # Records the example pipeline (examples/pipeline: a learner and four actor
 # processes, 12 to 15 s, source lines sampled: SCOPE_LINES=1) into the fresh
@@ -15,6 +20,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 build_dir="$root/build"
+gpu_stand_in=0
 while (($# > 0)); do
     case "$1" in
     --build-dir)
@@ -26,8 +32,9 @@ while (($# > 0)); do
         shift
         ;;
     --build-dir=*) build_dir=${1#--build-dir=} ;;
+    --gpu-stand-in) gpu_stand_in=1 ;;
     -h | --help)
-        sed -n '2,11s/^# \{0,1\}//p' "$0"
+        sed -n '2,16s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *)
@@ -61,7 +68,19 @@ step_record() {
     # SCOPE_LINES=1 samples the source lines of every process (the children
     # inherit it), so the browser's Lines view and H have lines to show;
     # the project folder is this clone, wherever the script is run from.
-    env -u SCOPE_RUN_ID -u SCOPE_PROFILE SCOPE_LINES=1 SCOPE_LINES_PROJECT="$root" \
+    local gpu_env=()
+    if ((gpu_stand_in)); then
+        # The recorder loads libnvidia-ml.so.1 from the library path, so the
+        # stand-in the tests build answers in place of a real driver.
+        local nvml_dir="$build_dir/tests/recorder/progs/fake-nvml"
+        if [[ ! -e "$nvml_dir/libnvidia-ml.so.1" ]]; then
+            echo "run-example.sh: --gpu-stand-in needs the tests built (no $nvml_dir/libnvidia-ml.so.1)" >&2
+            exit 2
+        fi
+        gpu_env=(LD_LIBRARY_PATH="$nvml_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+            FAKE_NVML_DEVICES="85,15,30000000000,85899345920,2000000000;12,-,1000000000,85899345920,-")
+    fi
+    env -u SCOPE_RUN_ID -u SCOPE_PROFILE SCOPE_LINES=1 SCOPE_LINES_PROJECT="$root" "${gpu_env[@]}" \
         "$build_dir/examples/pipeline/scope-example-pipeline" --run-dir "$run_dir"
 }
 
