@@ -4,7 +4,7 @@
 # Usage: scripts/run-example.sh [--build-dir DIR] [--gpu-stand-in]
 #   --build-dir DIR  where to build (default: build/)
 #   --gpu-stand-in   record under the test suite's stand-in NVML (a library
-#                    answering with fixed figures: device 0 85% busy, 20% of
+#                    answering with fixed figures: device 0 85% busy, 15% of
 #                    it each process's own; device 1 12% busy, none of it
 #                    the run's), to see the GPU view on a machine without one
 #
