@@ -311,7 +311,12 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
         p = view(r, at, rem * 2 < bound ? rem * 2 : bound, &rem);
     }
     if (ZSTD_isError(cs)) {
-        afford(r, at + walked, walked);
+        /* Charged as if the walk had covered all it could: how far it got
+         * before the error depends on how much the window held, and what a
+         * log may cost must not, or a reader over a file and one over
+         * memory would stop at different frames. */
+        size_t most = bound < left ? bound : left;
+        afford(r, at + most, most);
         if (ZSTD_getErrorCode(cs) != ZSTD_error_srcSize_wrong)
             return FRAME_BAD_HEADER;
         return walked >= bound ? FRAME_BAD_SIZE : FRAME_TRUNCATED;
