@@ -32,6 +32,8 @@ static const struct command commands[] = {
      "exit 1 when a phase of CANDIDATE regressed against BASE (for CI)"},
     {"lines", scope_cmd_lines, "[OPTIONS] RUN",
      "the run's hot source lines, per function and overall"},
+    {"export", scope_cmd_export, "RUN --format FORMAT -o OUT",
+     "write the run as JSON (more formats: export --help)"},
     {"record", scope_cmd_record, "[-o RUN] [--hz N] -- CMD...",
      "run a program under the recorder with line sampling on"},
 };

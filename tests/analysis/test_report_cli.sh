@@ -3,7 +3,8 @@
 # clear line and exit 2; names full of escapes are printed escaped and
 # aligned by display width; colour only when asked for or on a terminal;
 # --iteration that matches nothing says so; --strict exits 3 on a damaged
-# run; --help and `help COMMAND` explain every option.
+# run; --help and `help COMMAND` explain every option; export --format json
+# writes report --json's document, whole or not at all.
 #
 # With MPIRUN and RT_BASIC also given, the header of a run started by
 # mpirun: its ranks, and one attempt for all of them.
@@ -140,6 +141,21 @@ fi
     fail "--iteration nosuch --json: stdout is not one JSON document"
 "$tui" report --iteration iteration "$run" >/dev/null 2>"$tmp/err"
 [[ -s $tmp/err ]] && fail "--iteration iteration warned: $(cat "$tmp/err")"
+
+# ---- export --format json ---------------------------------------------------------
+# The same document as report --json; a failed export leaves an earlier OUT
+# as it was and no temporary file behind.
+"$tui" export "$run" --format json -o "$tmp/run.json" 2>"$tmp/err" || fail "export json: $(cat "$tmp/err")"
+"$tui" report --json "$run" | cmp -s - "$tmp/run.json" || fail "export json differs from report --json"
+echo keep >"$tmp/keep.json"
+expect_error "export of a missing run" "no such run directory" export "$tmp/nowhere" --format json -o "$tmp/keep.json"
+[[ $(cat "$tmp/keep.json") == keep ]] || fail "a failed export replaced OUT"
+expect_error "export: unknown format" "unknown format 'nosuch'" export "$run" --format nosuch -o "$tmp/x"
+expect_error "export: no -o" "where to" export "$run" --format json
+expect_error "export: -o a directory" "is a directory" export "$run" --format json -o "$tmp"
+expect_error "export: unwritable -o" "cannot write" export "$run" --format json -o "$tmp/no/such/dir/x.json"
+ls "$tmp"/*.tmp* >/dev/null 2>&1 && fail "export left a temporary file: $(ls "$tmp"/*.tmp*)"
+echo "ok: export --format json"
 
 # ---- --strict -----------------------------------------------------------------------
 # Exit 3 when the run is damaged (here every log cut by 10 bytes: truncated
