@@ -277,6 +277,36 @@ void fmt_fit(char *s, size_t cap, size_t cols, int utf8) {
     strcpy(s + i, ell);
 }
 
+void fmt_fit_left(char *s, size_t cap, size_t cols, int utf8) {
+    size_t width = fmt_width(s);
+    if (width <= cols)
+        return;
+    const char *ell = utf8 ? "\xe2\x80\xa6" : "...";
+    size_t ell_cols = utf8 ? 1 : 3, ell_len = strlen(ell);
+    if (cols < ell_cols || cap <= ell_len) {
+        s[0] = '\0';
+        return;
+    }
+    /* Skip characters from the start until the rest fits beside the
+     * ellipsis. */
+    size_t n = strlen(s), i = 0;
+    while (i < n && width > cols - ell_cols) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len((const uint8_t *)s + i, n - i, &cp);
+        width -= len ? (size_t)char_width(cp) : 1;
+        i += len ? len : 1;
+    }
+    /* The rest is shorter than what was there, and the ellipsis is no
+     * longer than what it replaces (3 bytes for one column, or 3 for 3), so
+     * it fits in cap, as long as a whole character was skipped. */
+    size_t rest = n - i;
+    if (ell_len + rest + 1 > cap)
+        rest = cap - ell_len - 1;
+    memmove(s + ell_len, s + i, rest);
+    memcpy(s, ell, ell_len);
+    s[ell_len + rest] = '\0';
+}
+
 void fmt_put_left(FILE *f, const char *s, size_t cols) {
     size_t w = fmt_width(s);
     fputs(s, f);

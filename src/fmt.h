@@ -1,6 +1,6 @@
 /*
  * Numbers and names as every text renderer prints them (report, compare,
- * check, and later the browser), so a figure reads the same everywhere.
+ * check and the browser), so a figure reads the same everywhere.
  *
  * Each function writes into a caller buffer and returns it.  A figure that
  * was not measured (NAN) prints as "n/a", never as 0.
@@ -64,6 +64,11 @@ size_t fmt_width(const char *s);
  * columns, ending it with an ellipsis when anything was cut ("…" when utf8,
  * else "..."). */
 void fmt_fit(char *s, size_t cap, size_t cols, int utf8);
+
+/* As fmt_fit, but cuts from the left, so the end stays: a phase path keeps
+ * its innermost names ("…/self_play/mcts"), where paths that share a first
+ * part differ. */
+void fmt_fit_left(char *s, size_t cap, size_t cols, int utf8);
 
 /* Writes s, then spaces up to `cols` columns (left-aligned), or spaces
  * first (right-aligned). */

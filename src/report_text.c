@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "report_text.h"
 
+#include "counter_cells.h"
 #include "fmt.h"
 #include "layout.h"
 #include "phase_columns.h"
@@ -88,37 +89,6 @@ static void table_columns(layout_column cols[NCOLS]) {
     cols[COL_SPREAD] = (layout_column){"spread min/med/max", 24, 1, 1, 0};
 }
 
-/* The spread cell of p: min/med/max of its per-process totals, and how
- * many of the role's processes entered it when not all did. */
-static const char *spread_cell(char *cell, size_t cap, const run_phase *p, size_t role_procs) {
-    char a[24], b[24], c[24];
-    if (p->open_threads && !p->dist.count) { /* as its total says (phase_columns.h) */
-        snprintf(cell, cap, "open (%zu/%zu)", p->nprocs, role_procs);
-        return cell;
-    }
-    int n = snprintf(cell, cap, "%s/%s/%s", fmt_duration(a, sizeof a, p->spread_min_ns),
-                     fmt_duration(b, sizeof b, p->spread_median_ns),
-                     fmt_duration(c, sizeof c, p->spread_max_ns));
-    if (p->nprocs < role_procs && n > 0 && (size_t)n < cap)
-        snprintf(cell + n, cap - (size_t)n, " (%zu/%zu)", p->nprocs, role_procs);
-    return cell;
-}
-
-/* The widest spread cell among p's descendants. */
-static int widest_spread(const run_phase *p, size_t role_procs) {
-    int widest = 0;
-    char cell[96];
-    for (size_t i = 0; i < p->nchildren; i++) {
-        int w = (int)fmt_width(spread_cell(cell, sizeof cell, p->children[i], role_procs));
-        int below = widest_spread(p->children[i], role_procs);
-        if (w > widest)
-            widest = w;
-        if (below > widest)
-            widest = below;
-    }
-    return widest;
-}
-
 /* Columns for a role's table.  The count and spread columns widen to
  * their widest cell plus the space before it (counts in the billions, which
  * a long run of short phases reaches; spreads naming how many processes
@@ -132,7 +102,7 @@ static layout plan(const text_style *st, const run_role *role) {
         cols[PHASE_COL_COUNT].width = need;
     cols[COL_SPREAD].off = role->nprocs <= 1;
     if (!cols[COL_SPREAD].off) {
-        need = widest_spread(role->root, role->nprocs) + 2;
+        need = phase_spread_width(role->root, role->nprocs) + 2;
         if (need > cols[COL_SPREAD].width)
             cols[COL_SPREAD].width = need;
     }
@@ -178,74 +148,53 @@ static void put_name(FILE *f, const text_style *st, const layout *lay, unsigned 
 static void put_spread(FILE *f, const layout *lay, const run_phase *p, size_t role_procs) {
     char cell[96];
     if (lay->shown[COL_SPREAD])
-        put_cell(f, lay, COL_SPREAD, spread_cell(cell, sizeof cell, p, role_procs));
+        put_cell(f, lay, COL_SPREAD, phase_spread_cell(p, role_procs, cell, sizeof cell));
 }
 
-/* Whether a counter counts bytes, by its name: "bytes" in it, or ending in
- * "_b" (bytes_written, rx_bytes, chunk_b). */
-static int counts_bytes(run_str name) {
-    if (name.len >= 2 && !memcmp(name.s + name.len - 2, "_b", 2))
-        return 1;
-    for (size_t i = 0; i + 5 <= name.len; i++)
-        if (!memcmp(name.s + i, "bytes", 5))
-            return 1;
-    return 0;
-}
-
-/* A counter's figures: total, rate, then phase time per unit; a counter
- * of bytes in B/s-style units and bytes per call instead of time per byte.
- * total_out gets the total alone, where the total column shows it. */
-static void counter_values(const run_counter *k, char *values, size_t cap, char *total_out,
-                           size_t total_cap) {
-    char rate[32], unit[32];
-    int bytes = counts_bytes(k->name);
-    if (bytes && k->total >= 0)
-        fmt_bytes(total_out, total_cap, (double)k->total);
-    else
-        fmt_count(total_out, total_cap, k->total);
-    size_t n = (size_t)snprintf(values, cap, "%s", total_out);
-    /* With no phase open there is no time to divide by: the total alone. */
-    if (!isnan(k->rate_per_s) && n < cap) {
-        if (bytes && k->rate_per_s >= 0)
-            n += (size_t)snprintf(values + n, cap - n, "  %s/s",
-                                  fmt_bytes(rate, sizeof rate, k->rate_per_s));
-        else
-            n += (size_t)snprintf(values + n, cap - n, "  %s",
-                                  fmt_rate(rate, sizeof rate, k->rate_per_s));
-    }
-    if (n >= cap)
-        return;
-    if (bytes && k->calls && k->total >= 0)
-        snprintf(values + n, cap - n, "  %s/call",
-                 fmt_bytes(unit, sizeof unit, (double)k->total / (double)k->calls));
-    else if (!bytes && !isnan(k->ns_per_unit))
-        snprintf(values + n, cap - n, "  %s/ea", fmt_duration(unit, sizeof unit, k->ns_per_unit));
+/* What follows a counter's total: "  rate  unit", giving up the unit,
+ * then the rate, until it takes at most `room` columns. */
+static void counter_after_total(const counter_cells *c, int room, char *out, size_t cap) {
+    snprintf(out, cap, "%s%s%s%s", c->rate[0] ? "  " : "", c->rate, c->unit[0] ? "  " : "",
+             c->unit);
+    if ((int)fmt_width(out) > room)
+        snprintf(out, cap, "%s%s", c->rate[0] ? "  " : "", c->rate);
+    if ((int)fmt_width(out) > room)
+        out[0] = '\0';
 }
 
 /* A counter row: "+ name", then its total right-aligned to end where the
- * table's total column ends, then rate and time per unit.  In the narrow
+ * table's total column ends, then rate and what a unit costs
+ * (counter_cells.h), as many of the two as the width holds.  In the narrow
  * blocks (dominant phases) the numbers end at the right edge instead. */
 static void put_counter(FILE *f, const text_style *st, const layout *lay, unsigned indent,
                         const run_counter *k, int at_right_edge) {
-    char total[48], values[160];
-    counter_values(k, values, sizeof values, total, sizeof total);
+    counter_cells c;
+    char after[120];
+    counter_cells_of(k, &c);
+    int total_w = (int)fmt_width(c.total);
     if (at_right_edge) {
-        int room = st->width - (int)fmt_width(values) - 2;
+        enum { NAME_LEAST = 10 };
+        counter_after_total(&c, st->width - NAME_LEAST - 2 - total_w, after, sizeof after);
+        int room = st->width - total_w - (int)fmt_width(after) - 2;
         layout narrow = *lay;
-        narrow.name_width = room > 10 ? room : 10;
+        narrow.name_width = room > NAME_LEAST ? room : NAME_LEAST;
         put_name(f, st, &narrow, indent, "+ ", k->name);
-        fmt_put_right(f, values, (size_t)(st->width - narrow.name_width));
-        fputc('\n', f);
+        fmt_put_left(f, "",
+                     (size_t)(st->width - narrow.name_width - total_w - (int)fmt_width(after)));
+        fprintf(f, "%s%s\n", c.total, after);
         return;
     }
     put_name(f, st, lay, indent, "+ ", k->name);
     /* Share and total are never given up, so the total's column is there. */
     assert(lay->shown[PHASE_COL_SHARE] && lay->shown[PHASE_COL_TOTAL]);
     int total_end = lay->width[PHASE_COL_SHARE] + lay->width[PHASE_COL_TOTAL];
-    fputc(' ', f); /* a total wider than its columns still stands apart from the name */
-    fmt_put_right(f, total, (size_t)total_end - 1);
-    fputs(values + strlen(total), f);
-    fputc('\n', f);
+    /* A total wider than its columns still stands apart from the name, and
+     * pushes what follows it right. */
+    int used = lay->name_width + (total_w + 1 > total_end ? total_w + 1 : total_end);
+    counter_after_total(&c, st->width - used, after, sizeof after);
+    fputc(' ', f);
+    fmt_put_right(f, c.total, (size_t)total_end - 1);
+    fprintf(f, "%s\n", after);
 }
 
 /* Whether any phase below p has a counter. */
@@ -258,11 +207,13 @@ static int has_counters(const run_phase *p) {
 
 /* The counter rows' headings, under the table's: their total ends where
  * the phases' total does. */
-static void put_counter_header(FILE *f, const layout *lay) {
+static void put_counter_header(FILE *f, const text_style *st, const layout *lay) {
     int total_end = lay->width[PHASE_COL_SHARE] + lay->width[PHASE_COL_TOTAL];
     fmt_put_left(f, "  + counter", (size_t)lay->name_width);
     fmt_put_right(f, "total", (size_t)total_end);
-    fputs("  rate  per unit\n", f);
+    /* As far as the width holds, as the counter rows' cells are. */
+    int room = st->width - lay->name_width - total_end;
+    fputs(room >= 16 ? "  rate  per unit\n" : room >= 6 ? "  rate\n" : "\n", f);
 }
 
 static void put_phase(FILE *f, const text_style *st, const layout *lay, const run_phase *p,
@@ -287,7 +238,7 @@ static void put_table_header(FILE *f, const text_style *st, const layout *lay, i
         put_cell(f, lay, c, cols[c].heading);
     fputs("\n", f);
     if (counters)
-        put_counter_header(f, lay);
+        put_counter_header(f, st, lay);
     if (st->color)
         fputs("\033[0m", f);
 }
@@ -333,7 +284,9 @@ static void put_dominant(FILE *f, const run_role *r, const text_style *st) {
         const run_phase *p = r->dominant[i];
         char path[1024];
         run_phase_path(p, path, sizeof path);
-        fmt_fit(path, sizeof path, (size_t)lay.name_width - 1, st->utf8);
+        /* Cut from the left: dominant phases often share their first
+         * names (iteration/...), and the innermost name tells them apart. */
+        fmt_fit_left(path, sizeof path, (size_t)lay.name_width - 1, st->utf8);
         fmt_put_left(f, path, (size_t)lay.name_width);
         put_figures(f, &lay, p);
         fputc('\n', f);

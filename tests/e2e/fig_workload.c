@@ -11,6 +11,9 @@
  *   burst { sleep 1 ms; count huge 4,000,000,000,000,000,000 }
  *     (a rate of about 4e21/s, a time per unit of about 2.5e-13 ns)
  *   save  { sleep 10 ms; count bytes_written 2,500,000 }  (about 250 MB/s)
+ *   the_outer_iteration_loop { self_play_stage { mcts_a { sleep 4 ms }
+ *                                                 mcts_b { sleep 3 ms } } }
+ *     (dominant phases whose long paths differ only in their last name)
  *   stuck { inner { sleep 5 ms }  again { sleep 1 ms }  again { ... }
  *
  * with "stuck" and the second "again" left open at exit: "stuck" has no
@@ -40,6 +43,16 @@ static void worker(int i) {
         SCOPE_PHASE("save") {
             usleep(10000);
             SCOPE_COUNT("bytes_written", 2500000);
+        }
+        SCOPE_PHASE("the_outer_iteration_loop") {
+            SCOPE_PHASE("self_play_stage") {
+                SCOPE_PHASE("mcts_a") {
+                    usleep(4000);
+                }
+                SCOPE_PHASE("mcts_b") {
+                    usleep(3000);
+                }
+            }
         }
         scope_phase_begin("stuck");
         SCOPE_PHASE("inner") {

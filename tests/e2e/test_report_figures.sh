@@ -17,7 +17,7 @@ if ! "$workload" run >"workload.out" 2>&1; then
     exit 1
 fi
 
-for width in 80 100 118 140 200; do
+for width in 60 80 100 118 140 200; do
     "$tui" report --width "$width" --color never run >"report.$width" 2>&1 ||
         fail "report --width $width exited $?"
     # Each heading of the phase table ends where its column ends (figures
@@ -38,6 +38,9 @@ for i, line in enumerate(lines):
     for row in lines[i + 1:]:
         if not row.strip():
             break
+        if len(row) > width:
+            print(f"row wider than {width}: {row!r}")
+            bad += 1
         if row.lstrip().startswith("+ "):
             continue  # counter rows: their own columns, checked below
         if len(row) > width:
@@ -50,6 +53,22 @@ for i, line in enumerate(lines):
 sys.exit(1 if bad else 0)
 PY
 done
+
+# At 80 columns self stays: it is the column a profile is read by first.
+head80=$(grep -m1 '^phase ' report.80)
+[[ "$head80" == *" self "* ]] || fail "width 80 gave up self: $head80"
+# Long dominant paths that differ in their last name are cut from the left,
+# so each still reads as itself.
+python3 - report.60 <<'PY' || fail "width 60: dominant paths cut from the right"
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+rows = text.split("DOMINANT PHASES", 1)[1].split("\n\n", 1)[0].split("\n")[1:]
+names = [r.split()[0] for r in rows if r and not r.lstrip().startswith("+ ")]
+for leaf in ("mcts_a", "mcts_b"):
+    if not any(n.startswith("\u2026") and n.endswith("/" + leaf) for n in names):
+        print(f"no row '\u2026/{leaf}' among {names}")
+        sys.exit(1)
+PY
 
 report=report.140
 # A phase left open and never completed: "open", never 0ns and 0.0%.

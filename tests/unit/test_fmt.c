@@ -74,6 +74,29 @@ START_TEST(bytes_up_to_exabytes) {
 }
 END_TEST
 
+/* Phase paths cut from the left keep their innermost names, where paths
+ * that share a first part differ. */
+START_TEST(paths_cut_from_the_left_keep_their_end) {
+    char buf[64];
+    strcpy(buf, "iteration/self_play/mcts");
+    fmt_fit_left(buf, sizeof buf, 24, 1);
+    ck_assert_str_eq(buf, "iteration/self_play/mcts"); /* fits: untouched */
+    fmt_fit_left(buf, sizeof buf, 10, 1);
+    ck_assert_str_eq(buf, "\xe2\x80\xa6play/mcts");
+    ck_assert_uint_eq(fmt_width(buf), 10);
+    strcpy(buf, "iteration/self_play/mcts");
+    fmt_fit_left(buf, sizeof buf, 10, 0);
+    ck_assert_str_eq(buf, "...ay/mcts");
+    /* Wide characters count two columns, and are never split. */
+    strcpy(buf, "a/\xe6\xbc\xa2\xe5\xad\x97/b");
+    fmt_fit_left(buf, sizeof buf, 5, 1);
+    ck_assert_str_eq(buf, "\xe2\x80\xa6\xe5\xad\x97/b");
+    strcpy(buf, "abcdef");
+    fmt_fit_left(buf, sizeof buf, 0, 1);
+    ck_assert_str_eq(buf, "");
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("fmt");
     TCase *tc = tcase_create("magnitudes");
@@ -82,6 +105,7 @@ int main(void) {
     tcase_add_test(tc, durations_too_long_for_days_and_hours);
     tcase_add_test(tc, rates_take_prefixes_then_powers_of_ten);
     tcase_add_test(tc, bytes_up_to_exabytes);
+    tcase_add_test(tc, paths_cut_from_the_left_keep_their_end);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
