@@ -2,14 +2,18 @@
 #include "list.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void list_free(list *l) {
     free(l->rows);
     free(l->visible);
+    free(l->keep);
     *l = (list){0};
 }
 
 void list_clear(list *l) {
+    free(l->keep); /* it was of the rows being replaced */
+    l->keep = NULL;
     l->nrows = 0;
     l->nvisible = 0;
     l->cursor = 0;
@@ -65,6 +69,10 @@ int list_refresh(list *l) {
     size_t keep = list_selected(l);
     l->nvisible = 0;
     for (size_t i = 0; i < l->nrows;) {
+        if (l->keep && !l->keep[i]) { /* filtered out, and so is all below it */
+            i = l->rows[i].end;
+            continue;
+        }
         l->visible[l->nvisible++] = i;
         i = l->rows[i].expanded ? i + 1 : l->rows[i].end;
     }
@@ -153,6 +161,35 @@ void list_scroll_to_cursor(list *l, int height) {
         l->top = l->nvisible - (size_t)height;
     if (l->nvisible <= (size_t)height)
         l->top = 0;
+}
+
+long list_filter(list *l, int (*match)(const list_row *, void *), void *ctx) {
+    unsigned char *keep = calloc(l->nrows ? l->nrows : 1, 1);
+    if (!keep)
+        return -1;
+    long matches = 0;
+    for (size_t i = 0; i < l->nrows; i++) {
+        if (!match(&l->rows[i], ctx))
+            continue;
+        matches++;
+        /* The match and what is below it (opened or not, as it was), so the
+         * user can still drill into what was found. */
+        memset(keep + i, 1, l->rows[i].end - i);
+        for (size_t p = l->rows[i].parent; p != LIST_NONE; p = l->rows[p].parent) {
+            keep[p] = 1;
+            l->rows[p].expanded = 1;
+        }
+    }
+    free(l->keep);
+    l->keep = keep;
+    list_refresh(l);
+    return matches;
+}
+
+void list_unfilter(list *l) {
+    free(l->keep);
+    l->keep = NULL;
+    list_refresh(l);
 }
 
 size_t list_find(const list *l, size_t from, int dir, int (*match)(const list_row *, void *),

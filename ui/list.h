@@ -30,12 +30,16 @@ typedef struct list {
     size_t cursor; /* position in visible */
     size_t top;    /* the first visible row on screen */
     int height;    /* rows the list had on screen when last drawn */
+    /* The filter (list_filter): keep[i] is 1 for a row that matches, is
+     * below a match or has one below it; NULL when the list is not
+     * filtered. */
+    unsigned char *keep;
 } list;
 
 void list_free(list *l);
 
 /* Rebuilding: list_clear, then list_add each row in preorder, then
- * list_done.  Expansion and cursor are the caller's to restore. */
+ * list_done.  Expansion, cursor and filter are the caller's to restore. */
 void list_clear(list *l);
 /* Returns the new row's index, or LIST_NONE when out of memory. */
 size_t list_add(list *l, unsigned depth, int kind, const void *item, size_t index);
@@ -74,6 +78,16 @@ void list_scroll_to_cursor(list *l, int height);
 /* The next row (in tree order, hidden ones too) after `from` going forward
  * (dir 1) or backward (-1), wrapping around, for which match() is true;
  * LIST_NONE when none.  `from` LIST_NONE starts at the ends. */
+/* Shows only the rows for which match() is true, with their ancestors
+ * (opened, so the matches show) and what is below them (as it was opened
+ * or not, so a match can be drilled into), as perf report's filter does.
+ * Returns how many rows match (0: the list shows nothing), or -1 when out
+ * of memory (the list is then left unfiltered). */
+long list_filter(list *l, int (*match)(const list_row *, void *), void *ctx);
+
+/* Shows every row again (expanded as the filter left them). */
+void list_unfilter(list *l);
+
 size_t list_find(const list *l, size_t from, int dir, int (*match)(const list_row *, void *),
                  void *ctx);
 

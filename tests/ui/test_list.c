@@ -126,6 +126,47 @@ START_TEST(rebuild_reuses_the_list) {
 }
 END_TEST
 
+static int is_row(const list_row *r, void *ctx) {
+    return r->index == *(const size_t *)ctx;
+}
+
+/* A filter shows the matches, their ancestors (opened) and what is below
+ * them (opened or not, as it was), nothing else; the cursor stays on a row
+ * still shown; clearing shows all again. */
+START_TEST(filter_keeps_matches_and_their_ancestors) {
+    list l = {0};
+    build(&l); /* everything collapsed: a, b, c */
+    size_t want = A1X;
+    list_move(&l, 1); /* on b */
+    ck_assert_int_eq(list_filter(&l, is_row, &want), 1);
+    ck_assert_uint_eq(l.nvisible, 3); /* a, a1, a1x: opened to show the match */
+    ck_assert_uint_eq(l.visible[0], A);
+    ck_assert_uint_eq(l.visible[1], A1);
+    ck_assert_uint_eq(l.visible[2], A1X);
+    ck_assert_uint_eq(selected_index(&l), A); /* b went: the first row */
+    want = A1;                                /* its child stays, to drill into */
+    ck_assert_int_eq(list_filter(&l, is_row, &want), 1);
+    ck_assert_uint_eq(l.nvisible, 3); /* a, a1, a1x; not a2 */
+    l.rows[A1].expanded = 0;
+    list_refresh(&l);
+    ck_assert_uint_eq(l.nvisible, 2); /* a, a1: a1x is there when a1 opens */
+    l.rows[A1].expanded = 1;
+    list_refresh(&l);
+    list_move(&l, 2);
+    list_unfilter(&l);
+    ck_assert_uint_eq(l.nvisible, 6); /* a, a1, a1x, a2, b, c */
+    ck_assert_uint_eq(selected_index(&l), A1X);
+    want = NROWS; /* no row */
+    ck_assert_int_eq(list_filter(&l, is_row, &want), 0);
+    ck_assert_uint_eq(l.nvisible, 0);
+    ck_assert_uint_eq(list_selected(&l), LIST_NONE);
+    build(&l); /* a rebuild drops the filter with the rows it was of */
+    ck_assert_ptr_null(l.keep);
+    ck_assert_uint_eq(l.nvisible, 3);
+    list_free(&l);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("list");
     TCase *tc = tcase_create("list");
@@ -134,6 +175,7 @@ int main(void) {
     tcase_add_test(tc, moves_are_clamped_and_pages_scroll);
     tcase_add_test(tc, find_wraps_and_sees_hidden_rows);
     tcase_add_test(tc, rebuild_reuses_the_list);
+    tcase_add_test(tc, filter_keeps_matches_and_their_ancestors);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
