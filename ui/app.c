@@ -104,12 +104,16 @@ static void place_restore(view *v, const place *p) {
     }
 }
 
+static long filter_apply(view *v);
+
 int app_rebuild(view *v) {
     place p;
     place_take(v, &p);
     int rc = v->ops->build(v);
     if (rc == 0)
         place_restore(v, &p);
+    if (rc == 0 && filter_apply(v) < 0)
+        rc = -1;
     place_free(&p);
     return rc;
 }
@@ -163,13 +167,18 @@ void app_set_focus(app *a, size_t worker) {
 
 /* ---- search ------------------------------------------------------------------- */
 
-int app_query_matches(const app *a, const char *text) {
-    if (!a->query_len)
+/* Smart case: case-sensitive only when the query has a capital letter. */
+static int text_matches(const char *query, const char *text) {
+    if (!query[0])
         return 0;
     int exact = 0;
-    for (size_t i = 0; i < a->query_len; i++)
-        exact |= isupper((unsigned char)a->query[i]);
-    return (exact ? strstr(text, a->query) : strcasestr(text, a->query)) != NULL;
+    for (const char *q = query; *q; q++)
+        exact |= isupper((unsigned char)*q);
+    return (exact ? strstr(text, query) : strcasestr(text, query)) != NULL;
+}
+
+int app_query_matches(const app *a, const char *text) {
+    return a->query_len && text_matches(a->query, text);
 }
 
 typedef struct search_ctx {
@@ -177,11 +186,122 @@ typedef struct search_ctx {
     view *v;
 } search_ctx;
 
+/* A row the search finds: one the filter shows, whose text matches. */
 static int row_matches(const list_row *r, void *ctx) {
     search_ctx *c = ctx;
     char text[1024];
+    const list *l = &c->v->list;
+    if (l->keep && !l->keep[r - l->rows])
+        return 0;
     return c->v->ops->row_text && c->v->ops->row_text(c->v, r, text, sizeof text) &&
            app_query_matches(c->a, text);
+}
+
+/* ---- the name filter ------------------------------------------------------------ */
+
+static int row_passes_filter(const list_row *r, void *ctx) {
+    view *v = ctx;
+    char text[1024];
+    return v->ops->row_text(v, r, text, sizeof text) && text_matches(v->filter, text);
+}
+
+/* Applies the view's name filter to its rows, or shows them all when it
+ * has none.  Returns how many rows match, 0 with no filter, -1 when out of
+ * memory. */
+static long filter_apply(view *v) {
+    v->filter_matches = 0;
+    if (!v->filter[0] || !v->ops->row_text) {
+        if (v->list.keep)
+            list_unfilter(&v->list);
+        return 0;
+    }
+    long n = list_filter(&v->list, row_passes_filter, v);
+    v->filter_matches = n > 0 ? n : 0;
+    return n;
+}
+
+static void filter_clear(app *a, view *v) {
+    v->filter[0] = '\0';
+    filter_apply(v);
+    app_message(a, 0, "filter cleared: every row of %s", v->def->title);
+}
+
+/* Writes a character as UTF-8 into out; returns its length. */
+static int utf8_encode(unsigned key, char out[4]) {
+    int n = 0;
+    if (key < 0x80)
+        out[n++] = (char)key;
+    else if (key < 0x800) {
+        out[n++] = (char)(0xC0 | key >> 6);
+        out[n++] = (char)(0x80 | (key & 0x3F));
+    } else if (key < 0x10000) {
+        out[n++] = (char)(0xE0 | key >> 12);
+        out[n++] = (char)(0x80 | (key >> 6 & 0x3F));
+        out[n++] = (char)(0x80 | (key & 0x3F));
+    } else {
+        out[n++] = (char)(0xF0 | key >> 18);
+        out[n++] = (char)(0x80 | (key >> 12 & 0x3F));
+        out[n++] = (char)(0x80 | (key >> 6 & 0x3F));
+        out[n++] = (char)(0x80 | (key & 0x3F));
+    }
+    return n;
+}
+
+/* Appends a character to the filter being typed, and applies it. */
+static void filter_append(app *a, unsigned key) {
+    view *v = &a->views[a->current];
+    char utf8[4];
+    int n = utf8_encode(key, utf8);
+    size_t len = strlen(v->filter);
+    if (len + (size_t)n < sizeof v->filter) {
+        memcpy(v->filter + len, utf8, (size_t)n);
+        v->filter[len + (size_t)n] = '\0';
+    }
+    if (filter_apply(v) < 0)
+        app_message(a, 1, "out of memory");
+}
+
+/* A key while the filter is typed: it applies as it is typed, Enter keeps
+ * it (an empty one clears it), Esc clears it. */
+static void filter_key(app *a, int key) {
+    view *v = &a->views[a->current];
+    size_t len = strlen(v->filter);
+    if (key == KEY_ESCAPE) {
+        a->filtering = 0;
+        filter_clear(a, v);
+        return;
+    }
+    if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+        a->filtering = 0;
+        if (!len) {
+            filter_clear(a, v);
+            return;
+        }
+        long n = filter_apply(v);
+        if (n < 0)
+            app_message(a, 1, "out of memory");
+        else if (n == 0)
+            app_message(a, 1, "no row matches the filter '%s': Esc clears it", v->filter);
+        else
+            app_message(a, 0, "%ld row%s '%s', shown with their parents: Esc clears", n,
+                        n == 1 ? " matches" : "s match", v->filter);
+        return;
+    }
+    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (len) {
+            do /* a whole UTF-8 character */
+                len--;
+            while (len && (v->filter[len] & 0xC0) == 0x80);
+            v->filter[len] = '\0';
+        }
+    } else if (key >= ' ' && key < 127) {
+        filter_append(a, (unsigned)key);
+        return;
+    } else {
+        return; /* arrows and the like do nothing while typing */
+    }
+    if (filter_apply(v) < 0)
+        app_message(a, 1, "out of memory");
 }
 
 /* Moves to the next match from `from` in direction dir; says when there is
@@ -243,23 +363,8 @@ static void search_key(app *a, int key) {
 
 /* Appends a character, as UTF-8, to the query being typed. */
 static void search_append(app *a, unsigned key) {
-    char utf8[8];
-    int n = 0;
-    if (key < 0x80)
-        utf8[n++] = (char)key;
-    else if (key < 0x800) {
-        utf8[n++] = (char)(0xC0 | key >> 6);
-        utf8[n++] = (char)(0x80 | (key & 0x3F));
-    } else if (key < 0x10000) {
-        utf8[n++] = (char)(0xE0 | key >> 12);
-        utf8[n++] = (char)(0x80 | (key >> 6 & 0x3F));
-        utf8[n++] = (char)(0x80 | (key & 0x3F));
-    } else {
-        utf8[n++] = (char)(0xF0 | key >> 18);
-        utf8[n++] = (char)(0x80 | (key >> 12 & 0x3F));
-        utf8[n++] = (char)(0x80 | (key >> 6 & 0x3F));
-        utf8[n++] = (char)(0x80 | (key & 0x3F));
-    }
+    char utf8[4];
+    int n = utf8_encode(key, utf8);
     if (a->query_len + (size_t)n < sizeof a->query) {
         memcpy(a->query + a->query_len, utf8, (size_t)n);
         a->query_len += (size_t)n;
@@ -329,6 +434,8 @@ static void reload(app *a) {
             failed = 1;
         else
             place_restore(v, &places[i]);
+        if (!failed && filter_apply(v) < 0)
+            failed = 1;
         place_free(&places[i]);
     }
     char when[32];
@@ -363,6 +470,10 @@ static int help_closes(const app *a, enum action act) {
 }
 
 void app_char(app *a, unsigned codepoint) {
+    if (a->filtering) {
+        filter_append(a, codepoint);
+        return;
+    }
     if (a->searching) {
         search_append(a, codepoint);
         return;
@@ -371,6 +482,10 @@ void app_char(app *a, unsigned codepoint) {
 }
 
 void app_key(app *a, int key) {
+    if (a->filtering) {
+        filter_key(a, key);
+        return;
+    }
     if (a->searching) {
         search_key(a, key);
         return;
@@ -391,6 +506,11 @@ void app_key(app *a, int key) {
     }
     if (help_closes(a, act)) {
         switch_view(a, a->help_return);
+        return;
+    }
+    /* Esc clears the name filter before any filter a view has of its own. */
+    if (act == ACT_CLEAR && v->filter[0]) {
+        filter_clear(a, v);
         return;
     }
     if (v->ops->action && v->ops->action(v, act))
@@ -453,6 +573,15 @@ void app_key(app *a, int key) {
         a->query[0] = '\0';
         a->search_from = sel;
         break;
+    case ACT_FILTER:
+        if (!v->ops->row_text) {
+            app_message(a, 1, "the %s view has no names to filter", v->def->title);
+            break;
+        }
+        a->filtering = 1;
+        v->filter[0] = '\0';
+        filter_apply(v);
+        break;
     case ACT_SEARCH_NEXT:
     case ACT_SEARCH_PREV:
         if (!a->query_len)
@@ -470,6 +599,18 @@ void app_key(app *a, int key) {
             app_message(a, 1, "out of memory");
         else
             app_message(a, 0, "sorted by %s", v->ops->sorts[v->sort]);
+        break;
+    case ACT_REVERSE:
+        if (!v->ops->nsorts || !v->ops->reversible) {
+            app_message(a, 1, "the %s view's order cannot be reversed", v->def->title);
+            break;
+        }
+        v->reverse = !v->reverse;
+        if (app_rebuild(v) < 0)
+            app_message(a, 1, "out of memory");
+        else
+            app_message(a, 0, "sorted by %s, %s", v->ops->sorts[v->sort],
+                        v->reverse ? "reversed" : "in its usual order");
         break;
     case ACT_CLEAR:
         if (a->focus_worker != SIZE_MAX) {
@@ -564,10 +705,29 @@ static void draw_tabs(app *a, int width) {
     }
 }
 
+/* Whether the filter line shows: a process filter on a view it narrows,
+ * or the view's name filter, kept or being typed. */
+static int filter_line_shown(const app *a) {
+    const view *v = &a->views[a->current];
+    return (a->focus_worker != SIZE_MAX && app_view_filtered(a, a->current)) || v->filter[0] ||
+           a->filtering;
+}
+
+/* The filters on: "only actor rank 3 (pid 41 on node07)", "filter 'mcts':
+ * 2 matching rows, with their parents", or both. */
 static void draw_filter(app *a, int y, int width) {
-    char label[600], line[800];
-    app_worker_label(a, a->focus_worker, label, sizeof label);
-    snprintf(line, sizeof line, " only %s", label);
+    const view *v = &a->views[a->current];
+    char label[600], name[300], line[1000] = "";
+    size_t len = 0;
+    if (a->focus_worker != SIZE_MAX && app_view_filtered(a, a->current))
+        len += (size_t)snprintf(line, sizeof line, " only %s",
+                                app_worker_label(a, a->focus_worker, label, sizeof label));
+    if (v->filter[0] || a->filtering) {
+        style_escape((run_str){v->filter, strlen(v->filter)}, name, sizeof name);
+        snprintf(line + len, sizeof line - len,
+                 "%s filter '%s': %ld matching row%s, with their parents", len ? ";" : "", name,
+                 v->filter_matches, v->filter_matches == 1 ? "" : "s");
+    }
     draw_blank(stdscr, y, 0, width, TH_FILTER);
     draw_text(stdscr, y, 0, width - 14, TH_FILTER, line);
     draw_text_right(stdscr, y, width - 14, 13, TH_FILTER, "Esc clears");
@@ -575,6 +735,14 @@ static void draw_filter(app *a, int y, int width) {
 
 static void draw_status(app *a, int y, int width) {
     draw_blank(stdscr, y, 0, width, TH_STATUS);
+    if (a->filtering) {
+        char line[300];
+        snprintf(line, sizeof line, "filter: %s", a->views[a->current].filter);
+        int x = draw_text(stdscr, y, 0, width - 1, TH_STATUS, line);
+        draw_text_right(stdscr, y, x + 1, width - x - 1, TH_STATUS,
+                        "Enter keeps  Esc or empty clears ");
+        return;
+    }
     if (a->searching) {
         char line[300];
         snprintf(line, sizeof line, "/%s", a->query);
@@ -645,7 +813,7 @@ void app_draw(app *a) {
     draw_header(a, a->cols);
     draw_tabs(a, a->cols);
     int top = 2;
-    if (a->focus_worker != SIZE_MAX && app_view_filtered(a, a->current))
+    if (filter_line_shown(a))
         draw_filter(a, top++, a->cols);
     view *v = &a->views[a->current];
     int height = a->rows - 1 - top;

@@ -7,8 +7,9 @@
  * `scope-tui report`.
  *
  * Screen layout, top to bottom: the run's header line, the tab bar, the
- * filter line (only while a process filter is on), the view, and the status
- * line (the keys that matter now, a message, or the search being typed).
+ * filter line (only while a process filter or the view's name filter is
+ * on), the view, and the status line (the keys that matter now, a message,
+ * or the search or filter being typed).
  */
 #ifndef SCOPE_UI_APP_H
 #define SCOPE_UI_APP_H
@@ -57,6 +58,9 @@ typedef struct view_ops {
      * them) and rebuilds the view for; none when nsorts is 0. */
     const char *const *sorts;
     int nsorts;
+    /* Whether the view's build honours view.reverse, so I may turn the
+     * order round; else I says the order is fixed. */
+    int reversible;
 } view_ops;
 
 typedef struct view {
@@ -64,8 +68,11 @@ typedef struct view {
     const view_ops *ops; /* def->ops */
     struct app *app;
     list list;
-    int sort;   /* the view's own sort order */
-    void *priv; /* the view's own state, set up by ops->init */
+    char filter[128];    /* the name filter (\): matching rows, their ancestors and below */
+    long filter_matches; /* how many rows it matches */
+    int sort;            /* the view's own sort order */
+    int reverse;         /* the order turned round (smallest first, names Z to A) */
+    void *priv;          /* the view's own state, set up by ops->init */
 } view;
 
 typedef struct app {
@@ -94,6 +101,7 @@ typedef struct app {
     char query[128];
     size_t query_len;
     size_t search_from; /* the row the search started from */
+    int filtering;      /* the current view's filter is being typed (after \) */
 
     char message[512]; /* shown in the status line until the next key */
     int message_is_error;
@@ -135,7 +143,8 @@ void app_set_focus(app *a, size_t worker);
 int app_view_filtered(const app *a, size_t view);
 
 /* Whether text matches the search query: smart case (case-sensitive only
- * when the query has a capital letter), as less and vim do. */
+ * when the query has a capital letter), as less and vim do.  The name
+ * filter matches the same way. */
 int app_query_matches(const app *a, const char *text);
 
 /* Shared by the views: a worker's label for this terminal ("actor rank 3

@@ -53,9 +53,14 @@ static const struct {
     {'/', ACT_SEARCH, "Finding", "search names as you type (Enter keeps, Esc cancels)"},
     {'n', ACT_SEARCH_NEXT, NULL, "next match; on Source, the next line down the heat ranking"},
     {'N', ACT_SEARCH_PREV, NULL, "previous match; on Source, the next line up (hotter)"},
-    {'s', ACT_SORT, NULL, "cycle the sort order"},
+    {'\\', ACT_FILTER, NULL,
+     "filter: only rows whose names match, their parents and what is below them (empty or "
+     "Esc clears)"},
+    {KEY_F(4), ACT_FILTER, NULL, NULL},
+    {'s', ACT_SORT, NULL, "cycle the sort order (its column's heading is marked)"},
+    {'I', ACT_REVERSE, NULL, "reverse the sort order (its heading's mark turns), as htop's I"},
     {KEY_ESCAPE, ACT_CLEAR, NULL,
-     "clear the filter: on Lines the phase's first, then the process's"},
+     "clear a filter: the names' first, then on Lines the phase's, then the process's"},
 
     {'H', ACT_HOTTEST, "Hot lines",
      "the hottest line in its source: of the phase or role selected in Phases, else of the run"},

@@ -34,8 +34,10 @@ enum action {
     ACT_SEARCH,
     ACT_SEARCH_NEXT,
     ACT_SEARCH_PREV,
+    ACT_FILTER, /* \: show only the rows whose names match, with their ancestors */
     ACT_SORT,
-    ACT_CLEAR, /* Esc: clear the filter or the search */
+    ACT_REVERSE, /* I: the sort order turned round */
+    ACT_CLEAR,   /* Esc: clear the filter or the search */
     /* hot lines */
     ACT_HOTTEST,     /* H: the hottest line, in the Source view */
     ACT_PHASE_LINES, /* L: the Lines view narrowed to the selected phase */

@@ -91,6 +91,10 @@ static void terminal_safe(const char *s, char *out, size_t cap) {
     out[o] = '\0';
 }
 
+const char *style_sort_marker(int ascending) {
+    return style_utf8 ? (ascending ? "▲" : "▼") : (ascending ? "^" : "v");
+}
+
 void style_selected_row(WINDOW *w, int y, int width) {
     style_set(w, TH_SELECTED);
     mvwaddch(w, y, 0, '>');

@@ -25,6 +25,11 @@ void style_set(WINDOW *w, enum theme_element el);
  * end of the line), as for the selected row. */
 void style_cells(WINDOW *w, int y, int x, int n, enum theme_element el);
 
+/* The mark a sorted column's heading carries, as file managers draw it:
+ * up for ascending (smallest first, names A to Z), down for descending;
+ * "^" and "v" in ASCII. */
+const char *style_sort_marker(int ascending);
+
 /* Marks row y as the selected one: a '>' in the first column, so the
  * selection shows in saved screens and without colour too, and the row in
  * the selected style. */

@@ -304,13 +304,22 @@ static void draw_summary(view *v, WINDOW *w, int y, int width) {
     draw_text(w, y, 0, width - 1, TH_DIM, line);
 }
 
-static void draw_headings(const lines_state *st, WINDOW *w, int y, const layout *L, int width) {
+/* The headings, the sorted one marked: time, hottest first, or the
+ * lines in file and line order. */
+static void draw_headings(const view *v, WINDOW *w, int y, const layout *L, int width) {
+    const lines_state *st = v->priv;
     draw_blank(w, y, 0, width, TH_COLUMNS);
-    char head[128];
+    char head[128], line_head[48], time_head[32];
     int loc_w = loc_width(st, L);
-    snprintf(head, sizeof head, "%-*sfunction", loc_w + 4, "role / line");
+    snprintf(line_head, sizeof line_head, "role / line%s%s", v->sort == SORT_LINE ? " " : "",
+             v->sort == SORT_LINE ? style_sort_marker(1) : "");
+    /* printf pads by bytes: the marker's bytes beyond its one column too. */
+    int pad = loc_w + 4 + (int)(strlen(line_head) - fmt_width(line_head));
+    snprintf(head, sizeof head, "%-*sfunction", pad, line_head);
     draw_text(w, y, 1, L->name_width - 1, TH_COLUMNS, head);
-    static const char *const headings[NCOL] = {"", "share", "", "samples", "time"};
+    snprintf(time_head, sizeof time_head, "%stime",
+             v->sort == SORT_TIME ? style_sort_marker(0) : "");
+    const char *const headings[NCOL] = {"", "share", "", "samples", time_head};
     for (size_t c = 0; c < NCOL; c++)
         put_col(w, y, L, c, TH_COLUMNS, c == COL_SD ? (style_utf8 ? "±" : "+-") : headings[c]);
 }
@@ -424,7 +433,7 @@ static void lines_draw(view *v, WINDOW *w, int top, int height, int width) {
     int detail = height >= 18 ? DETAIL_ROWS : 0;
     int list_h = height - 2 - detail;
     draw_summary(v, w, top, width);
-    draw_headings(st, w, top + 1, &L, width);
+    draw_headings(v, w, top + 1, &L, width);
     list *l = &v->list;
     list_scroll_to_cursor(l, list_h);
     if (!l->nrows)

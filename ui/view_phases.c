@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "app.h"
+#include "counter_cells.h"
 #include "editor.h"
 #include "fmt.h"
 #include "hot_lines.h"
@@ -42,9 +43,13 @@ static_assert(sizeof sort_names / sizeof *sort_names == SORT_COUNT_, "a name per
 
 /* The view's own state (v->priv). */
 typedef struct phases_state {
-    /* The widest entry count in the tree, so counts in the billions keep
-     * every digit (set when the rows are built). */
-    int count_cols;
+    /* Set when the rows are built.  The widest entry count in the tree, so
+     * counts in the billions keep every digit; the widest spread cell (0
+     * when no role has two processes); the columns the widest name needs
+     * with its indent, so a wide terminal keeps the figures near the
+     * names; whether any row is a counter (their headings take a row). */
+    int count_cols, spread_cols, name_cols;
+    int has_counters;
 } phases_state;
 
 /* ---- building ----------------------------------------------------------------- */
@@ -64,18 +69,19 @@ static double phase_key(const run_phase *p, int sort) {
     }
 }
 
-/* qsort_r's comparison; ctx points to the sort order. */
+/* qsort_r's comparison, in the view's order (largest first, names A to Z)
+ * or its reverse; ctx is the view. */
 static int by_sort_key(const void *x, const void *y, void *ctx) {
     const run_phase *a = *(const run_phase *const *)x, *b = *(const run_phase *const *)y;
-    int sort = *(const int *)ctx;
-    if (sort == SORT_NAME) {
-        int c = run_str_cmp(a->name, b->name);
-        if (c)
-            return c;
-    }
-    double ka = phase_key(a, sort), kb = phase_key(b, sort);
-    if (ka != kb)
-        return ka < kb ? 1 : -1;
+    const view *v = ctx;
+    int c = 0;
+    if (v->sort == SORT_NAME)
+        c = run_str_cmp(a->name, b->name);
+    double ka = phase_key(a, v->sort), kb = phase_key(b, v->sort);
+    if (!c && ka != kb)
+        c = ka < kb ? 1 : -1;
+    if (c)
+        return v->reverse ? -c : c;
     return run_str_cmp(a->name, b->name);
 }
 
@@ -89,7 +95,7 @@ static int add_children(view *v, const run_phase *p) {
     if (!kids)
         return -1;
     memcpy(kids, p->children, p->nchildren * sizeof *kids);
-    qsort_r(kids, p->nchildren, sizeof *kids, by_sort_key, &v->sort);
+    qsort_r(kids, p->nchildren, sizeof *kids, by_sort_key, v);
     int rc = 0;
     for (size_t i = 0; i < p->nchildren && rc == 0; i++)
         rc = add_phase(v, kids[i]);
@@ -108,20 +114,23 @@ static int add_phase(view *v, const run_phase *p) {
     return add_children(v, p);
 }
 
-/* qsort_r's comparison; ctx points to the sort order. */
+/* qsort_r's comparison; ctx is the view, whose reverse turns it round. */
 static int by_role_order(const void *x, const void *y, void *ctx) {
     const run_role *a = *(const run_role *const *)x, *b = *(const run_role *const *)y;
-    int sort = *(const int *)ctx;
-    if (sort == SORT_NAME)
-        return run_str_cmp(a->name, b->name);
-    if (sort == SORT_IMBALANCE) {
+    const view *v = ctx;
+    int c = 0;
+    if (v->sort == SORT_NAME)
+        c = run_str_cmp(a->name, b->name);
+    if (v->sort == SORT_IMBALANCE) {
         double ia = isnan(a->imbalance) ? -1 : a->imbalance;
         double ib = isnan(b->imbalance) ? -1 : b->imbalance;
         if (ia != ib)
-            return ia < ib ? 1 : -1;
+            c = ia < ib ? 1 : -1;
     }
-    if (a->phase_ns != b->phase_ns)
-        return a->phase_ns < b->phase_ns ? 1 : -1;
+    if (!c && a->phase_ns != b->phase_ns)
+        c = a->phase_ns < b->phase_ns ? 1 : -1;
+    if (c)
+        return v->reverse ? -c : c;
     return run_str_cmp(a->name, b->name);
 }
 
@@ -144,14 +153,42 @@ static int add_role(view *v, const run_role *r) {
     return 0;
 }
 
-/* The count column's width for these roles' trees. */
-static void measure_counts(view *v, const run_role *const *roles, size_t n) {
+/* The columns a row's name takes from the screen's left edge: the
+ * indent, the tree's mark and the name (draw_phase_row). */
+static int name_cols(const list_row *r) {
+    char name[512];
+    run_str s = r->kind == ROW_PHASE ? ((const run_phase *)r->item)->name
+                                     : ((const run_counter *)r->item)->name;
+    style_escape(s, name, sizeof name);
+    return 2 * (int)r->depth + 2 + (int)fmt_width(name);
+}
+
+/* The widths these roles' trees need: the count column's, the spread's,
+ * the names'; and whether a counter is among the rows. */
+static void measure(view *v, const run_role *const *roles, size_t n) {
     phases_state *st = v->priv;
     st->count_cols = 11;
+    st->spread_cols = 0;
     for (size_t i = 0; i < n; i++) {
         int w = phase_count_width(roles[i]->root);
         if (w > st->count_cols)
             st->count_cols = w;
+        w = roles[i]->nprocs > 1 && v->app->focus_worker == SIZE_MAX
+                ? phase_spread_width(roles[i]->root, roles[i]->nprocs)
+                : 0;
+        if (w > st->spread_cols)
+            st->spread_cols = w;
+    }
+    st->name_cols = 0;
+    st->has_counters = 0;
+    for (size_t i = 0; i < v->list.nrows; i++) {
+        const list_row *r = &v->list.rows[i];
+        if (r->kind == ROW_ROLE)
+            continue;
+        st->has_counters |= r->kind == ROW_COUNTER;
+        int w = name_cols(r);
+        if (w > st->name_cols)
+            st->name_cols = w;
     }
 }
 
@@ -168,7 +205,7 @@ static int phases_build(view *v) {
         const run_role *r = run_worker_role(a->model, a->focus_worker);
         if (!r || add_role(v, r) < 0)
             return -1;
-        measure_counts(v, &r, 1);
+        measure(v, &r, 1);
         return list_done(&v->list);
     }
     const run_role **roles = malloc((m->nroles + 1) * sizeof *roles);
@@ -176,11 +213,11 @@ static int phases_build(view *v) {
         return -1;
     for (size_t i = 0; i < m->nroles; i++)
         roles[i] = &m->roles[i];
-    qsort_r(roles, m->nroles, sizeof *roles, by_role_order, &v->sort);
+    qsort_r(roles, m->nroles, sizeof *roles, by_role_order, v);
     int rc = 0;
     for (size_t i = 0; i < m->nroles && rc == 0; i++)
         rc = add_role(v, roles[i]);
-    measure_counts(v, roles, m->nroles);
+    measure(v, roles, m->nroles);
     free(roles);
     if (rc)
         return -1;
@@ -189,19 +226,43 @@ static int phases_build(view *v) {
 
 /* ---- columns -------------------------------------------------------------------- */
 
-/* A bar of the share, then the phase figures (phase_columns.h), right of
- * the names.  When the screen is narrow the bar goes first, then the
- * figures in the order the text report gives them up, so the name keeps
- * room to be read. */
-enum { COL_BAR, COL_FIGURES, NCOL = COL_FIGURES + PHASE_NCOLUMNS };
+/* A bar of the share, the phase figures (phase_columns.h), then the spread
+ * across processes, right of the names.  A wide screen shows the mean, the
+ * p95 and the spread too, but only once the names have the room they need;
+ * beyond that the figures stay beside the names and the rest of the row is
+ * blank, so the eye does not travel 170 columns from a name to its numbers.
+ * A narrow screen gives up the spread, p95, mean and bar first, then the
+ * figures in the order the text report gives them up (self last), so the
+ * name keeps room to be read. */
+enum { COL_BAR, COL_FIGURES, COL_SPREAD = COL_FIGURES + PHASE_NCOLUMNS, NCOL };
 static_assert(NCOL <= LAYOUT_MAX_COLUMNS, "the phase tree's columns fit a layout");
 #define FIGURE(c) (COL_FIGURES + (c)) /* the column of a phase figure */
 /* The name's columns at the least, the gap after it not counted. */
 #define NAME_MIN 23
+/* The most columns names are given however wide the screen. */
+#define NAME_MAX 64
+/* The drop ranks of the columns a wide screen adds; the phase figures' own
+ * ranks (phase_columns.h) come after them. */
+enum { RANK_SPREAD = 1, RANK_P95, RANK_MEAN, RANK_BAR, RANK_EXTRAS = RANK_BAR };
 
-static void tree_columns(layout_column cols[NCOL]) {
-    cols[COL_BAR] = (layout_column){"", 10, 1, 0, 0};
+static void tree_columns(const view *v, layout_column cols[NCOL]) {
+    const phases_state *st = v->priv;
+    cols[COL_BAR] = (layout_column){"", 10, RANK_BAR, 0, 0};
     memcpy(cols + COL_FIGURES, phase_columns, sizeof phase_columns);
+    for (size_t c = 0; c < PHASE_NCOLUMNS; c++)
+        if (cols[FIGURE(c)].drop)
+            cols[FIGURE(c)].drop += RANK_EXTRAS;
+    cols[FIGURE(PHASE_COL_MEAN)].off = 0;
+    cols[FIGURE(PHASE_COL_MEAN)].drop = RANK_MEAN;
+    cols[FIGURE(PHASE_COL_P95)].off = 0;
+    cols[FIGURE(PHASE_COL_P95)].drop = RANK_P95;
+    cols[FIGURE(PHASE_COL_COUNT)].width = st->count_cols;
+    /* The spread's cells hold three durations: a space more sets them apart
+     * from the count. */
+    const char *spread = "spread min/med/max";
+    int spread_w =
+        st->spread_cols + 1 > (int)strlen(spread) ? st->spread_cols + 1 : (int)strlen(spread);
+    cols[COL_SPREAD] = (layout_column){spread, spread_w, RANK_SPREAD, 1, st->spread_cols == 0};
 }
 
 /* Each column after a one-column gap, the screen's last column left blank;
@@ -209,9 +270,26 @@ static void tree_columns(layout_column cols[NCOL]) {
 static layout lay_out(const view *v, int width) {
     const phases_state *st = v->priv;
     layout_column cols[NCOL];
-    tree_columns(cols);
-    cols[FIGURE(PHASE_COL_COUNT)].width = st->count_cols;
-    return layout_fit(cols, NCOL, width - 1, 1, NAME_MIN);
+    tree_columns(v, cols);
+    int want = st->name_cols + 1;
+    want = want < NAME_MIN ? NAME_MIN : want > NAME_MAX ? NAME_MAX : want;
+    layout L = layout_fit(cols, NCOL, width - 1, 1, NAME_MIN);
+    /* What a wide screen adds comes after the names' own needs. */
+    for (int rank = 1; rank <= RANK_EXTRAS && L.name_width < want; rank++) {
+        for (size_t c = 0; c < NCOL; c++)
+            if (cols[c].drop == rank)
+                cols[c].off = 1;
+        L = layout_fit(cols, NCOL, width - 1, 1, NAME_MIN);
+    }
+    /* Room to spare: the figures move left, next to the names. */
+    if (L.name_width > want) {
+        int spare = L.name_width - want;
+        for (size_t c = 0; c < NCOL; c++)
+            if (L.shown[c])
+                L.x[c] -= spare;
+        L.name_width = want;
+    }
+    return L;
 }
 
 static void put_col(WINDOW *w, int y, const layout *L, size_t c, enum theme_element el,
@@ -224,7 +302,7 @@ static void put_col(WINDOW *w, int y, const layout *L, size_t c, enum theme_elem
 
 static void draw_phase_row(view *v, WINDOW *w, int y, const layout *L, const list_row *r) {
     const run_phase *p = r->item;
-    char buf[64], name[512];
+    char buf[96], name[512];
     int indent = 2 * ((int)r->depth - 1) + 1;
     const char *mark = !list_has_children(&v->list, (size_t)(r - v->list.rows)) ? "  "
                        : r->expanded ? (style_utf8 ? "▾ " : "- ")
@@ -241,33 +319,62 @@ static void draw_phase_row(view *v, WINDOW *w, int y, const layout *L, const lis
             int na = phase_cell(p, (enum phase_column)c, buf, sizeof buf);
             put_col(w, y, L, FIGURE(c), na ? TH_DIM : TH_NORMAL, buf);
         }
+    if (L->shown[COL_SPREAD]) {
+        size_t row = (size_t)(r - v->list.rows);
+        while (row != LIST_NONE && v->list.rows[row].kind != ROW_ROLE)
+            row = v->list.rows[row].parent;
+        const run_role *role = row == LIST_NONE ? NULL : v->list.rows[row].item;
+        if (role && role->nprocs > 1)
+            put_col(w, y, L, COL_SPREAD, TH_NORMAL,
+                    phase_spread_cell(p, role->nprocs, buf, sizeof buf));
+    }
 }
 
-/* A counter's figures as the report gives them: its total, its rate per
- * second of the phase's time and the phase's time per unit. */
-static void counter_figures(const run_counter *k, char *out, size_t cap) {
-    char total[48], rate[48], per[48];
-    fmt_count(total, sizeof total, k->total);
-    fmt_rate(rate, sizeof rate, k->rate_per_s);
-    fmt_duration(per, sizeof per, k->ns_per_unit);
-    snprintf(out, cap, "%s  %s  %s/ea", total, rate, per);
+/* A counter row's three cells (counter_cells.h): the total ends where the
+ * phases' total does, the rate and the cost of a unit follow, each as wide
+ * as its widest text ("999,999.9/s", "999.9 MB/call"), while the screen
+ * has room for them. */
+enum { COUNTER_RATE_COLS = 11, COUNTER_UNIT_COLS = 13, COUNTER_GAP = 2 };
+
+typedef struct counter_layout {
+    int total_end;      /* one past the total's last column */
+    int rate_x, unit_x; /* where the rate's and the unit's cells start; -1: not shown */
+} counter_layout;
+
+static counter_layout counter_lay_out(const layout *L, int width) {
+    /* The total is never given up: the counters' total goes under it. */
+    assert(L->shown[FIGURE(PHASE_COL_TOTAL)]);
+    counter_layout C = {L->x[FIGURE(PHASE_COL_TOTAL)] + L->width[FIGURE(PHASE_COL_TOTAL)], -1, -1};
+    int right = width - 1; /* the last column stays blank, as the tree's */
+    int x = C.total_end + COUNTER_GAP;
+    if (x + COUNTER_RATE_COLS <= right) {
+        C.rate_x = x;
+        x += COUNTER_RATE_COLS + COUNTER_GAP;
+        if (x + COUNTER_UNIT_COLS <= right)
+            C.unit_x = x;
+    }
+    return C;
 }
 
 static void draw_counter_row(view *v, WINDOW *w, int y, const layout *L, const list_row *r) {
     const run_counter *k = r->item;
-    char name[512], figures[160];
+    char name[512];
+    counter_cells cells;
+    counter_cells_of(k, &cells);
+    counter_layout C = counter_lay_out(L, getmaxx(w));
+    int total_x = C.total_end - (int)fmt_width(cells.total);
+    /* A total wider than its column takes from the name, a space apart. */
+    int name_end = total_x - 1 < L->name_width ? total_x - 1 : L->name_width;
     int x = 1 + 2 * ((int)r->depth - 1) + 1;
     /* "+" as in the text report; in ASCII "+" marks a closed phase, so "*". */
-    x += draw_text(w, y, x, L->name_width - x, TH_COUNTER, style_utf8 ? "+ " : "* ");
+    x += draw_text(w, y, x, name_end - x, TH_COUNTER, style_utf8 ? "+ " : "* ");
     style_escape(k->name, name, sizeof name);
-    draw_text(w, y, x, L->name_width - x, app_query_matches(v->app, name) ? TH_MATCH : TH_COUNTER,
-              name);
-    counter_figures(k, figures, sizeof figures);
-    int right = getmaxx(w) - 1;
-    /* The share is never given up: the counter's figures start there. */
-    assert(L->shown[FIGURE(PHASE_COL_SHARE)]);
-    int fx = L->x[FIGURE(PHASE_COL_SHARE)];
-    draw_text(w, y, fx, right - fx, TH_COUNTER, figures);
+    draw_text(w, y, x, name_end - x, app_query_matches(v->app, name) ? TH_MATCH : TH_COUNTER, name);
+    draw_text(w, y, total_x, C.total_end - total_x, TH_COUNTER, cells.total);
+    if (C.rate_x >= 0)
+        draw_text_right(w, y, C.rate_x, COUNTER_RATE_COLS, TH_COUNTER, cells.rate);
+    if (C.unit_x >= 0)
+        draw_text_right(w, y, C.unit_x, COUNTER_UNIT_COLS, TH_COUNTER, cells.unit);
 }
 
 static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list_row *r) {
@@ -307,13 +414,66 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
             fmt_duration(buf, sizeof buf, (double)role->phase_ns));
 }
 
-static void draw_headings(WINDOW *w, int y, const layout *L, int width) {
+/* The column each sort order sorts by (SIZE_MAX: the names'). */
+static size_t sort_column(int sort) {
+    switch (sort) {
+    case SORT_TOTAL:
+        return FIGURE(PHASE_COL_TOTAL);
+    case SORT_SELF:
+        return FIGURE(PHASE_COL_SELF);
+    case SORT_WAIT:
+        return FIGURE(PHASE_COL_WAIT);
+    case SORT_P99:
+        return FIGURE(PHASE_COL_P99);
+    case SORT_COUNT:
+        return FIGURE(PHASE_COL_COUNT);
+    default:
+        return SIZE_MAX;
+    }
+}
+
+/* The headings, the sorted column's with its marker ("▼total"); when that
+ * column is given up, or the order is by name or imbalance, the names'
+ * heading says what the order is. */
+static void draw_headings(view *v, WINDOW *w, int y, const layout *L, int width) {
+    char text[96];
+    const char *mark = style_sort_marker((v->sort == SORT_NAME) != v->reverse);
     draw_blank(w, y, 0, width, TH_COLUMNS);
-    draw_text(w, y, 1, L->name_width - 1, TH_COLUMNS, "role / phase");
+    size_t sorted = sort_column(v->sort);
+    if (v->sort == SORT_NAME)
+        snprintf(text, sizeof text, "role / phase %s", mark);
+    else if (v->sort == SORT_IMBALANCE)
+        snprintf(text, sizeof text, "role / phase  roles by imbalance %s", mark);
+    else if (!L->shown[sorted])
+        snprintf(text, sizeof text, "role / phase  by %s %s", sort_names[v->sort], mark);
+    else
+        snprintf(text, sizeof text, "role / phase");
+    draw_text(w, y, 1, L->name_width - 1, TH_COLUMNS, text);
     layout_column cols[NCOL];
-    tree_columns(cols);
-    for (size_t c = 0; c < NCOL; c++)
-        put_col(w, y, L, c, TH_COLUMNS, cols[c].heading);
+    tree_columns(v, cols);
+    for (size_t c = 0; c < NCOL; c++) {
+        if (c == sorted && L->shown[c]) {
+            snprintf(text, sizeof text, "%s%s", mark, cols[c].heading);
+            put_col(w, y, L, c, TH_COLUMNS, text);
+        } else {
+            put_col(w, y, L, c, TH_COLUMNS, cols[c].heading);
+        }
+    }
+}
+
+/* The counters' headings, a row of their own under the figures' headings:
+ * a counter's cells are not the phase columns they stand under. */
+static void draw_counter_headings(WINDOW *w, int y, const layout *L, int width) {
+    draw_blank(w, y, 0, width, TH_COLUMNS);
+    counter_layout C = counter_lay_out(L, width);
+    draw_text(w, y, 3, L->name_width - 3, TH_COLUMNS, style_utf8 ? "+ counter" : "* counter");
+    const char *total = COUNTER_HEADING_TOTAL;
+    int tw = (int)strlen(total);
+    draw_text(w, y, C.total_end - tw, tw, TH_COLUMNS, total);
+    if (C.rate_x >= 0)
+        draw_text_right(w, y, C.rate_x, COUNTER_RATE_COLS, TH_COLUMNS, COUNTER_HEADING_RATE);
+    if (C.unit_x >= 0)
+        draw_text_right(w, y, C.unit_x, COUNTER_UNIT_COLS, TH_COLUMNS, COUNTER_HEADING_UNIT);
 }
 
 /* ---- the detail pane ---------------------------------------------------------------- */
@@ -329,6 +489,7 @@ static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *
     const app *a = v->app;
     char path[1024], line[1200], b[8][48];
     run_phase_path(p, path, sizeof path);
+    fmt_fit_left(path, sizeof path, (size_t)(width > 2 ? width - 2 : 0), style_utf8);
     int x = draw_text(w, y, 1, width - 2, TH_ROLE, path);
     if (p->file.len) {
         char file[700], src[760];
@@ -423,6 +584,11 @@ static void detail_role(view *v, WINDOW *w, int y, int width, const run_role *r)
     for (size_t i = 0; i < r->ndominant && i < 3; i++) {
         char path[900];
         run_phase_path(r->dominant[i], path, sizeof path);
+        /* Cut from the left, as the report does: paths that share their
+         * first names differ at the end. */
+        enum { PATH_X = 11 }; /* two spaces, the self time in 8 columns, a space */
+        if (width - 2 - PATH_X > 0)
+            fmt_fit_left(path, sizeof path, (size_t)(width - 2 - PATH_X), style_utf8);
         snprintf(line, sizeof line, "  %-8s %s",
                  fmt_duration(b[0], 48, (double)r->dominant[i]->self_ns), path);
         draw_text(w, y + 4 + (int)i, 1, width - 2, TH_NORMAL, line);
@@ -430,12 +596,18 @@ static void detail_role(view *v, WINDOW *w, int y, int width, const run_role *r)
 }
 
 static void detail_counter(WINDOW *w, int y, int width, const run_counter *k) {
-    char name[512], line[900], b[4][48];
+    char name[512], line[900], calls[48];
+    counter_cells c;
+    counter_cells_of(k, &c);
     style_escape(k->name, name, sizeof name);
     draw_text(w, y, 1, width - 2, TH_COUNTER, name);
-    snprintf(line, sizeof line, "total %s in %s calls   %s per second of the phase   %s per unit",
-             fmt_count(b[0], 48, k->total), fmt_ucount(b[1], 48, k->calls),
-             fmt_rate(b[2], 48, k->rate_per_s), fmt_duration(b[3], 48, k->ns_per_unit));
+    int n = snprintf(line, sizeof line, "total %s in %s calls", c.total,
+                     fmt_ucount(calls, sizeof calls, k->calls));
+    if (c.rate[0])
+        n += snprintf(line + n, sizeof line - (size_t)n, "   %s per second of the phase", c.rate);
+    if (c.unit[0])
+        snprintf(line + n, sizeof line - (size_t)n, "   %s",
+                 c.unit); /* "2.9 MB/call", or the phase's time per unit "4.0ns/ea" */
     draw_text(w, y + 1, 1, width - 2, TH_NORMAL, line);
 }
 
@@ -457,20 +629,24 @@ static void draw_detail(view *v, WINDOW *w, int y, int width) {
 /* ---- the view ------------------------------------------------------------------------- */
 
 static void phases_draw(view *v, WINDOW *w, int top, int height, int width) {
+    const phases_state *st = v->priv;
     layout L = lay_out(v, width);
     int detail = height >= 18 ? DETAIL_ROWS : 0;
-    int list_h = height - 1 - detail;
-    draw_headings(w, top, &L, width);
+    int headings = 1 + st->has_counters;
+    int list_h = height - headings - detail;
+    draw_headings(v, w, top, &L, width);
+    if (st->has_counters)
+        draw_counter_headings(w, top + 1, &L, width);
     list *l = &v->list;
     list_scroll_to_cursor(l, list_h);
     if (!l->nrows) {
-        draw_text(w, top + 1, 1, width - 2, TH_DIM,
+        draw_text(w, top + headings, 1, width - 2, TH_DIM,
                   "no phases: no process of the newest attempt recorded any");
     }
     for (int i = 0; i < list_h && l->top + (size_t)i < l->nvisible; i++) {
         size_t row = l->visible[l->top + (size_t)i];
         const list_row *r = &l->rows[row];
-        int y = top + 1 + i;
+        int y = top + headings + i;
         if (r->kind == ROW_ROLE)
             draw_role_row(v, w, y, &L, r);
         else if (r->kind == ROW_PHASE)
@@ -521,7 +697,8 @@ static int phases_action(view *v, enum action act) {
 }
 
 static void phases_hint(view *v, char *buf, size_t cap) {
-    snprintf(buf, cap, "Enter/<- open/close  * all  s sort:%s  o source", sort_names[v->sort]);
+    snprintf(buf, cap, "Enter/<- open/close  * all  s sort:%s%s  o source", sort_names[v->sort],
+             v->reverse ? " (reversed)" : "");
 }
 
 static int phases_row_text(view *v, const list_row *r, char *buf, size_t cap) {
@@ -565,4 +742,5 @@ const view_ops phases_view_ops = {
     .row_key = phases_row_key,
     .sorts = sort_names,
     .nsorts = SORT_COUNT_,
+    .reversible = 1,
 };

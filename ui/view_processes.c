@@ -22,10 +22,14 @@ static_assert(sizeof psort_names / sizeof *psort_names == PSORT_COUNT, "a name p
 /* What the workers are sorted by: qsort_r's context. */
 typedef struct sort_ctx {
     const run_model *m;
-    int by; /* enum proc_sort */
+    int by;      /* enum proc_sort */
+    int reverse; /* the key's order turned round */
 } sort_ctx;
 
-/* The newest attempt first (the one analysed), then by the chosen key. */
+static int by_key(const sort_ctx *sc, const run_worker *a, const run_worker *b);
+
+/* The newest attempt first (the one analysed), then by the chosen key, in
+ * its order or reversed. */
 static int by_order(const void *x, const void *y, void *ctx) {
     const sort_ctx *sc = ctx;
     const run_worker *a = &sc->m->workers[*(const size_t *)x];
@@ -36,6 +40,12 @@ static int by_order(const void *x, const void *y, void *ctx) {
         return an ? -1 : 1;
     if (a->attempt != b->attempt)
         return a->attempt > b->attempt ? -1 : 1;
+    int c = by_key(sc, a, b);
+    return sc->reverse ? -c : c;
+}
+
+/* The chosen key, then role, rank, pid and path. */
+static int by_key(const sort_ctx *sc, const run_worker *a, const run_worker *b) {
     switch (sc->by) {
     case PSORT_PHASE_TIME:
         if (a->phase_ns != b->phase_ns)
@@ -72,7 +82,7 @@ static int processes_build(view *v) {
         return -1;
     for (size_t i = 0; i < m->nworkers; i++)
         order[i] = i;
-    qsort_r(order, m->nworkers, sizeof *order, by_order, &(sort_ctx){m, v->sort});
+    qsort_r(order, m->nworkers, sizeof *order, by_order, &(sort_ctx){m, v->sort, v->reverse});
     for (size_t i = 0; i < m->nworkers; i++)
         if (list_add(&v->list, 0, 0, &m->workers[order[i]], order[i]) == LIST_NONE) {
             free(order);
@@ -237,8 +247,24 @@ static void processes_draw(view *v, WINDOW *w, int top, int height, int width) {
     int detail = height >= 16 ? DETAIL_ROWS : 0;
     int list_h = height - 1 - detail;
     draw_blank(w, top, 0, width, TH_COLUMNS);
-    for (int c = 0; c < NPCOL; c++)
-        put(w, top, &L, (enum pcol)c, TH_COLUMNS, pcols[c].heading);
+    /* The sorted column's heading is marked; phase time has no column, so
+     * the role's heading names it. */
+    const char *mark = style_sort_marker((v->sort == PSORT_RANK) != v->reverse);
+    int sorted = v->sort == PSORT_RUNTIME   ? P_RUNTIME
+                 : v->sort == PSORT_CAVEATS ? P_CAVEATS
+                                            : P_ROLE;
+    for (int c = 0; c < NPCOL; c++) {
+        char heading[64];
+        if (c != sorted)
+            snprintf(heading, sizeof heading, "%s", pcols[c].heading);
+        else if (v->sort == PSORT_PHASE_TIME)
+            snprintf(heading, sizeof heading, "role %sphase", mark);
+        else if (pcols[c].right)
+            snprintf(heading, sizeof heading, "%s%s", mark, pcols[c].heading);
+        else
+            snprintf(heading, sizeof heading, "%s %s", pcols[c].heading, mark);
+        put(w, top, &L, (enum pcol)c, TH_COLUMNS, heading);
+    }
     list *l = &v->list;
     list_scroll_to_cursor(l, list_h);
     for (int i = 0; i < list_h && l->top + (size_t)i < l->nvisible; i++) {
@@ -270,7 +296,8 @@ static int processes_action(view *v, enum action act) {
 }
 
 static void processes_hint(view *v, char *buf, size_t cap) {
-    snprintf(buf, cap, "Enter its phases  s sort:%s", psort_names[v->sort]);
+    snprintf(buf, cap, "Enter its phases  s sort:%s%s", psort_names[v->sort],
+             v->reverse ? " (reversed)" : "");
 }
 
 static int processes_row_text(view *v, const list_row *r, char *buf, size_t cap) {
@@ -292,4 +319,5 @@ const view_ops processes_view_ops = {
     .row_key = processes_row_key,
     .sorts = psort_names,
     .nsorts = PSORT_COUNT,
+    .reversible = 1,
 };

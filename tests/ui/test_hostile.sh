@@ -25,7 +25,7 @@ mkdir rec browse
 
 # ---- names on the screen -------------------------------------------------------------
 for loc in C.UTF-8 C; do
-    LC_ALL=$loc "$tui" run --size 160x60 --keys '*' --print >"screen.$loc" 2>&1 ||
+    LC_ALL=$loc "$tui" run --size 160x64 --keys '*' --print >"screen.$loc" 2>&1 ||
         fail "screen under $loc: $(head -5 "screen.$loc")"
     LC_ALL=$loc "$tui" run --size 160x60 --keys '5' --print >"screen2.$loc" 2>&1 ||
         fail "processes under $loc: $(head -5 "screen2.$loc")"
