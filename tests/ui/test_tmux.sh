@@ -4,7 +4,8 @@
 # xterm and vt100, UTF-8 and not, NO_COLOR) each walk the same path: the
 # header, moving, expanding, an incremental search, sorting, the process
 # filter, P (the saved file against tmux's own copy of the screen), resizing
-# to 70x20, to too small and back, and q with exit status 0.  Every screen on
+# to 70x20, to too small and back, the name filter from F4 and the reversed
+# sort, and q with exit status 0.  Every screen on
 # the way must be, character for character, what headless
 # `scope-tui RUN --keys ... --print` draws for the same keys and locale.
 # Then the colours as tmux received them (capture-pane -e), true colour on
@@ -319,6 +320,18 @@ $(diff -u "$case_dir/expected" "$saved" | head -20)"
     has_text "n/N hotter lines" "$case_dir/screen" || fail "$label: H opened no source: $(tail -1 "$case_dir/screen")"
     keys "$s" BSpace
     wait_screen "$s" "$walked<Esc>gH<BS>"
+
+    # The name filter from F4, as the terminal sends it (an escape sequence
+    # terminfo names), typed live; I reverses the sort and marks its
+    # heading; Esc clears the filter.
+    keys "$s" F4 t r a i n
+    wait_re "$s" " filter 'train': [0-9]+ matching rows?, with their parents"
+    keys "$s" Enter I
+    wait_screen "$s" "$walked<Esc>gH<BS><F4>train<Enter>I"
+    if ((utf8)); then has_text "▲self" "$case_dir/screen"; else has_text "^self" "$case_dir/screen"; fi ||
+        fail "$label: I marked no reversed heading: $(sed -n 4p "$case_dir/screen")"
+    keys "$s" Escape
+    wait_screen "$s" "$walked<Esc>gH<BS><F4>train<Enter>I<Esc>"
 
     keys "$s" q
     wait_rc
