@@ -42,9 +42,9 @@ static void open_screen(void) {
 
 /* Keys as the terminal gives them; the walk picks from these. */
 static const int walk_keys[] = {
-    'j', 'j', 'k', KEY_NPAGE, KEY_PPAGE, 'G',  'g',        KEY_RIGHT, KEY_LEFT, '\n',
-    'h', 'x', '*', '-',       's',       '\t', KEY_BTAB,   '1',       '3',      '4',
-    '5', '6', '7', '?',       'n',       'N',  KEY_ESCAPE, 'Z',       127,
+    'j', 'j', 'k', KEY_NPAGE, KEY_PPAGE,  'G',      'g', KEY_RIGHT, KEY_LEFT, '\n',     'h',
+    'x', '*', '-', 's',       '\t',       KEY_BTAB, '1', '3',       '4',      '5',      '6',
+    '7', '?', 'n', 'N',       KEY_ESCAPE, 'Z',      127, 'I',       '\\',     KEY_F(4),
 };
 
 void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {
@@ -65,8 +65,9 @@ void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {
         abort();
     }
     app_draw(&a);
-    /* Every view opened wide, then a walk of 48 keys, a search typed in
-     * the middle, the process filter and a resize on the way. */
+    /* Every view opened wide, then a walk of 48 keys, a search and a name
+     * filter typed in the middle, the process filter and a resize on the
+     * way. */
     static const int opening[] = {'*', 'G', '5', 'G', '\n', '*', '3', 'G',
                                   '4', 'G', '6', 'G', '7',  'G', '1'};
     for (size_t i = 0; i < sizeof opening / sizeof opening[0]; i++) {
@@ -81,6 +82,11 @@ void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {
             app_key(&a, '/');
             app_key(&a, 'e');
             app_char(&a, 0x4F11); /* 休 */
+            app_key(&a, '\n');
+        } else if (i == 25) {
+            app_key(&a, '\\'); /* a name filter, kept: later keys walk the filtered rows */
+            app_key(&a, 'e');
+            app_char(&a, 0x4F11);
             app_key(&a, '\n');
         } else if (i == 30) {
             resize_term(8 + (int)(r % 30), 20 + (int)(r % 90));
