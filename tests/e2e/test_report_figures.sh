@@ -76,8 +76,10 @@ grep -Eq '^stuck +open +open +open ' "$report" || fail "the open phase: $(grep '
 grep -Eq '^stuck .*open \(1/3\)$' "$report" || fail "the open phase's spread: $(grep '^stuck' "$report")"
 # One completed entry and one left open: its total is at least what it shows.
 grep -Eq '^  again +[0-9.]+% +[0-9.]+ms\+ ' "$report" || fail "the phase open again: $(grep '^  again' "$report")"
-# 4e18 in about a millisecond: some e+21 per second, about 2.5e-13 ns each.
-grep -Eq '\+ huge +4,000,000,000,000,000,000  [0-9]\.[0-9]e\+21/s  [0-9]\.[0-9]e-13ns/ea$' "$report" ||
+# 4e18 in about a millisecond: some e+21 per second, about 2.5e-13 ns each;
+# a loaded machine stretches the 1 ms sleep tenfold or more (11 ms under
+# ASan beside a build: 368.0E/s, 2.7e-12 ns), so down to 1e20/s is allowed.
+grep -Eq '\+ huge +4,000,000,000,000,000,000  ([0-9]{3}\.[0-9]E|[0-9]\.[0-9]e\+2[12])/s  [0-9]\.[0-9]e-1[1-3]ns/ea$' "$report" ||
     fail "the huge counter: $(grep '+ huge' "$report")"
 # 2.5 MB in a phase of about 10 ms: MB/s, and bytes per call.
 grep -Eq '\+ bytes_written +2\.5 MB  [0-9.]+ MB/s  2\.5 MB/call$' "$report" ||
