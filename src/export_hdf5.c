@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "run_builder.h"
 #include "run_h5_layout.h"
+#include "run_lines.h"
 #include "worker_log.h"
 
 #include <h5_table.h>
@@ -578,6 +579,41 @@ static void put_model(export_ctx *x, const run_model *m) {
     batch_end(x, &cb);
 }
 
+/* The hot lines, symbolized now (the model caches them).  After /caveats:
+ * symbolizing adds the lines' own caveats to the model, and /caveats holds
+ * the report's. */
+static void put_hot_lines(export_ctx *x, run_model *m) {
+    batch b;
+    if (batch_begin(x, &b, &h5t_lines) < 0)
+        return;
+    run_lines_info info;
+    run_lines_result r = {0};
+    char why[256];
+    run_lines_query q = {.worker = SIZE_MAX, .attr = RUN_LINES_PROJECT, .sort = RUN_LINES_BY_TIME};
+    /* A run without line samples has an empty table. */
+    if (run_lines_load(m, NULL, &info, why, sizeof why) == 0 && info.has_lines &&
+        run_lines_select(m, &q, &r, why, sizeof why) == 0) {
+        for (size_t i = 0; i < r.nrows; i++) {
+            const run_line *l = &r.rows[i];
+            h5_line_row *row = batch_row(x, &b);
+            if (row)
+                *row = (h5_line_row){cs(l->file),
+                                     cs(l->function),
+                                     cs(l->module),
+                                     l->line,
+                                     (uint8_t)l->approximate,
+                                     l->samples,
+                                     l->seconds,
+                                     l->share,
+                                     l->share_sd};
+        }
+        /* The rows' strings belong to the result: out before it is freed. */
+        batch_flush(x, &b);
+        run_lines_free(&r);
+    }
+    batch_end(x, &b);
+}
+
 static void put_header(export_ctx *x, const run_model *m, const char *run) {
     struct {
         const char *name;
@@ -619,6 +655,7 @@ static int write_hdf5(const run_model *m, const char *run, const char *out_path,
     put_resources(&x, m, logs);
     put_lines(&x, m, logs);
     put_model(&x, m);
+    put_hot_lines(&x, (run_model *)m);
     if (scope_h5_close(x.f, x.failed ? NULL : msg, msglen) < 0)
         x.failed = 1;
     arena_free(&x.mem);

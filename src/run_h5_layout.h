@@ -201,6 +201,16 @@ typedef struct h5_caveat_row {
     const char *text;
 } h5_caveat_row;
 
+/* Hot lines of the whole newest attempt, project attribution, most time
+ * first: `scope-tui lines RUN` symbolized once, at export. */
+typedef struct h5_line_row {
+    const char *file, *function, *module;
+    uint32_t line; /* 0: function-level only */
+    uint8_t approximate;
+    uint64_t samples;
+    double seconds, share, share_sd;
+} h5_line_row;
+
 /* The tables, each with its path in the file. */
 typedef struct run_h5_table {
     const char *path;
@@ -210,7 +220,7 @@ typedef struct run_h5_table {
 extern const run_h5_table h5t_processes, h5t_damage, h5t_notes, h5t_nodes, h5t_bins, h5t_counters,
     h5t_res, h5t_res_buckets, h5t_res_nodes, h5t_gpus, h5t_gpu_buckets, h5t_modules, h5t_frames,
     h5t_samples, h5t_sampler, h5t_attempts, h5t_roles, h5t_role_processes, h5t_phases,
-    h5t_phase_counters, h5t_caveats;
+    h5t_phase_counters, h5t_caveats, h5t_lines;
 
 /* The phases' histograms: a matrix of /phases rows x SCOPE_HIST_BUCKETS. */
 #define RUN_H5_PHASE_HIST "/phase_histograms"
