@@ -20,9 +20,10 @@ PACKAGES=(
     # command-line tools the tests and benchmarks use: h5dump, zstd -dc on logs,
     # real terminals (tmux; ncurses-term for the xterm-direct true-colour
     # terminfo entry), setpriv (util-linux) to drop root, /usr/bin/time for peak
-    # memory, python3 to read JSON output back, vim as the real editor the
+    # memory, python3 to read JSON output back, python3-h5py to read exported
+    # HDF5 files as users do (docs/hdf5.md), vim as the real editor the
     # browser's o key is tested against
-    hdf5-tools zstd tmux ncurses-term util-linux time python3 vim
+    hdf5-tools zstd tmux ncurses-term util-linux time python3 python3-h5py vim
     # unit tests
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
