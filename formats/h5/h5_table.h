@@ -5,8 +5,17 @@
  * A table is a one-dimensional dataset of an HDF5 compound type whose
  * members are named fields of a C struct (h5py reads it as a numpy
  * structured array: table['count']).  Tables are chunked, shuffled and
- * deflate-compressed (deflate is in every libhdf5 build) and grow as rows
- * are appended, so a writer never holds more than one batch of rows.
+ * deflate-compressed (deflate is in every libhdf5 build).  A table of
+ * numbers grows as rows are appended, so its writer holds one batch of rows
+ * at most.
+ *
+ * Strings are fixed-length, as long as the table's longest (h5py reads them
+ * as bytes), never variable-length: those live in HDF5's global heap, whose
+ * reader in libhdf5 1.10 copies whatever length a damaged file states (a
+ * fuzzed file crashed it within 40 inputs).  So a table with strings keeps
+ * its rows until it ends, to know that length; such tables hold names and
+ * texts, whose number does not grow with the length of a run.  A string
+ * holding a NUL byte ends there.
  *
  * Reading matches fields by name, never by position, and converts between
  * integer and float widths as HDF5 does; a field that is missing or of
@@ -63,8 +72,9 @@ int scope_h5_attr_put_str(scope_h5_file *f, const char *obj, const char *name, c
                           char *err, size_t errlen);
 int scope_h5_attr_put_i64(scope_h5_file *f, const char *obj, const char *name, int64_t value,
                           char *err, size_t errlen);
-/* -1 with err set when the attribute is missing or not a string (an
- * integer); a string longer than cap - 1 is cut. */
+/* -1 with err set when the attribute is missing, not a fixed-length
+ * string (an integer, or variable-length: see above), or not one value;
+ * a string longer than cap - 1 is cut. */
 int scope_h5_attr_get_str(scope_h5_file *f, const char *obj, const char *name, char *buf,
                           size_t cap, char *err, size_t errlen);
 int scope_h5_attr_get_i64(scope_h5_file *f, const char *obj, const char *name, int64_t *value,
@@ -81,11 +91,12 @@ int scope_h5_table_end(scope_h5_writer *w, char *err, size_t errlen);
 int scope_h5_table_write(scope_h5_file *f, const char *path, const scope_h5_table *t,
                          const void *rows, size_t n, char *err, size_t errlen);
 
-/* Reads the whole table at path into *rows (malloc'd, n * row_size bytes;
- * string fields point into memory freed with it by scope_h5_table_free).
- * Fields of the file not in t are ignored.  Refuses a table of more than
- * max_rows rows (a damaged file may claim any size).  Returns 0, or -1 with
- * err naming path and what is wrong. */
+/* Reads the whole table at path into *rows (n rows of row_size bytes,
+ * string fields pointing into the same allocation; free with
+ * scope_h5_table_free).  Fields of the file not in t are ignored.  Refuses
+ * a table of more than max_rows rows, or more than max_rows * row_size
+ * bytes with its strings (a damaged file may claim any size).  Returns 0,
+ * or -1 with err naming path and what is wrong. */
 int scope_h5_table_read(scope_h5_file *f, const char *path, const scope_h5_table *t,
                         size_t max_rows, void **rows, size_t *n, char *err, size_t errlen);
 void scope_h5_table_free(const scope_h5_table *t, void *rows, size_t n);
