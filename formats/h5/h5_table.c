@@ -3,6 +3,7 @@
 #include "h5_table.h"
 
 #include <hdf5.h>
+#include <zlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,36 +118,32 @@ static hid_t staging_type(const scope_h5_table *t, const size_t *str_off, const 
     return c;
 }
 
-scope_h5_file *scope_h5_create(const char *path, char *err, size_t errlen) {
+/* A file created afresh (create) or opened read-only. */
+static scope_h5_file *open_file(const char *path, int create, char *err, size_t errlen) {
     quiet();
     scope_h5_file *f = calloc(1, sizeof *f);
     if (!f) {
         fail(err, errlen, "out of memory");
         return NULL;
     }
-    f->id = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    f->id = create ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
+                   : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f->id < 0) {
-        fail(err, errlen, "cannot create an HDF5 file there");
+        fail(err, errlen, "%s",
+             create ? "cannot create an HDF5 file there"
+                    : "cannot be opened as HDF5 (damaged or truncated)");
         free(f);
         return NULL;
     }
     return f;
 }
 
+scope_h5_file *scope_h5_create(const char *path, char *err, size_t errlen) {
+    return open_file(path, 1, err, errlen);
+}
+
 scope_h5_file *scope_h5_open(const char *path, char *err, size_t errlen) {
-    quiet();
-    scope_h5_file *f = calloc(1, sizeof *f);
-    if (!f) {
-        fail(err, errlen, "out of memory");
-        return NULL;
-    }
-    f->id = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f->id < 0) {
-        fail(err, errlen, "cannot be opened as HDF5 (damaged or truncated)");
-        free(f);
-        return NULL;
-    }
-    return f;
+    return open_file(path, 0, err, errlen);
 }
 
 int scope_h5_close(scope_h5_file *f, char *err, size_t errlen) {
@@ -652,6 +649,80 @@ static const char *type_unsound(hid_t ftype) {
     return why;
 }
 
+/* HDF5's shuffle filter undone: byte j of element i was stored at
+ * j * n + i. */
+static void unshuffle(const unsigned char *in, unsigned char *out, size_t n, size_t size) {
+    for (size_t j = 0; j < size; j++)
+        for (size_t i = 0; i < n; i++)
+            out[i * size + j] = in[j * n + i];
+}
+
+/* The rows of a table as staged rows (mtype, `staged` bytes each), read a
+ * chunk at a time.  The chunks' bytes are read raw (H5Dread_chunk) and
+ * inflated and unshuffled here, each to exactly the size its chunk must
+ * have: libhdf5 1.10's own pipeline trusts a damaged file's chunk size
+ * (a fuzzed file made it read past a chunk's buffer).  Only tables as
+ * h5_table writes them are read: chunked, shuffled, then deflated.
+ * Returns NULL, or what is wrong. */
+static const char *read_chunks(hid_t d, hid_t ftype, hid_t mtype, size_t nrows, char *stage,
+                               size_t staged) {
+    hid_t dcpl = H5Dget_create_plist(d);
+    hsize_t chunk = 0;
+    const char *why = NULL;
+    if (dcpl < 0 || H5Pget_layout(dcpl) != H5D_CHUNKED || H5Pget_chunk(dcpl, 1, &chunk) != 1 ||
+        chunk == 0 || chunk > (1u << 24))
+        why = "not stored in chunks as scope stores tables";
+    else if (H5Pget_nfilters(dcpl) != 2 ||
+             H5Pget_filter2(dcpl, 0, NULL, NULL, NULL, 0, NULL, NULL) != H5Z_FILTER_SHUFFLE ||
+             H5Pget_filter2(dcpl, 1, NULL, NULL, NULL, 0, NULL, NULL) != H5Z_FILTER_DEFLATE)
+        why = "not shuffled and deflated as scope stores tables";
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (why)
+        return why;
+    size_t fsize = H5Tget_size(ftype);
+    size_t raw = (size_t)chunk * fsize, wide = fsize > staged ? fsize : staged;
+    if (!fsize || raw / fsize != chunk || raw > ((size_t)64 << 20))
+        return "chunks larger than scope writes";
+    size_t comp_cap = raw + raw / 8 + 1024; /* deflate's worst case, and then some */
+    unsigned char *comp = malloc(comp_cap), *plain = malloc(raw), *rows = malloc(raw);
+    unsigned char *conv = malloc((size_t)chunk * wide), *bkg = calloc(chunk, staged);
+    if (!comp || !plain || !rows || !conv || !bkg)
+        why = "out of memory";
+    for (size_t first = 0; !why && first < nrows; first += chunk) {
+        hsize_t off = first, nbytes = 0;
+        uint32_t mask = 0;
+        uLongf out = (uLongf)raw;
+        size_t n = nrows - first < chunk ? nrows - first : (size_t)chunk;
+        if (H5Dget_chunk_storage_size(d, &off, &nbytes) < 0 || nbytes == 0)
+            why = "a chunk is missing (damaged or truncated file)";
+        else if (nbytes > comp_cap)
+            why = "a chunk larger than its rows could take";
+        else if (H5Dread_chunk(d, H5P_DEFAULT, &off, &mask, comp) < 0)
+            why = "a chunk cannot be read (damaged or truncated file)";
+        else if (mask != 0)
+            why = "a chunk stored without its filters";
+        else if (uncompress(plain, &out, comp, (uLong)nbytes) != Z_OK || out != raw)
+            why = "a chunk does not inflate to its size (damaged file)";
+        if (why)
+            break;
+        unshuffle(plain, rows, (size_t)chunk, fsize);
+        memcpy(conv, rows, n * fsize);
+        memset(bkg, 0, n * staged);
+        if (H5Tconvert(ftype, mtype, n, conv, bkg, H5P_DEFAULT) < 0) {
+            why = "rows that cannot be converted (damaged file)";
+            break;
+        }
+        memcpy(stage + first * staged, conv, n * staged);
+    }
+    free(comp);
+    free(plain);
+    free(rows);
+    free(conv);
+    free(bkg);
+    return why;
+}
+
 int scope_h5_table_read(scope_h5_file *f, const char *path, const scope_h5_table *t,
                         size_t max_rows, void **rows, size_t *n, char *err, size_t errlen) {
     *rows = NULL;
@@ -727,8 +798,9 @@ int scope_h5_table_read(scope_h5_file *f, const char *path, const scope_h5_table
         fail(err, errlen, "%s: out of memory", path);
         goto done;
     }
-    if (nrows && H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, stage) < 0) {
-        fail(err, errlen, "%s cannot be read (damaged or truncated file)", path);
+    const char *unread = nrows ? read_chunks(d, ftype, mtype, nrows, stage, staged) : NULL;
+    if (unread) {
+        fail(err, errlen, "%s cannot be read: %s", path, unread);
         goto done;
     }
     /* Rows first, then their strings, each NUL-terminated. */
