@@ -198,12 +198,21 @@ expect_bad() {
 }
 
 # mutate NAME PYTHON: a copy of gen.h5 as NAME.h5, changed by PYTHON (f is
-# the file, open for writing).
+# the file, open for writing; retype(TABLE, FIELD) rewrites TABLE with FIELD
+# as a variable-length string).
 mutate() {
     cp gen.h5 "$1.h5"
     "$py" - "$1.h5" "$2" <<'PY' || fail "could not make $1.h5"
 import h5py, numpy as np, sys
 f = h5py.File(sys.argv[1], "r+")
+def retype(table, field):
+    c = f[table][:]
+    dt = np.dtype([(n, h5py.string_dtype() if n == field else c.dtype[n]) for n in c.dtype.names])
+    new = np.zeros(len(c), dtype=dt)
+    for n in c.dtype.names:
+        new[n] = [str(v).encode() for v in c[n]] if n == field and c.dtype[n].kind != "S" else c[n]
+    del f[table]
+    f[table] = new
 exec(sys.argv[2])
 f.close()
 PY
@@ -220,13 +229,7 @@ expect_bad group_nodes.h5 "/phase_nodes is not a dataset"
 mutate flat_counters 'del f["counters"]; f["counters"] = np.arange(4)'
 expect_bad flat_counters.h5 "/counters is not a table"
 # calls as a string, the other fields kept.
-mutate string_calls '
-c = f["counters"][:]
-dt = np.dtype([(n, h5py.string_dtype() if n == "calls" else c.dtype[n]) for n in c.dtype.names])
-new = np.zeros(len(c), dtype=dt)
-for n in c.dtype.names:
-    new[n] = [str(v).encode() for v in c[n]] if n == "calls" else c[n]
-del f["counters"]; f["counters"] = new'
+mutate string_calls 'retype("counters", "calls")'
 expect_bad string_calls.h5 "/counters: field calls is not an integer"
 mutate no_field 'c = f["phase_nodes"][:]
 import numpy.lib.recfunctions as rf
@@ -238,13 +241,7 @@ mutate bad_end 'p = f["processes"][:]; p["end"][0] = b"gone"; f["processes"][...
 expect_bad bad_end.h5 "end 'gone' is none of exit, signal, killed, unknown"
 # Variable-length strings live in HDF5's global heap, whose reader a damaged
 # file crashes: refused before anything is read.
-mutate vlen_host '
-c = f["processes"][:]
-dt = np.dtype([(n, h5py.string_dtype() if n == "host" else c.dtype[n]) for n in c.dtype.names])
-new = np.zeros(len(c), dtype=dt)
-for n in c.dtype.names:
-    new[n] = c[n]
-del f["processes"]; f["processes"] = new'
+mutate vlen_host 'retype("processes", "host")'
 expect_bad vlen_host.h5 "/processes: field host is not a fixed-length string"
 mutate bad_bucket 'b = f["phase_node_bins"][:]; b["bucket"][0] = 100000; f["phase_node_bins"][...] = b'
 expect_bad bad_bucket.h5 "bucket 100000 out of order or past"
