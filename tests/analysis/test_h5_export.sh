@@ -9,8 +9,8 @@
 #   - an_workload with a worker killed by SIGKILL inside a phase, and one
 #     with names full of escapes and invalid UTF-8.
 #
-# The model part of the file (/roles, /phases, ...) holds the report's
-# figures too, docs/hdf5.md's h5py snippet runs on it, and bad files of the
+# check, the browser and a second export see the same run in the file.  The
+# model part of the file (/roles, /phases, ...) holds the report's figures, docs/hdf5.md's h5py snippet runs on it, and bad files of the
 # layout (wrong version, a missing table, a field of the wrong type, rows
 # naming what does not exist, truncated) give one line naming the file and
 # exit 2.
@@ -114,6 +114,21 @@ done
 expect_in gen.txt "LEARNER"
 expect_in gen.txt "sampled about once a second"
 round_trip gen "two attempts, damaged and cut logs, resources"
+# Wherever a run is opened: check against the run itself, the browser's
+# phases and overview, an export of the export.
+expect_rc 0 "$tui" check gen gen.h5
+expect_in_output "0 of"
+for keys in "" "6" "5"; do
+    # The overview names where the run was loaded from.
+    "$tui" gen --keys "$keys" --size 120x40 --print 2>&1 | grep -v '^ *directory ' >screen.a
+    "$tui" gen.h5 --keys "$keys" --size 120x40 --print 2>&1 | grep -v '^ *directory ' >screen.b
+    cmp -s screen.a screen.b || fail "the browser's screen after '$keys' differs:
+$(diff screen.a screen.b | head -10)"
+done
+expect_rc 0 "$tui" export gen.h5 --format hdf5 -o again.h5
+"$tui" report --json again.h5 >again.json 2>&1
+same_json gen.a.json again.json "an export of the exported file"
+echo "ok: check, the browser and a second export see the same run"
 
 # ---- a worker killed inside a phase; hostile names ------------------------------------
 SCOPE_CPU_TIME=always "$workload" killed victim >wl.out 2>&1 || fail "an_workload victim: $(cat wl.out)"
