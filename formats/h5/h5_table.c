@@ -46,8 +46,12 @@ static void fail(char *err, size_t errlen, const char *fmt, ...) {
 }
 
 /* HDF5 prints its error stack to stderr unless told not to: the callers
- * word errors themselves, in one line. */
+ * word errors themselves, in one line.  Nor does it close what is left at
+ * exit: libhdf5 1.10 crashes closing again a file whose close failed (a
+ * full disk), and the process's exit frees everything anyway.  The first
+ * call here comes before any other HDF5 call, as H5dont_atexit wants. */
 static void quiet(void) {
+    H5dont_atexit();
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
