@@ -12,6 +12,7 @@
 #include "worker_log.h"
 
 #include <h5_table.h>
+#include <math.h>
 #include <scope/log_hist.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,10 +415,12 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
 /* ---- the model -------------------------------------------------------------- */
 
 typedef struct phase_out {
-    batch phases, counters;
+    batch phases, counters, procs;
     uint64_t *hist; /* one row per phase, grown with them */
     size_t nhist, cap_hist;
-    uint64_t next_row; /* rows of /phases so far */
+    uint64_t next_row;     /* rows of /phases so far */
+    const run_role *role;  /* the role being written */
+    uint64_t *dominant_at; /* the rows of role->dominant, as they are written */
 } phase_out;
 
 static void put_counters(export_ctx *x, phase_out *o, uint32_t role, int64_t phase,
@@ -519,6 +522,15 @@ static void put_phase(export_ctx *x, phase_out *o, uint32_t role, int64_t parent
         memcpy(h, p->hist, SCOPE_HIST_BUCKETS * sizeof *h);
     else
         memset(h, 0, SCOPE_HIST_BUCKETS * sizeof *h);
+    for (size_t k = 0; p->per_proc_ns && k < o->role->nprocs; k++) {
+        h5_phase_process_row *pr = isnan(p->per_proc_ns[k]) ? NULL : batch_row(x, &o->procs);
+        if (pr)
+            *pr = (h5_phase_process_row){(uint64_t)row, (uint32_t)o->role->workers[k],
+                                         p->per_proc_ns[k]};
+    }
+    for (size_t k = 0; k < o->role->ndominant; k++)
+        if (o->role->dominant[k] == p)
+            o->dominant_at[k] = (uint64_t)row;
     put_counters(x, o, role, row, p->counters, p->ncounters);
     for (size_t k = 0; k < p->nchildren; k++)
         put_phase(x, o, role, row, path, p->children[k]);
@@ -537,31 +549,64 @@ static void put_model(export_ctx *x, const run_model *m) {
     batch_end(x, &ab);
 
     phase_out o = {0};
+    batch db;
     batch_begin(x, &rb, &h5t_roles);
     batch_begin(x, &rpb, &h5t_role_processes);
+    batch_begin(x, &db, &h5t_dominant);
     batch_begin(x, &o.phases, &h5t_phases);
     batch_begin(x, &o.counters, &h5t_phase_counters);
+    batch_begin(x, &o.procs, &h5t_phase_processes);
     for (size_t i = 0; i < m->nroles && !x->failed; i++) {
         const run_role *role = &m->roles[i];
+        const run_dist *it = &role->iterations;
         h5_role_row *r = batch_row(x, &rb);
         if (!r)
             break;
-        *r = (h5_role_row){cs(role->name), role->nprocs,    role->nphases,
-                           role->phase_ns, role->imbalance, index_or_minus1(role->slowest_worker),
-                           o.next_row};
+        *r = (h5_role_row){
+            .name = cs(role->name),
+            .nprocs = role->nprocs,
+            .nphases = role->nphases,
+            .phase_ns = role->phase_ns,
+            .imbalance = role->imbalance,
+            .slowest_process = index_or_minus1(role->slowest_worker),
+            .first_phase = o.next_row,
+            .has_iterations = (uint8_t)role->has_iterations,
+            .iterations_count = it->count,
+            .iterations_total_ns = it->total_ns,
+            .iterations_min_ns = it->min_ns,
+            .iterations_max_ns = it->max_ns,
+            .iterations_mean_ns = it->mean_ns,
+            .iterations_p50_ns = it->p50_ns,
+            .iterations_p95_ns = it->p95_ns,
+            .iterations_p99_ns = it->p99_ns,
+        };
         for (size_t k = 0; k < role->nprocs; k++) {
             h5_role_process_row *rp = batch_row(x, &rpb);
             if (rp)
                 *rp = (h5_role_process_row){(uint32_t)i, (uint32_t)role->workers[k]};
         }
+        o.role = role;
+        o.dominant_at = calloc(role->ndominant + 1, sizeof *o.dominant_at);
+        if (!o.dominant_at) {
+            oom(x);
+            break;
+        }
         put_counters(x, &o, (uint32_t)i, -1, role->unattached, role->nunattached);
         for (size_t k = 0; role->root && k < role->root->nchildren; k++)
             put_phase(x, &o, (uint32_t)i, -1, NULL, role->root->children[k]);
+        for (size_t k = 0; k < role->ndominant; k++) {
+            h5_dominant_row *dr = batch_row(x, &db);
+            if (dr)
+                *dr = (h5_dominant_row){(uint32_t)i, (uint32_t)k, o.dominant_at[k]};
+        }
+        free(o.dominant_at);
     }
     batch_end(x, &rb);
     batch_end(x, &rpb);
+    batch_end(x, &db);
     batch_end(x, &o.phases);
     batch_end(x, &o.counters);
+    batch_end(x, &o.procs);
     if (!x->failed && scope_h5_matrix_u64_write(x->f, RUN_H5_PHASE_HIST, o.hist, o.nhist,
                                                 SCOPE_HIST_BUCKETS, x->msg, x->msglen) < 0)
         x->failed = 1;

@@ -198,10 +198,22 @@ static const scope_h5_field attempt_fields[] = {
 TABLE(h5t_attempts, "/attempts", h5_attempt_row, attempt_fields);
 
 static const scope_h5_field role_fields[] = {
-    F(h5_role_row, name, STR),        F(h5_role_row, nprocs, U64),
-    F(h5_role_row, nphases, U64),     F(h5_role_row, phase_ns, U64),
-    F(h5_role_row, imbalance, F64),   F(h5_role_row, slowest_process, I64),
+    F(h5_role_row, name, STR),
+    F(h5_role_row, nprocs, U64),
+    F(h5_role_row, nphases, U64),
+    F(h5_role_row, phase_ns, U64),
+    F(h5_role_row, imbalance, F64),
+    F(h5_role_row, slowest_process, I64),
     F(h5_role_row, first_phase, U64),
+    F(h5_role_row, has_iterations, U8),
+    F(h5_role_row, iterations_count, U64),
+    F(h5_role_row, iterations_total_ns, U64),
+    F(h5_role_row, iterations_min_ns, U64),
+    F(h5_role_row, iterations_max_ns, U64),
+    F(h5_role_row, iterations_mean_ns, F64),
+    F(h5_role_row, iterations_p50_ns, F64),
+    F(h5_role_row, iterations_p95_ns, F64),
+    F(h5_role_row, iterations_p99_ns, F64),
 };
 TABLE(h5t_roles, "/roles", h5_role_row, role_fields);
 
@@ -258,6 +270,20 @@ static const scope_h5_field line_fields[] = {
     F(h5_line_row, seconds, F64), F(h5_line_row, share, F64),      F(h5_line_row, share_sd, F64),
 };
 TABLE(h5t_lines, "/lines", h5_line_row, line_fields);
+
+static const scope_h5_field dominant_fields[] = {
+    F(h5_dominant_row, role, U32),
+    F(h5_dominant_row, rank, U32),
+    F(h5_dominant_row, phase, U64),
+};
+TABLE(h5t_dominant, "/dominant_phases", h5_dominant_row, dominant_fields);
+
+static const scope_h5_field phase_process_fields[] = {
+    F(h5_phase_process_row, phase, U64),
+    F(h5_phase_process_row, process, U32),
+    F(h5_phase_process_row, total_ns, F64),
+};
+TABLE(h5t_phase_processes, "/phase_processes", h5_phase_process_row, phase_process_fields);
 
 static const char *const end_names[] = {
     [RUN_END_EXIT] = "exit",

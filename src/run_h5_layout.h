@@ -163,7 +163,25 @@ typedef struct h5_role_row {
     double imbalance;
     int64_t slowest_process; /* row of /processes, -1 when none */
     uint64_t first_phase;    /* its phases: rows first_phase .. + nphases of /phases */
+    /* Entries of its outermost phases named like the iteration phase. */
+    uint8_t has_iterations;
+    uint64_t iterations_count, iterations_total_ns, iterations_min_ns, iterations_max_ns;
+    double iterations_mean_ns, iterations_p50_ns, iterations_p95_ns, iterations_p99_ns;
 } h5_role_row;
+
+/* A role's phases with the most self time, most first. */
+typedef struct h5_dominant_row {
+    uint32_t role, rank;
+    uint64_t phase; /* row of /phases */
+} h5_dominant_row;
+
+/* A phase's total in one process of its role that entered it (the spread's
+ * figures come from these). */
+typedef struct h5_phase_process_row {
+    uint64_t phase;
+    uint32_t process;
+    double total_ns;
+} h5_phase_process_row;
 
 typedef struct h5_role_process_row {
     uint32_t role, process;
@@ -220,7 +238,7 @@ typedef struct run_h5_table {
 extern const run_h5_table h5t_processes, h5t_damage, h5t_notes, h5t_nodes, h5t_bins, h5t_counters,
     h5t_res, h5t_res_buckets, h5t_res_nodes, h5t_gpus, h5t_gpu_buckets, h5t_modules, h5t_frames,
     h5t_samples, h5t_sampler, h5t_attempts, h5t_roles, h5t_role_processes, h5t_phases,
-    h5t_phase_counters, h5t_caveats, h5t_lines;
+    h5t_phase_counters, h5t_caveats, h5t_lines, h5t_dominant, h5t_phase_processes;
 
 /* The phases' histograms: a matrix of /phases rows x SCOPE_HIST_BUCKETS. */
 #define RUN_H5_PHASE_HIST "/phase_histograms"

@@ -145,6 +145,7 @@ f = h5py.File(sys.argv[1], "r")
 rep = json.load(open(sys.argv[2]))
 assert f.attrs["scope_layout"] == b"scope-run" and f.attrs["scope_layout_version"] == 1
 roles, phases, hist = f["roles"][:], f["phases"][:], f["phase_histograms"]
+dominant, per_proc = f["dominant_phases"][:], f["phase_processes"][:]
 assert len(roles) == len(rep["roles"]), (len(roles), len(rep["roles"]))
 bad = []
 def same(a, b):
@@ -175,6 +176,26 @@ for i, (r, jr) in enumerate(zip(roles, rep["roles"])):
             bad.append((jp["path"], "min/max", p["min_ns"], p["max_ns"]))
         if p["has_histogram"] and int(hist[k].sum()) != p["count"]:
             bad.append((jp["path"], "histogram sums to", int(hist[k].sum()), p["count"]))
+        if jp["spread"] is not None:
+            for field in ("min_ns", "median_ns", "max_ns"):
+                if not same(p["spread_" + field].item(), jp["spread"][field]):
+                    bad.append((jp["path"], "spread", field))
+        # The per-process totals: one row per process that entered the phase.
+        mine = sorted((int(q["process"]), q["total_ns"]) for q in per_proc[per_proc["phase"] == k])
+        want = sorted((w, t) for w, t in zip(jr["workers"], jp["per_proc_ns"]) if t is not None)
+        if len(mine) != len(want) or any(a[0] != b[0] or not same(a[1], b[1])
+                                         for a, b in zip(mine, want)):
+            bad.append((jp["path"], "per-process totals", mine[:3], want[:3]))
+    dom = dominant[dominant["role"] == i]
+    if [phases["path"][d["phase"]].decode() for d in dom] != jr["dominant"]:
+        bad.append((jr["name"], "dominant phases"))
+    if (jr["iterations"] is None) != (not r["has_iterations"]):
+        bad.append((jr["name"], "has_iterations"))
+    elif jr["iterations"] is not None:
+        for field in ("count", "total_ns", "mean_ns", "p50_ns", "p95_ns", "p99_ns", "min_ns",
+                      "max_ns"):
+            if not same(r["iterations_" + field].item(), jr["iterations"][field]):
+                bad.append((jr["name"], "iterations", field))
 assert len(f["caveats"]) == len(rep["caveats"]), (len(f["caveats"]), len(rep["caveats"]))
 assert len(f["processes"]) >= rep["run"]["processes"]
 for b in bad[:20]:
