@@ -9,7 +9,9 @@
 #   --runs N      timed runs per grid point (default 5); the table shows the median
 #   --grid LIST   runs to measure as procs:hours (default "16:12 32:12 64:12 64:3 64:6")
 #   --cmd ARGS    scope-tui arguments; RUN stands for the run directory, FILES
-#                 for its log files (default "report RUN"), e.g. "dump --summary FILES"
+#                 for its log files (default "report RUN"), e.g. "dump --summary FILES";
+#                 OUT for a file to write ("export RUN --format hdf5 -o OUT"), H5
+#                 for the run exported to HDF5 beforehand, untimed ("report H5")
 #   --resources   runs with 1 Hz RESOURCE records (scope_gen_run --resources)
 #   --cache DIR   where generated runs are kept between invocations
 #                 (default $TMPDIR/scope-bench-report, or /tmp/...)
@@ -57,7 +59,7 @@ if [[ ! -x /usr/bin/time ]]; then
     echo "bench_report.sh: /usr/bin/time is missing: apt-get install time" >&2
     exit 2
 fi
-[[ "$cmd" == *RUN* || "$cmd" == *FILES* ]] || cmd="$cmd RUN"
+[[ "$cmd" == *RUN* || "$cmd" == *FILES* || "$cmd" == *H5* ]] || cmd="$cmd RUN"
 
 # Grid points as given, each once.
 points=()
@@ -129,6 +131,12 @@ for pt in "${points[@]}"; do
         case "$word" in
         RUN) args+=("$dir") ;;
         FILES) args+=("${files[@]}") ;;
+        OUT) args+=("$tmp/out") ;;
+        H5)
+            [[ -f "$tmp/run.h5" && "$(cat "$tmp/run.h5.of" 2>/dev/null)" == "$dir" ]] ||
+                { "$tui" export "$dir" --format hdf5 -o "$tmp/run.h5" && echo "$dir" >"$tmp/run.h5.of"; }
+            args+=("$tmp/run.h5")
+            ;;
         *) args+=("$word") ;;
         esac
     done
@@ -142,6 +150,12 @@ for pt in "${points[@]}"; do
     read -r m_med m_min m_max < <(cut -d' ' -f2 "$tmp/runs" | stats)
     read -r c_med _ < <(cut -d' ' -f3 "$tmp/runs" | stats)
     echo "$procs $hours $mb $s_med $s_min $s_max $m_med $m_min $m_max $c_med" >>"$results"
+    # What a command wrote, or read, besides the logs.
+    for f in "$tmp/out" "$tmp/run.h5"; do
+        [[ -f "$f" && " ${args[*]} " == *" $f "* ]] &&
+            echo "$procs x $hours h: $(basename "$f") $(du -b "$f" | awk '{ printf "%.1f", $1 / 1e6 }') MB" >>"$tmp/sizes"
+    done
+    rm -f "$tmp/out"
 done
 
 echo "scope-tui ${cmd}: median of $runs runs (min..max), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -150,6 +164,8 @@ awk '
                    "cpu s", "max RSS MB" }
     { printf "%6d %6s %9.1f   %6.2f (%5.2f..%5.2f)   %6.2f   %7.1f (%6.1f..%6.1f)\n",
              $1, $2, $3, $4, $5, $6, $10, $7 / 1024, $8 / 1024, $9 / 1024 }' "$results"
+
+[[ -f "$tmp/sizes" ]] && sed 's/^/  /' "$tmp/sizes"
 
 # Growth along each dimension: the slope between the smallest and largest
 # point among those that share the other dimension's most common value (the

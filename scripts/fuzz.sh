@@ -52,9 +52,9 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1)); then
 fi
 
 all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records fuzz_run_load fuzz_tui
-    fuzz_lines_symbolize)
+    fuzz_lines_symbolize fuzz_h5_scope)
 declare -A corpus_mode=([fuzz_log_reader]=file [fuzz_log_suffix]=suffix [fuzz_log_records]=records
-    [fuzz_run_load]=run [fuzz_tui]=run [fuzz_lines_symbolize]=elf)
+    [fuzz_run_load]=run [fuzz_tui]=run [fuzz_lines_symbolize]=elf [fuzz_h5_scope]=h5)
 if [[ "$target" == all ]]; then
     targets=("${all_targets[@]}")
 elif [[ -n "${corpus_mode[$target]:-}" ]]; then
@@ -86,7 +86,7 @@ CC=clang cmake -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DSCOPE_SANITIZE=ON -DSCOPE_BUILD_FUZZ=ON -DSCOPE_BUILD_BENCH=OFF >/dev/null
 echo "== build"
-cmake --build "$build" -j "$jobs" --target make_corpus "${targets[@]}"
+cmake --build "$build" -j "$jobs" --target make_corpus make_h5_corpus "${targets[@]}"
 
 bin_of() {
     # Ninja and Makefiles both put the targets under tests/fuzz/.
@@ -108,7 +108,11 @@ for t in "${targets[@]}"; do
     rm -rf "$seeds"
     mkdir -p "$found"
     echo "== seed corpus for $t ($seeds)"
-    "$build/tests/fuzz/make_corpus" --mode "${corpus_mode[$t]}" "$seeds"
+    if [[ "${corpus_mode[$t]}" == h5 ]]; then
+        "$build/tests/fuzz/make_h5_corpus" "$seeds"
+    else
+        "$build/tests/fuzz/make_corpus" --mode "${corpus_mode[$t]}" "$seeds"
+    fi
 
     # Saved crashers first: a fixed bug must stay fixed.
     regress="$root/tests/fuzz/regressions/$t"

@@ -14,15 +14,16 @@ set -euo pipefail
 PACKAGES=(
     # toolchain and build; libtsan2 is gcc's ThreadSanitizer runtime (test.sh --tsan)
     build-essential gcc cmake pkg-config libtsan2
-    # libraries: terminal UI, HDF5 import/export, log compression, themes,
+    # libraries: terminal UI, HDF5 import/export (zlib: its chunks), log compression, themes,
     # symbolization, stack capture, JSON
-    libncurses-dev libhdf5-dev libzstd-dev libyaml-dev libdw-dev libunwind-dev libcjson-dev
+    libncurses-dev libhdf5-dev zlib1g-dev libzstd-dev libyaml-dev libdw-dev libunwind-dev libcjson-dev
     # command-line tools the tests and benchmarks use: h5dump, zstd -dc on logs,
     # real terminals (tmux; ncurses-term for the xterm-direct true-colour
     # terminfo entry), setpriv (util-linux) to drop root, /usr/bin/time for peak
-    # memory, python3 to read JSON output back, vim as the real editor the
+    # memory, python3 to read JSON output back, python3-h5py to read exported
+    # HDF5 files as users do (docs/hdf5.md), vim as the real editor the
     # browser's o key is tested against
-    hdf5-tools zstd tmux ncurses-term util-linux time python3 vim
+    hdf5-tools zstd tmux ncurses-term util-linux time python3 python3-h5py vim
     # unit tests
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes

@@ -4,12 +4,14 @@
 
 #include "run_builder.h"
 #include "run_dir_loader.h"
+#include "run_h5_loader.h"
 #include "text_escape.h"
 
 #include <string.h>
 
 const run_loader *const run_loaders[] = {
     &run_dir_loader,
+    &run_h5_loader,
     NULL,
 };
 

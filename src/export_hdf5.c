@@ -1,0 +1,712 @@
+/*
+ * export --format hdf5: the run in scope's own HDF5 layout (run_h5_layout.h,
+ * docs/hdf5.md).  Per-process tables are written a batch of rows at a time,
+ * so memory stays that of the loaded model plus one batch.
+ */
+#include "export_formats.h"
+
+#include "arena.h"
+#include "run_builder.h"
+#include "run_h5_layout.h"
+#include "run_lines.h"
+#include "worker_log.h"
+
+#include <h5_table.h>
+#include <math.h>
+#include <scope/log_hist.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows gathered for one table and appended BATCH_ROWS at a time. */
+#define BATCH_ROWS 4096
+
+typedef struct batch {
+    scope_h5_writer *w;
+    const scope_h5_table *t;
+    char *rows;
+    size_t n;
+} batch;
+
+typedef struct export_ctx {
+    scope_h5_file *f;
+    arena mem; /* strings made for the export (paths, hex) */
+    char *msg;
+    size_t msglen;
+    int failed;
+} export_ctx;
+
+static const char *cs(run_str s) {
+    return s.s ? s.s : "";
+}
+
+static void oom(export_ctx *x) {
+    if (!x->failed)
+        snprintf(x->msg, x->msglen, "out of memory");
+    x->failed = 1;
+}
+
+static int batch_begin(export_ctx *x, batch *b, const run_h5_table *t) {
+    *b = (batch){.t = &t->t};
+    if (x->failed)
+        return -1;
+    b->rows = calloc(BATCH_ROWS, t->t.row_size);
+    if (!b->rows) {
+        oom(x);
+        return -1;
+    }
+    b->w = scope_h5_table_begin(x->f, t->path, &t->t, x->msg, x->msglen);
+    if (!b->w) {
+        x->failed = 1;
+        free(b->rows);
+        b->rows = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static int batch_flush(export_ctx *x, batch *b) {
+    if (b->n && !x->failed && scope_h5_table_append(b->w, b->rows, b->n, x->msg, x->msglen) < 0)
+        x->failed = 1;
+    memset(b->rows, 0, b->n * b->t->row_size);
+    b->n = 0;
+    return x->failed ? -1 : 0;
+}
+
+/* The next row, zeroed, or NULL once the export failed. */
+static void *batch_row(export_ctx *x, batch *b) {
+    if (!b->rows || x->failed)
+        return NULL;
+    if (b->n == BATCH_ROWS && batch_flush(x, b) < 0)
+        return NULL;
+    return b->rows + b->n++ * b->t->row_size;
+}
+
+static void batch_end(export_ctx *x, batch *b) {
+    if (b->w) {
+        batch_flush(x, b);
+        if (scope_h5_table_end(b->w, x->failed ? NULL : x->msg, x->msglen) < 0)
+            x->failed = 1;
+    }
+    free(b->rows);
+    *b = (batch){0};
+}
+
+static const char *hex(export_ctx *x, run_str bytes) {
+    char *s = arena_alloc(&x->mem, bytes.len * 2 + 1);
+    if (!s) {
+        oom(x);
+        return "";
+    }
+    for (size_t i = 0; i < bytes.len; i++)
+        snprintf(s + 2 * i, 3, "%02x", (unsigned char)bytes.s[i]);
+    return s;
+}
+
+static int64_t index_or_minus1(size_t i) {
+    return i == SIZE_MAX ? -1 : (int64_t)i;
+}
+
+/* ---- the processes as loaded ------------------------------------------------ */
+
+static void put_processes(export_ctx *x, const run_model *m, const worker_log *logs) {
+    batch b;
+    if (batch_begin(x, &b, &h5t_processes) < 0)
+        return;
+    for (size_t i = 0; i < m->nworkers; i++) {
+        const run_worker *w = &m->workers[i];
+        const worker_log *log = &logs[i];
+        h5_process_row *r = batch_row(x, &b);
+        if (!r)
+            break;
+        *r = (h5_process_row){
+            .path = cs(w->path),
+            .readable = (uint8_t)w->readable,
+            .has_process = (uint8_t)w->has_process,
+            .truncated = (uint8_t)w->truncated,
+            .flush_failed = (uint8_t)w->flush_failed,
+            .run_id = cs(w->run_id),
+            .uuid = cs(w->uuid),
+            .host = cs(w->host),
+            .role = cs(w->role),
+            .job_id = cs(w->job_id),
+            .step_id = cs(w->step_id),
+            .exe = cs(w->exe),
+            .cwd = cs(w->cwd),
+            .recorder_version = cs(w->recorder_version),
+            .pid = w->pid,
+            .ppid = w->ppid,
+            .rank = w->rank,
+            .local_rank = w->local_rank,
+            .node_rank = w->node_rank,
+            .world_size = w->world_size,
+            .start_wall_ns = w->start_wall_ns,
+            .last_wall_ns = w->last_wall_ns,
+            .runtime_ns = w->runtime_ns,
+            .frames = w->frames,
+            .frames_lost = w->frames_lost,
+            .bytes_skipped = w->bytes_skipped,
+            .end = run_h5_end_name(w->end),
+            .end_signal = w->end_signal,
+            .unbalanced = w->unbalanced,
+            .dropped = w->dropped,
+            .nthreads = w->nthreads,
+            .phase_ns = w->phase_ns,
+            .open_rc = log->open_rc,
+            .open_msg = log->open_msg,
+            .max_gap_ns = log->max_gap_ns,
+            .open_phase_marks = log->open_phase_marks,
+            .inconsistent = log->inconsistent,
+            .inconsistent_what = log->inconsistent_what,
+            .attempt = index_or_minus1(w->attempt),
+            .role_index = index_or_minus1(w->role_index),
+        };
+    }
+    batch_end(x, &b);
+}
+
+static void put_damage_and_notes(export_ctx *x, const run_model *m, const worker_log *logs) {
+    batch d, n;
+    if (batch_begin(x, &d, &h5t_damage) < 0 || batch_begin(x, &n, &h5t_notes) < 0) {
+        batch_end(x, &d);
+        return;
+    }
+    for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
+        for (size_t k = 0; k < logs[i].ndamage; k++) {
+            const scope_log_damage *g = &logs[i].damage[k];
+            h5_damage_row *r = batch_row(x, &d);
+            if (r)
+                *r = (h5_damage_row){(uint32_t)i, (uint8_t)g->truncated, g->offset,
+                                     g->length,   g->frames_lost,        g->what};
+        }
+        for (size_t k = 0; k < logs[i].nnotes; k++) {
+            h5_note_row *r = batch_row(x, &n);
+            if (r)
+                *r = (h5_note_row){(uint32_t)i, logs[i].notes[k]};
+        }
+    }
+    batch_end(x, &d);
+    batch_end(x, &n);
+}
+
+/* A node the merge could not place counted as inconsistent when the run was
+ * loaded; leaving it out keeps the loaded file from counting it twice.  A
+ * counter the merge refused likewise. */
+static int counter_kept(worker_log *log, const log_counter *c) {
+    if (!log_string_of(log, c->name))
+        return 0;
+    if (!c->node)
+        return 1;
+    const log_node *n = log_node_of(log, c->node);
+    return n && !n->unplaced;
+}
+
+static void put_phase_nodes(export_ctx *x, const run_model *m, worker_log *logs) {
+    batch nb, bb, cb;
+    batch_begin(x, &nb, &h5t_nodes);
+    batch_begin(x, &bb, &h5t_bins);
+    batch_begin(x, &cb, &h5t_counters);
+    for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
+        worker_log *log = &logs[i];
+        for (size_t k = 0; k < log->nnodes; k++) {
+            const log_node *n = &log->nodes[k];
+            if (n->unplaced)
+                continue;
+            const run_str *name = log_string_of(log, n->name);
+            const run_str *file = n->file ? log_string_of(log, n->file) : NULL;
+            h5_node_row *r = batch_row(x, &nb);
+            if (!r)
+                break;
+            *r = (h5_node_row){
+                .process = (uint32_t)i,
+                .id = n->id,
+                .parent = n->parent,
+                .thread = n->thread,
+                .flags = n->flags,
+                .line = n->line,
+                .io_flags = n->io_flags,
+                .name = name ? cs(*name) : "",
+                .file = file ? cs(*file) : "",
+                .named = name != NULL,
+                .has_agg = (uint8_t)n->has_agg,
+                .left_open = (uint8_t)n->left_open,
+                .count = n->count,
+                .wall_ns = n->wall_ns,
+                .min_ns = n->min_ns,
+                .max_ns = n->max_ns,
+                .cpu_count = n->cpu_count,
+                .cpu_wall_ns = n->cpu_wall_ns,
+                .cpu_ns = n->cpu_ns,
+                .io_count = n->io_count,
+                .io_failed = n->io_failed,
+                .disk_read = n->disk_read,
+                .disk_write = n->disk_write,
+                .char_read = n->char_read,
+                .char_write = n->char_write,
+            };
+            for (uint32_t k2 = 0; k2 < n->nbins; k2++) {
+                h5_bin_row *br = batch_row(x, &bb);
+                if (br)
+                    *br = (h5_bin_row){(uint32_t)i, n->id, n->bins[k2].bucket, n->bins[k2].count};
+            }
+        }
+        for (size_t k = 0; k < log->ncounters; k++) {
+            const log_counter *c = &log->counters[k];
+            if (!counter_kept(log, c))
+                continue;
+            h5_counter_row *r = batch_row(x, &cb);
+            if (!r)
+                break;
+            *r = (h5_counter_row){
+                (uint32_t)i, c->id,   c->node, c->thread, cs(*log_string_of(log, c->name)),
+                c->calls,    c->total};
+        }
+    }
+    batch_end(x, &nb);
+    batch_end(x, &bb);
+    batch_end(x, &cb);
+}
+
+static void put_resources(export_ctx *x, const run_model *m, const worker_log *logs) {
+    batch rb, sb, nb, gb, gsb;
+    batch_begin(x, &rb, &h5t_res);
+    batch_begin(x, &sb, &h5t_res_buckets);
+    batch_begin(x, &nb, &h5t_res_nodes);
+    batch_begin(x, &gb, &h5t_gpus);
+    batch_begin(x, &gsb, &h5t_gpu_buckets);
+    for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
+        const res_proc *p = logs[i].res;
+        if (!p)
+            continue;
+        uint32_t pi = (uint32_t)i;
+        h5_res_row *r = batch_row(x, &rb);
+        if (!r)
+            break;
+        *r = (h5_res_row){
+            .process = pi,
+            .present = p->present,
+            .intervals = p->intervals,
+            .sampled_ns = p->sampled_ns,
+            .dropped = p->dropped,
+            .first_wall_ns = p->first_wall_ns,
+            .last_wall_ns = p->last_wall_ns,
+            .disk_read = p->disk_read,
+            .disk_write = p->disk_write,
+            .char_read = p->char_read,
+            .char_write = p->char_write,
+            .cpu_user_ns = p->cpu_user_ns,
+            .cpu_sys_ns = p->cpu_sys_ns,
+            .rss_max = p->rss_max,
+            .rss_peak = p->rss_peak,
+            .rss_last = p->rss_last,
+            .thread_records = p->thread_records,
+            .t_disk_read = p->t_disk_read,
+            .t_disk_write = p->t_disk_write,
+            .t_char_read = p->t_char_read,
+            .t_char_write = p->t_char_write,
+            .t0_ns = p->s.t0_ns,
+            .width_ns = p->s.width_ns,
+            .nused = p->s.nused,
+        };
+        for (uint32_t k = 0; k < p->s.nused && k < RES_BUCKETS; k++) {
+            h5_res_bucket_row *br = batch_row(x, &sb);
+            if (br)
+                *br = (h5_res_bucket_row){pi, k, p->s.t0_ns + k * p->s.width_ns, p->b[k]};
+        }
+        for (size_t k = 0; k < p->nnodes; k++) {
+            h5_res_node_row *nr = batch_row(x, &nb);
+            if (nr)
+                *nr = (h5_res_node_row){pi, p->nodes[k]};
+        }
+        for (size_t g = 0; g < p->ngpus; g++) {
+            const res_gpu_proc *gp = &p->gpus[g];
+            h5_gpu_row *gr = batch_row(x, &gb);
+            if (!gr)
+                break;
+            *gr = (h5_gpu_row){
+                .process = pi,
+                .slot = (uint32_t)g,
+                .index = gp->index,
+                .present = gp->present,
+                .busy_max = gp->busy_max,
+                .run_max = gp->run_max,
+                .run_seen = (uint8_t)gp->run_seen,
+                .busy_ns = gp->busy_ns,
+                .run_ns = gp->run_ns,
+                .busy_sum = gp->busy_sum,
+                .run_sum = gp->run_sum,
+                .mem_run_max = gp->mem_run_max,
+                .mem_run_last = gp->mem_run_last,
+                .mem_total = gp->mem_total,
+                .mem_used_max = gp->mem_used_max,
+                .t0_ns = gp->s.t0_ns,
+                .width_ns = gp->s.width_ns,
+                .nused = gp->s.nused,
+            };
+            for (uint32_t k = 0; k < gp->s.nused && k < RES_BUCKETS; k++) {
+                h5_gpu_bucket_row *br = batch_row(x, &gsb);
+                if (br)
+                    *br = (h5_gpu_bucket_row){pi, (uint32_t)g, k, gp->s.t0_ns + k * gp->s.width_ns,
+                                              gp->b[k]};
+            }
+        }
+    }
+    batch_end(x, &rb);
+    batch_end(x, &sb);
+    batch_end(x, &nb);
+    batch_end(x, &gb);
+    batch_end(x, &gsb);
+}
+
+static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs) {
+    batch mb, fb, sb, rb;
+    batch_begin(x, &mb, &h5t_modules);
+    batch_begin(x, &fb, &h5t_frames);
+    batch_begin(x, &sb, &h5t_samples);
+    batch_begin(x, &rb, &h5t_sampler);
+    for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
+        const log_lines *l = &logs[i].lines;
+        uint32_t pi = (uint32_t)i;
+        for (size_t k = 0; k < l->nmodules; k++) {
+            const log_module *mo = &l->modules[k];
+            h5_module_row *r = batch_row(x, &mb);
+            if (r)
+                *r = (h5_module_row){pi,       mo->id,  cs(mo->path), hex(x, mo->build_id),
+                                     mo->base, mo->size};
+        }
+        for (size_t k = 0; k < l->nstacks; k++) {
+            const log_stack *st = &l->stacks[k];
+            for (uint32_t d = 0; d < st->nframes; d++) {
+                h5_frame_row *r = batch_row(x, &fb);
+                if (r)
+                    *r = (h5_frame_row){pi, st->id, st->frames[d].module, st->frames[d].offset};
+            }
+        }
+        for (size_t k = 0; k < l->ncounts; k++) {
+            const log_stack_count *c = &l->counts[k];
+            h5_sample_row *r = batch_row(x, &sb);
+            if (r)
+                *r = (h5_sample_row){pi, c->thread, c->node, c->stack, c->count, c->period_ns};
+        }
+        if (l->has_record) {
+            h5_sampler_row *r = batch_row(x, &rb);
+            if (r)
+                *r = (h5_sampler_row){
+                    .process = pi,
+                    .project = cs(l->project),
+                    .hz = l->rec.hz,
+                    .clock = l->rec.clock,
+                    .threads = l->rec.threads,
+                    .threads_failed = l->rec.threads_failed,
+                    .flags = l->rec.flags,
+                    .period_ns = l->rec.period_ns,
+                    .samples = l->rec.samples,
+                    .dropped = l->rec.dropped,
+                    .truncated = l->rec.truncated,
+                };
+        }
+    }
+    batch_end(x, &mb);
+    batch_end(x, &fb);
+    batch_end(x, &sb);
+    batch_end(x, &rb);
+}
+
+/* ---- the model -------------------------------------------------------------- */
+
+typedef struct phase_out {
+    batch phases, counters, procs;
+    uint64_t *hist; /* one row per phase, grown with them */
+    size_t nhist, cap_hist;
+    uint64_t next_row;     /* rows of /phases so far */
+    const run_role *role;  /* the role being written */
+    uint64_t *dominant_at; /* the rows of role->dominant, as they are written */
+} phase_out;
+
+static void put_counters(export_ctx *x, phase_out *o, uint32_t role, int64_t phase,
+                         const run_counter *c, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        h5_phase_counter_row *r = batch_row(x, &o->counters);
+        if (r)
+            *r = (h5_phase_counter_row){role,       phase,           cs(c[k].name),   c[k].calls,
+                                        c[k].total, c[k].rate_per_s, c[k].ns_per_unit};
+    }
+}
+
+static int hist_room(export_ctx *x, phase_out *o) {
+    if (o->nhist < o->cap_hist)
+        return 0;
+    size_t cap = o->cap_hist ? o->cap_hist * 2 : 64;
+    uint64_t *h = realloc(o->hist, cap * SCOPE_HIST_BUCKETS * sizeof *h);
+    if (!h) {
+        oom(x);
+        return -1;
+    }
+    o->hist = h;
+    o->cap_hist = cap;
+    return 0;
+}
+
+/* The phase and its subtree in pre-order: a phase's row comes before its
+ * children's, each naming its parent's row. */
+static void put_phase(export_ctx *x, phase_out *o, uint32_t role, int64_t parent,
+                      const char *parent_path, const run_phase *p) {
+    if (x->failed)
+        return;
+    const char *path = cs(p->name);
+    if (parent_path) {
+        size_t a = strlen(parent_path), n = p->name.len;
+        char *s = arena_alloc(&x->mem, a + 1 + n + 1);
+        if (!s) {
+            oom(x);
+            return;
+        }
+        memcpy(s, parent_path, a);
+        s[a] = '/';
+        if (n)
+            memcpy(s + a + 1, p->name.s, n);
+        path = s;
+    }
+    int64_t row = (int64_t)o->next_row++;
+    h5_phase_row *r = batch_row(x, &o->phases);
+    if (!r || hist_room(x, o) < 0)
+        return;
+    const run_dist *d = &p->dist;
+    *r = (h5_phase_row){
+        .role = role,
+        .parent = parent,
+        .depth = p->depth,
+        .flags = p->flags,
+        .line = p->line,
+        .name = cs(p->name),
+        .path = path,
+        .file = cs(p->file),
+        .open_threads = p->open_threads,
+        .count = d->count,
+        .total_ns = d->total_ns,
+        .self_ns = p->self_ns,
+        .min_ns = d->min_ns,
+        .max_ns = d->max_ns,
+        .mean_ns = d->mean_ns,
+        .p50_ns = d->p50_ns,
+        .p95_ns = d->p95_ns,
+        .p99_ns = d->p99_ns,
+        .share = p->share,
+        .wait = p->wait,
+        .cpu_count = p->cpu_count,
+        .cpu_wall_ns = p->cpu_wall_ns,
+        .cpu_ns = p->cpu_ns,
+        .nprocs = p->nprocs,
+        .spread_min_ns = p->spread_min_ns,
+        .spread_median_ns = p->spread_median_ns,
+        .spread_max_ns = p->spread_max_ns,
+        .spread_max_process = p->nprocs ? index_or_minus1(p->spread_max_worker) : -1,
+        .has_histogram = p->hist != NULL,
+        .io_measured = (uint8_t)p->io_measured,
+        .io_count = p->io_count,
+        .io_failed = p->io_failed,
+        .disk_read = p->disk_read,
+        .disk_write = p->disk_write,
+        .char_read = p->char_read,
+        .char_write = p->char_write,
+        .cache_read = p->cache_read,
+        .disk_bytes_per_s = p->disk_bytes_per_s,
+        .smp_io = (uint8_t)p->smp_io,
+        .smp_disk_read = p->smp_disk_read,
+        .smp_disk_write = p->smp_disk_write,
+        .smp_char_read = p->smp_char_read,
+        .smp_char_write = p->smp_char_write,
+    };
+    uint64_t *h = o->hist + o->nhist++ * SCOPE_HIST_BUCKETS;
+    if (p->hist)
+        memcpy(h, p->hist, SCOPE_HIST_BUCKETS * sizeof *h);
+    else
+        memset(h, 0, SCOPE_HIST_BUCKETS * sizeof *h);
+    for (size_t k = 0; p->per_proc_ns && k < o->role->nprocs; k++) {
+        h5_phase_process_row *pr = isnan(p->per_proc_ns[k]) ? NULL : batch_row(x, &o->procs);
+        if (pr)
+            *pr = (h5_phase_process_row){(uint64_t)row, (uint32_t)o->role->workers[k],
+                                         p->per_proc_ns[k]};
+    }
+    for (size_t k = 0; k < o->role->ndominant; k++)
+        if (o->role->dominant[k] == p)
+            o->dominant_at[k] = (uint64_t)row;
+    put_counters(x, o, role, row, p->counters, p->ncounters);
+    for (size_t k = 0; k < p->nchildren; k++)
+        put_phase(x, o, role, row, path, p->children[k]);
+}
+
+static void put_model(export_ctx *x, const run_model *m) {
+    batch ab, rb, rpb, cb;
+    if (batch_begin(x, &ab, &h5t_attempts) < 0)
+        return;
+    for (size_t a = 0; a < m->nattempts; a++) {
+        const run_attempt *at = &m->attempts[a];
+        h5_attempt_row *r = batch_row(x, &ab);
+        if (r)
+            *r = (h5_attempt_row){cs(at->run_id), at->nworkers, at->start_wall_ns, at->end_wall_ns};
+    }
+    batch_end(x, &ab);
+
+    phase_out o = {0};
+    batch db;
+    batch_begin(x, &rb, &h5t_roles);
+    batch_begin(x, &rpb, &h5t_role_processes);
+    batch_begin(x, &db, &h5t_dominant);
+    batch_begin(x, &o.phases, &h5t_phases);
+    batch_begin(x, &o.counters, &h5t_phase_counters);
+    batch_begin(x, &o.procs, &h5t_phase_processes);
+    for (size_t i = 0; i < m->nroles && !x->failed; i++) {
+        const run_role *role = &m->roles[i];
+        const run_dist *it = &role->iterations;
+        h5_role_row *r = batch_row(x, &rb);
+        if (!r)
+            break;
+        *r = (h5_role_row){
+            .name = cs(role->name),
+            .nprocs = role->nprocs,
+            .nphases = role->nphases,
+            .phase_ns = role->phase_ns,
+            .imbalance = role->imbalance,
+            .slowest_process = index_or_minus1(role->slowest_worker),
+            .first_phase = o.next_row,
+            .has_iterations = (uint8_t)role->has_iterations,
+            .iterations_count = it->count,
+            .iterations_total_ns = it->total_ns,
+            .iterations_min_ns = it->min_ns,
+            .iterations_max_ns = it->max_ns,
+            .iterations_mean_ns = it->mean_ns,
+            .iterations_p50_ns = it->p50_ns,
+            .iterations_p95_ns = it->p95_ns,
+            .iterations_p99_ns = it->p99_ns,
+        };
+        for (size_t k = 0; k < role->nprocs; k++) {
+            h5_role_process_row *rp = batch_row(x, &rpb);
+            if (rp)
+                *rp = (h5_role_process_row){(uint32_t)i, (uint32_t)role->workers[k]};
+        }
+        o.role = role;
+        o.dominant_at = calloc(role->ndominant + 1, sizeof *o.dominant_at);
+        if (!o.dominant_at) {
+            oom(x);
+            break;
+        }
+        put_counters(x, &o, (uint32_t)i, -1, role->unattached, role->nunattached);
+        for (size_t k = 0; role->root && k < role->root->nchildren; k++)
+            put_phase(x, &o, (uint32_t)i, -1, NULL, role->root->children[k]);
+        for (size_t k = 0; k < role->ndominant; k++) {
+            h5_dominant_row *dr = batch_row(x, &db);
+            if (dr)
+                *dr = (h5_dominant_row){(uint32_t)i, (uint32_t)k, o.dominant_at[k]};
+        }
+        free(o.dominant_at);
+    }
+    batch_end(x, &rb);
+    batch_end(x, &rpb);
+    batch_end(x, &db);
+    batch_end(x, &o.phases);
+    batch_end(x, &o.counters);
+    batch_end(x, &o.procs);
+    if (!x->failed && scope_h5_matrix_u64_write(x->f, RUN_H5_PHASE_HIST, o.hist, o.nhist,
+                                                SCOPE_HIST_BUCKETS, x->msg, x->msglen) < 0)
+        x->failed = 1;
+    free(o.hist);
+
+    if (batch_begin(x, &cb, &h5t_caveats) < 0)
+        return;
+    for (size_t i = 0; i < m->ncaveats; i++) {
+        const run_caveat *c = &m->caveats[i];
+        h5_caveat_row *r = batch_row(x, &cb);
+        if (r)
+            *r =
+                (h5_caveat_row){run_caveat_kind_name(c->kind), index_or_minus1(c->worker), c->text};
+    }
+    batch_end(x, &cb);
+}
+
+/* The hot lines, symbolized now (the model caches them).  After /caveats:
+ * symbolizing adds the lines' own caveats to the model, and /caveats holds
+ * the report's. */
+static void put_hot_lines(export_ctx *x, run_model *m) {
+    batch b;
+    if (batch_begin(x, &b, &h5t_lines) < 0)
+        return;
+    run_lines_info info;
+    run_lines_result r = {0};
+    char why[256];
+    run_lines_query q = {.worker = SIZE_MAX, .attr = RUN_LINES_PROJECT, .sort = RUN_LINES_BY_TIME};
+    /* A run without line samples has an empty table. */
+    if (run_lines_load(m, NULL, &info, why, sizeof why) == 0 && info.has_lines &&
+        run_lines_select(m, &q, &r, why, sizeof why) == 0) {
+        for (size_t i = 0; i < r.nrows; i++) {
+            const run_line *l = &r.rows[i];
+            h5_line_row *row = batch_row(x, &b);
+            if (row)
+                *row = (h5_line_row){cs(l->file),
+                                     cs(l->function),
+                                     cs(l->module),
+                                     l->line,
+                                     (uint8_t)l->approximate,
+                                     l->samples,
+                                     l->seconds,
+                                     l->share,
+                                     l->share_sd};
+        }
+        /* The rows' strings belong to the result: out before it is freed. */
+        batch_flush(x, &b);
+        run_lines_free(&r);
+    }
+    batch_end(x, &b);
+}
+
+static void put_header(export_ctx *x, const run_model *m, const char *run) {
+    struct {
+        const char *name;
+        int64_t v;
+    } ints[] = {
+        {RUN_H5_ATTR_VERSION, RUN_H5_LAYOUT_VERSION}, {"processes", (int64_t)m->nprocs},
+        {"start_wall_ns", (int64_t)m->start_wall_ns}, {"end_wall_ns", (int64_t)m->end_wall_ns},
+        {"runtime_ns", (int64_t)m->runtime_ns},       {"hist_buckets", SCOPE_HIST_BUCKETS},
+    };
+    if (scope_h5_attr_put_str(x->f, "/", RUN_H5_ATTR_LAYOUT, RUN_H5_LAYOUT, x->msg, x->msglen) <
+            0 ||
+        scope_h5_attr_put_str(x->f, "/", "source", run, x->msg, x->msglen) < 0 ||
+        scope_h5_attr_put_str(x->f, "/", "iteration_name", m->iteration_name, x->msg, x->msglen) <
+            0 ||
+        scope_h5_attr_put_str(x->f, "/", "scope_version", SCOPE_VERSION, x->msg, x->msglen) < 0) {
+        x->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (scope_h5_attr_put_i64(x->f, "/", ints[i].name, ints[i].v, x->msg, x->msglen) < 0) {
+            x->failed = 1;
+            return;
+        }
+}
+
+static int write_hdf5(const run_model *m, const char *run, const char *out_path, char *msg,
+                      size_t msglen) {
+    export_ctx x = {.msg = msg, .msglen = msglen};
+    x.f = scope_h5_create(out_path, msg, msglen);
+    if (!x.f)
+        return -1;
+    /* The loaded processes' tables are the model's own; writing them
+     * changes nothing. */
+    worker_log *logs = run_model_logs((run_model *)m);
+    put_header(&x, m, run);
+    put_processes(&x, m, logs);
+    put_damage_and_notes(&x, m, logs);
+    put_phase_nodes(&x, m, logs);
+    put_resources(&x, m, logs);
+    put_lines(&x, m, logs);
+    put_model(&x, m);
+    put_hot_lines(&x, (run_model *)m);
+    if (scope_h5_close(x.f, x.failed ? NULL : msg, msglen) < 0)
+        x.failed = 1;
+    arena_free(&x.mem);
+    return x.failed ? -1 : 0;
+}
+
+const export_format export_format_hdf5 = {
+    "hdf5", "the whole model in scope's HDF5 layout (docs/hdf5.md), which report reads back",
+    write_hdf5};

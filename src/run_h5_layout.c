@@ -1,0 +1,305 @@
+/* run_h5_layout: the fields of every table of the "scope-run" HDF5 layout
+ * (run_h5_layout.h), named as docs/hdf5.md documents them. */
+#include "run_h5_layout.h"
+
+#include "run_model.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* A field named as its member, or (FN) as given. */
+#define F(T, m, ty)                                                                                \
+    { #m, offsetof(T, m), SCOPE_H5_##ty }
+#define FN(T, n, m, ty)                                                                            \
+    { n, offsetof(T, m), SCOPE_H5_##ty }
+#define TABLE(var, p, T, fields)                                                                   \
+    const run_h5_table var = {p, {sizeof(T), sizeof fields / sizeof fields[0], fields}}
+
+static const scope_h5_field process_fields[] = {
+    F(h5_process_row, path, STR),          F(h5_process_row, readable, U8),
+    F(h5_process_row, has_process, U8),    F(h5_process_row, run_id, STR),
+    F(h5_process_row, uuid, STR),          F(h5_process_row, host, STR),
+    F(h5_process_row, role, STR),          F(h5_process_row, job_id, STR),
+    F(h5_process_row, step_id, STR),       F(h5_process_row, exe, STR),
+    F(h5_process_row, cwd, STR),           F(h5_process_row, recorder_version, STR),
+    F(h5_process_row, pid, I64),           F(h5_process_row, ppid, I64),
+    F(h5_process_row, rank, I32),          F(h5_process_row, local_rank, I32),
+    F(h5_process_row, node_rank, I32),     F(h5_process_row, world_size, I32),
+    F(h5_process_row, start_wall_ns, U64), F(h5_process_row, last_wall_ns, U64),
+    F(h5_process_row, runtime_ns, U64),    F(h5_process_row, frames, U64),
+    F(h5_process_row, frames_lost, U64),   F(h5_process_row, bytes_skipped, U64),
+    F(h5_process_row, truncated, U8),      F(h5_process_row, end, STR),
+    F(h5_process_row, end_signal, I32),    F(h5_process_row, unbalanced, U64),
+    F(h5_process_row, dropped, U64),       F(h5_process_row, flush_failed, U8),
+    F(h5_process_row, nthreads, U32),      F(h5_process_row, phase_ns, U64),
+    F(h5_process_row, open_rc, I32),       F(h5_process_row, open_msg, STR),
+    F(h5_process_row, max_gap_ns, U64),    F(h5_process_row, open_phase_marks, U64),
+    F(h5_process_row, inconsistent, U64),  F(h5_process_row, inconsistent_what, STR),
+    F(h5_process_row, attempt, I64),       F(h5_process_row, role_index, I64),
+};
+TABLE(h5t_processes, "/processes", h5_process_row, process_fields);
+
+static const scope_h5_field damage_fields[] = {
+    F(h5_damage_row, process, U32),  F(h5_damage_row, offset, U64),
+    F(h5_damage_row, length, U64),   F(h5_damage_row, frames_lost, U64),
+    F(h5_damage_row, truncated, U8), F(h5_damage_row, what, STR),
+};
+TABLE(h5t_damage, "/process_damage", h5_damage_row, damage_fields);
+
+static const scope_h5_field note_fields[] = {
+    F(h5_note_row, process, U32),
+    F(h5_note_row, text, STR),
+};
+TABLE(h5t_notes, "/process_notes", h5_note_row, note_fields);
+
+static const scope_h5_field node_fields[] = {
+    F(h5_node_row, process, U32),     F(h5_node_row, id, U32),
+    F(h5_node_row, parent, U32),      F(h5_node_row, name, STR),
+    F(h5_node_row, named, U8),        F(h5_node_row, thread, U32),
+    F(h5_node_row, flags, U32),       F(h5_node_row, file, STR),
+    F(h5_node_row, line, U32),        F(h5_node_row, has_agg, U8),
+    F(h5_node_row, left_open, U8),    F(h5_node_row, count, U64),
+    F(h5_node_row, wall_ns, U64),     F(h5_node_row, min_ns, U64),
+    F(h5_node_row, max_ns, U64),      F(h5_node_row, cpu_count, U64),
+    F(h5_node_row, cpu_wall_ns, U64), F(h5_node_row, cpu_ns, U64),
+    F(h5_node_row, io_flags, U32),    F(h5_node_row, io_count, U64),
+    F(h5_node_row, io_failed, U64),   F(h5_node_row, disk_read, U64),
+    F(h5_node_row, disk_write, U64),  F(h5_node_row, char_read, U64),
+    F(h5_node_row, char_write, U64),
+};
+TABLE(h5t_nodes, "/phase_nodes", h5_node_row, node_fields);
+
+static const scope_h5_field bin_fields[] = {
+    F(h5_bin_row, process, U32),
+    F(h5_bin_row, node, U32),
+    F(h5_bin_row, bucket, U32),
+    F(h5_bin_row, count, U64),
+};
+TABLE(h5t_bins, "/phase_node_bins", h5_bin_row, bin_fields);
+
+static const scope_h5_field counter_fields[] = {
+    F(h5_counter_row, process, U32), F(h5_counter_row, id, U32),     F(h5_counter_row, name, STR),
+    F(h5_counter_row, node, U32),    F(h5_counter_row, thread, U32), F(h5_counter_row, calls, U64),
+    F(h5_counter_row, total, I64),
+};
+TABLE(h5t_counters, "/counters", h5_counter_row, counter_fields);
+
+static const scope_h5_field res_fields[] = {
+    F(h5_res_row, process, U32),        F(h5_res_row, present, U32),
+    F(h5_res_row, intervals, U64),      F(h5_res_row, sampled_ns, U64),
+    F(h5_res_row, dropped, U64),        F(h5_res_row, first_wall_ns, U64),
+    F(h5_res_row, last_wall_ns, U64),   F(h5_res_row, disk_read, U64),
+    F(h5_res_row, disk_write, U64),     F(h5_res_row, char_read, U64),
+    F(h5_res_row, char_write, U64),     F(h5_res_row, cpu_user_ns, U64),
+    F(h5_res_row, cpu_sys_ns, U64),     F(h5_res_row, rss_max, U64),
+    F(h5_res_row, rss_peak, U64),       F(h5_res_row, rss_last, U64),
+    F(h5_res_row, thread_records, U64), F(h5_res_row, t_disk_read, U64),
+    F(h5_res_row, t_disk_write, U64),   F(h5_res_row, t_char_read, U64),
+    F(h5_res_row, t_char_write, U64),   F(h5_res_row, t0_ns, U64),
+    F(h5_res_row, width_ns, U64),       F(h5_res_row, nused, U32),
+};
+TABLE(h5t_res, "/resources", h5_res_row, res_fields);
+
+static const scope_h5_field res_bucket_fields[] = {
+    F(h5_res_bucket_row, process, U32),
+    F(h5_res_bucket_row, bucket, U32),
+    F(h5_res_bucket_row, start_ns, U64),
+    FN(h5_res_bucket_row, "sampled_ns", b.sampled_ns, U64),
+    FN(h5_res_bucket_row, "disk_read", b.disk_read, U64),
+    FN(h5_res_bucket_row, "cache_read", b.cache_read, U64),
+    FN(h5_res_bucket_row, "disk_write", b.disk_write, U64),
+    FN(h5_res_bucket_row, "char_write", b.char_write, U64),
+    FN(h5_res_bucket_row, "cpu_ns", b.cpu_ns, U64),
+    FN(h5_res_bucket_row, "rss_max", b.rss_max, U64),
+    FN(h5_res_bucket_row, "peak_read", b.peak_read, F32),
+    FN(h5_res_bucket_row, "peak_cache", b.peak_cache, F32),
+    FN(h5_res_bucket_row, "peak_write", b.peak_write, F32),
+};
+TABLE(h5t_res_buckets, "/resource_series", h5_res_bucket_row, res_bucket_fields);
+
+static const scope_h5_field res_node_fields[] = {
+    F(h5_res_node_row, process, U32),
+    FN(h5_res_node_row, "node", io.node, U32),
+    FN(h5_res_node_row, "disk_read", io.disk_read, U64),
+    FN(h5_res_node_row, "disk_write", io.disk_write, U64),
+    FN(h5_res_node_row, "char_read", io.char_read, U64),
+    FN(h5_res_node_row, "char_write", io.char_write, U64),
+    FN(h5_res_node_row, "p_disk_read", io.p_disk_read, U64),
+    FN(h5_res_node_row, "p_disk_write", io.p_disk_write, U64),
+    FN(h5_res_node_row, "p_char_read", io.p_char_read, U64),
+    FN(h5_res_node_row, "p_char_write", io.p_char_write, U64),
+};
+TABLE(h5t_res_nodes, "/resource_phase_io", h5_res_node_row, res_node_fields);
+
+static const scope_h5_field gpu_fields[] = {
+    F(h5_gpu_row, process, U32),      F(h5_gpu_row, slot, U32),
+    F(h5_gpu_row, index, U32),        F(h5_gpu_row, present, U32),
+    F(h5_gpu_row, run_seen, U8),      F(h5_gpu_row, busy_ns, U64),
+    F(h5_gpu_row, run_ns, U64),       F(h5_gpu_row, busy_sum, F64),
+    F(h5_gpu_row, run_sum, F64),      F(h5_gpu_row, busy_max, U32),
+    F(h5_gpu_row, run_max, U32),      F(h5_gpu_row, mem_run_max, U64),
+    F(h5_gpu_row, mem_run_last, U64), F(h5_gpu_row, mem_total, U64),
+    F(h5_gpu_row, mem_used_max, U64), F(h5_gpu_row, t0_ns, U64),
+    F(h5_gpu_row, width_ns, U64),     F(h5_gpu_row, nused, U32),
+};
+TABLE(h5t_gpus, "/gpus", h5_gpu_row, gpu_fields);
+
+static const scope_h5_field gpu_bucket_fields[] = {
+    F(h5_gpu_bucket_row, process, U32),
+    F(h5_gpu_bucket_row, slot, U32),
+    F(h5_gpu_bucket_row, bucket, U32),
+    F(h5_gpu_bucket_row, start_ns, U64),
+    FN(h5_gpu_bucket_row, "busy_ns", b.busy_ns, U64),
+    FN(h5_gpu_bucket_row, "run_ns", b.run_ns, U64),
+    FN(h5_gpu_bucket_row, "busy_sum", b.busy_sum, F64),
+    FN(h5_gpu_bucket_row, "run_sum", b.run_sum, F64),
+    FN(h5_gpu_bucket_row, "mem_run_max", b.mem_run_max, U64),
+    FN(h5_gpu_bucket_row, "run_seen", b.run_seen, U8),
+    FN(h5_gpu_bucket_row, "mem_run_present", b.mem_run_present, U8),
+};
+TABLE(h5t_gpu_buckets, "/gpu_series", h5_gpu_bucket_row, gpu_bucket_fields);
+
+static const scope_h5_field module_fields[] = {
+    F(h5_module_row, process, U32),  F(h5_module_row, id, U32),   F(h5_module_row, path, STR),
+    F(h5_module_row, build_id, STR), F(h5_module_row, base, U64), F(h5_module_row, size, U64),
+};
+TABLE(h5t_modules, "/line_modules", h5_module_row, module_fields);
+
+static const scope_h5_field frame_fields[] = {
+    F(h5_frame_row, process, U32),
+    F(h5_frame_row, stack, U32),
+    F(h5_frame_row, module, U32),
+    F(h5_frame_row, offset, U64),
+};
+TABLE(h5t_frames, "/line_stack_frames", h5_frame_row, frame_fields);
+
+static const scope_h5_field sample_fields[] = {
+    F(h5_sample_row, process, U32), F(h5_sample_row, thread, U32), F(h5_sample_row, node, U32),
+    F(h5_sample_row, stack, U32),   F(h5_sample_row, count, U64),  F(h5_sample_row, period_ns, U64),
+};
+TABLE(h5t_samples, "/line_samples", h5_sample_row, sample_fields);
+
+static const scope_h5_field sampler_fields[] = {
+    F(h5_sampler_row, process, U32),   F(h5_sampler_row, project, STR),
+    F(h5_sampler_row, hz, U32),        F(h5_sampler_row, clock, U32),
+    F(h5_sampler_row, period_ns, U64), F(h5_sampler_row, samples, U64),
+    F(h5_sampler_row, dropped, U64),   F(h5_sampler_row, truncated, U64),
+    F(h5_sampler_row, threads, U32),   F(h5_sampler_row, threads_failed, U32),
+    F(h5_sampler_row, flags, U32),
+};
+TABLE(h5t_sampler, "/line_sampler", h5_sampler_row, sampler_fields);
+
+static const scope_h5_field attempt_fields[] = {
+    F(h5_attempt_row, run_id, STR),
+    F(h5_attempt_row, nprocs, U64),
+    F(h5_attempt_row, start_wall_ns, U64),
+    F(h5_attempt_row, end_wall_ns, U64),
+};
+TABLE(h5t_attempts, "/attempts", h5_attempt_row, attempt_fields);
+
+static const scope_h5_field role_fields[] = {
+    F(h5_role_row, name, STR),
+    F(h5_role_row, nprocs, U64),
+    F(h5_role_row, nphases, U64),
+    F(h5_role_row, phase_ns, U64),
+    F(h5_role_row, imbalance, F64),
+    F(h5_role_row, slowest_process, I64),
+    F(h5_role_row, first_phase, U64),
+    F(h5_role_row, has_iterations, U8),
+    F(h5_role_row, iterations_count, U64),
+    F(h5_role_row, iterations_total_ns, U64),
+    F(h5_role_row, iterations_min_ns, U64),
+    F(h5_role_row, iterations_max_ns, U64),
+    F(h5_role_row, iterations_mean_ns, F64),
+    F(h5_role_row, iterations_p50_ns, F64),
+    F(h5_role_row, iterations_p95_ns, F64),
+    F(h5_role_row, iterations_p99_ns, F64),
+};
+TABLE(h5t_roles, "/roles", h5_role_row, role_fields);
+
+static const scope_h5_field role_process_fields[] = {
+    F(h5_role_process_row, role, U32),
+    F(h5_role_process_row, process, U32),
+};
+TABLE(h5t_role_processes, "/role_processes", h5_role_process_row, role_process_fields);
+
+static const scope_h5_field phase_fields[] = {
+    F(h5_phase_row, role, U32),           F(h5_phase_row, parent, I64),
+    F(h5_phase_row, depth, U32),          F(h5_phase_row, name, STR),
+    F(h5_phase_row, path, STR),           F(h5_phase_row, flags, U32),
+    F(h5_phase_row, file, STR),           F(h5_phase_row, line, U32),
+    F(h5_phase_row, open_threads, U64),   F(h5_phase_row, count, U64),
+    F(h5_phase_row, total_ns, U64),       F(h5_phase_row, self_ns, U64),
+    F(h5_phase_row, mean_ns, F64),        F(h5_phase_row, p50_ns, F64),
+    F(h5_phase_row, p95_ns, F64),         F(h5_phase_row, p99_ns, F64),
+    F(h5_phase_row, min_ns, U64),         F(h5_phase_row, max_ns, U64),
+    F(h5_phase_row, share, F64),          F(h5_phase_row, wait, F64),
+    F(h5_phase_row, cpu_count, U64),      F(h5_phase_row, cpu_wall_ns, U64),
+    F(h5_phase_row, cpu_ns, U64),         F(h5_phase_row, nprocs, U64),
+    F(h5_phase_row, spread_min_ns, F64),  F(h5_phase_row, spread_median_ns, F64),
+    F(h5_phase_row, spread_max_ns, F64),  F(h5_phase_row, spread_max_process, I64),
+    F(h5_phase_row, has_histogram, U8),   F(h5_phase_row, io_measured, U8),
+    F(h5_phase_row, io_count, U64),       F(h5_phase_row, io_failed, U64),
+    F(h5_phase_row, disk_read, U64),      F(h5_phase_row, disk_write, U64),
+    F(h5_phase_row, char_read, U64),      F(h5_phase_row, char_write, U64),
+    F(h5_phase_row, cache_read, U64),     F(h5_phase_row, disk_bytes_per_s, F64),
+    F(h5_phase_row, smp_io, U8),          F(h5_phase_row, smp_disk_read, U64),
+    F(h5_phase_row, smp_disk_write, U64), F(h5_phase_row, smp_char_read, U64),
+    F(h5_phase_row, smp_char_write, U64),
+};
+TABLE(h5t_phases, "/phases", h5_phase_row, phase_fields);
+
+static const scope_h5_field phase_counter_fields[] = {
+    F(h5_phase_counter_row, role, U32),        F(h5_phase_counter_row, phase, I64),
+    F(h5_phase_counter_row, name, STR),        F(h5_phase_counter_row, calls, U64),
+    F(h5_phase_counter_row, total, I64),       F(h5_phase_counter_row, rate_per_s, F64),
+    F(h5_phase_counter_row, ns_per_unit, F64),
+};
+TABLE(h5t_phase_counters, "/phase_counters", h5_phase_counter_row, phase_counter_fields);
+
+static const scope_h5_field caveat_fields[] = {
+    F(h5_caveat_row, kind, STR),
+    F(h5_caveat_row, process, I64),
+    F(h5_caveat_row, text, STR),
+};
+TABLE(h5t_caveats, "/caveats", h5_caveat_row, caveat_fields);
+
+static const scope_h5_field line_fields[] = {
+    F(h5_line_row, file, STR),    F(h5_line_row, line, U32),       F(h5_line_row, function, STR),
+    F(h5_line_row, module, STR),  F(h5_line_row, approximate, U8), F(h5_line_row, samples, U64),
+    F(h5_line_row, seconds, F64), F(h5_line_row, share, F64),      F(h5_line_row, share_sd, F64),
+};
+TABLE(h5t_lines, "/lines", h5_line_row, line_fields);
+
+static const scope_h5_field dominant_fields[] = {
+    F(h5_dominant_row, role, U32),
+    F(h5_dominant_row, rank, U32),
+    F(h5_dominant_row, phase, U64),
+};
+TABLE(h5t_dominant, "/dominant_phases", h5_dominant_row, dominant_fields);
+
+static const scope_h5_field phase_process_fields[] = {
+    F(h5_phase_process_row, phase, U64),
+    F(h5_phase_process_row, process, U32),
+    F(h5_phase_process_row, total_ns, F64),
+};
+TABLE(h5t_phase_processes, "/phase_processes", h5_phase_process_row, phase_process_fields);
+
+static const char *const end_names[] = {
+    [RUN_END_EXIT] = "exit",
+    [RUN_END_SIGNAL] = "signal",
+    [RUN_END_KILLED] = "killed",
+    [RUN_END_UNKNOWN] = "unknown",
+};
+
+const char *run_h5_end_name(int end) {
+    return end >= 0 && (size_t)end < sizeof end_names / sizeof end_names[0] ? end_names[end]
+                                                                            : "unknown";
+}
+
+int run_h5_end_of(const char *name) {
+    for (size_t i = 0; i < sizeof end_names / sizeof end_names[0]; i++)
+        if (!strcmp(end_names[i], name))
+            return (int)i;
+    return -1;
+}

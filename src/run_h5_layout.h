@@ -1,0 +1,250 @@
+/*
+ * scope's own HDF5 layout of a run ("scope-run", docs/hdf5.md, "Exporting
+ * runs"): the rows of its tables and their fields, shared by the writer
+ * (export_hdf5.c) and the loader (run_h5_loader.c) so that the two cannot
+ * drift apart.
+ *
+ * The file holds two parts:
+ *
+ *   the processes as loaded (/processes, /phase_nodes, /counters, ...):
+ *     every figure the model is computed from, per process, so that loading
+ *     the file runs the same merge as loading the run directory and gives
+ *     the same figures;
+ *   the model (/roles, /phases, /caveats, ...): the merged figures as the
+ *     report shows them, for readers of the file (h5py) who want them
+ *     without merging anything.  The loader does not read this part.
+ *
+ * Rows of per-process tables come in process order and name their process
+ * by its row in /processes.  Strings are variable-length strings.
+ */
+#ifndef SCOPE_RUN_H5_LAYOUT_H
+#define SCOPE_RUN_H5_LAYOUT_H
+
+#include "res_proc.h"
+
+#include <h5_table.h>
+#include <stdint.h>
+
+#define RUN_H5_LAYOUT         "scope-run"
+#define RUN_H5_LAYOUT_VERSION 1
+/* Root attributes naming the layout and its version. */
+#define RUN_H5_ATTR_LAYOUT  "scope_layout"
+#define RUN_H5_ATTR_VERSION "scope_layout_version"
+
+/* ---- the processes as loaded ------------------------------------------------ */
+
+typedef struct h5_process_row {
+    const char *path; /* the log it was read from, relative to the run */
+    uint8_t readable, has_process, truncated, flush_failed;
+    const char *run_id, *uuid, *host, *role, *job_id, *step_id, *exe, *cwd, *recorder_version;
+    int64_t pid, ppid;
+    int32_t rank, local_rank, node_rank, world_size;
+    uint64_t start_wall_ns, last_wall_ns, runtime_ns;
+    uint64_t frames, frames_lost, bytes_skipped;
+    const char *end; /* "exit", "signal", "killed", "unknown" */
+    int32_t end_signal;
+    uint64_t unbalanced, dropped;
+    uint32_t nthreads;
+    uint64_t phase_ns;
+    /* What the log's reader found beside the figures. */
+    int32_t open_rc;
+    const char *open_msg;
+    uint64_t max_gap_ns, open_phase_marks, inconsistent;
+    const char *inconsistent_what;
+    /* Where the model put it (not read back: the merge decides again). */
+    int64_t attempt, role_index; /* rows of /attempts and /roles; -1: none */
+} h5_process_row;
+
+typedef struct h5_damage_row {
+    uint32_t process;
+    uint8_t truncated;
+    uint64_t offset, length, frames_lost;
+    const char *what;
+} h5_damage_row;
+
+typedef struct h5_note_row {
+    uint32_t process;
+    const char *text;
+} h5_note_row;
+
+typedef struct h5_node_row {
+    uint32_t process, id, parent, thread, flags, line, io_flags;
+    const char *name, *file; /* file "" when not recorded */
+    uint8_t named;           /* 0: its name was lost with the log's damage */
+    uint8_t has_agg, left_open;
+    uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
+    uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
+} h5_node_row;
+
+typedef struct h5_bin_row {
+    uint32_t process, node, bucket;
+    uint64_t count;
+} h5_bin_row;
+
+typedef struct h5_counter_row {
+    uint32_t process, id, node, thread;
+    const char *name;
+    uint64_t calls;
+    int64_t total;
+} h5_counter_row;
+
+typedef struct h5_res_row {
+    uint32_t process;
+    uint32_t present;
+    uint64_t intervals, sampled_ns, dropped, first_wall_ns, last_wall_ns;
+    uint64_t disk_read, disk_write, char_read, char_write, cpu_user_ns, cpu_sys_ns;
+    uint64_t rss_max, rss_peak, rss_last;
+    uint64_t thread_records, t_disk_read, t_disk_write, t_char_read, t_char_write;
+    uint64_t t0_ns, width_ns;
+    uint32_t nused;
+} h5_res_row;
+
+typedef struct h5_res_bucket_row {
+    uint32_t process, bucket;
+    uint64_t start_ns; /* wall clock */
+    res_bucket b;
+} h5_res_bucket_row;
+
+typedef struct h5_res_node_row {
+    uint32_t process;
+    res_node_io io;
+} h5_res_node_row;
+
+typedef struct h5_gpu_row {
+    uint32_t process, slot; /* slot: the device's place among the process's */
+    uint32_t index, present, busy_max, run_max;
+    uint8_t run_seen;
+    uint64_t busy_ns, run_ns;
+    double busy_sum, run_sum;
+    uint64_t mem_run_max, mem_run_last, mem_total, mem_used_max;
+    uint64_t t0_ns, width_ns;
+    uint32_t nused;
+} h5_gpu_row;
+
+typedef struct h5_gpu_bucket_row {
+    uint32_t process, slot, bucket;
+    uint64_t start_ns;
+    res_gpu_bucket b;
+} h5_gpu_bucket_row;
+
+typedef struct h5_module_row {
+    uint32_t process, id;
+    const char *path, *build_id; /* build_id in hex, "" when none */
+    uint64_t base, size;
+} h5_module_row;
+
+typedef struct h5_frame_row {
+    uint32_t process, stack, module; /* innermost frame first */
+    uint64_t offset;
+} h5_frame_row;
+
+typedef struct h5_sample_row {
+    uint32_t process, thread, node, stack;
+    uint64_t count, period_ns;
+} h5_sample_row;
+
+typedef struct h5_sampler_row {
+    uint32_t process;
+    const char *project;
+    uint32_t hz, clock, threads, threads_failed, flags;
+    uint64_t period_ns, samples, dropped, truncated;
+} h5_sampler_row;
+
+/* ---- the model -------------------------------------------------------------- */
+
+typedef struct h5_attempt_row {
+    const char *run_id;
+    uint64_t nprocs, start_wall_ns, end_wall_ns;
+} h5_attempt_row;
+
+typedef struct h5_role_row {
+    const char *name;
+    uint64_t nprocs, nphases, phase_ns;
+    double imbalance;
+    int64_t slowest_process; /* row of /processes, -1 when none */
+    uint64_t first_phase;    /* its phases: rows first_phase .. + nphases of /phases */
+    /* Entries of its outermost phases named like the iteration phase. */
+    uint8_t has_iterations;
+    uint64_t iterations_count, iterations_total_ns, iterations_min_ns, iterations_max_ns;
+    double iterations_mean_ns, iterations_p50_ns, iterations_p95_ns, iterations_p99_ns;
+} h5_role_row;
+
+/* A role's phases with the most self time, most first. */
+typedef struct h5_dominant_row {
+    uint32_t role, rank;
+    uint64_t phase; /* row of /phases */
+} h5_dominant_row;
+
+/* A phase's total in one process of its role that entered it (the spread's
+ * figures come from these). */
+typedef struct h5_phase_process_row {
+    uint64_t phase;
+    uint32_t process;
+    double total_ns;
+} h5_phase_process_row;
+
+typedef struct h5_role_process_row {
+    uint32_t role, process;
+} h5_role_process_row;
+
+typedef struct h5_phase_row {
+    uint32_t role;
+    int64_t parent; /* row of /phases, -1 for a top-level phase */
+    uint32_t depth, flags, line;
+    const char *name, *path, *file;
+    uint64_t open_threads, count, total_ns, self_ns, min_ns, max_ns;
+    double mean_ns, p50_ns, p95_ns, p99_ns, share, wait;
+    uint64_t cpu_count, cpu_wall_ns, cpu_ns;
+    uint64_t nprocs;
+    double spread_min_ns, spread_median_ns, spread_max_ns;
+    int64_t spread_max_process;
+    uint8_t has_histogram, io_measured, smp_io;
+    uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write, cache_read;
+    double disk_bytes_per_s;
+    uint64_t smp_disk_read, smp_disk_write, smp_char_read, smp_char_write;
+} h5_phase_row;
+
+typedef struct h5_phase_counter_row {
+    uint32_t role;
+    int64_t phase; /* row of /phases; -1: counted with no phase open */
+    const char *name;
+    uint64_t calls;
+    int64_t total;
+    double rate_per_s, ns_per_unit;
+} h5_phase_counter_row;
+
+typedef struct h5_caveat_row {
+    const char *kind;
+    int64_t process; /* -1: the run as a whole */
+    const char *text;
+} h5_caveat_row;
+
+/* Hot lines of the whole newest attempt, project attribution, most time
+ * first: `scope-tui lines RUN` symbolized once, at export. */
+typedef struct h5_line_row {
+    const char *file, *function, *module;
+    uint32_t line; /* 0: function-level only */
+    uint8_t approximate;
+    uint64_t samples;
+    double seconds, share, share_sd;
+} h5_line_row;
+
+/* The tables, each with its path in the file. */
+typedef struct run_h5_table {
+    const char *path;
+    scope_h5_table t;
+} run_h5_table;
+
+extern const run_h5_table h5t_processes, h5t_damage, h5t_notes, h5t_nodes, h5t_bins, h5t_counters,
+    h5t_res, h5t_res_buckets, h5t_res_nodes, h5t_gpus, h5t_gpu_buckets, h5t_modules, h5t_frames,
+    h5t_samples, h5t_sampler, h5t_attempts, h5t_roles, h5t_role_processes, h5t_phases,
+    h5t_phase_counters, h5t_caveats, h5t_lines, h5t_dominant, h5t_phase_processes;
+
+/* The phases' histograms: a matrix of /phases rows x SCOPE_HIST_BUCKETS. */
+#define RUN_H5_PHASE_HIST "/phase_histograms"
+
+/* run_end as the layout names it, and back (-1: not a name). */
+const char *run_h5_end_name(int end);
+int run_h5_end_of(const char *name);
+
+#endif

@@ -1,0 +1,620 @@
+/*
+ * run_h5_loader: a file of scope's own HDF5 layout (run_h5_layout.h) read
+ * back into one worker_log per process, through the same functions the
+ * log reader fills them with, so the merge and the caveats see what they
+ * saw when the run directory was loaded.
+ *
+ * Everything read is checked before it is used: a table that is missing,
+ * of the wrong types, or whose rows name processes, nodes or buckets that
+ * do not exist makes the whole file fail with one line saying where.
+ */
+#include "run_h5_loader.h"
+
+#include "run_builder.h"
+#include "run_h5_layout.h"
+#include "text_escape.h"
+#include "worker_log.h"
+
+#include <h5_probe.h>
+#include <h5_table.h>
+#include <scope/log_hist.h>
+#include <scope/vec.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The most a table may expand from its bytes in the file: deflate's limit
+ * is 1032:1; a table claiming more rows than that would take is refused
+ * before memory is spent on it. */
+#define MAX_EXPANSION 1100
+
+typedef struct h5_load {
+    scope_h5_file *f;
+    const char *path;
+    worker_log *logs;
+    size_t nlogs;
+    const h5_process_row *procs;
+    uint64_t file_size;
+    uint32_t *next_string; /* per process: the next string id to hand out */
+    char *msg;
+    size_t msglen;
+    int failed;
+} h5_load;
+
+static void bad(h5_load *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bad(h5_load *l, const char *fmt, ...) {
+    if (l->failed)
+        return;
+    l->failed = 1;
+    char what[600], shown[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    scope_escape((const uint8_t *)l->path, strlen(l->path), shown, sizeof shown, 0);
+    snprintf(l->msg, l->msglen, "%s: %s", shown, what);
+}
+
+static size_t max_rows(const h5_load *l, const scope_h5_table *t) {
+    return (size_t)(l->file_size / t->row_size * MAX_EXPANSION + 64);
+}
+
+/* The whole table, or NULL with the load failed (an empty table is not
+ * NULL). */
+static void *read_table(h5_load *l, const run_h5_table *t, size_t *n) {
+    void *rows = NULL;
+    char err[400];
+    *n = 0;
+    if (l->failed)
+        return NULL;
+    if (scope_h5_table_read(l->f, t->path, &t->t, max_rows(l, &t->t), &rows, n, err, sizeof err) <
+        0) {
+        bad(l, "%s", err);
+        return NULL;
+    }
+    return rows;
+}
+
+/* Row k of a per-process table names a process of the file. */
+static worker_log *log_of(h5_load *l, const run_h5_table *t, size_t k, uint32_t process) {
+    if (process >= l->nlogs) {
+        bad(l, "%s row %zu names process %u; the file has %zu", t->path, k, process, l->nlogs);
+        return NULL;
+    }
+    return &l->logs[process];
+}
+
+static run_str dup_str(worker_log *log, const char *s) {
+    return run_str_dup(&log->mem, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* A fresh string id of the process for s (names are matched by their
+ * bytes, never by id, so each use may have its own). */
+static uint32_t add_string(h5_load *l, uint32_t process, const char *s) {
+    uint32_t id = ++l->next_string[process];
+    size_t n = s ? strlen(s) : 0;
+    log_add_string(&l->logs[process], &(scope_rec_string){id, {(const uint8_t *)(s ? s : ""), n}});
+    return id;
+}
+
+/* ---- the processes ------------------------------------------------------------ */
+
+static void load_process(h5_load *l, size_t i, const h5_process_row *r) {
+    worker_log *log = &l->logs[i];
+    run_worker *w = &log->w;
+    int end = run_h5_end_of(r->end ? r->end : "");
+    if (end < 0) {
+        bad(l, "%s row %zu: end '%s' is none of exit, signal, killed, unknown", h5t_processes.path,
+            i, r->end ? r->end : "");
+        return;
+    }
+    w->path = dup_str(log, r->path);
+    w->readable = r->readable != 0;
+    w->has_process = r->has_process != 0;
+    w->run_id = dup_str(log, r->run_id);
+    w->uuid = dup_str(log, r->uuid);
+    w->host = dup_str(log, r->host);
+    w->role = dup_str(log, r->role);
+    w->job_id = dup_str(log, r->job_id);
+    w->step_id = dup_str(log, r->step_id);
+    w->exe = dup_str(log, r->exe);
+    w->cwd = dup_str(log, r->cwd);
+    w->recorder_version = dup_str(log, r->recorder_version);
+    w->pid = r->pid;
+    w->ppid = r->ppid;
+    w->rank = r->rank;
+    w->local_rank = r->local_rank;
+    w->node_rank = r->node_rank;
+    w->world_size = r->world_size;
+    w->start_wall_ns = r->start_wall_ns;
+    w->last_wall_ns = r->last_wall_ns;
+    w->runtime_ns = r->runtime_ns;
+    w->frames = r->frames;
+    w->frames_lost = r->frames_lost;
+    w->bytes_skipped = r->bytes_skipped;
+    w->truncated = r->truncated != 0;
+    w->end = (enum run_end)end;
+    w->end_signal = r->end_signal;
+    w->flush_failed = r->flush_failed != 0;
+    log->open_rc = w->readable ? 0 : (r->open_rc < 0 ? r->open_rc : -1);
+    snprintf(log->open_msg, sizeof log->open_msg, "%s", r->open_msg ? r->open_msg : "");
+    log->max_gap_ns = r->max_gap_ns;
+    log->open_phase_marks = r->open_phase_marks;
+    log->frames = r->frames;
+    log->last_wall_ns = r->last_wall_ns;
+}
+
+/* What worker_log_settle derives from the tables, and the inconsistencies
+ * the log's reader counted, as the file states them: the tables written
+ * leave out what was inconsistent, so they would not count it again. */
+static void settle_process(h5_load *l, size_t i) {
+    worker_log *log = &l->logs[i];
+    const h5_process_row *r = &l->procs[i];
+    log->w.unbalanced = r->unbalanced;
+    log->w.dropped = r->dropped;
+    log->w.nthreads = r->nthreads;
+    log->w.phase_ns = r->phase_ns;
+    log->inconsistent = r->inconsistent;
+    snprintf(log->inconsistent_what, sizeof log->inconsistent_what, "%s",
+             r->inconsistent_what ? r->inconsistent_what : "");
+    log->lines.inconsistent = 0;
+    log->w.res = log->res;
+    log->nomem |= log->lines.nomem;
+}
+
+static void load_damage_and_notes(h5_load *l) {
+    size_t n;
+    h5_damage_row *d = read_table(l, &h5t_damage, &n);
+    for (size_t k = 0; d && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_damage, k, d[k].process);
+        if (!log)
+            break;
+        scope_log_damage *grown = realloc(log->damage, (log->ndamage + 1) * sizeof *grown);
+        if (!grown) {
+            bad(l, "out of memory");
+            break;
+        }
+        log->damage = grown;
+        scope_log_damage *g = &log->damage[log->ndamage++];
+        *g =
+            (scope_log_damage){d[k].offset, d[k].length, d[k].frames_lost, d[k].truncated != 0, ""};
+        snprintf(g->what, sizeof g->what, "%s", d[k].what ? d[k].what : "");
+    }
+    scope_h5_table_free(&h5t_damage.t, d, n);
+
+    h5_note_row *notes = read_table(l, &h5t_notes, &n);
+    for (size_t k = 0; notes && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_notes, k, notes[k].process);
+        const char *t = notes[k].text ? notes[k].text : "";
+        if (log)
+            log_add_note(log, (scope_bytes){(const uint8_t *)t, strlen(t)});
+    }
+    scope_h5_table_free(&h5t_notes.t, notes, n);
+}
+
+/* ---- phases and counters -------------------------------------------------------- */
+
+/* The bins of node row k: the rows of bins at *cursor naming its process
+ * and node, buckets strictly increasing. */
+static scope_hist_bin *node_bins(h5_load *l, const h5_node_row *nr, size_t k,
+                                 const h5_bin_row *bins, size_t nbins, size_t *cursor,
+                                 uint32_t *count) {
+    size_t first = *cursor;
+    while (*cursor < nbins && bins[*cursor].process == nr->process && bins[*cursor].node == nr->id)
+        (*cursor)++;
+    *count = (uint32_t)(*cursor - first);
+    if (!*count)
+        return NULL;
+    if (*cursor - first > SCOPE_HIST_BUCKETS) {
+        bad(l, "%s: node row %zu has more bins than buckets", h5t_bins.path, k);
+        return NULL;
+    }
+    scope_hist_bin *out = malloc(*count * sizeof *out);
+    if (!out) {
+        bad(l, "out of memory");
+        return NULL;
+    }
+    for (size_t b = first; b < *cursor; b++) {
+        if (bins[b].bucket >= SCOPE_HIST_BUCKETS ||
+            (b > first && bins[b].bucket <= bins[b - 1].bucket)) {
+            bad(l, "%s row %zu: bucket %u out of order or past %u", h5t_bins.path, b,
+                bins[b].bucket, (unsigned)SCOPE_HIST_BUCKETS);
+            free(out);
+            return NULL;
+        }
+        out[b - first] = (scope_hist_bin){bins[b].bucket, bins[b].count};
+    }
+    return out;
+}
+
+static void load_nodes(h5_load *l) {
+    size_t n, nbins, cursor = 0;
+    h5_node_row *nodes = read_table(l, &h5t_nodes, &n);
+    h5_bin_row *bins = read_table(l, &h5t_bins, &nbins);
+    for (size_t k = 0; nodes && bins && k < n && !l->failed; k++) {
+        const h5_node_row *r = &nodes[k];
+        worker_log *log = log_of(l, &h5t_nodes, k, r->process);
+        if (!log)
+            break;
+        uint32_t name = r->named ? add_string(l, r->process, r->name) : 0;
+        uint32_t file = r->file && *r->file ? add_string(l, r->process, r->file) : 0;
+        log_add_node(log, &(scope_rec_phase_node){r->id, r->parent, name, r->thread, r->flags, file,
+                                                  r->line});
+        uint32_t nb = 0;
+        scope_hist_bin *b = node_bins(l, r, k, bins, nbins, &cursor, &nb);
+        if (l->failed)
+            break;
+        if (r->has_agg)
+            log_add_agg(log, &(scope_rec_phase_agg){
+                                 .node = r->id,
+                                 .count = r->count,
+                                 .wall_ns = r->wall_ns,
+                                 .min_ns = r->min_ns,
+                                 .max_ns = r->max_ns,
+                                 .cpu_count = r->cpu_count,
+                                 .cpu_wall_ns = r->cpu_wall_ns,
+                                 .cpu_ns = r->cpu_ns,
+                                 .io_flags = r->io_flags,
+                                 .io_count = r->io_count,
+                                 .io_failed = r->io_failed,
+                                 .disk_read = r->disk_read,
+                                 .disk_write = r->disk_write,
+                                 .char_read = r->char_read,
+                                 .char_write = r->char_write,
+                                 .nbins = nb,
+                                 .bins = b,
+                             });
+        free(b);
+        log_node *ln = log_node_of(log, r->id);
+        if (ln)
+            ln->left_open = r->left_open != 0;
+    }
+    if (!l->failed && cursor != nbins)
+        bad(l, "%s row %zu names no phase node of %s (rows follow their nodes)", h5t_bins.path,
+            cursor, h5t_nodes.path);
+    for (size_t i = 0; i < l->nlogs; i++)
+        log_settle_pending(&l->logs[i]);
+    scope_h5_table_free(&h5t_nodes.t, nodes, n);
+    scope_h5_table_free(&h5t_bins.t, bins, nbins);
+}
+
+static void load_counters(h5_load *l) {
+    size_t n;
+    h5_counter_row *c = read_table(l, &h5t_counters, &n);
+    for (size_t k = 0; c && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_counters, k, c[k].process);
+        if (!log)
+            break;
+        uint32_t name = add_string(l, c[k].process, c[k].name);
+        log_add_counter(log, &(scope_rec_counter){c[k].id, name, c[k].node, c[k].thread, c[k].calls,
+                                                  c[k].total});
+    }
+    scope_h5_table_free(&h5t_counters.t, c, n);
+}
+
+/* ---- resources -------------------------------------------------------------------- */
+
+static res_proc *res_of(h5_load *l, const run_h5_table *t, size_t k, uint32_t process) {
+    worker_log *log = log_of(l, t, k, process);
+    if (log && !log->res)
+        bad(l, "%s row %zu names process %u, which has no row in %s", t->path, k, process,
+            h5t_res.path);
+    return log ? log->res : NULL;
+}
+
+static void load_res_rows(h5_load *l) {
+    size_t n;
+    h5_res_row *r = read_table(l, &h5t_res, &n);
+    for (size_t k = 0; r && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_res, k, r[k].process);
+        if (!log)
+            break;
+        if (log->res || r[k].nused > RES_BUCKETS) {
+            bad(l, "%s row %zu: %s", h5t_res.path, k,
+                log->res ? "a second row for its process" : "more buckets than a series holds");
+            break;
+        }
+        res_proc *p = calloc(1, sizeof *p);
+        if (!p) {
+            bad(l, "out of memory");
+            break;
+        }
+        log->res = p;
+        *p = (res_proc){
+            .present = r[k].present,
+            .intervals = r[k].intervals,
+            .sampled_ns = r[k].sampled_ns,
+            .dropped = r[k].dropped,
+            .first_wall_ns = r[k].first_wall_ns,
+            .last_wall_ns = r[k].last_wall_ns,
+            .disk_read = r[k].disk_read,
+            .disk_write = r[k].disk_write,
+            .char_read = r[k].char_read,
+            .char_write = r[k].char_write,
+            .cpu_user_ns = r[k].cpu_user_ns,
+            .cpu_sys_ns = r[k].cpu_sys_ns,
+            .rss_max = r[k].rss_max,
+            .rss_peak = r[k].rss_peak,
+            .rss_last = r[k].rss_last,
+            .thread_records = r[k].thread_records,
+            .t_disk_read = r[k].t_disk_read,
+            .t_disk_write = r[k].t_disk_write,
+            .t_char_read = r[k].t_char_read,
+            .t_char_write = r[k].t_char_write,
+            .s = {r[k].t0_ns, r[k].width_ns, r[k].nused},
+        };
+    }
+    scope_h5_table_free(&h5t_res.t, r, n);
+}
+
+static void load_res_series(h5_load *l) {
+    size_t n;
+    h5_res_bucket_row *b = read_table(l, &h5t_res_buckets, &n);
+    for (size_t k = 0; b && k < n && !l->failed; k++) {
+        res_proc *p = res_of(l, &h5t_res_buckets, k, b[k].process);
+        if (p && b[k].bucket >= p->s.nused)
+            bad(l, "%s row %zu: bucket %u past the series' %u", h5t_res_buckets.path, k,
+                b[k].bucket, p->s.nused);
+        else if (p)
+            p->b[b[k].bucket] = b[k].b;
+    }
+    scope_h5_table_free(&h5t_res_buckets.t, b, n);
+
+    h5_res_node_row *io = read_table(l, &h5t_res_nodes, &n);
+    for (size_t k = 0; io && k < n && !l->failed; k++) {
+        res_proc *p = res_of(l, &h5t_res_nodes, k, io[k].process);
+        uint32_t seen;
+        if (!p)
+            break;
+        if (idmap_get(&p->node_ix, io[k].io.node, &seen)) {
+            bad(l, "%s row %zu: node %u twice", h5t_res_nodes.path, k, io[k].io.node);
+            break;
+        }
+        if (SCOPE_VEC_RESERVE(p->nodes, p->cap_nodes, p->nnodes + 1) < 0 ||
+            idmap_put(&p->node_ix, io[k].io.node, (uint32_t)p->nnodes) < 0) {
+            bad(l, "out of memory");
+            break;
+        }
+        p->nodes[p->nnodes++] = io[k].io;
+    }
+    scope_h5_table_free(&h5t_res_nodes.t, io, n);
+}
+
+static void load_gpus(h5_load *l) {
+    size_t n;
+    h5_gpu_row *g = read_table(l, &h5t_gpus, &n);
+    for (size_t k = 0; g && k < n && !l->failed; k++) {
+        res_proc *p = res_of(l, &h5t_gpus, k, g[k].process);
+        if (!p)
+            break;
+        if (g[k].slot != p->ngpus || p->ngpus >= RES_MAX_GPUS || g[k].nused > RES_BUCKETS) {
+            bad(l,
+                "%s row %zu: slot %u out of order, past %d devices, or more buckets than a "
+                "series holds",
+                h5t_gpus.path, k, g[k].slot, RES_MAX_GPUS);
+            break;
+        }
+        if (SCOPE_VEC_RESERVE(p->gpus, p->cap_gpus, p->ngpus + 1) < 0) {
+            bad(l, "out of memory");
+            break;
+        }
+        res_gpu_proc *gp = &p->gpus[p->ngpus++];
+        memset(gp, 0, sizeof *gp);
+        gp->index = g[k].index;
+        gp->present = g[k].present;
+        gp->run_seen = g[k].run_seen != 0;
+        gp->busy_ns = g[k].busy_ns;
+        gp->run_ns = g[k].run_ns;
+        gp->busy_sum = g[k].busy_sum;
+        gp->run_sum = g[k].run_sum;
+        gp->busy_max = g[k].busy_max;
+        gp->run_max = g[k].run_max;
+        gp->mem_run_max = g[k].mem_run_max;
+        gp->mem_run_last = g[k].mem_run_last;
+        gp->mem_total = g[k].mem_total;
+        gp->mem_used_max = g[k].mem_used_max;
+        gp->s = (res_series){g[k].t0_ns, g[k].width_ns, g[k].nused};
+    }
+    scope_h5_table_free(&h5t_gpus.t, g, n);
+
+    h5_gpu_bucket_row *b = read_table(l, &h5t_gpu_buckets, &n);
+    for (size_t k = 0; b && k < n && !l->failed; k++) {
+        res_proc *p = res_of(l, &h5t_gpu_buckets, k, b[k].process);
+        if (!p)
+            break;
+        if (b[k].slot >= p->ngpus || b[k].bucket >= p->gpus[b[k].slot].s.nused) {
+            bad(l, "%s row %zu: device slot %u or bucket %u is not in %s", h5t_gpu_buckets.path, k,
+                b[k].slot, b[k].bucket, h5t_gpus.path);
+            break;
+        }
+        p->gpus[b[k].slot].b[b[k].bucket] = b[k].b;
+    }
+    scope_h5_table_free(&h5t_gpu_buckets.t, b, n);
+}
+
+/* ---- line samples ------------------------------------------------------------------ */
+
+static int unhex(const char *s, uint8_t *out, size_t cap, size_t *n) {
+    size_t len = strlen(s);
+    if (len % 2 || len / 2 > cap)
+        return -1;
+    for (size_t i = 0; i < len / 2; i++) {
+        unsigned v;
+        if (sscanf(s + 2 * i, "%2x", &v) != 1)
+            return -1;
+        out[i] = (uint8_t)v;
+    }
+    *n = len / 2;
+    return 0;
+}
+
+static void load_modules(h5_load *l) {
+    size_t n;
+    h5_module_row *mo = read_table(l, &h5t_modules, &n);
+    for (size_t k = 0; mo && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_modules, k, mo[k].process);
+        uint8_t id[256];
+        size_t idlen = 0;
+        if (!log)
+            break;
+        if (unhex(mo[k].build_id ? mo[k].build_id : "", id, sizeof id, &idlen) < 0) {
+            bad(l, "%s row %zu: build_id is not hexadecimal digits", h5t_modules.path, k);
+            break;
+        }
+        const char *path = mo[k].path ? mo[k].path : "";
+        log_lines_add_module(&log->lines, &log->mem,
+                             &(scope_rec_module){mo[k].id,
+                                                 {(const uint8_t *)path, strlen(path)},
+                                                 {id, idlen},
+                                                 mo[k].base,
+                                                 mo[k].size});
+    }
+    scope_h5_table_free(&h5t_modules.t, mo, n);
+}
+
+static void load_stacks(h5_load *l) {
+    size_t n;
+    h5_frame_row *fr = read_table(l, &h5t_frames, &n);
+    scope_frame_addr *frames = NULL;
+    size_t cap = 0;
+    for (size_t k = 0; fr && k < n && !l->failed;) {
+        worker_log *log = log_of(l, &h5t_frames, k, fr[k].process);
+        if (!log)
+            break;
+        size_t end = k;
+        while (end < n && fr[end].process == fr[k].process && fr[end].stack == fr[k].stack)
+            end++;
+        if (end - k > UINT32_MAX || SCOPE_VEC_RESERVE(frames, cap, end - k) < 0) {
+            bad(l, "out of memory");
+            break;
+        }
+        for (size_t d = k; d < end; d++)
+            frames[d - k] = (scope_frame_addr){fr[d].module, fr[d].offset};
+        log_lines_add_stack(&log->lines, &log->mem,
+                            &(scope_rec_stack){fr[k].stack, (uint32_t)(end - k), frames});
+        k = end;
+    }
+    free(frames);
+    scope_h5_table_free(&h5t_frames.t, fr, n);
+}
+
+static void load_samples(h5_load *l) {
+    size_t n;
+    h5_sample_row *s = read_table(l, &h5t_samples, &n);
+    for (size_t k = 0; s && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_samples, k, s[k].process);
+        if (!log)
+            break;
+        scope_stack_count c = {s[k].stack, s[k].count};
+        log_lines_add_samples(
+            &log->lines, &(scope_rec_stack_samples){s[k].thread, s[k].node, s[k].period_ns, 1, &c});
+    }
+    scope_h5_table_free(&h5t_samples.t, s, n);
+
+    h5_sampler_row *r = read_table(l, &h5t_sampler, &n);
+    for (size_t k = 0; r && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_sampler, k, r[k].process);
+        if (!log)
+            break;
+        const char *project = r[k].project ? r[k].project : "";
+        log_lines_set(&log->lines, &log->mem,
+                      &(scope_rec_lines){
+                          .project = {(const uint8_t *)project, strlen(project)},
+                          .hz = r[k].hz,
+                          .clock = r[k].clock,
+                          .period_ns = r[k].period_ns,
+                          .samples = r[k].samples,
+                          .dropped = r[k].dropped,
+                          .truncated = r[k].truncated,
+                          .threads = r[k].threads,
+                          .threads_failed = r[k].threads_failed,
+                          .flags = r[k].flags,
+                      });
+    }
+    scope_h5_table_free(&h5t_sampler.t, r, n);
+}
+
+/* ---- the loader -------------------------------------------------------------------- */
+
+/* The layout named by the file's root attribute; "" when it names none. */
+static void layout_of(scope_h5_file *f, char *buf, size_t cap) {
+    char err[200];
+    if (scope_h5_attr_get_str(f, "/", RUN_H5_ATTR_LAYOUT, buf, cap, err, sizeof err) < 0)
+        buf[0] = '\0';
+}
+
+/* Ours: an HDF5 file whose root names our layout, or an HDF5 file that
+ * cannot be opened at all (damaged or truncated: no loader can read it, and
+ * this one says so in one line). */
+static int probe(const char *path) {
+    if (!scope_h5_probe(path))
+        return 0;
+    char err[200], layout[64];
+    scope_h5_file *f = scope_h5_open(path, err, sizeof err);
+    if (!f)
+        return 1;
+    layout_of(f, layout, sizeof layout);
+    scope_h5_close(f, NULL, 0);
+    return !strcmp(layout, RUN_H5_LAYOUT);
+}
+
+static enum run_load_error load(run_model_builder *b, const char *path, const run_options *opt,
+                                char *msg, size_t msglen) {
+    h5_load l = {.path = path, .msg = msg, .msglen = msglen};
+    char err[400];
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        bad(&l, "cannot be read");
+        return RUN_ERR_IO;
+    }
+    l.file_size = (uint64_t)st.st_size;
+    l.f = scope_h5_open(path, err, sizeof err);
+    if (!l.f) {
+        bad(&l, "%s", err);
+        return RUN_ERR_IO;
+    }
+    int64_t version = 0;
+    if (scope_h5_attr_get_i64(l.f, "/", RUN_H5_ATTR_VERSION, &version, err, sizeof err) < 0)
+        bad(&l, "%s", err);
+    else if (version != RUN_H5_LAYOUT_VERSION)
+        bad(&l, "version %lld of scope's HDF5 layout; this scope reads version %d",
+            (long long)version, RUN_H5_LAYOUT_VERSION);
+
+    size_t nprocs = 0;
+    h5_process_row *procs = read_table(&l, &h5t_processes, &nprocs);
+    if (!l.failed && !nprocs)
+        bad(&l, "%s holds no processes", h5t_processes.path);
+    if (!l.failed) {
+        l.procs = procs;
+        l.nlogs = nprocs;
+        l.logs = run_builder_add_workers(b, nprocs);
+        l.next_string = calloc(nprocs, sizeof *l.next_string);
+        if (!l.logs || !l.next_string)
+            bad(&l, "out of memory");
+    }
+    for (size_t i = 0; !l.failed && i < nprocs; i++) {
+        l.logs[i].no_samples = opt->no_samples;
+        load_process(&l, i, &procs[i]);
+    }
+    load_damage_and_notes(&l);
+    load_nodes(&l);
+    load_counters(&l);
+    if (!opt->no_samples) {
+        load_res_rows(&l);
+        load_res_series(&l);
+        load_gpus(&l);
+    }
+    load_modules(&l);
+    load_stacks(&l);
+    load_samples(&l);
+    for (size_t i = 0; !l.failed && i < nprocs; i++)
+        settle_process(&l, i);
+    free(l.next_string);
+    scope_h5_table_free(&h5t_processes.t, procs, nprocs);
+    scope_h5_close(l.f, NULL, 0);
+    return l.failed ? RUN_ERR_NOT_RUN : RUN_OK;
+}
+
+const run_loader run_h5_loader = {"scope HDF5 export", probe, load};
