@@ -26,6 +26,8 @@ static const char *end_name(enum run_end end) {
 
 static void put_header(json_out *j, cJSON *o, const run_model *m) {
     jo_run_identity(j, o, m);
+    if (m->source.len) /* only for a source that is not a run directory */
+        jo_name(j, o, "source", m->source);
     jo_str(j, o, "iteration_name", m->iteration_name);
     jo_u64(j, o, "runtime_ns", m->runtime_ns);
     jo_u64(j, o, "start_wall_ns", m->start_wall_ns);

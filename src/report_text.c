@@ -71,6 +71,10 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
     if (m->nattempts > 1)
         fprintf(f, "   (newest of %zu attempts; see CAVEATS)", m->nattempts);
     fputc('\n', f);
+    if (m->source.len) {
+        text_dim(f, st, "Source ");
+        fprintf(f, "%s\n", fmt_name(buf, sizeof buf, m->source));
+    }
 }
 
 /* ---- the phase table ------------------------------------------------------ */

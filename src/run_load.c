@@ -4,12 +4,16 @@
 
 #include "run_builder.h"
 #include "run_dir_loader.h"
+#include "run_sp_loader.h"
 #include "text_escape.h"
 
 #include <string.h>
 
 const run_loader *const run_loaders[] = {
     &run_dir_loader,
+    /* scope's own HDF5 layout is read by a loader of its own, ahead of this
+     * one, which claims every HDF5 file left. */
+    &run_sp_loader,
     NULL,
 };
 

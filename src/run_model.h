@@ -218,6 +218,10 @@ typedef struct run_role {
 
 typedef struct run_model {
     char *dir;
+    /* What dir is when it is not a run directory, in a few words for the
+     * header ("scope-profiler HDF5, schema 1, MPI size 3, ..."); len 0 for a
+     * run directory. */
+    run_str source;
     char *iteration_name;
 
     run_worker *workers; /* every log found, sorted by path */
