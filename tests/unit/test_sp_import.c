@@ -146,6 +146,51 @@ START_TEST(mpi_file_of_three_ranks) {
 }
 END_TEST
 
+/* The output of a shell command line and its exit status. */
+static char *output_of(const char *cmd, int *status) {
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t cap = 1 << 16, n = 0;
+    char *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    while (n + 1 < cap && (n += fread(out + n, 1, cap - 1 - n, p)) && !feof(p))
+        ;
+    out[n] = '\0';
+    *status = pclose(p);
+    return out;
+}
+
+START_TEST(browser_and_lines_open_the_mpi_file) {
+    char path[1024], cmd[3000];
+    fixture(path, sizeof path, "mpi-3-ranks.h5");
+    int st;
+    snprintf(cmd, sizeof cmd, "'%s' '%s' --size 100x16 --print", scope_tui, path);
+    char *screen = output_of(cmd, &st);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "browser: status %d: %s", st, screen);
+    ck_assert_msg(strstr(screen, "3 processes") && strstr(screen, "scope-profiler x3"), "%s",
+                  screen);
+    /* step at the top, compute and exchange under it, with their counts. */
+    const char *step = strstr(screen, "\u25be step");
+    const char *compute = strstr(screen, "\n      compute");
+    const char *exchange = strstr(screen, "\n      exchange");
+    ck_assert_msg(step && compute && exchange && step < compute && step < exchange, "%s", screen);
+    ck_assert_msg(strstr(compute, " 24\n") && strstr(exchange, " 12\n"), "%s", screen);
+    free(screen);
+
+    snprintf(cmd, sizeof cmd, "'%s' '%s' --view overview --size 120x30 --print", scope_tui, path);
+    screen = output_of(cmd, &st);
+    ck_assert_msg(strstr(screen, "source       scope-profiler HDF5, schema 1, MPI size 3"), "%s",
+                  screen);
+    free(screen);
+
+    snprintf(cmd, sizeof cmd, "'%s' lines '%s' 2>&1", scope_tui, path);
+    char *out = output_of(cmd, &st);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "lines: status %d: %s", st, out);
+    ck_assert_msg(strstr(out, "has no line samples: the file holds no line profile"), "%s", out);
+    free(out);
+}
+END_TEST
+
 /* ---- files written here --------------------------------------------------- */
 
 static char dir[512];
@@ -526,6 +571,7 @@ int main(int argc, char **argv) {
     tcase_set_timeout(good, 120);
     tcase_add_test(good, fixtures_of_every_schema);
     tcase_add_test(good, mpi_file_of_three_ranks);
+    tcase_add_test(good, browser_and_lines_open_the_mpi_file);
     tcase_add_test(good, nesting_recursion_and_overlaps);
     tcase_add_test(good, many_ranks_schema_3);
     tcase_add_test(good, empty_regions_and_missing_attributes);
