@@ -2,15 +2,16 @@
  * The scope-profiler loader: each rank of the file becomes a process (rank
  * kept, one attempt, role "scope-profiler"), its regions phases nested by
  * containment with exact figures, the file's metadata its identity.  Ranks
- * are read one at a time, so memory follows the largest rank's events, not
- * the file.  Anything wrong with the file is one line naming it.
+ * are read one at a time, in a child process (sp_child.h: a damaged file
+ * can crash the HDF5 library), so memory follows the largest rank's events,
+ * not the file.  Anything wrong with the file is one line naming it.
  */
 #define _GNU_SOURCE /* strptime, timegm */
 #include "run_sp_loader.h"
 
 #include "run_builder.h"
 #include "run_intervals.h"
-#include "sp_file.h"
+#include "sp_child.h"
 #include "text_escape.h"
 #include "worker_log.h"
 
@@ -60,8 +61,8 @@ static uint32_t string_id(worker_log *log, const char *s) {
 }
 
 /* The identity every rank shares, from the file's metadata. */
-static void fill_identity(worker_log *log, const sp_file *f, const sp_rank *r, uint64_t span_ns) {
-    const sp_meta *m = sp_meta_of(f);
+static void fill_identity(worker_log *log, const sp_child *f, const sp_rank *r, uint64_t span_ns) {
+    const sp_meta *m = sp_child_meta(f);
     run_worker *w = &log->w;
     char buf[128];
     snprintf(buf, sizeof buf, "rank%" PRId64, r->rank);
@@ -72,7 +73,7 @@ static void fill_identity(worker_log *log, const sp_file *f, const sp_rank *r, u
     w->role = run_str_dup(&log->mem, role_name, sizeof role_name - 1);
     w->cwd = dup_str(log, m->working_directory);
     snprintf(buf, sizeof buf, "scope-profiler %s (schema %d)", m->version ? m->version : "",
-             sp_schema(f));
+             sp_child_schema(f));
     w->recorder_version = dup_str(log, buf);
     w->pid = w->ppid = 0;
     w->rank = (int32_t)r->rank;
@@ -85,7 +86,7 @@ static void fill_identity(worker_log *log, const sp_file *f, const sp_rank *r, u
 }
 
 /* One rank into its log: every call an interval, nested, then settled. */
-static int fill_rank(worker_log *log, const sp_file *f, sp_rank *r) {
+static int fill_rank(worker_log *log, const sp_child *f, sp_rank *r) {
     interval_kind *kinds = calloc(r->nregions + 1, sizeof *kinds);
     run_interval *v = malloc((r->nevents + 1) * sizeof *v);
     int rc = -1;
@@ -146,12 +147,12 @@ static enum run_load_error load_h5(run_model_builder *b, const char *path, const
     (void)opt;
     char shown[512], why[512];
     scope_escape((const uint8_t *)path, strlen(path), shown, sizeof shown, 0);
-    sp_file *f;
-    if (sp_open(path, &f, why, sizeof why) < 0)
+    sp_child *f;
+    if (sp_child_open(path, &f, why, sizeof why) < 0)
         return run_load_fail(msg, msglen, RUN_ERR_NOT_RUN, "%s: %s", shown, why);
-    const sp_meta *meta = sp_meta_of(f);
+    const sp_meta *meta = sp_child_meta(f);
     char source[1024];
-    int len = snprintf(source, sizeof source, "scope-profiler HDF5, schema %d", sp_schema(f));
+    int len = snprintf(source, sizeof source, "scope-profiler HDF5, schema %d", sp_child_schema(f));
     if (meta->mpi_size >= 0)
         len += snprintf(source + len, sizeof source - (size_t)len, ", MPI size %" PRId64,
                         meta->mpi_size);
@@ -164,7 +165,7 @@ static enum run_load_error load_h5(run_model_builder *b, const char *path, const
     if (meta->working_directory)
         snprintf(source + len, sizeof source - (size_t)len, ", in %.600s", meta->working_directory);
     run_builder_set_source(b, source);
-    size_t nranks = sp_nranks(f);
+    size_t nranks = sp_child_nranks(f);
     enum run_load_error e = RUN_OK;
     if (!nranks)
         e = run_load_fail(msg, msglen, RUN_ERR_EMPTY,
@@ -174,7 +175,7 @@ static enum run_load_error load_h5(run_model_builder *b, const char *path, const
         e = run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory", shown);
     for (size_t i = 0; i < nranks && e == RUN_OK; i++) {
         sp_rank r;
-        if (sp_read_rank(f, i, &r, why, sizeof why) < 0) {
+        if (sp_child_next(f, &r, why, sizeof why) < 0) {
             e = run_load_fail(msg, msglen, RUN_ERR_IO, "%s: %s", shown, why);
             break;
         }
@@ -184,7 +185,7 @@ static enum run_load_error load_h5(run_model_builder *b, const char *path, const
                               r.nevents);
         sp_rank_free(&r);
     }
-    sp_close(f);
+    sp_child_close(f);
     return e;
 }
 
