@@ -23,7 +23,8 @@ static void fill_overview(view *v, text_lines *t) {
         style_escape(m->attempts[m->nattempts - 1].run_id, a, sizeof a);
         text_add(t, TH_NORMAL, 15, "  run id       %s", a);
     }
-    text_add(t, TH_NORMAL, 15, "  started      %s UTC", fmt_wall(b, sizeof b, m->start_wall_ns));
+    text_add(t, TH_NORMAL, 15, "  started      %s%s", fmt_wall(b, sizeof b, m->start_wall_ns),
+             m->start_wall_ns ? " UTC" : "");
     text_add(t, TH_NORMAL, 15, "  last frame   %s UTC", fmt_wall(b, sizeof b, m->end_wall_ns));
     text_add(t, TH_NORMAL, 15, "  runtime      %s",
              fmt_duration(b, sizeof b, (double)m->runtime_ns));
