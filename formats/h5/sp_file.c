@@ -569,8 +569,8 @@ static int check_durations(const sp_rank *r, const sp_region *g, char *msg, size
         if (g->end[i] < g->start[i])
             return fail(msg, len,
                         "rank %" PRId64 ", region %s: call %zu ends before it starts (a negative "
-                        "duration: %" PRId64 " ns)",
-                        r->rank, g->name, i, g->end[i] - g->start[i]);
+                        "duration: -%" PRIu64 " ns)",
+                        r->rank, g->name, i, (uint64_t)g->start[i] - (uint64_t)g->end[i]);
     return 0;
 }
 

@@ -529,6 +529,15 @@ START_TEST(negative_durations) {
     refused(path,
             "rank 0, region solve: call 1 ends before it starts (a negative duration: -1 ns)");
 
+    /* The widest negative duration there is, said without overflowing
+     * (found by fuzz_sp_import). */
+    path_in(path, sizeof path, "negative-wide.h5");
+    f = spw_create(path);
+    int64_t ws[] = {INT64_MAX}, we[] = {INT64_MIN};
+    spw_region1(f, 0, "solve", ws, we, 1, NULL, 0);
+    spw_close(f);
+    refused(path, "call 0 ends before it starts (a negative duration: -18446744073709551615 ns)");
+
     /* Schema 3 stores the durations themselves. */
     static const char *const names[] = {"solve"};
     uint32_t zero[] = {0};
