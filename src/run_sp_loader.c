@@ -49,12 +49,10 @@ static run_str dup_str(worker_log *log, const char *s) {
     return s ? run_str_dup(&log->mem, s, strlen(s)) : (run_str){"", 0};
 }
 
-/* A string of the log by content: ids 1.. in the order first met. */
+/* A new string of the log: ids 1.. in the order added.  Repeats are not
+ * looked for (a file may hold any number of regions): the merge goes by
+ * name, not by id. */
 static uint32_t string_id(worker_log *log, const char *s) {
-    for (size_t i = 0; i < log->nstrings; i++)
-        if (log->strings[i].value.len == strlen(s) &&
-            !memcmp(log->strings[i].value.s, s, strlen(s)))
-            return log->strings[i].id;
     uint32_t id = (uint32_t)log->nstrings + 1;
     log_add_string(log, &(scope_rec_string){.id = id, .value = {(const uint8_t *)s, strlen(s)}});
     return id;

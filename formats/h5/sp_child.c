@@ -241,16 +241,6 @@ static int get_rank(sp_child *c, sp_rank *r, char *msg, size_t len) {
 
 /* ---- the calls ------------------------------------------------------------- */
 
-static void free_meta(sp_meta *m) {
-    free(m->hostname);
-    free(m->timestamp);
-    free(m->working_directory);
-    free(m->version);
-    free(m->platform);
-    free(m->python_version);
-    free(m->user);
-}
-
 #ifdef SCOPE_SP_IN_PROCESS
 int sp_child_open(const char *path, sp_child **out, char *msg, size_t len) {
     *out = NULL;
@@ -353,6 +343,6 @@ void sp_child_close(sp_child *c) {
         while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
             ;
     }
-    free_meta(&c->meta);
+    sp_meta_free(&c->meta);
     free(c);
 }

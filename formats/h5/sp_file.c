@@ -499,14 +499,7 @@ void sp_close(sp_file *f) {
         free(f->names[i]);
     free(f->names);
     free(f->ranks);
-    sp_meta *m = &f->meta;
-    free(m->hostname);
-    free(m->timestamp);
-    free(m->working_directory);
-    free(m->version);
-    free(m->platform);
-    free(m->python_version);
-    free(m->user);
+    sp_meta_free(&f->meta);
     if (f->ev_a >= 0)
         H5Dclose(f->ev_a);
     if (f->ev_b >= 0)
@@ -514,6 +507,16 @@ void sp_close(sp_file *f) {
     if (f->h >= 0)
         H5Fclose(f->h);
     free(f);
+}
+
+void sp_meta_free(sp_meta *m) {
+    free(m->hostname);
+    free(m->timestamp);
+    free(m->working_directory);
+    free(m->version);
+    free(m->platform);
+    free(m->python_version);
+    free(m->user);
 }
 
 int sp_schema(const sp_file *f) {

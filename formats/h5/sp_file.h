@@ -56,6 +56,8 @@ int sp_open(const char *path, sp_file **out, char *msg, size_t msglen);
 void sp_close(sp_file *f);
 
 int sp_schema(const sp_file *f); /* 1, 2 or 3 */
+/* Frees the strings of m (not m itself). */
+void sp_meta_free(sp_meta *m);
 const sp_meta *sp_meta_of(const sp_file *f);
 
 /* The ranks the file holds, in increasing rank order. */

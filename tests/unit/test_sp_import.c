@@ -469,6 +469,29 @@ START_TEST(wrong_types) {
 }
 END_TEST
 
+/* A file of one region, "solve", of rank 0 in schema 2 or 3, whose one
+ * index row holds 3 calls and whose /events holds nevents; left open for
+ * more. */
+static hid_t one_row_file(const char *path, int schema, const int64_t *start, const int64_t *end,
+                          size_t nevents) {
+    static const char *const names[] = {"solve"};
+    static const uint32_t zero[] = {0};
+    static const uint64_t off[] = {0}, cnt[] = {3};
+    hid_t f = spw_create(path);
+    spw_write_columnar(f, &(spw_columnar){.schema = schema,
+                                          .names = names,
+                                          .nnames = 1,
+                                          .ranks = zero,
+                                          .region_ids = zero,
+                                          .offsets = off,
+                                          .counts = cnt,
+                                          .nrows = 1,
+                                          .start = start,
+                                          .end = end,
+                                          .nevents = nevents});
+    return f;
+}
+
 START_TEST(mismatched_lengths) {
     char path[600];
     path_in(path, sizeof path, "lengths1.h5");
@@ -481,39 +504,15 @@ START_TEST(mismatched_lengths) {
     spw_close(f);
     refused(path, "rank 0, region solve: 3 start times but 2 end times");
 
-    static const char *const names[] = {"solve"};
     uint32_t zero[] = {0, 0};
-    uint64_t off[] = {0}, cnt[] = {3};
     path_in(path, sizeof path, "lengths2.h5");
-    f = spw_create(path);
-    spw_write_columnar(f, &(spw_columnar){.schema = 2,
-                                          .names = names,
-                                          .nnames = 1,
-                                          .ranks = zero,
-                                          .region_ids = zero,
-                                          .offsets = off,
-                                          .counts = cnt,
-                                          .nrows = 1,
-                                          .start = s,
-                                          .end = s,
-                                          .nevents = 3});
+    f = one_row_file(path, 2, s, s, 3);
     spw_uint32s(f, "rank_region_index/source_lines", zero, 2);
     spw_close(f);
     refused(path, "rank_region_index/source_lines has 2 rows, ranks has 1");
 
     path_in(path, sizeof path, "lengths3.h5");
-    f = spw_create(path);
-    spw_write_columnar(f, &(spw_columnar){.schema = 2,
-                                          .names = names,
-                                          .nnames = 1,
-                                          .ranks = zero,
-                                          .region_ids = zero,
-                                          .offsets = off,
-                                          .counts = cnt,
-                                          .nrows = 1,
-                                          .start = s,
-                                          .end = s,
-                                          .nevents = 2});
+    f = one_row_file(path, 2, s, s, 2);
     spw_close(f);
     refused(path, "rank_region_index row 0 holds events 0 + 3, past the 2 in /events");
 }
@@ -539,22 +538,8 @@ START_TEST(negative_durations) {
     refused(path, "call 0 ends before it starts (a negative duration: -18446744073709551615 ns)");
 
     /* Schema 3 stores the durations themselves. */
-    static const char *const names[] = {"solve"};
-    uint32_t zero[] = {0};
-    uint64_t off[] = {0}, cnt[] = {3};
     path_in(path, sizeof path, "negative3.h5");
-    f = spw_create(path);
-    spw_write_columnar(f, &(spw_columnar){.schema = 3,
-                                          .names = names,
-                                          .nnames = 1,
-                                          .ranks = zero,
-                                          .region_ids = zero,
-                                          .offsets = off,
-                                          .counts = cnt,
-                                          .nrows = 1,
-                                          .start = s,
-                                          .end = e,
-                                          .nevents = 3});
+    f = one_row_file(path, 3, s, e, 3);
     spw_close(f);
     refused(path, "rank 0, region solve: call 1 has a negative duration (-1 ns)");
 }
