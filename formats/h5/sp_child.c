@@ -289,6 +289,11 @@ int sp_child_open(const char *path, sp_child **out, char *msg, size_t len) {
         /* The parent may stop reading at any point: the child then ends on
          * its next write, quietly. */
         signal(SIGPIPE, SIG_DFL);
+        /* Whatever the library or a crash prints would break the caller's
+         * one line: the parent says what happened. */
+        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
         child_main(path, fds[1]);
     }
     close(fds[1]);
