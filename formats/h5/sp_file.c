@@ -641,10 +641,10 @@ out:
 static int read_rank1(sp_file *f, sp_rank *r, char *msg, size_t len) {
     char path[64];
     snprintf(path, sizeof path, "rank%" PRId64 "/regions", r->rank);
-    if (H5Lexists(f->h, path + 0, H5P_DEFAULT) <= 0) {
-        /* H5Lexists on "rankN/regions" needs rankN to exist, which it does. */
-        return 0; /* a rank that recorded no region */
-    }
+    /* A rank that recorded no region has no regions group (and one whose
+     * rankN is not a group has none either: H5Lexists fails on the path). */
+    if (H5Lexists(f->h, path, H5P_DEFAULT) <= 0)
+        return 0;
     hid_t g = H5Gopen2(f->h, path, H5P_DEFAULT);
     if (g < 0)
         return fail(msg, len, "rank %" PRId64 ": regions is not a group", r->rank);
