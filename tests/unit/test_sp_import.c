@@ -545,11 +545,25 @@ START_TEST(negative_durations) {
 }
 END_TEST
 
+/* ThreadSanitizer's memcpy checks each byte of the range it is given before
+ * copying: the near-2^64 copy below then runs for hours instead of
+ * faulting, in a reader that is not ThreadSanitizer's concern. */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+
 START_TEST(a_file_that_crashes_hdf5) {
     /* Found by fuzz_sp_import: a damaged global heap makes HDF5 1.10 copy a
      * variable-length string of a length near 2^64 (H5HG_read), which ends
      * the reader: a segmentation fault, or under ASan its report and exit
      * status 1.  Either way the file is refused in one line, not a crash. */
+#ifdef UNDER_TSAN
+    return;
+#endif
     char path[1024];
     fixture(path, sizeof path, "damaged-heap.h5");
     refused(path, "the HDF5 library ");
