@@ -67,9 +67,22 @@ static int ds_len(const sp_file *f, hid_t ds, const char *what, hsize_t *n, char
     size_t esize = t >= 0 ? H5Tget_size(t) : 0;
     if (t >= 0)
         H5Tclose(t);
-    if (esize && dims[0] > f->file_size / esize * SP_MAX_PACKING + SP_MAX_PACKING)
+    uint64_t room = f->file_size * SP_MAX_PACKING + SP_MAX_PACKING;
+    if (esize && dims[0] > room / esize)
         return fail(msg, len, "%s claims %" PRIu64 " elements, more than the file can hold", what,
                     (uint64_t)dims[0]);
+    /* The library reads a chunked dataset a whole chunk at a time, into a
+     * buffer of the size the file claims for it. */
+    hid_t plist = H5Dget_create_plist(ds);
+    hsize_t chunk[1] = {0};
+    int chunked =
+        plist >= 0 && H5Pget_layout(plist) == H5D_CHUNKED && H5Pget_chunk(plist, 1, chunk) == 1;
+    if (plist >= 0)
+        H5Pclose(plist);
+    if (chunked && esize && chunk[0] > room / esize)
+        return fail(msg, len,
+                    "%s claims chunks of %" PRIu64 " elements, more than the file can hold", what,
+                    (uint64_t)chunk[0]);
     *n = dims[0];
     return 0;
 }

@@ -58,6 +58,20 @@ void spw_dataset(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const vo
 void spw_int64s(hid_t loc, const char *name, const int64_t *v, size_t n) {
     spw_dataset(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, v, n);
 }
+void spw_int64s_chunked(hid_t loc, const char *name, const int64_t *v, size_t n, size_t chunk) {
+    hsize_t dims[1] = {n}, max[1] = {H5S_UNLIMITED}, cdims[1] = {chunk};
+    hid_t sp = H5Screate_simple(1, dims, max);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    OK(H5Pset_chunk(dcpl, 1, cdims));
+    hid_t ds = H5Dcreate2(loc, name, H5T_STD_I64LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    OK(ds);
+    if (n && v)
+        OK(H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
+    H5Dclose(ds);
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+}
+
 void spw_uint64s(hid_t loc, const char *name, const uint64_t *v, size_t n) {
     spw_dataset(loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, v, n);
 }

@@ -24,6 +24,10 @@ hid_t spw_group(hid_t loc, const char *name);
  * mtype (H5T_NATIVE_INT64, H5T_NATIVE_DOUBLE, ...) stored as ftype. */
 void spw_dataset(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *data, size_t n);
 void spw_int64s(hid_t loc, const char *name, const int64_t *v, size_t n);
+/* The same, chunked in chunks of chunk elements (resizable, as h5py's
+ * chunks=True makes them); v NULL leaves the data unwritten, so that no
+ * chunk is stored. */
+void spw_int64s_chunked(hid_t loc, const char *name, const int64_t *v, size_t n, size_t chunk);
 void spw_uint64s(hid_t loc, const char *name, const uint64_t *v, size_t n);
 void spw_uint32s(hid_t loc, const char *name, const uint32_t *v, size_t n);
 /* n variable-length UTF-8 strings. */

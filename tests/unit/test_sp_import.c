@@ -571,6 +571,25 @@ START_TEST(a_file_that_crashes_hdf5) {
 }
 END_TEST
 
+START_TEST(chunks_larger_than_the_file) {
+    /* HDF5 reads a chunk whole, into a buffer of the size the file claims:
+     * 2^28 int64 (2 GiB) chunks in a file of a few KiB are refused before
+     * any is read (found by fuzz_sp_import as a 4 GiB allocation).  The
+     * start times are left unwritten, so no chunk is stored. */
+    char path[600];
+    path_in(path, sizeof path, "chunks.h5");
+    hid_t f = spw_create(path);
+    hid_t g = spw_group(f, "rank0/regions/solve");
+    int64_t e[] = {15, 33, 55};
+    spw_int64s_chunked(g, "start_times", NULL, 3, (size_t)1 << 28);
+    spw_int64s_chunked(g, "end_times", e, 3, 2);
+    H5Gclose(g);
+    spw_close(f);
+    refused(path, "rank 0, region solve: start_times claims chunks of 268435456 elements, more "
+                  "than the file can hold");
+}
+END_TEST
+
 START_TEST(unknown_schema) {
     char path[600];
     path_in(path, sizeof path, "schema9.h5");
@@ -614,6 +633,7 @@ int main(int argc, char **argv) {
     tcase_add_test(bad, mismatched_lengths);
     tcase_add_test(bad, negative_durations);
     tcase_add_test(bad, unknown_schema);
+    tcase_add_test(bad, chunks_larger_than_the_file);
     tcase_add_test(bad, a_file_that_crashes_hdf5);
     suite_add_tcase(s, bad);
     int rc = unit_run(s);
