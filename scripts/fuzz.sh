@@ -21,7 +21,9 @@
 # fuzzing it also replays the large runs of `make_corpus --mode stress` with a
 # 5-second timeout), fuzz_tui (the same runs walked through every view of the
 # browser, headless), fuzz_lines_symbolize (module files of any content
-# through the symbolizer); `all` runs each for N seconds.
+# through the symbolizer), fuzz_sp_import (HDF5 files of any content through
+# the scope-profiler importer and the real HDF5 library; seeded with
+# tests/fixtures/scope-profiler-h5); `all` runs each for N seconds.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,9 +54,10 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1)); then
 fi
 
 all_targets=(fuzz_log_reader fuzz_log_suffix fuzz_log_records fuzz_run_load fuzz_tui
-    fuzz_lines_symbolize fuzz_h5_scope)
+    fuzz_lines_symbolize fuzz_h5_scope fuzz_sp_import)
 declare -A corpus_mode=([fuzz_log_reader]=file [fuzz_log_suffix]=suffix [fuzz_log_records]=records
-    [fuzz_run_load]=run [fuzz_tui]=run [fuzz_lines_symbolize]=elf [fuzz_h5_scope]=h5)
+    [fuzz_run_load]=run [fuzz_tui]=run [fuzz_lines_symbolize]=elf [fuzz_h5_scope]=h5scope
+    [fuzz_sp_import]=h5)
 if [[ "$target" == all ]]; then
     targets=("${all_targets[@]}")
 elif [[ -n "${corpus_mode[$target]:-}" ]]; then
@@ -93,6 +96,29 @@ bin_of() {
     echo "$build/tests/fuzz/$1"
 }
 
+# The crash artifacts of target $1 from this run, each replayed: a crash
+# whose innermost frame (past the sanitizers' and libFuzzer's own: an
+# allocation past the memory limit too) lies in libhdf5 is the
+# library's, said and kept, not a failure; any other fails.  Returns 1 when
+# one is not the library's.
+judge_hdf5_crashes() {
+    local t=$1 a out frame failed=0
+    while IFS= read -r a; do
+        out="$("$(bin_of "$t")" "$a" 2>&1 || true)"
+        frame="$(grep -E '^ +#[0-9]+ ' <<<"$out" |
+            grep -vE ' in (__interceptor_|__asan|__sanitizer|__lsan|__ubsan|fuzzer::|(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp) )' |
+            head -n 1 || true)"
+        if [[ "$frame" == *libhdf5* ]]; then
+            echo "fuzz.sh: $t: $a crashes inside the HDF5 library itself (known limit; the importer reads in a child process):" >&2
+        else
+            echo "fuzz.sh: $t: $a crashes outside the HDF5 library:" >&2
+            failed=1
+        fi
+        echo "    ${frame:-no stack}" >&2
+    done < <(find "$build/artifacts" -type f -name "$t-*" -newer "$started" | sort)
+    return "$failed"
+}
+
 mkdir -p "$build/artifacts" "$build/logs"
 # Artifacts of earlier runs stay (they may not be saved anywhere else); the
 # marker tells this run's crashes from theirs.
@@ -108,7 +134,7 @@ for t in "${targets[@]}"; do
     rm -rf "$seeds"
     mkdir -p "$found"
     echo "== seed corpus for $t ($seeds)"
-    if [[ "${corpus_mode[$t]}" == h5 ]]; then
+    if [[ "${corpus_mode[$t]}" == h5scope ]]; then
         "$build/tests/fuzz/make_h5_corpus" "$seeds"
     else
         "$build/tests/fuzz/make_corpus" --mode "${corpus_mode[$t]}" "$seeds"
@@ -143,10 +169,16 @@ for t in "${targets[@]}"; do
 
     echo "== fuzzing $t for ${seconds}s"
     log="$build/logs/$t.log"
+    # fuzz_sp_import feeds damaged files to the HDF5 library, which crashes
+    # on some of them in its own code (tests/fuzz/README.md): fuzzing goes on
+    # past a crash (-fork=1 -ignore_crashes=1), and each crash is judged
+    # below by where it happened.
+    keep_going=()
+    [[ "$t" == fuzz_sp_import ]] && keep_going=(-fork=1 -ignore_crashes=1)
     # Writable folder first: libFuzzer adds new inputs to the first one only,
     # so the regenerated seeds stay as make_corpus wrote them.
     rc=0
-    "$(bin_of "$t")" \
+    "$(bin_of "$t")" ${keep_going[@]+"${keep_going[@]}"} \
         -max_total_time="$seconds" \
         -max_len=1048576 \
         -rss_limit_mb=2048 \
@@ -160,6 +192,9 @@ for t in "${targets[@]}"; do
         grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[A-Za-z]*' || true)"
     execs="$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' || true)"
     rate="$(grep -E '^stat::average_exec_per_sec:' "$log" | awk '{print $2}' || true)"
+    if [[ "$t" == fuzz_sp_import ]]; then
+        judge_hdf5_crashes "$t" || rc=1
+    fi
     if ((rc != 0)); then
         status=1
         summary+=("$t: CRASH (exit $rc) after ${execs:-?} execs; log $log")

@@ -209,9 +209,12 @@ int scope_cmd_lines(int argc, char **argv) {
     if (!info.has_lines) {
         fputs("scope-tui lines: ", stderr);
         put_escaped(stderr, argv[optind]);
-        fputs(" has no line samples: record with SCOPE_LINES=1 in the environment, or run the "
-              "program under 'scope-tui record -- CMD'\n",
-              stderr);
+        if (m->source.len) /* an imported file: nothing to record again */
+            fputs(" has no line samples: the file holds no line profile\n", stderr);
+        else
+            fputs(" has no line samples: record with SCOPE_LINES=1 in the environment, or run "
+                  "the program under 'scope-tui record -- CMD'\n",
+                  stderr);
         rc = EXIT_NO_LINES;
         goto out;
     }

@@ -196,6 +196,8 @@ const char *fmt_ratio(char *buf, size_t cap, double r) {
 }
 
 const char *fmt_wall(char *buf, size_t cap, uint64_t wall_ns) {
+    if (!wall_ns) /* a source that keeps no wall clock (an imported file without a timestamp) */
+        return na(buf, cap);
     time_t s = (time_t)(wall_ns / 1000000000u);
     struct tm tm;
     if (!gmtime_r(&s, &tm) || !strftime(buf, cap, "%Y-%m-%d %H:%M:%S", &tm))

@@ -46,7 +46,7 @@ const char *fmt_spark(char *buf, size_t cap, const double *v, size_t n, double m
 /* A ratio such as imbalance: "1.22". */
 const char *fmt_ratio(char *buf, size_t cap, double r);
 
-/* Wall-clock time in UTC: "2026-11-30 17:22:31". */
+/* Wall-clock time in UTC: "2026-11-30 17:22:31"; n/a for 0, a time not known. */
 const char *fmt_wall(char *buf, size_t cap, uint64_t wall_ns);
 
 /* A name from a log, escaped (text_escape.h). */

@@ -26,6 +26,8 @@ static const char *end_name(enum run_end end) {
 
 static void put_header(json_out *j, cJSON *o, const run_model *m) {
     jo_run_identity(j, o, m);
+    if (m->source.len) /* only for a source that is not a run directory */
+        jo_name(j, o, "source", m->source);
     jo_str(j, o, "iteration_name", m->iteration_name);
     jo_u64(j, o, "runtime_ns", m->runtime_ns);
     jo_u64(j, o, "start_wall_ns", m->start_wall_ns);
@@ -180,6 +182,8 @@ static void put_dist(json_out *j, cJSON *o, const run_dist *d) {
     jo_num(j, o, "p50_ns", d->p50_ns);
     jo_num(j, o, "p95_ns", d->p95_ns);
     jo_num(j, o, "p99_ns", d->p99_ns);
+    if (d->exact_pct) /* only where true: a source keeping every call (docs/hdf5.md) */
+        jo_bool(j, o, "exact_percentiles", 1);
     if (d->count) {
         jo_u64(j, o, "min_ns", d->min_ns);
         jo_u64(j, o, "max_ns", d->max_ns);

@@ -68,10 +68,14 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
     fputc('\n', f);
     text_dim(f, st, "Started ");
     fmt_wall(buf, sizeof buf, m->start_wall_ns);
-    fprintf(f, "%s UTC", buf);
+    fprintf(f, "%s%s", buf, m->start_wall_ns ? " UTC" : "");
     if (m->nattempts > 1)
         fprintf(f, "   (newest of %zu attempts; see CAVEATS)", m->nattempts);
     fputc('\n', f);
+    if (m->source.len) {
+        text_dim(f, st, "Source ");
+        fprintf(f, "%s\n", fmt_name(buf, sizeof buf, m->source));
+    }
 }
 
 /* ---- the phase table ------------------------------------------------------ */

@@ -22,6 +22,9 @@ run_model_builder *run_builder_new(const char *source, const run_options *opt);
  * NULL when out of memory. */
 worker_log *run_builder_add_workers(run_model_builder *b, size_t n);
 
+/* What the source is, for the header (run_model.source): copied. */
+void run_builder_set_source(run_model_builder *b, const char *text);
+
 /* Merges what the loader filled into the model and adds the caveats; the
  * builder is used up either way.  Returns RUN_OK with *out set, or an error
  * with one plain line in msg naming the source: RUN_ERR_NO_READABLE when no

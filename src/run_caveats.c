@@ -54,7 +54,9 @@ const char *run_worker_label(const run_model *m, size_t worker, char *buf, size_
     }
     fmt_name(role, sizeof role, w->role);
     fmt_name(host, sizeof host, w->host);
-    if (w->rank >= 0)
+    if (w->rank >= 0 && w->pid <= 0) /* a source that keeps no pid (an imported file) */
+        snprintf(buf, cap, "%s rank %d (on %s)", role, w->rank, host);
+    else if (w->rank >= 0)
         snprintf(buf, cap, "%s rank %d (pid %" PRId64 " on %s)", role, w->rank, w->pid, host);
     else
         snprintf(buf, cap, "%s pid %" PRId64 " on %s", role, w->pid, host);

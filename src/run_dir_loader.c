@@ -206,7 +206,8 @@ static enum run_load_error check_dir(const char *dir, char *msg, size_t len) {
                                  "%s is one process's log, not a run directory "
                                  "('scope-tui dump %s' reads a single log)",
                                  shown, shown);
-        return run_load_fail(msg, len, RUN_ERR_NOT_DIR, "%s is a file, not a run directory", shown);
+        return run_load_fail(msg, len, RUN_ERR_NOT_DIR,
+                             "%s is a file, not a run directory nor an HDF5 file", shown);
     }
     char workers[4096];
     snprintf(workers, sizeof workers, "%s/workers", dir);

@@ -5,6 +5,7 @@
 #include "run_builder.h"
 #include "run_dir_loader.h"
 #include "run_h5_loader.h"
+#include "run_sp_loader.h"
 #include "text_escape.h"
 
 #include <string.h>
@@ -12,6 +13,9 @@
 const run_loader *const run_loaders[] = {
     &run_dir_loader,
     &run_h5_loader,
+    /* scope's own HDF5 layout is read by the loader above; this one claims
+     * every HDF5 file left. */
+    &run_sp_loader,
     NULL,
 };
 

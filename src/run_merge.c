@@ -10,6 +10,7 @@
  */
 #include "run_merge.h"
 
+#include "exact_quantile.h"
 #include "run_resources.h"
 
 #include <scope/log_hist.h>
@@ -101,6 +102,14 @@ typedef struct merge_ctx {
     int nomem;
     name_index children; /* owner: the parent phase */
     name_index counters; /* owner: the address of the counter array */
+    /* Each merged node with entries, by the phase it went into, for exact
+     * percentiles (settle_exact): its sorted durations, or NULL when its
+     * source kept only aggregates. */
+    struct phase_part {
+        run_phase *p;
+        exact_part part;
+    } * parts;
+    size_t nparts, cap_parts;
 } merge_ctx;
 
 static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
@@ -218,6 +227,14 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
         p->open_threads++;
     if (!n->has_agg)
         return;
+    if (n->count) {
+        if (SCOPE_VEC_RESERVE(c->parts, c->cap_parts, c->nparts + 1) < 0) {
+            c->nomem = 1;
+            return;
+        }
+        c->parts[c->nparts++] =
+            (struct phase_part){p, {n->exact_ns, n->exact_ns ? (size_t)n->count : 0}};
+    }
     run_dist *d = &p->dist;
     if (n->count && (!d->count || n->min_ns < d->min_ns))
         d->min_ns = n->min_ns;
@@ -367,6 +384,39 @@ static void settle_dist(run_dist *d, const uint64_t *hist) {
     d->p50_ns = quantile(hist, total, 0.50, d->min_ns, d->max_ns);
     d->p95_ns = quantile(hist, total, 0.95, d->min_ns, d->max_ns);
     d->p99_ns = quantile(hist, total, 0.99, d->min_ns, d->max_ns);
+}
+
+static int by_phase(const void *a, const void *b) {
+    const struct phase_part *x = a, *y = b;
+    return (x->p > y->p) - (x->p < y->p);
+}
+
+/* Percentiles from every entry's duration, for the phases all of whose
+ * merged nodes kept them; the histogram's estimates stay for the rest. */
+static int settle_exact(merge_ctx *c) {
+    if (c->nparts)
+        qsort(c->parts, c->nparts, sizeof *c->parts, by_phase);
+    exact_part *group = malloc((c->nparts + 1) * sizeof *group);
+    if (!group)
+        return -1;
+    for (size_t i = 0, j; i < c->nparts; i = j) {
+        int all = 1;
+        size_t n = 0;
+        for (j = i; j < c->nparts && c->parts[j].p == c->parts[i].p; j++) {
+            all &= c->parts[j].part.v != NULL;
+            group[n++] = c->parts[j].part;
+        }
+        run_dist *d = &c->parts[i].p->dist;
+        if (!all || !d->count)
+            continue;
+        d->p50_ns = (double)exact_quantile(group, n, 0.50);
+        d->p95_ns = (double)exact_quantile(group, n, 0.95);
+        d->p99_ns = (double)exact_quantile(group, n, 0.99);
+        d->exact_pct = 1;
+    }
+    free(group);
+    c->nparts = 0; /* the next role's start afresh */
+    return 0;
 }
 
 static int by_total(const void *a, const void *b) {
@@ -562,6 +612,8 @@ static int merge_role(merge_ctx *c, worker_log *logs, const run_options *opt) {
     }
     settle_phase(r->root, r, scratch);
     free(scratch);
+    if (settle_exact(c) < 0)
+        return -1;
     r->phase_ns = r->root->dist.total_ns;
     set_shares(r->root, (double)r->phase_ns);
     settle_counters(r->unattached, r->nunattached, NAN);
@@ -739,6 +791,7 @@ int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt
     }
     free(c.children.slots);
     free(c.counters.slots);
+    free(c.parts);
     if (rc < 0)
         return -1;
     if (m->nroles)
@@ -770,6 +823,7 @@ int run_merge_alone(run_model *m, arena *mem, worker_log *logs, run_role *role,
     int rc = merge_role(&c, logs, opt);
     free(c.children.slots);
     free(c.counters.slots);
+    free(c.parts);
     log->inconsistent = inconsistent;
     memcpy(log->inconsistent_what, what, sizeof what);
     return rc;

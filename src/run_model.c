@@ -110,6 +110,11 @@ worker_log *run_builder_add_workers(run_model_builder *b, size_t n) {
     return added;
 }
 
+void run_builder_set_source(run_model_builder *b, const char *text) {
+    char *s = arena_dup(&b->mem, text, strlen(text));
+    b->pub.source = (run_str){s ? s : "", s ? strlen(text) : 0};
+}
+
 void run_builder_abandon(run_model_builder *b) {
     run_free(&b->pub);
 }

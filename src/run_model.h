@@ -111,13 +111,16 @@ const char *run_caveat_kind_name(enum run_caveat_kind kind); /* "truncated", ...
 
 /* ---- figures ------------------------------------------------------------ */
 
-/* A distribution of entry durations, from the merged histograms. */
+/* A distribution of entry durations, from the merged histograms, or exact
+ * where every merged entry's duration is known (exact_pct). */
 typedef struct run_dist {
     uint64_t count; /* entries */
     uint64_t total_ns;
     double mean_ns;                /* NAN when count == 0 */
     double p50_ns, p95_ns, p99_ns; /* NAN when no histogram was recorded */
     uint64_t min_ns, max_ns;       /* exact, from the aggregates; 0 when count == 0 */
+    int exact_pct; /* 1: p50/p95/p99 are order statistics of every entry's duration (a source
+                      that keeps each interval), not estimates from the histogram */
 } run_dist;
 
 /* A counter under the phase it was counted in, summed over the processes
@@ -215,6 +218,10 @@ typedef struct run_role {
 
 typedef struct run_model {
     char *dir;
+    /* What dir is when it is not a run directory, in a few words for the
+     * header ("scope-profiler HDF5, schema 1, MPI size 3, ..."); len 0 for a
+     * run directory. */
+    run_str source;
     char *iteration_name;
 
     run_worker *workers; /* every log found, sorted by path */

@@ -267,8 +267,10 @@ void worker_log_settle(worker_log *log) {
 }
 
 void worker_log_release(worker_log *log) {
-    for (size_t i = 0; i < log->nnodes; i++)
+    for (size_t i = 0; i < log->nnodes; i++) {
         free(log->nodes[i].bins);
+        free(log->nodes[i].exact_ns);
+    }
     free(log->nodes);
     free(log->strings);
     free(log->counters);

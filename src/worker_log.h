@@ -27,6 +27,10 @@ typedef struct log_node {
     uint32_t nbins; /* the newest histogram sent */
     size_t bins_cap;
     scope_hist_bin *bins;
+    /* Every entry's duration, sorted (count of them), from a source that
+     * keeps each interval (an imported trace); the merge then gives exact
+     * percentiles.  NULL for the scope log's aggregates.  Freed with the log. */
+    uint64_t *exact_ns;
     run_phase *merged; /* where merging placed it (merge scratch) */
     int placing;       /* merge scratch: guards against parent cycles */
     int unplaced;      /* merge scratch: could not be placed, already counted */

@@ -15,11 +15,16 @@ static void fill_overview(view *v, text_lines *t) {
     text_add(t, TH_ROLE, 0, "RUN");
     style_escape((run_str){m->dir, strlen(m->dir)}, a, sizeof a);
     text_add(t, TH_NORMAL, 15, "  directory    %s", a);
+    if (m->source.len) {
+        style_escape(m->source, a, sizeof a);
+        text_add(t, TH_NORMAL, 15, "  source       %s", a);
+    }
     if (m->nattempts) {
         style_escape(m->attempts[m->nattempts - 1].run_id, a, sizeof a);
         text_add(t, TH_NORMAL, 15, "  run id       %s", a);
     }
-    text_add(t, TH_NORMAL, 15, "  started      %s UTC", fmt_wall(b, sizeof b, m->start_wall_ns));
+    text_add(t, TH_NORMAL, 15, "  started      %s%s", fmt_wall(b, sizeof b, m->start_wall_ns),
+             m->start_wall_ns ? " UTC" : "");
     text_add(t, TH_NORMAL, 15, "  last frame   %s UTC", fmt_wall(b, sizeof b, m->end_wall_ns));
     text_add(t, TH_NORMAL, 15, "  runtime      %s",
              fmt_duration(b, sizeof b, (double)m->runtime_ns));

@@ -3,7 +3,7 @@
  * real writer (tests/support/log_samples.c), so the fuzzer starts from inputs
  * that reach deep into the reader instead of having to discover the format.
  *
- *   make_corpus [--mode file|suffix|records|run|stress] OUTDIR
+ *   make_corpus [--mode file|suffix|records|run|stress|reader-stress|elf|h5] OUTDIR
  *
  *   file     whole logs (fuzz_log_reader): several sizes and seeds, plus a
  *            truncated copy, a bit-flipped copy, a copy with a frame cut out,
@@ -57,7 +57,8 @@ enum mode {
     MODE_RUN,
     MODE_STRESS,
     MODE_READER_STRESS,
-    MODE_ELF
+    MODE_ELF,
+    MODE_H5
 };
 
 /* Sample logs to start from: one tiny, a few medium, one long enough to hold
@@ -1007,29 +1008,35 @@ static int mkdir_p(const char *dir) {
 #define SCOPE_FUZZ_ELF_SEED ""
 #endif
 
-/* fuzz_lines_symbolize's seeds: a small module with debug info (built
- * beside this program), its first half, and its ELF header alone. */
-static int write_elf_seeds(const char *dir) {
-    FILE *f = fopen(SCOPE_FUZZ_ELF_SEED, "rb");
+/* The whole of the file at path into b (b->p malloc'd).  0, or -1 said. */
+static int read_whole(const char *path, blob *b) {
+    FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "make_corpus: %s: %s\n", SCOPE_FUZZ_ELF_SEED, strerror(errno));
+        fprintf(stderr, "make_corpus: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    blob b = {0};
     char buf[65536];
     size_t n;
     int failed = 0;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        uint8_t *p = realloc(b.p, b.len + n);
+        uint8_t *p = realloc(b->p, b->len + n);
         if (!p) {
             failed = 1;
             break;
         }
-        b.p = p;
-        memcpy(b.p + b.len, buf, n);
-        b.len += n;
+        b->p = p;
+        memcpy(b->p + b->len, buf, n);
+        b->len += n;
     }
     fclose(f);
+    return failed ? -1 : 0;
+}
+
+/* fuzz_lines_symbolize's seeds: a small module with debug info (built
+ * beside this program), its first half, and its ELF header alone. */
+static int write_elf_seeds(const char *dir) {
+    blob b = {0};
+    int failed = read_whole(SCOPE_FUZZ_ELF_SEED, &b) < 0;
     failed |= b.len < 64;
     failed |= failed || write_file(dir, "elf_whole", b.p, b.len) < 0;
     failed |= failed || write_file(dir, "elf_half", b.p, b.len / 2) < 0;
@@ -1038,9 +1045,34 @@ static int write_elf_seeds(const char *dir) {
     return failed ? -1 : 0;
 }
 
+#ifndef SCOPE_FUZZ_H5_FIXTURES
+#define SCOPE_FUZZ_H5_FIXTURES ""
+#endif
+
+/* fuzz_sp_import's seeds: scope-profiler's files of every schema and its
+ * three-rank MPI file (tests/fixtures/scope-profiler-h5), each whole and
+ * cut in half. */
+static int write_h5_seeds(const char *dir) {
+    static const char *const names[] = {"schema-1.h5", "schema-2.h5", "schema-3.h5",
+                                        "mpi-3-ranks.h5"};
+    int failed = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names && !failed; i++) {
+        char path[4096], half[64];
+        snprintf(path, sizeof path, "%s/%s", SCOPE_FUZZ_H5_FIXTURES, names[i]);
+        blob b = {0};
+        failed = read_whole(path, &b) < 0;
+        snprintf(half, sizeof half, "half-%s", names[i]);
+        failed |= failed || write_file(dir, names[i], b.p, b.len) < 0;
+        failed |= failed || write_file(dir, half, b.p, b.len / 2) < 0;
+        free(b.p);
+    }
+    return failed ? -1 : 0;
+}
+
 static int usage(void) {
-    fprintf(stderr, "usage: make_corpus [--mode file|suffix|records|run|stress|reader-stress|elf] "
-                    "OUTDIR\n");
+    fprintf(stderr,
+            "usage: make_corpus [--mode file|suffix|records|run|stress|reader-stress|elf|h5] "
+            "OUTDIR\n");
     return 2;
 }
 
@@ -1064,6 +1096,8 @@ int main(int argc, char **argv) {
                 mode = MODE_READER_STRESS;
             else if (strcmp(m, "elf") == 0)
                 mode = MODE_ELF;
+            else if (strcmp(m, "h5") == 0)
+                mode = MODE_H5;
             else
                 return usage();
         } else if (argv[i][0] == '-' || dir) {
@@ -1083,6 +1117,8 @@ int main(int argc, char **argv) {
         return write_runs(dir) < 0 ? 1 : 0;
     if (mode == MODE_ELF)
         return write_elf_seeds(dir) < 0 ? 1 : 0;
+    if (mode == MODE_H5)
+        return write_h5_seeds(dir) < 0 ? 1 : 0;
     if (mode == MODE_STRESS)
         return write_stress(dir) < 0 ? 1 : 0;
     if (mode == MODE_READER_STRESS) {

@@ -1,0 +1,71 @@
+/*
+ * sp_file: the HDF5 files of scope-profiler (a Python region profiler), read
+ * one rank at a time.  Every layout that project has written:
+ *
+ *   schema 1  no version attribute; /metadata attributes;
+ *             /rankN/regions/NAME/{start_times,end_times} (int64 ns), with
+ *             attributes source_file and source_lineno on NAME.
+ *   schema 2  root attributes scope_profiler_schema = 2, storage_layout =
+ *             "columnar"; /events/{start_times,end_times} for all ranks;
+ *             /rank_region_index/{ranks,region_ids,event_offsets,event_counts,
+ *             source_files,source_lines,...}, one row per (rank, region),
+ *             whose events are events[offset, offset + count);
+ *             /region_table/names.
+ *   schema 3  as schema 2, with /events/{start_deltas,durations}: within a
+ *             row, each start is the previous one plus its delta (the first
+ *             counts from 0) and each end its start plus its duration.
+ *
+ * Opening checks the structure (types, lengths, index bounds, sizes against
+ * the file's own size) before any event is read; reading a rank checks the
+ * events (no negative durations).  Every failure is one plain sentence in
+ * msg, without the path, which the caller puts in front.  Memory while
+ * reading follows the largest rank, never the whole file.
+ */
+#ifndef SCOPE_SP_FILE_H
+#define SCOPE_SP_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sp_file sp_file;
+
+/* The run's metadata (/metadata attributes); NULL or -1 when absent. */
+typedef struct sp_meta {
+    char *hostname, *timestamp, *working_directory, *version, *platform, *python_version, *user;
+    int64_t mpi_size, omp_num_threads;
+} sp_meta;
+
+/* One region of one rank and its calls, in the order the file holds them. */
+typedef struct sp_region {
+    char *name;
+    char *source_file;   /* NULL when the file does not say */
+    int64_t source_line; /* 0 when the file does not say */
+    size_t n;
+    int64_t *start, *end; /* ns, on the profiler's clock; end >= start */
+} sp_region;
+
+typedef struct sp_rank {
+    int64_t rank;
+    sp_region *regions;
+    size_t nregions;
+    size_t nevents; /* over all its regions */
+} sp_rank;
+
+/* Opens path and checks its layout.  0 with *out set, or -1 with msg. */
+int sp_open(const char *path, sp_file **out, char *msg, size_t msglen);
+void sp_close(sp_file *f);
+
+int sp_schema(const sp_file *f); /* 1, 2 or 3 */
+/* Frees the strings of m (not m itself). */
+void sp_meta_free(sp_meta *m);
+const sp_meta *sp_meta_of(const sp_file *f);
+
+/* The ranks the file holds, in increasing rank order. */
+size_t sp_nranks(const sp_file *f);
+int64_t sp_rank_number(const sp_file *f, size_t i);
+
+/* Reads the i-th rank (sp_rank_number order).  0, or -1 with msg. */
+int sp_read_rank(sp_file *f, size_t i, sp_rank *out, char *msg, size_t msglen);
+void sp_rank_free(sp_rank *r);
+
+#endif
