@@ -545,16 +545,16 @@ static void layout_of(scope_h5_file *f, char *buf, size_t cap) {
         buf[0] = '\0';
 }
 
-/* Ours: an HDF5 file whose root names our layout, or an HDF5 file that
- * cannot be opened at all (damaged or truncated: no loader can read it, and
- * this one says so in one line). */
+/* Ours: an HDF5 file whose root names our layout.  One that cannot be
+ * opened at all is left to the scope-profiler loader after this one, which
+ * claims every HDF5 file left and words that refusal. */
 static int probe(const char *path) {
     if (!scope_h5_probe(path))
         return 0;
     char err[200], layout[64];
     scope_h5_file *f = scope_h5_open(path, err, sizeof err);
     if (!f)
-        return 1;
+        return 0;
     layout_of(f, layout, sizeof layout);
     scope_h5_close(f, NULL, 0);
     return !strcmp(layout, RUN_H5_LAYOUT);

@@ -287,7 +287,7 @@ mutate huge 'f["phase_nodes"].resize((1 << 40,))'
 expect_bad huge.h5 "/phase_nodes claims 1099511627776 rows"
 size=$(stat -c %s gen.h5)
 head -c $((size / 2)) gen.h5 >truncated.h5
-expect_bad truncated.h5 "cannot be opened as HDF5 (damaged or truncated)"
+expect_bad truncated.h5 "not a readable HDF5 file (truncated or damaged)"
 # Not ours: another layout is not claimed by this loader.
 "$py" -c 'import h5py; h5py.File("other.h5", "w").create_dataset("x", data=[1])'
 "$tui" report other.h5 >out 2>err && fail "other.h5: a report of a foreign HDF5 file"
