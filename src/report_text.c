@@ -33,7 +33,12 @@ static void put_hosts(FILE *f, const run_model *m) {
 static void put_header(FILE *f, const run_model *m, const text_style *st) {
     char buf[256];
     text_heading(f, st, "Runtime");
-    fprintf(f, " %s   ", fmt_duration(buf, sizeof buf, (double)m->runtime_ns));
+    fprintf(f, " %s", fmt_duration(buf, sizeof buf, (double)m->runtime_ns));
+    /* Figures of a run in progress are as of each process's newest frame. */
+    if (m->nrunning)
+        fprintf(f, " so far, in progress (%zu of %zu process%s running)", m->nrunning, m->nprocs,
+                m->nprocs == 1 ? "" : "es");
+    fputs("   ", f);
     text_heading(f, st, "Processes");
     fprintf(f, " %zu   ", m->nprocs);
     text_heading(f, st, "Roles");
@@ -92,7 +97,8 @@ static void table_columns(layout_column cols[NCOLS]) {
  * many of the role's processes entered it when not all did. */
 static const char *spread_cell(char *cell, size_t cap, const run_phase *p, size_t role_procs) {
     char a[24], b[24], c[24];
-    if (p->open_threads && !p->dist.count) { /* as its total says (phase_columns.h) */
+    if (p->open_threads && !p->dist.count &&
+        !p->open_ns) { /* as its total says (phase_columns.h) */
         snprintf(cell, cap, "open (%zu/%zu)", p->nprocs, role_procs);
         return cell;
     }
