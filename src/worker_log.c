@@ -238,9 +238,12 @@ void log_add_open(worker_log *log, const scope_rec_open *o) {
 
 /* The newest frame's open entries onto their nodes.  A node this log never
  * defined (a damaged log) is left out: it has nowhere to go.  A start after
- * the frame (a clock that stepped, or damage) counts nothing. */
+ * the frame (a clock that stepped, or damage) counts nothing.  A process
+ * that shut down said what it left open with left-open marks: those phases
+ * read as open, as they do in a log before format 1.4, not as running to
+ * its exit. */
 static void settle_open(worker_log *log) {
-    for (size_t i = 0; i < log->nopen; i++) {
+    for (size_t i = 0; i < log->nopen && !log->shutdown; i++) {
         log_node *n = log_node_of(log, log->open[i].node);
         if (!n)
             continue;
