@@ -14,6 +14,7 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,43 @@ START_TEST(report_while_running_then_ended) {
 }
 END_TEST
 
+/* Killed inside its phases: the run has ended (the pid is gone), and the
+ * phases it had open count their time up to its last frame. */
+START_TEST(killed_inside_open_phases) {
+    char run[4200], fifo[4300];
+    rt_mkdir(run, sizeof run, "killed");
+    snprintf(fifo, sizeof fifo, "%s.fifo", run);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    char *argv[] = {(char *)rt_prog("an_live"), run, fifo, NULL};
+    rt_opts o = {.stdout_pipe = 1};
+    rt_proc p;
+    double spawned = rt_now();
+    rt_spawn(&p, argv, &o);
+    ck_assert_msg(rt_wait_line(p.out_fd, "flushed", 60) == 0, "an_live never flushed: %s",
+                  rt_tail(rt_stderr(&p)));
+    double flushed = rt_now();
+    ck_assert_int_eq(kill(p.pid, SIGKILL), 0);
+    ck_assert_int_eq(rt_wait(&p, 60), 0);
+    ck_assert(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGKILL);
+
+    run_model *m = load(run);
+    ck_assert_uint_eq(m->nrunning, 0);
+    ck_assert_int_eq(m->workers[0].end, RUN_END_KILLED);
+    ck_assert_uint_eq(an_caveats_with(m, "never shut down cleanly"), 1);
+    const run_phase *outer = an_phase(m, "live", "outer");
+    ck_assert_uint_eq(outer->dist.count, 0);
+    double open_max = (flushed - spawned) * 1e9;
+    ck_assert_msg(outer->dist.total_ns >= 260 * MS && outer->dist.total_ns <= open_max,
+                  "outer open %.3f ms, not within [260 ms, %.3f ms]", outer->dist.total_ns / MS,
+                  open_max / MS);
+    check_tree(run_find_role(m, "live")->root);
+    char *text = report_text(m);
+    ck_assert_msg(!strstr(text, "in progress"), "%s", rt_tail(text));
+    free(text);
+    run_free(m);
+}
+END_TEST
+
 int main(int argc, char **argv) {
     rt_args(argc, argv);
     Suite *s = suite_create("live_run");
@@ -141,6 +179,7 @@ int main(int argc, char **argv) {
     rt_fixture(tc);
     tcase_set_timeout(tc, 180);
     tcase_add_test(tc, report_while_running_then_ended);
+    tcase_add_test(tc, killed_inside_open_phases);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }
