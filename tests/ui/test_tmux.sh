@@ -438,7 +438,7 @@ case_dir=$tmp/case$ncase
 mkdir -p "$case_dir"
 main_run=$run
 run=$tmp/live
-SCOPE_FRAME_INTERVAL=0.2 "$pipeline" --quick --iterations 20 --run-dir "$run" --out ckpt-live \
+SCOPE_FRAME_INTERVAL=0.2 "$pipeline" --quick --actors 2 --run-dir "$run" --out ckpt-live \
     >live.out 2>&1 &
 live=$!
 for ((i = 0; i < poll_timeout; i++)); do
