@@ -353,6 +353,8 @@ typedef struct thread {
 typedef struct gen_config {
     const char *out;
     int procs, hosts, threads, resources, verify;
+    uint64_t wall0; /* CLOCK_REALTIME at the first rank's start */
+    int live;       /* --live: still running, its last frames written just now */
     double hours;
     uint64_t seed;
     const role_spec *role_of[MAX_ROLES];
@@ -520,7 +522,7 @@ static void init_identity(proc *p, const gen_config *cfg, int index) {
     /* Ranks start within 2 s of each other and end within 1.5 s. */
     uint64_t skew = rng_range(&p->r, 0, 2 * GEN_SEC);
     uint64_t len = (uint64_t)(cfg->hours * 3600 * 1e9) + rng_range(&p->r, 0, 1500000000u);
-    p->start_wall = RUN_WALL0 + skew;
+    p->start_wall = cfg->wall0 + skew;
     p->start_mono = h.mono_at_wall0 + skew;
     p->end_mono = h.mono_at_wall0 + (len > skew ? len : skew + GEN_SEC);
     /* Speed: a spread between ranks, hosts a little apart, and one
@@ -1169,7 +1171,8 @@ static int write_frames(proc *p) {
         now = next;
     }
     simulate(p, now, p->end_mono);
-    return write_frame(p, SCOPE_FRAME_EXIT, p->end_mono);
+    /* A run still going: its newest frame a periodic one, no shutdown. */
+    return write_frame(p, p->cfg->live ? SCOPE_FRAME_PERIODIC : SCOPE_FRAME_EXIT, p->end_mono);
 }
 
 typedef struct totals {
@@ -1198,6 +1201,7 @@ static void usage(FILE *f) {
     fputs(
         "usage: scope_gen_run --out RUN --procs N --hours H [--roles ROLE:COUNT,...]\n"
         "                     [--hosts K] [--threads T] [--seed S] [--resources] [--verify]\n"
+        "                     [--live]\n"
         "\n"
         "Writes RUN/workers/<host>/w_<run>_<pid>_<uuid>.scope for N processes recording\n"
         "for H hours (a decimal number), as the recorder writes them at default settings.\n"
@@ -1208,6 +1212,9 @@ static void usage(FILE *f) {
         "  --seed       the same seed writes the same bytes (default 1)\n"
         "  --resources  also 1 Hz RESOURCE records, as a resource sampler would add\n"
         "  --verify     read every file back and check it (bench/gen_verify.c)\n"
+        "  --live       a run still going: it began H hours (and 4 s) before now, and no\n"
+        "               process has shut down (its hosts are not this one, so a reader\n"
+        "               judges it by how recent its frames are)\n"
         "\n"
         "scope_gen_run --check FILE...  checks existing logs as --verify does\n",
         f);
@@ -1286,6 +1293,9 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
     case 'v':
         cfg->verify = 1;
         return 0;
+    case 'L':
+        cfg->live = 1;
+        return 0;
     case 'H':
         return parse_hours(arg, &cfg->hours);
     case 's':
@@ -1304,17 +1314,12 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
 
 static int parse_args(int argc, char **argv, gen_config *cfg) {
     static const struct option opts[] = {
-        {"out", required_argument, 0, 'o'},
-        {"procs", required_argument, 0, 'p'},
-        {"hours", required_argument, 0, 'H'},
-        {"roles", required_argument, 0, 'r'},
-        {"hosts", required_argument, 0, 'k'},
-        {"threads", required_argument, 0, 't'},
-        {"seed", required_argument, 0, 's'},
-        {"resources", no_argument, 0, 'R'},
-        {"verify", no_argument, 0, 'v'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+        {"out", required_argument, 0, 'o'},   {"procs", required_argument, 0, 'p'},
+        {"hours", required_argument, 0, 'H'}, {"roles", required_argument, 0, 'r'},
+        {"hosts", required_argument, 0, 'k'}, {"threads", required_argument, 0, 't'},
+        {"seed", required_argument, 0, 's'},  {"resources", no_argument, 0, 'R'},
+        {"verify", no_argument, 0, 'v'},      {"live", no_argument, 0, 'L'},
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
     };
     const char *roles = NULL;
     memset(cfg, 0, sizeof *cfg);
@@ -1334,6 +1339,15 @@ static int parse_args(int argc, char **argv, gen_config *cfg) {
     }
     if (!cfg->hosts)
         cfg->hosts = (cfg->procs + 7) / 8;
+    /* Ranks start within 2 s and run H hours and up to 1.5 s more: a live
+     * run's newest frames are then at most 4 s old. */
+    cfg->wall0 = RUN_WALL0;
+    if (cfg->live) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t now = (uint64_t)ts.tv_sec * GEN_SEC + (uint64_t)ts.tv_nsec;
+        cfg->wall0 = now - (uint64_t)(cfg->hours * 3600 * 1e9) - 4 * GEN_SEC;
+    }
     if (cfg->hosts > cfg->procs)
         return fail("--hosts %d: more hosts than processes", cfg->hosts);
     char def[64];

@@ -134,6 +134,19 @@ static void enc_trace(enc_buf *b, const scope_rec_trace *r) {
     }
 }
 
+static void enc_open(enc_buf *b, const scope_rec_open *r) {
+    enc_u64(b, r->thread);
+    enc_u64(b, r->n);
+    /* Starts as signed gaps, as TRACE's: an inner phase began after its
+     * parent, so the gaps are small and positive, but any order survives. */
+    uint64_t prev = 0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        enc_u64(b, r->phases[i].node);
+        enc_i64(b, (int64_t)(r->phases[i].start_ns - prev));
+        prev = r->phases[i].start_ns;
+    }
+}
+
 static void enc_string(enc_buf *b, const scope_rec_string *r) {
     enc_u64(b, r->id);
     put_bytes(b, r->value);
@@ -231,6 +244,8 @@ static int encodable(const scope_record *rec) {
         !rec->u.stack_samples.counts)
         return 0;
     if (rec->type == SCOPE_REC_TRACE && rec->u.trace.n && !rec->u.trace.events)
+        return 0;
+    if (rec->type == SCOPE_REC_OPEN && rec->u.open.n && !rec->u.open.phases)
         return 0;
     if (rec->type == SCOPE_REC_MARK && !scope_mark_has_subkind(rec->u.mark.kind) &&
         (rec->u.mark.subkind || rec->u.mark.value2))
@@ -453,6 +468,20 @@ static void dec_trace(dec_ctx *c, scope_rec_trace *r) {
         prev = e[i].start_ns;
     }
     r->events = e;
+}
+
+static void dec_open(dec_ctx *c, scope_rec_open *r) {
+    dec_buf *b = &c->b;
+    r->thread = dec_u32(b);
+    r->n = dec_u32(b);
+    scope_open_phase *p = scratch_array(c, 0, r->n, sizeof *p, 2);
+    uint64_t prev = 0;
+    for (uint32_t i = 0; p && i < r->n; i++) {
+        p[i].node = dec_u32(b);
+        p[i].start_ns = prev + (uint64_t)dec_i64(b);
+        prev = p[i].start_ns;
+    }
+    r->phases = p;
 }
 
 static void dec_frame(dec_ctx *c, scope_rec_frame *r) {

@@ -3,7 +3,9 @@
  *
  * An entry finds its node through a per-thread cache indexed by name id
  * (a hit when the same phase opens under the same parent as last time, which
- * is what loops do), pushes a frame and reads the clock.  An exit reads the
+ * is what loops do), pushes a frame, reads the clock and then raises the
+ * depth, so that the writer thread can copy the open stack while the thread
+ * runs (thread.h, rec_open_begin).  An exit reads the
  * clock first, then updates the node inside its sequence counter.  No lock,
  * no atomic read-modify-write, no allocation once each (parent, name) pair
  * has been seen.
@@ -55,7 +57,7 @@ static COLD rec_thread *slow_self(void) {
 
 static inline void push_clock(const rec_thread *t, rec_frame *f) {
     f->cpu0 = 0;
-    f->t0 = rec_ticks_with(t->clock_tsc);
+    REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
 }
 
 /* The CPU-time window must lie inside the wall-time window, or a phase that
@@ -97,18 +99,20 @@ static COLD uint32_t push_clock_cpu(rec_thread *t, rec_frame *f, uint32_t depth)
     uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
     if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_SYNC))
         (void)rec_cuda_sync();
-    f->t0 = rec_ticks_with(t->clock_tsc);
+    REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
     if (reads_cpu(n, cpu))
         f->cpu0 = rec_thread_cpu_ns();
     else
         f->cpu0 = cpu & REC_CPU_READ_COLD ? REC_CPU0_NONE : 0;
     if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_IO))
         rec_phase_io_enter(t, depth);
+    rec_open_publish(t, depth);
     return entered(t, depth);
 }
 
-static COLD uint32_t push_clock_cold(const rec_thread *t, rec_frame *f, uint32_t depth) {
+static COLD uint32_t push_clock_cold(rec_thread *t, rec_frame *f, uint32_t depth) {
     push_clock(t, f);
+    rec_open_publish(t, depth);
     return entered(t, depth);
 }
 
@@ -137,12 +141,13 @@ static COLD uint32_t enter_slow(rec_thread *t, uint32_t name, scope_site *site) 
     else
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
     rec_frame *f = &t->stack[depth + 1];
+    rec_open_begin(t);
     rec_relaxed_store(&f->node, n ? n : &t->dropped);
-    rec_relaxed_store(&t->depth, depth + 1);
-    assert(t->depth < REC_MAX_DEPTH);
+    assert(depth + 1 < REC_MAX_DEPTH);
     if (n && atomic_load_explicit(&n->cpu_read, memory_order_relaxed))
         return push_clock_cpu(t, f, depth + 1);
     push_clock(t, f);
+    rec_open_publish(t, depth + 1);
     return entered(t, depth + 1);
 }
 
@@ -157,15 +162,16 @@ static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
         return enter_slow(t, name, site);
     rec_node *n = c->item;
     rec_frame *f = &t->stack[depth + 1];
+    rec_open_begin(t);
     rec_relaxed_store(&f->node, n);
-    rec_relaxed_store(&t->depth, depth + 1);
     /* Reading CPU time, or a clock other than the TSC, means a call: both
      * leave through a tail call, so this path saves no registers. */
     uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
     if (__builtin_expect(cpu || !t->clock_tsc, 0))
         return cpu ? push_clock_cpu(t, f, depth + 1) : push_clock_cold(t, f, depth + 1);
     f->cpu0 = 0;
-    f->t0 = rec_ticks_with(1);
+    REC_SEQ_SET(f->t0, rec_ticks_with(1));
+    rec_open_publish(t, depth + 1);
     return depth + 1;
 }
 

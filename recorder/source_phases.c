@@ -9,6 +9,7 @@
  */
 #include "source_phases.h"
 
+#include "clock.h"
 #include "config.h"
 #include "frame.h"
 #include "names.h"
@@ -247,6 +248,69 @@ static void add_open_phases(const rec_frame_ctx *f, rec_thread *t, const char *w
                        (int64_t)top->id, (int64_t)(depth - inherited), text);
 }
 
+/* ---- the open stack ----------------------------------------------------------- */
+
+/* Copies of the open stack a busy thread may spoil before one holds: each
+ * copy takes well under a microsecond, so only a thread that enters a
+ * phase again and again inside that time spoils many. */
+#define OPEN_TRIES 16
+
+static scope_open_phase open_phases[REC_MAX_DEPTH];
+static rec_node *open_nodes[REC_MAX_DEPTH];
+
+/* The phases t has open, outermost first, into open_phases: how many.  The
+ * copy is taken while t runs (thread.h says why a copy that saw open_gen
+ * unchanged is a stack t had) and stops at the first frame this log cannot
+ * name yet: a node created after this frame's definitions were chosen (its
+ * children can only be newer), or an entry that was dropped.  -1 when every
+ * try was spoiled. */
+static int open_copy(rec_thread *t) {
+    for (int tries = 0; tries < OPEN_TRIES; tries++) {
+        uint32_t gen = rec_seq_load(&t->open_gen);
+        rec_seq_fence(memory_order_acquire);
+        uint32_t depth = __atomic_load_n(&t->depth, __ATOMIC_ACQUIRE);
+        if (depth >= REC_MAX_DEPTH)
+            depth = REC_MAX_DEPTH - 1; /* deeper entries are counted, never pushed */
+        uint32_t n = 0;
+        for (uint32_t k = 1; k <= depth; k++, n++) {
+            open_nodes[n] = rec_relaxed_load(&t->stack[k].node);
+            open_phases[n].start_ns = rec_seq_load(&t->stack[k].t0);
+        }
+        uint64_t now = rec_ticks_with(t->clock_tsc), now_ns = rec_mono_ns();
+        rec_seq_fence(memory_order_acquire);
+        if (rec_seq_load(&t->open_gen) != gen)
+            continue;
+        uint32_t named = 0;
+        for (; named < n; named++) {
+            const rec_node *node = open_nodes[named];
+            if (!node || node->idx == REC_IDX_DROPPED || node->idx == 0 || node->idx > t->w_nodes)
+                break;
+            /* Ticks to CLOCK_MONOTONIC: how long ago it began, from now. */
+            uint64_t t0 = open_phases[named].start_ns;
+            uint64_t ago = now > t0 ? rec_ticks_to_ns_with(now - t0, t->clock_mult) : 0;
+            open_phases[named].node = node->id;
+            open_phases[named].start_ns = now_ns > ago ? now_ns - ago : 0;
+        }
+        return (int)named;
+    }
+    return -1;
+}
+
+/* OPEN: what t has open as this frame closes, when anything is.  Taken
+ * after the thread's aggregates were copied, so an entry is never both in
+ * an aggregate and open: one that ends between the two copies is in
+ * neither until the next frame, which can only make a total short. */
+static void add_open(const rec_frame_ctx *f, rec_thread *t) {
+    if (rec_relaxed_load(&t->depth) == 0)
+        return;
+    int n = open_copy(t);
+    if (n <= 0)
+        return;
+    scope_record r = {.type = SCOPE_REC_OPEN};
+    r.u.open = (scope_rec_open){t->index, (uint32_t)n, open_phases};
+    rec_frame_add(f, &r);
+}
+
 static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
     uint32_t nn = t->w_frame_nodes;
     add_definitions(f, t, nn);
@@ -254,6 +318,8 @@ static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
         add_aggregate(f, rec_node_at(t, i), f->with_hist || t->w_final);
     add_counters(f, t);
     add_caveats(f, t);
+    if (!t->w_final)
+        add_open(f, t);
 }
 
 /* ---- the source -------------------------------------------------------------- */

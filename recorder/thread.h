@@ -163,10 +163,17 @@ typedef struct rec_thread {
     int w_defined;       /* writer: has written the THREAD record */
     int w_final;         /* writer: had exited before this frame copied it */
 
-    /* owner; depth, inherited and each frame's node are read by the writer
-     * for the phases still open at exit (rec_relaxed_store) */
+    /* owner; depth, inherited and each frame's node and t0 are read by the
+     * writer for the phases open at each frame (rec_open_copy).  An entry
+     * bumps open_gen (rec_open_begin) before it writes its frame and
+     * stores the depth last (release), after the frame: a copy of
+     * stack[1..depth] that saw open_gen unchanged from before it read the
+     * depth to after it read the frames is the stack as it was when that
+     * depth was stored.  An exit only lowers the depth, which leaves the
+     * frames below it as they were. */
     uint32_t depth;     /* open phases; the k-th is stack[k] while k < REC_MAX_DEPTH */
     uint32_t inherited; /* phases a forked child's parent had open: their ends are expected */
+    uint32_t open_gen;  /* entries begun: REC_SEQ_ADD by the owner, rec_seq_load by the writer */
     rec_frame stack[REC_MAX_DEPTH]; /* stack[0] is the root sentinel */
     /* owner: explicit[k] when scope_phase_begin opened stack[k], which
      * scope_phase_end alone may then end; a block's frame (0) is ended only
@@ -284,6 +291,21 @@ static inline uint32_t rec_seq_begin(_Atomic uint32_t *seq) {
 
 static inline void rec_seq_end(_Atomic uint32_t *seq, uint32_t s) {
     atomic_store_explicit(seq, s + 2, memory_order_release);
+}
+
+/* The owner's side of the open stack's generation: before an entry writes
+ * its frame.  One add to memory, no atomic read-modify-write: the owner is
+ * its only writer.  The fence orders the frame's stores after it for a
+ * writer whose copy saw any of them (a compiler barrier on x86). */
+static inline void rec_open_begin(rec_thread *t) {
+    REC_SEQ_ADD(t->open_gen, 1);
+    rec_seq_fence(memory_order_release);
+}
+
+/* The depth with the entry's frame written: the release makes the frame
+ * visible to a writer that loads this depth with acquire. */
+static inline void rec_open_publish(rec_thread *t, uint32_t depth) {
+    __atomic_store_n(&t->depth, depth, __ATOMIC_RELEASE);
 }
 
 /* The reader's side: copy(from, to) under the counter, retried while the

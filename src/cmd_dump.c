@@ -237,6 +237,13 @@ static void dump_trace(FILE *f, const scope_rec_trace *r) {
     fputc('\n', f);
 }
 
+static void dump_open(FILE *f, const scope_rec_open *r) {
+    fprintf(f, "  OPEN thread %" PRIu32 " (%" PRIu32 " open):", r->thread, r->n);
+    for (uint32_t i = 0; i < r->n; i++)
+        fprintf(f, " %" PRIu32 "@%" PRIu64, r->phases[i].node, r->phases[i].start_ns);
+    fputc('\n', f);
+}
+
 /* One line (or a few) per record, by the kinds of scope/record_kinds.h. */
 static void dump_record(FILE *f, const scope_record *r) {
     switch (r->type) {

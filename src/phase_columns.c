@@ -21,9 +21,9 @@ const layout_column phase_columns[PHASE_NCOLUMNS] = {
 };
 
 int phase_cell(const run_phase *p, enum phase_column c, char *buf, size_t cap) {
-    /* Left open and never completed: its time was never recorded, and 0
-     * would read as a phase that took none. */
-    if (p->open_threads && !p->dist.count &&
+    /* Left open and never completed, with no time recorded (a log before
+     * format 1.4): 0 would read as a phase that took none. */
+    if (p->open_threads && !p->dist.count && !p->open_ns &&
         (c == PHASE_COL_SHARE || c == PHASE_COL_TOTAL || c == PHASE_COL_SELF)) {
         snprintf(buf, cap, "open");
         return 0;
@@ -34,7 +34,8 @@ int phase_cell(const run_phase *p, enum phase_column c, char *buf, size_t cap) {
         return 0;
     case PHASE_COL_TOTAL:
         fmt_duration(buf, cap, (double)p->dist.total_ns);
-        /* Completed entries, and one left open past them: at least this. */
+        /* An entry still open: at least this, and more since its last frame
+         * (or its end, when the log stops with it open). */
         if (p->open_threads && strlen(buf) + 1 < cap)
             strcat(buf, "+");
         return 0;
@@ -69,7 +70,7 @@ int phase_cell(const run_phase *p, enum phase_column c, char *buf, size_t cap) {
 
 const char *phase_spread_cell(const run_phase *p, size_t role_procs, char *buf, size_t cap) {
     char a[24], b[24], c[24];
-    if (p->open_threads && !p->dist.count) { /* as its total says */
+    if (p->open_threads && !p->dist.count && !p->open_ns) { /* as its total says */
         snprintf(buf, cap, "open (%zu/%zu)", p->nprocs, role_procs);
         return buf;
     }

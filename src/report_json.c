@@ -18,6 +18,8 @@ static const char *end_name(enum run_end end) {
         return "signal";
     case RUN_END_KILLED:
         return "killed";
+    case RUN_END_RUNNING:
+        return "running";
     case RUN_END_UNKNOWN:
         break;
     }
@@ -35,6 +37,8 @@ static void put_header(json_out *j, cJSON *o, const run_model *m) {
     jo_u64(j, o, "end_wall_ns", m->end_wall_ns);
     jo_wall(j, o, "end_wall", m->end_wall_ns);
     jo_u64(j, o, "processes", m->nprocs);
+    jo_bool(j, o, "in_progress", m->nrunning > 0);
+    jo_u64(j, o, "running", m->nrunning);
     cJSON *hosts = jo_array(j, o, "hosts");
     for (size_t i = 0; i < m->nhosts; i++)
         jo_name(j, hosts, NULL, m->hosts[i]);
@@ -267,6 +271,7 @@ static void put_phase(json_out *j, cJSON *arr, const run_phase *p, size_t role_n
     put_dist(j, o, &p->dist);
     jo_u64(j, o, "self_ns", p->self_ns);
     jo_u64(j, o, "open_threads", p->open_threads);
+    jo_u64(j, o, "open_ns", p->open_ns);
     jo_num(j, o, "share", p->share);
     jo_num(j, o, "wait", p->wait);
     jo_u64(j, o, "cpu_count", p->cpu_count);

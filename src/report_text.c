@@ -34,7 +34,12 @@ static void put_hosts(FILE *f, const run_model *m) {
 static void put_header(FILE *f, const run_model *m, const text_style *st) {
     char buf[256];
     text_heading(f, st, "Runtime");
-    fprintf(f, " %s   ", fmt_duration(buf, sizeof buf, (double)m->runtime_ns));
+    fprintf(f, " %s", fmt_duration(buf, sizeof buf, (double)m->runtime_ns));
+    /* Figures of a run in progress are as of each process's newest frame. */
+    if (m->nrunning)
+        fprintf(f, " so far, in progress (%zu of %zu process%s running)", m->nrunning, m->nprocs,
+                m->nprocs == 1 ? "" : "es");
+    fputs("   ", f);
     text_heading(f, st, "Processes");
     fprintf(f, " %zu   ", m->nprocs);
     text_heading(f, st, "Roles");

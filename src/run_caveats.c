@@ -12,6 +12,7 @@
 #include "run_caveats.h"
 
 #include "fmt.h"
+#include "run_live.h"
 #include "text_escape.h"
 
 #include <assert.h>
@@ -21,12 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A worker is stale when it wrote nothing for this many of its own frame
- * intervals before the run's end, and for at least STALE_MIN_NS. */
-#define STALE_INTERVALS 3
-#define STALE_MIN_NS    (30ull * 1000000000ull)
-#define MIN_INTERVAL_NS (5ull * 1000000000ull)
 
 static const char *const kind_names[RUN_CAVEAT_KIND_LIMIT] = {
     [RUN_CAVEAT_UNREADABLE] = "unreadable", [RUN_CAVEAT_NO_IDENTITY] = "no-identity",
@@ -149,8 +144,11 @@ static void damage(caveat_list *l, size_t i, const worker_log *log) {
             if (log->damage[d].truncated)
                 t = &log->damage[d];
         add(l, RUN_CAVEAT_TRUNCATED, i,
-            "its log ends inside a frame (killed while writing, or still running): the last "
-            "%s from byte %" PRIu64 " were not read",
+            w->end == RUN_END_RUNNING
+                ? "its log ends inside a frame it is still writing (it is running): the last "
+                  "%s from byte %" PRIu64 " were not read"
+                : "its log ends inside a frame (killed while writing, or still running): the "
+                  "last %s from byte %" PRIu64 " were not read",
             fmt_bytes(bytes, sizeof bytes, (double)t->length), t->offset);
     }
 }
@@ -160,16 +158,13 @@ static void ending(caveat_list *l, size_t i, const worker_log *log) {
     run_worker *w = &m->workers[i];
     char dur[32];
     uint64_t behind = m->end_wall_ns > w->last_wall_ns ? m->end_wall_ns - w->last_wall_ns : 0;
-    /* Only a worker that vanished can be stale: one that exited or was
-     * ended by a signal stopped on purpose, and says so. */
-    if (w->end == RUN_END_KILLED) {
-        uint64_t interval = log->max_gap_ns > MIN_INTERVAL_NS ? log->max_gap_ns : MIN_INTERVAL_NS;
-        /* Capped so that an absurd gap in a damaged log cannot wrap. */
-        uint64_t limit =
-            interval < UINT64_MAX / STALE_INTERVALS ? STALE_INTERVALS * interval : UINT64_MAX;
-        if (limit < STALE_MIN_NS)
-            limit = STALE_MIN_NS;
-        if (behind > limit) {
+    /* Only a worker with no ending can be stale: one that exited or was
+     * ended by a signal stopped on purpose, and says so.  One still running
+     * whose frames stopped long before the others' is stale too (stopped,
+     * or hung).  Judged against the run's newest frame, never this
+     * reader's clock, so a run read long after it ended is not stale. */
+    if (w->end == RUN_END_KILLED || w->end == RUN_END_RUNNING) {
+        if (behind > run_stale_limit_ns(log->max_gap_ns)) {
             w->stale = 1;
             w->stale_ns = behind;
             add(l, RUN_CAVEAT_STALE, i,

@@ -78,6 +78,7 @@ static void on_process(worker_log *log, const scope_rec_process *p) {
     w->node_rank = p->node_rank;
     w->world_size = p->world_size;
     w->start_wall_ns = p->start_wall_ns;
+    w->start_mono_ns = p->start_mono_ns;
 }
 
 /* A sample interval, placed on the wall clock by the frame that holds it
@@ -103,6 +104,7 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
         log->last_seq = fr.seq;
         log->last_mono_ns = fr.mono_ns;
         log->last_wall_ns = fr.wall_ns;
+        log_frame_begins(log, fr.mono_ns);
         scope_record rec;
         while (scope_log_reader_next_record(r, &rec) == 1 && !log->nomem) {
             switch (rec.type) {
@@ -139,6 +141,9 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
                 break;
             case SCOPE_REC_LINES:
                 log_lines_set(&log->lines, &log->mem, &rec.u.lines);
+                break;
+            case SCOPE_REC_OPEN:
+                log_add_open(log, &rec.u.open);
                 break;
             default: /* traces: read by other parts */
                 break;

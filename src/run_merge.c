@@ -223,8 +223,15 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
     }
     if (isnan(p->per_proc_ns[c->proc]))
         p->per_proc_ns[c->proc] = 0;
-    if (n->left_open)
+    if (n->left_open || n->open_now)
         p->open_threads++;
+    run_dist *d = &p->dist;
+    /* An entry open at the process's newest frame counts its time up to
+     * that frame, so that a parent's total covers its children's; not its
+     * count, mean or percentiles, which are those of completed entries. */
+    d->total_ns += n->open_ns;
+    p->open_ns += n->open_ns;
+    p->per_proc_ns[c->proc] += (double)n->open_ns;
     if (!n->has_agg)
         return;
     if (n->count) {
@@ -235,7 +242,6 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
         c->parts[c->nparts++] =
             (struct phase_part){p, {n->exact_ns, n->exact_ns ? (size_t)n->count : 0}};
     }
-    run_dist *d = &p->dist;
     if (n->count && (!d->count || n->min_ns < d->min_ns))
         d->min_ns = n->min_ns;
     if (n->max_ns > d->max_ns)
@@ -372,8 +378,9 @@ static double quantile(const uint64_t *hist, uint64_t total, double q, uint64_t 
     return NAN;
 }
 
-static void settle_dist(run_dist *d, const uint64_t *hist) {
-    d->mean_ns = d->count ? (double)d->total_ns / (double)d->count : NAN;
+/* open_ns: the part of total_ns that is entries still open, not in count. */
+static void settle_dist(run_dist *d, const uint64_t *hist, uint64_t open_ns) {
+    d->mean_ns = d->count ? (double)(d->total_ns - open_ns) / (double)d->count : NAN;
     d->p50_ns = d->p95_ns = d->p99_ns = NAN;
     uint64_t total = 0;
     if (hist)
@@ -483,7 +490,7 @@ static void settle_phase(run_phase *p, const run_role *role, double *scratch) {
         return;
     }
     p->self_ns = p->dist.total_ns > kids ? p->dist.total_ns - kids : 0;
-    settle_dist(&p->dist, p->hist);
+    settle_dist(&p->dist, p->hist, p->open_ns);
     p->wait = NAN;
     if (p->cpu_count && p->cpu_wall_ns) {
         double w = 1.0 - (double)p->cpu_ns / (double)p->cpu_wall_ns;
@@ -556,7 +563,7 @@ static void add_iterations(run_phase *p, const char *name, run_dist *d, uint64_t
             if (k->dist.max_ns > d->max_ns)
                 d->max_ns = k->dist.max_ns;
             d->count += k->dist.count;
-            d->total_ns += k->dist.total_ns;
+            d->total_ns += k->dist.total_ns - k->open_ns; /* completed iterations only */
             if (k->hist)
                 for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++)
                     hist[b] += k->hist[b];
@@ -572,7 +579,7 @@ static int settle_iterations(run_role *r, const char *name) {
     if (!hist)
         return -1;
     add_iterations(r->root, name, &r->iterations, hist, &r->has_iterations);
-    settle_dist(&r->iterations, hist);
+    settle_dist(&r->iterations, hist, 0);
     free(hist);
     return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "arena.h"
 #include "run_caveats.h"
+#include "run_live.h"
 #include "run_merge.h"
 #include "run_resources.h"
 #include "text_escape.h"
@@ -144,8 +145,11 @@ enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, ch
                              "%s: none of its %zu log(s) could be read (first: %s)", shown, nlogs,
                              first);
     }
-    if (nomem || run_merge(m, &b->mem, b->logs, &b->opt) < 0 ||
-        run_add_caveats(m, &b->mem, b->logs) < 0) {
+    if (!nomem && run_merge(m, &b->mem, b->logs, &b->opt) == 0)
+        run_judge_live(m, b->logs);
+    else
+        nomem = 1;
+    if (nomem || run_add_caveats(m, &b->mem, b->logs) < 0) {
         run_free(m);
         return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory while loading", shown);
     }

@@ -36,8 +36,10 @@ typedef struct run_str {
 enum run_end {
     RUN_END_EXIT,    /* shut down cleanly (exit or scope_shutdown) */
     RUN_END_SIGNAL,  /* a signal ended it after flushing its last figures */
-    RUN_END_KILLED,  /* never shut down: SIGKILL, a crash, a lost node, or still running */
+    RUN_END_KILLED,  /* never shut down, and not running now: SIGKILL, a crash, a lost node
+                        (or, on another host, a process whose last frame is not recent) */
     RUN_END_UNKNOWN, /* its log could not be read at all */
+    RUN_END_RUNNING, /* no ending yet: still running (run_live.h says how that is judged) */
 };
 
 typedef struct run_worker {
@@ -48,6 +50,7 @@ typedef struct run_worker {
     int64_t pid, ppid;
     int32_t rank, local_rank, node_rank, world_size; /* -1 when no launcher said */
     uint64_t start_wall_ns;                          /* recorder start */
+    uint64_t start_mono_ns;                          /* the same, CLOCK_MONOTONIC of its host */
     uint64_t last_wall_ns;                           /* its newest intact frame */
     uint64_t last_in_attempt_ns; /* the same, as time since its attempt began (0: attempt
                                     unknown) */
@@ -151,8 +154,12 @@ struct run_phase {
     unsigned depth; /* 0: the role's root; 1: top-level phases; at most RUN_MAX_DEPTH */
     uint32_t flags; /* SCOPE_PHASE_F_* of any merged node */
 
-    size_t open_threads;          /* threads that left it open when their log ended: its
-                                     total lacks the time since it was last entered */
+    size_t open_threads;          /* threads that had it open at their log's newest frame, or
+                                     left it open when their thread or log ended */
+    uint64_t open_ns;             /* the time of its entries open at their process's newest frame,
+                                     up to that frame: in dist.total_ns, not in its count, mean
+                                     or percentiles (0 for logs before format 1.4, whose open
+                                     entries add nothing) */
     run_dist dist;                /* count, total, percentiles */
     uint64_t self_ns;             /* total minus its children's totals (never below 0) */
     double share;                 /* total / the role's phase time, 0..1 */
@@ -230,8 +237,11 @@ typedef struct run_model {
     run_attempt *attempts; /* oldest first; the last is the newest, the one shown */
     size_t nattempts;
 
-    /* The newest attempt. */
+    /* The newest attempt.  nrunning of its processes are running still
+     * (RUN_END_RUNNING): the run is in progress, and its figures are as of
+     * each process's newest frame. */
     size_t nprocs;
+    size_t nrunning;
     uint64_t start_wall_ns, end_wall_ns, runtime_ns;
     run_str *hosts; /* distinct, sorted */
     size_t nhosts;

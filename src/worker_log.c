@@ -223,6 +223,37 @@ void log_add_open_phases(worker_log *log, uint64_t n, uint32_t innermost, scope_
     log_add_note(log, text);
 }
 
+void log_frame_begins(worker_log *log, uint64_t mono_ns) {
+    log->nopen = 0;
+    log->open_mono_ns = mono_ns;
+}
+
+void log_add_open(worker_log *log, const scope_rec_open *o) {
+    for (uint32_t i = 0; i < o->n; i++) {
+        if (!ROOM_FOR_ONE(log, open, nopen, cap_open))
+            return;
+        log->open[log->nopen++] = (log_open){o->phases[i].node, o->phases[i].start_ns};
+    }
+}
+
+/* The newest frame's open entries onto their nodes.  A node this log never
+ * defined (a damaged log) is left out: it has nowhere to go.  A start after
+ * the frame (a clock that stepped, or damage) counts nothing.  A process
+ * that shut down said what it left open with left-open marks: those phases
+ * read as open, as they do in a log before format 1.4, not as running to
+ * its exit. */
+static void settle_open(worker_log *log) {
+    for (size_t i = 0; i < log->nopen && !log->shutdown; i++) {
+        log_node *n = log_node_of(log, log->open[i].node);
+        if (!n)
+            continue;
+        n->open_now = 1;
+        n->open_ns = log->open_mono_ns > log->open[i].start_ns
+                         ? log->open_mono_ns - log->open[i].start_ns
+                         : 0;
+    }
+}
+
 void log_add_note(worker_log *log, scope_bytes text) {
     if (!text.len)
         return; /* nothing to say beyond the count the caveat gives */
@@ -248,12 +279,13 @@ void worker_log_settle(worker_log *log) {
         log->inconsistent += log->lines.inconsistent - 1;
     }
 
+    settle_open(log);
     /* Threads that recorded something; the phase time of the process. */
     idmap seen = {0};
     for (size_t i = 0; i < log->nnodes; i++) {
         const log_node *n = &log->nodes[i];
         uint32_t dummy;
-        if (!n->has_agg)
+        if (!n->has_agg && !n->open_now)
             continue;
         if (!idmap_get(&seen, n->thread, &dummy)) { /* any uint32, as in thread_marks */
             if (idmap_put(&seen, n->thread, 0) < 0)
@@ -261,7 +293,7 @@ void worker_log_settle(worker_log *log) {
             w->nthreads++;
         }
         if (!n->parent)
-            w->phase_ns += n->wall_ns;
+            w->phase_ns += n->wall_ns + n->open_ns;
     }
     idmap_free(&seen);
 }
@@ -275,6 +307,7 @@ void worker_log_release(worker_log *log) {
     free(log->strings);
     free(log->counters);
     free(log->tmarks);
+    free(log->open);
     free(log->damage);
     for (size_t i = 0; i < log->npending; i++)
         free((void *)log->pending[i].bins);

@@ -20,7 +20,9 @@
 typedef struct log_node {
     uint32_t id, parent, name, thread, flags, file, line;
     int has_agg;
-    int left_open; /* still open when the log ended (an UNBALANCED left-open mark) */
+    int left_open;    /* still open when the log ended (an UNBALANCED left-open mark) */
+    int open_now;     /* open at the log's newest frame (its OPEN records) */
+    uint64_t open_ns; /* then: how long that entry had been open at that frame */
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
     uint32_t io_flags;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
@@ -41,6 +43,12 @@ typedef struct log_counter {
     uint64_t calls;
     int64_t total;
 } log_counter;
+
+/* A phase open at the newest frame read so far (an OPEN record's entry). */
+typedef struct log_open {
+    uint32_t node;
+    uint64_t start_ns; /* CLOCK_MONOTONIC */
+} log_open;
 
 typedef struct log_string {
     uint32_t id;
@@ -88,7 +96,10 @@ typedef struct worker_log {
     int flush_failed; /* a FLUSH_FAILED mark was read */
 
     uint64_t open_phase_marks; /* phases left open at exit or thread exit */
-    uint64_t inconsistent;     /* records contradicting the format, ignored */
+    log_open *open;            /* the phases the newest frame says are open */
+    size_t nopen, cap_open;
+    uint64_t open_mono_ns; /* that frame's CLOCK_MONOTONIC time */
+    uint64_t inconsistent; /* records contradicting the format, ignored */
     char inconsistent_what[160];
     char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */
     size_t nnotes;
@@ -141,11 +152,20 @@ void log_set_dropped(worker_log *log, uint32_t thread, int64_t total);
  * n - 1 nearest ancestors are marked left_open. */
 void log_add_open_phases(worker_log *log, uint64_t n, uint32_t innermost, scope_bytes text);
 
+/* A new frame, closed at mono_ns, begins: what older frames said was open
+ * no longer holds (format 1.4, OPEN: each frame says it whole). */
+void log_frame_begins(worker_log *log, uint64_t mono_ns);
+
+/* One thread's open phases as of the current frame. */
+void log_add_open(worker_log *log, const scope_rec_open *o);
+
 /* A caveat in the recorder's words, kept once (the first LOG_MAX_NOTES). */
 void log_add_note(worker_log *log, scope_bytes text);
 
-/* Once everything is read: the worker's totals (unbalanced, dropped,
- * threads that recorded, phase time) from the tables. */
+/* Once everything is read: each phase open at the newest frame gets the
+ * time it had been open then (open_ns), and the worker's totals
+ * (unbalanced, dropped, threads that recorded, phase time, open entries
+ * included) come from the tables. */
 void worker_log_settle(worker_log *log);
 
 #endif

@@ -399,10 +399,13 @@ static void save_screen(app *a) {
         app_message(a, 0, "saved the screen to %s", path);
 }
 
-static void reload(app *a) {
+/* Reads the run again, every view keeping its place.  quietly: the
+ * refresh timer's, which neither flashes a message while it reads nor
+ * replaces the one shown, unless it fails or finds the run ended. */
+static void reload(app *a, int quietly) {
     char msg[600];
     run_model *m = NULL;
-    if (!a->headless) {
+    if (!a->headless && !quietly) {
         /* A long run takes a moment to read again: say so meanwhile. */
         app_message(a, 0, "reloading %s ...", a->run_dir);
         app_draw(a);
@@ -421,6 +424,7 @@ static void reload(app *a) {
         snprintf(focus, sizeof focus, "%s", a->model->workers[a->focus_worker].path.s);
     run_free(a->model);
     a->model = m;
+    a->loads++;
     a->focus_worker = SIZE_MAX;
     for (size_t i = 0; focus[0] && i < m->nworkers; i++)
         if (!strcmp(m->workers[i].path.s, focus))
@@ -439,11 +443,24 @@ static void reload(app *a) {
         place_free(&places[i]);
     }
     char when[32];
+    fmt_duration(when, sizeof when, (double)m->runtime_ns);
     if (failed)
         app_message(a, 1, "out of memory while reloading");
-    else
+    else if (quietly && !m->nrunning)
+        app_message(a, 0, "the run has ended: %zu processes, runtime %s; refreshing stopped",
+                    m->nprocs, when);
+    else if (!quietly)
         app_message(a, 0, "reloaded: %zu processes, %zu caveats, runtime %s", m->nprocs,
-                    m->ncaveats, fmt_duration(when, sizeof when, (double)m->runtime_ns));
+                    m->ncaveats, when);
+}
+
+int app_refreshing(const app *a) {
+    return a->refresh_ms > 0 && a->model && a->model->nrunning > 0;
+}
+
+void app_refresh_tick(app *a) {
+    if (app_refreshing(a) && !a->searching)
+        reload(a, 1);
 }
 
 /* The view Tab (dir 1) or S-Tab (-1) goes to: the next one with a key. */
@@ -637,7 +654,7 @@ void app_key(app *a, int key) {
         app_message(a, 1, "a switches the attribution of the Lines and Source views");
         break;
     case ACT_RELOAD:
-        reload(a);
+        reload(a, 0);
         break;
     case ACT_REDRAW:
         if (!a->headless)
@@ -666,6 +683,13 @@ static void draw_header(app *a, int width) {
     len += (size_t)snprintf(line + len, sizeof line - len, "  %s  %zu process%s",
                             fmt_duration(num, sizeof num, (double)m->runtime_ns), m->nprocs,
                             m->nprocs == 1 ? "" : "es");
+    /* A run in progress says so first, and how it is kept up to date. */
+    if (m->nrunning && a->refresh_ms > 0)
+        len += (size_t)snprintf(line + len, sizeof line - len, "  IN PROGRESS, refresh %d%s",
+                                a->refresh_ms % 1000 ? a->refresh_ms : a->refresh_ms / 1000,
+                                a->refresh_ms % 1000 ? "ms" : "s");
+    else if (m->nrunning)
+        len += (size_t)snprintf(line + len, sizeof line - len, "  IN PROGRESS, r refreshes");
     for (size_t r = 0; r < m->nroles && len < sizeof line - 300; r++) {
         style_escape(m->roles[r].name, part, sizeof part);
         len += (size_t)snprintf(line + len, sizeof line - len, "%s%s x%zu", r ? ", " : "  ", part,

@@ -106,9 +106,18 @@ typedef struct app {
     char message[512]; /* shown in the status line until the next key */
     int message_is_error;
 
+    /* A run in progress (model->nrunning) is read again by itself every
+     * refresh_ms, as r reads it, each view keeping its place; 0: only r
+     * does.  loads counts the reads since the first, so a timer can start
+     * over after each. */
+    int refresh_ms;
+    unsigned loads;
+
     int headless; /* keys come from --keys; no terminal is touched */
     int quit;
 } app;
+
+#define APP_REFRESH_MS 5000 /* a recorder closes a frame every 5 s in a run's first minutes */
 
 /* Loads nothing: the caller sets run_dir, opt, model, theme and current,
  * opens ncurses, then calls this to build the views.  Returns 0 or -1
@@ -119,6 +128,15 @@ void app_release(app *a);
 /* Rebuilds a view from the model, keeping the selected row and what was
  * expanded (matched by row_key).  Returns 0 or -1 (memory). */
 int app_rebuild(view *v);
+
+/* Whether the run shown is in progress and refreshes by itself. */
+int app_refreshing(const app *a);
+
+/* The refresh timer fired: reads a run in progress again as r does (every
+ * view keeps its view, row, scroll, expanded nodes and filter), unless a
+ * search is being typed; says so once the run has ended, and refreshing
+ * stops there. */
+void app_refresh_tick(app *a);
 
 /* Handles one key (an ASCII character or an ncurses KEY_ code) through the
  * key table. */

@@ -204,6 +204,8 @@ int keymap_parse_key(const char **s, int *cols, int *rows, int *is_char, char *e
         if (sscanf(name + 7, "%dx%d", cols, rows) == 2 && *cols > 0 && *rows > 0 && *cols <= 1000 &&
             *rows <= 1000)
             key = KEY_RESIZE;
+    } else if (n == 7 && !strncmp(name, "refresh", 7)) {
+        key = KEYMAP_REFRESH_TIMER;
     } else if (n == 3 && !strncmp(name, "C-", 2) && name[2] >= 'a' && name[2] <= 'z') {
         key = KEY_CTRL(name[2]);
     } else if (n >= 2 && n <= 3 && name[0] == 'F' && name[1] >= '1' && name[1] <= '9' &&
@@ -221,7 +223,7 @@ int keymap_parse_key(const char **s, int *cols, int *rows, int *is_char, char *e
         snprintf(err, errlen,
                  "--keys: unknown key <%.*s> (names: <Up> <Down> <Left> <Right> <PgUp> <PgDn> "
                  "<Home> <End> <Enter> <BS> <Tab> <S-Tab> <Esc> <Space> <lt> <C-x> <F1> "
-                 "<resize:WxH>)",
+                 "<resize:WxH> <refresh>)",
                  (int)(n > 24 ? 24 : n), name);
         return -1;
     }

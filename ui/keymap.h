@@ -88,6 +88,9 @@ const char *keymap_keys_of(const key_binding *b, char *buf, size_t cap);
  * decoded), or a name in angle brackets ("<Down>", "<Enter>", "<lt>" for
  * '<').  A resize is "<resize:WxH>": returns KEY_RESIZE with *cols and
  * *rows set.  Returns 0 at the end, -1 with err set on a bad name. */
+/* "<refresh>" is no key: it stands for the refresh timer firing
+ * (KEYMAP_REFRESH_TIMER), which headless mode replays in its place. */
+#define KEYMAP_REFRESH_TIMER (KEY_MAX + 1)
 /* *is_char tells a character (which may share its number with a KEY_ code)
  * from a named key. */
 int keymap_parse_key(const char **s, int *cols, int *rows, int *is_char, char *err, size_t errlen);

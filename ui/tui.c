@@ -25,7 +25,8 @@
 #include <unistd.h>
 
 const char tui_usage[] = "RUN [--theme NAME|PATH] [--iteration NAME] [--view NAME]\n"
-                         "                 [--source-dir DIR] [--keys KEYS] [--size WxH] [--print]";
+                         "                 [--source-dir DIR] [--refresh SECONDS] [--keys KEYS]\n"
+                         "                 [--size WxH] [--print]";
 
 static void usage(FILE *f) {
     char views[256];
@@ -38,8 +39,11 @@ static void usage(FILE *f) {
             "  --view NAME        open on %s\n"
             "  --source-dir DIR   where else to look for source files (after the path\n"
             "                     recorded and the project folder)\n"
+            "  --refresh SECONDS  how often a run in progress is read again by itself\n"
+            "                     (default 5; 0: only when r is pressed)\n"
             "  --keys KEYS        headless: replay KEYS ('jj<Enter>/mcts<Enter>P'; names in\n"
-            "                     <>: <Up> <Down> <Enter> <Esc> <Tab> <PgDn> <resize:WxH>, ...)\n"
+            "                     <>: <Up> <Down> <Enter> <Esc> <Tab> <PgDn> <resize:WxH>, ...;\n"
+            "                     <refresh>: the refresh timer fires)\n"
             "  --size WxH         headless: the screen's size (default 80x24)\n"
             "  --print            headless: print the final screen as text\n\n"
             "Keys: ? in the browser lists them.  NO_COLOR=1 turns colour off.\n"
@@ -138,7 +142,9 @@ static int run_headless(app *a, const char *keys, int cols, int rows, int print,
             a->rows = kr;
             a->cols = kc;
         }
-        if (is_char && key >= 128)
+        if (key == KEYMAP_REFRESH_TIMER && !is_char)
+            app_refresh_tick(a);
+        else if (is_char && key >= 128)
             app_char(a, (unsigned)key);
         else
             app_key(a, key);
@@ -217,11 +223,27 @@ static int run_terminal(app *a, timings *t) {
     }
     refresh_screen(a);
     timing(t, "first-screen", now_ms() - t->start_ms);
+    /* A run in progress is read again every refresh_ms after its last
+     * reading (r's included); keys wait for the timer no longer than that. */
+    unsigned loads = a->loads;
+    double due = now_ms() + a->refresh_ms;
     while (!a->quit) {
+        if (a->loads != loads) {
+            loads = a->loads;
+            due = now_ms() + a->refresh_ms;
+        }
+        double left = due - now_ms();
+        timeout(app_refreshing(a) ? (left > 0 ? (int)left + 1 : 0) : -1);
         wint_t wc;
         int kind = get_wch(&wc);
-        if (kind == ERR)
+        if (kind == ERR) {
+            if (app_refreshing(a) && now_ms() >= due) {
+                app_refresh_tick(a);
+                due = now_ms() + a->refresh_ms; /* also when a search put it off */
+                refresh_screen(a);
+            }
             continue;
+        }
         double t0 = now_ms();
         int key = (int)wc;
         if (kind == KEY_CODE_YES && wc == KEY_RESIZE)
@@ -243,7 +265,7 @@ static int run_terminal(app *a, timings *t) {
 int tui_main(int argc, char **argv) {
     timings t = {.start_ms = now_ms()};
     const char *dir = NULL, *theme_arg = NULL, *keys = NULL, *view_name = NULL, *source_dir = NULL;
-    int cols = 80, rows = 24, print = 0, headless = 0;
+    int cols = 80, rows = 24, print = 0, headless = 0, refresh_ms = APP_REFRESH_MS;
     run_options opt = {0};
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -254,7 +276,8 @@ int tui_main(int argc, char **argv) {
         } else if (!strcmp(s, "--print")) {
             print = headless = 1;
         } else if (!strcmp(s, "--theme") || !strcmp(s, "--iteration") || !strcmp(s, "--keys") ||
-                   !strcmp(s, "--size") || !strcmp(s, "--view") || !strcmp(s, "--source-dir")) {
+                   !strcmp(s, "--size") || !strcmp(s, "--view") || !strcmp(s, "--source-dir") ||
+                   !strcmp(s, "--refresh")) {
             if (!val)
                 return bad("%s needs a value", s);
             i++;
@@ -268,7 +291,13 @@ int tui_main(int argc, char **argv) {
                 source_dir = val;
             else if (!strcmp(s, "--keys"))
                 keys = val, headless = 1;
-            else {
+            else if (!strcmp(s, "--refresh")) {
+                char *end;
+                double sec = strtod(val, &end);
+                if (end == val || *end || !(sec == 0 || (sec >= 0.1 && sec <= 3600)))
+                    return bad("--refresh: expected 0 or seconds from 0.1 to 3600, got '%s'", val);
+                refresh_ms = (int)(sec * 1000 + 0.5);
+            } else {
                 char x;
                 if (sscanf(val, "%dx%d%c", &cols, &rows, &x) != 2 || cols < 1 || rows < 1 ||
                     cols > 1000 || rows > 1000)
@@ -298,7 +327,11 @@ int tui_main(int argc, char **argv) {
         return bad("--source-dir: '%s' is not a folder", source_dir);
 
     static app a;
-    a = (app){.run_dir = dir, .source_dir = source_dir, .opt = opt, .current = first};
+    a = (app){.run_dir = dir,
+              .source_dir = source_dir,
+              .opt = opt,
+              .current = first,
+              .refresh_ms = refresh_ms};
     char err[1200];
     if (theme_resolve(theme_arg, &a.theme, err, sizeof err) < 0) {
         fprintf(stderr, "scope-tui: %s\n", err);

@@ -102,10 +102,11 @@ static const char *ended(const run_worker *w, char *buf, size_t cap) {
         snprintf(buf, cap, "signal %d", w->end_signal);
         break;
     case RUN_END_KILLED:
+    case RUN_END_RUNNING:
         if (w->stale)
             snprintf(buf, cap, "stale %s", fmt_duration(ago, sizeof ago, (double)w->stale_ns));
         else
-            snprintf(buf, cap, "killed");
+            snprintf(buf, cap, w->end == RUN_END_RUNNING ? "running" : "killed");
         break;
     default:
         snprintf(buf, cap, "unreadable");
@@ -205,7 +206,9 @@ static void draw_worker(view *v, WINDOW *w, int y, const playout *L, size_t inde
     else
         fmt_wall(b, sizeof b, wk->last_wall_ns);
     put(w, y, L, P_LAST, base, b);
-    put(w, y, L, P_END, wk->end == RUN_END_EXIT ? base : TH_WARN, ended(wk, b, sizeof b));
+    put(w, y, L, P_END,
+        wk->end == RUN_END_EXIT || (wk->end == RUN_END_RUNNING && !wk->stale) ? base : TH_WARN,
+        ended(wk, b, sizeof b));
     snprintf(b, sizeof b, "%zu", wk->ncaveats);
     put(w, y, L, P_CAVEATS, wk->ncaveats ? TH_WARN : TH_DIM, wk->ncaveats ? b : "-");
 }

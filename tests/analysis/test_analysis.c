@@ -206,8 +206,17 @@ START_TEST(known_figures) {
     ck_assert_msg(fabs(w->imbalance - busiest / mean) < 0.02, "imbalance %.4f, program %.4f",
                   w->imbalance, busiest / mean);
     ck_assert_msg(w->imbalance > 1.1, "imbalance %.3f", w->imbalance);
+    /* The slowest process is the one with the most phase time, and the
+     * spread's max the one with the most compute.  On a loaded machine
+     * those need not be one worker (its rest may be shorter), nor the one
+     * that spins longest: each is checked against its own figure. */
     ck_assert_uint_ne(w->slowest_worker, SIZE_MAX);
-    ck_assert_uint_eq(w->slowest_worker, compute->spread_max_worker);
+    near("slowest process's phase time", (double)m->workers[w->slowest_worker].phase_ns, busiest);
+    size_t k = 0;
+    while (k < w->nprocs && w->workers[k] != compute->spread_max_worker)
+        k++;
+    ck_assert_uint_lt(k, w->nprocs);
+    ck_assert_double_eq(compute->per_proc_ns[k], compute->spread_max_ns);
 
     /* Counters: exact totals, rate per second of the phase's own time. */
     const run_counter *items = an_counter(compute, "items");

@@ -279,6 +279,14 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
             mix(h, rec->u.trace.events[i].dur_ns);
         }
         break;
+    case SCOPE_REC_OPEN:
+        mix(h, rec->u.open.thread);
+        mix(h, rec->u.open.n);
+        for (uint32_t i = 0; i < rec->u.open.n; i++) {
+            mix(h, rec->u.open.phases[i].node);
+            mix(h, rec->u.open.phases[i].start_ns);
+        }
+        break;
     default:
         /* Unknown kinds carry only their raw body. */
         mix_bytes(h, rec->raw);

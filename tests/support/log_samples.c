@@ -64,6 +64,7 @@ static struct {
     scope_frame_addr frames[512];
     scope_stack_count counts[1000];
     scope_trace_event events[2000];
+    scope_open_phase open[255];
 } big;
 
 static void fill_process(scope_rec_process *p, unsigned variant) {
@@ -391,6 +392,39 @@ static void fill_trace(scope_rec_trace *t, unsigned variant) {
     }
 }
 
+static void fill_open(scope_rec_open *o, unsigned variant) {
+    static const scope_open_phase open0[] = {
+        {1, 5000000000ull},
+        {2, 5000001000ull},
+        {3, 5000002500ull},
+    };
+    /* Starts out of order and wrapping: gaps are signed, any order survives. */
+    static const scope_open_phase open1[] = {
+        {UINT32_MAX, UINT64_MAX}, {0, 0}, {1, UINT64_MAX}, {2, (uint64_t)INT64_MAX + 1}};
+    switch (variant) {
+    case 0:
+        o->thread = 1;
+        o->n = NELEM(open0);
+        o->phases = open0;
+        break;
+    case 1:
+        o->thread = UINT32_MAX;
+        o->n = NELEM(open1);
+        o->phases = open1;
+        break;
+    case 2:
+        o->thread = 1;
+        break;
+    default: /* the deepest stack a recorder writes */
+        for (unsigned i = 0; i < NELEM(big.open); i++)
+            big.open[i] = (scope_open_phase){1 + i, 1000000000ull + i * 40000ull};
+        o->thread = 2;
+        o->n = NELEM(big.open);
+        o->phases = big.open;
+        break;
+    }
+}
+
 int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     if (variant >= LOG_SAMPLE_VARIANTS)
         return -EINVAL;
@@ -508,6 +542,9 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     }
     case SCOPE_REC_TRACE:
         fill_trace(&rec->u.trace, variant);
+        return 0;
+    case SCOPE_REC_OPEN:
+        fill_open(&rec->u.open, variant);
         return 0;
     case SCOPE_REC_LINES:
         if (variant == 0)
@@ -823,6 +860,19 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
                 CMP_AU(events[i].start_ns);
                 snprintf(name, sizeof name, "trace.events[%u].dur_ns", i);
                 CMP_AU(events[i].dur_ns);
+            }
+        }
+        break;
+    }
+    case SCOPE_REC_OPEN: {
+        const scope_rec_open *x = &a->u.open, *y = &b->u.open;
+        CMP_U(thread);
+        if (cmp_count(&c, "open.n", x->n, x->phases, y->n, y->phases)) {
+            for (uint32_t i = 0; i < x->n; i++) {
+                snprintf(name, sizeof name, "open.phases[%u].node", i);
+                CMP_AU(phases[i].node);
+                snprintf(name, sizeof name, "open.phases[%u].start_ns", i);
+                CMP_AU(phases[i].start_ns);
             }
         }
         break;
@@ -1298,6 +1348,20 @@ static int write_trace(scope_log_writer *w, sample_state *st, uint64_t t0) {
     return add(w, &rec);
 }
 
+/* What the main thread has open when a frame closes at mono: an
+ * iteration, its self-play and one search, begun in that order; nothing
+ * in the last frame, written at exit, so the figures of a whole sample
+ * log are its aggregates alone. */
+static int write_open(scope_log_writer *w, uint64_t mono, int last) {
+    scope_open_phase open[] = {
+        {1, mono - 1500000000ull}, {2, mono - 900000000ull}, {3, mono - 4000000ull}};
+    scope_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_OPEN;
+    rec.u.open = (scope_rec_open){T_MAIN, last ? 0 : NELEM(open), open};
+    return add(w, &rec);
+}
+
 int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint64_t *frame_offsets,
                          uint64_t *file_size) {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
@@ -1340,6 +1404,8 @@ int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint
             (rc = write_trace(w, st, mono - frame_ns + 5000)) < 0)
             goto out;
         int last = f + 1 == nframes;
+        if ((rc = write_open(w, mono, last)) < 0)
+            goto out;
         if (last &&
             (rc = write_mark(w, SCOPE_MARK_SHUTDOWN, 0, mono - 10, SCOPE_SHUTDOWN_EXIT, NULL)) < 0)
             goto out;

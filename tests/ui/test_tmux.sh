@@ -340,9 +340,11 @@ $(diff -u "$case_dir/expected" "$saved" | head -20)"
 }
 
 # launch NAME ENV-ARGS...: a 120x40 session whose pane runs, in
-# $case_dir/wd, `env ENV-ARGS scope-tui RUN` and writes its exit status to
-# $case_dir/rc.  With $gate set, it starts only once $case_dir/go exists.
+# $case_dir/wd, `env ENV-ARGS scope-tui RUN TUI-ARGS` ($tui_args) and
+# writes its exit status to $case_dir/rc.  With $gate set, it starts only
+# once $case_dir/go exists.
 gate=0
+tui_args=()
 launch() {
     local s=$1
     shift
@@ -350,7 +352,7 @@ launch() {
     {
         echo "cd $(printf %q "$case_dir/wd")"
         ((gate)) && echo 'while [ ! -e ../go ]; do sleep 0.02; done'
-        printf '%q ' env "$@" "$scope_tui" "$run"
+        printf '%q ' env "$@" "$scope_tui" "$run" ${tui_args[@]+"${tui_args[@]}"}
         echo
         echo 'echo $? >../rc.part && mv ../rc.part ../rc'
     } >"$case_dir/launch.sh"
@@ -434,6 +436,57 @@ keys reload q
 wait_rc
 [ "$(cat "$case_dir/rc")" = 0 ] || fail "reload: q: exit status $(cat "$case_dir/rc")"
 tm kill-session -t reload
+run=$main_run
+
+# ---- a run in progress refreshes by itself, keeping the place ------------------------
+
+# The example pipeline, framing every 0.2 s, is opened while it runs with a
+# refresh every 0.5 s.  The selected row (a role's first phase, collapsed)
+# must stay selected and collapsed, and the role expanded, through the
+# refreshes that show the run growing; once it ends the browser says so and
+# stops refreshing.
+label="auto refresh"
+ncase=$((ncase + 1))
+case_dir=$tmp/case$ncase
+mkdir -p "$case_dir"
+main_run=$run
+run=$tmp/live
+SCOPE_FRAME_INTERVAL=0.2 "$pipeline" --quick --actors 2 --run-dir "$run" --out ckpt-live \
+    >live.out 2>&1 &
+live=$!
+for ((i = 0; i < poll_timeout; i++)); do
+    "$scope_tui" report "$run" 2>/dev/null | grep -q "in progress" && break
+    sleep 0.05
+done
+tui_args=(--refresh 0.5)
+launch live TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+tui_args=()
+wait_for live "IN PROGRESS, refresh 500ms"
+# Once the actors' first phase has children to fold: the cursor starts on the
+# role's row, so j selects that phase and Left collapses it.
+wait_re live '^ +▾ iteration'
+keys live j Left
+# The selected row, and the header's runtime, as they are now.
+selected_row() { grep -m1 '^>' "$1" | sed 's/^>[^A-Za-z_]*\([A-Za-z_][^ ]*\).*/\1/'; }
+runtime_of() { head -1 "$1" | sed -n 's/.*  \([0-9][^ ]*\)  [0-9]* process.*/\1/p'; }
+poll live "no row selected and collapsed" has_re '^> +▸ '
+before_row=$(selected_row "$case_dir/screen")
+before_rt=$(runtime_of "$case_dir/screen")
+refreshed() { [ "$(runtime_of "$1")" != "$before_rt" ]; }
+poll live "the runtime never moved on from $before_rt (no automatic refresh)" refreshed
+[ "$(selected_row "$case_dir/screen")" = "$before_row" ] ||
+    fail "auto refresh: the selection moved from '$before_row' to '$(selected_row "$case_dir/screen")'"
+has_re '^> +▸ ' "$case_dir/screen" || fail "auto refresh: the selected phase was expanded by a refresh"
+has_re '^ [A-Z]' "$case_dir/screen" || fail "auto refresh: the role rows are gone"
+wait "$live" || die "auto refresh: the example pipeline failed: $(tail -5 live.out)"
+wait_for live "the run has ended"
+has_text "IN PROGRESS" "$case_dir/screen" && fail "auto refresh: the header still says in progress"
+[ "$(selected_row "$case_dir/screen")" = "$before_row" ] ||
+    fail "auto refresh: the last refresh moved the selection from '$before_row'"
+keys live q
+wait_rc
+[ "$(cat "$case_dir/rc")" = 0 ] || fail "auto refresh: q: exit status $(cat "$case_dir/rc")"
+tm kill-session -t live
 run=$main_run
 
 # ---- refusals ----------------------------------------------------------------------

@@ -339,9 +339,9 @@ static void phase_agg_prefix(enc_buf *b) {
 /* A body that does not decode as its kind is reported as damage and skipped,
  * and never costs the records after it. */
 START_TEST(test_malformed_bodies_are_skipped) {
-    uint8_t bodies[8][64];
-    size_t lens[8];
-    uint32_t types[8];
+    uint8_t bodies[9][64];
+    size_t lens[9];
+    uint32_t types[9];
     size_t n = 0;
     enc_buf b;
 
@@ -390,6 +390,12 @@ START_TEST(test_malformed_bodies_are_skipped) {
     enc_byte(&b, 0);
     DONE();
     BODY(SCOPE_REC_COUNTER); /* nothing at all */
+    DONE();
+    BODY(SCOPE_REC_OPEN); /* two open phases announced, one present */
+    enc_u64(&b, 1);
+    enc_u64(&b, 2);
+    enc_u64(&b, 1);
+    enc_i64(&b, 5);
     DONE();
     BODY(SCOPE_REC_TRACE); /* three events announced, one present */
     enc_u64(&b, 1);
@@ -626,6 +632,15 @@ static void check_sample_record(const scope_record *rec, defs *d, unsigned seed,
             ck_assert_msg(i == 0 || rec->u.trace.events[i].start_ns >=
                                         rec->u.trace.events[i - 1].start_ns,
                           "%s: events out of start order", at);
+        }
+        break;
+    case SCOPE_REC_OPEN:
+        ck_assert_msg(DEFINED(thread, rec->u.open.thread), "%s: thread", at);
+        for (uint32_t i = 0; i < rec->u.open.n; i++) {
+            ck_assert_msg(DEFINED(node, rec->u.open.phases[i].node), "%s: node", at);
+            ck_assert_msg(i == 0 ||
+                              rec->u.open.phases[i].start_ns >= rec->u.open.phases[i - 1].start_ns,
+                          "%s: an open phase began before its parent", at);
         }
         break;
     default:

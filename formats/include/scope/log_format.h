@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 3 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 4 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -327,6 +327,19 @@ typedef struct scope_rec_trace {
     uint32_t n; /* events in start order */
     const scope_trace_event *events;
 } scope_rec_trace;
+
+/* The phases one thread has open when its frame is closed (format 1.4),
+ * outermost first: what counts an open phase's time up to the frame. */
+typedef struct scope_open_phase {
+    uint32_t node;     /* PHASE_NODE id */
+    uint64_t start_ns; /* CLOCK_MONOTONIC when this entry began */
+} scope_open_phase;
+
+typedef struct scope_rec_open {
+    uint32_t thread;
+    uint32_t n; /* open phases, outermost first: each the parent of the next */
+    const scope_open_phase *phases;
+} scope_rec_open;
 
 typedef struct scope_record {
     uint32_t type;   /* enum scope_rec_type, or an unknown kind (then only raw is set) */

@@ -28,7 +28,8 @@
     X(STACK_SAMPLES, 11, stack_samples) /* full sample counts of stacks (newest wins) */           \
     X(MARK, 12, mark)                   /* an event: signal, fork, exec, failure, shutdown */      \
     X(TRACE, 13, trace)                 /* full phase events of a bounded trace window */          \
-    X(LINES, 14, lines)                 /* line sampling settings and totals (newest wins) */
+    X(LINES, 14, lines)                 /* line sampling settings and totals (newest wins) */      \
+    X(OPEN, 15, open)                   /* one thread's open phases at its frame (newest frame) */
 
 /* X(NAME, kind number, "name"): SCOPE_MARK_<NAME>, shown as "name".  What
  * value, value2, subkind and text hold for each kind is in docs/format.md. */

@@ -32,6 +32,12 @@ static inline uint64_t rt_thread_trains(int i) {
 #define RT_EXIT_STEPS   12           /* entries of "step" */
 #define RT_EXIT_STEP_MS 40           /* apart by this much */
 
+/* ---- rt_open: phases open while frames are written ---------------------- */
+
+#define RT_OPEN_HOLDER   "rt-holder" /* its pthread name: holds "hold" { "inner" } */
+#define RT_OPEN_CHURNERS 2           /* threads entering "a" { "b" { "c" } } nonstop */
+#define RT_OPEN_MS       1000        /* how long they run */
+
 /* ---- rt_basic names: bytes a name may hold ------------------------------ */
 
 /* Control characters, an escape sequence and invalid UTF-8 (a lone

@@ -1,0 +1,89 @@
+/* A run still being recorded; see run_live.h. */
+#define _GNU_SOURCE
+#include "run_live.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STALE_INTERVALS 3
+#define STALE_MIN_NS    (30ull * 1000000000ull)
+#define MIN_INTERVAL_NS (5ull * 1000000000ull)
+
+uint64_t run_stale_limit_ns(uint64_t max_gap_ns) {
+    uint64_t interval = max_gap_ns > MIN_INTERVAL_NS ? max_gap_ns : MIN_INTERVAL_NS;
+    /* Capped so that an absurd gap in a damaged log cannot wrap. */
+    uint64_t limit =
+        interval < UINT64_MAX / STALE_INTERVALS ? STALE_INTERVALS * interval : UINT64_MAX;
+    return limit < STALE_MIN_NS ? STALE_MIN_NS : limit;
+}
+
+static uint64_t clock_ns(clockid_t id) {
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether pid runs on this host, started no later than start_mono_ns (its
+ * recorder's start, CLOCK_MONOTONIC).  /proc/PID/stat gives the start in
+ * clock ticks of the boot clock, which runs ahead of the monotonic one by
+ * the time the machine was suspended: that difference, now, and two ticks
+ * of rounding are allowed.  A zombie has ended. */
+static int pid_runs(int64_t pid, uint64_t start_mono_ns) {
+    if (pid <= 0 || pid > INT32_MAX)
+        return 0;
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%" PRId64 "/stat", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* The name in parentheses may hold anything: the fields follow its
+     * last ')'.  Then state (field 3) ... starttime (field 22). */
+    char *p = strrchr(buf, ')');
+    char state;
+    unsigned long long start_ticks;
+    if (!p || sscanf(p + 1,
+                     " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d "
+                     "%llu",
+                     &state, &start_ticks) != 2)
+        return 0;
+    if (state == 'Z' || state == 'X')
+        return 0;
+    long hz = sysconf(_SC_CLK_TCK);
+    if (hz <= 0)
+        return 0;
+    uint64_t tick = 1000000000ull / (uint64_t)hz;
+    uint64_t boot_ahead = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+    uint64_t started = (uint64_t)start_ticks * tick;
+    return started <= start_mono_ns + boot_ahead + 2 * tick;
+}
+
+void run_judge_live(run_model *m, const worker_log *logs) {
+    struct utsname u;
+    const char *here = uname(&u) == 0 ? u.nodename : "";
+    uint64_t now_wall = clock_ns(CLOCK_REALTIME);
+    size_t newest = m->nattempts ? m->nattempts - 1 : SIZE_MAX;
+    m->nrunning = 0;
+    for (size_t i = 0; i < m->nworkers; i++) {
+        run_worker *w = &m->workers[i];
+        if (w->attempt != newest || w->end != RUN_END_KILLED)
+            continue;
+        int running;
+        if (w->host.len == strlen(here) && !memcmp(w->host.s, here, w->host.len))
+            running = pid_runs(w->pid, w->start_mono_ns);
+        else
+            running = now_wall >= w->last_wall_ns &&
+                      now_wall - w->last_wall_ns <= run_stale_limit_ns(logs[i].max_gap_ns);
+        if (running) {
+            w->end = RUN_END_RUNNING;
+            m->nrunning++;
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/*
+ * A run still being recorded: which of the newest attempt's processes that
+ * never shut down are running still, and so whether the run is in
+ * progress.  Judged once, when the run is loaded.
+ */
+#ifndef SCOPE_RUN_LIVE_H
+#define SCOPE_RUN_LIVE_H
+
+#include "run_model.h"
+#include "worker_log.h"
+
+/* Marks RUN_END_RUNNING each worker of the newest attempt (logs[i] is
+ * m->workers[i]) whose log has no ending and whose process still runs: on
+ * this host, its pid is alive and started no later than its recorder did
+ * (so a reused pid is not taken for it); on another host, where no pid can
+ * be asked, its newest frame is recent by this host's clock (within the
+ * limit that makes a worker stale, run_caveats.c).  Sets m->nrunning. */
+void run_judge_live(run_model *m, const worker_log *logs);
+
+/* How long without a frame makes a worker that never shut down stale: three
+ * of its longest intervals between frames (at least 5 s each), and at
+ * least 30 s. */
+uint64_t run_stale_limit_ns(uint64_t max_gap_ns);
+
+#endif
