@@ -70,8 +70,10 @@ static int start_locked(const char *run_dir, const char *role) {
         goto fail;
     rec_clock_calibrate();
     rec_hot.cpu_mode = rec_cfg.cpu_mode;
-    /* Two reads per entry at under 2% of the phase: mean >= 100 reads. */
-    rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns : 100 * cpu_read_cost_ns();
+    /* Two reads per read entry at 2% of the phase: 100 reads of its time
+     * per read entry (phase.c). */
+    rec_hot.cpu_read_ns = cpu_read_cost_ns();
+    rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns : 100 * rec_hot.cpu_read_ns;
     if (rec_identity_init(&rec_id, &rec_cfg, err, sizeof err) < 0)
         goto fail;
     if (rec_writer_start(err, sizeof err) < 0)
