@@ -109,9 +109,23 @@ static void add_definitions(const rec_frame_ctx *f, rec_thread *t, uint32_t nn) 
     t->w_nodes = nn;
 }
 
+/* A node's histogram goes out again, whatever the frame, once its count
+ * has grown by an eighth since the histogram last sent: a log that ends at
+ * any frame (SIGKILL) then has percentiles over at least 8/9 of the entries
+ * its counts hold, at a cost of a few dozen histograms per node over a
+ * process's life (the count grows geometrically between them; bench/README.md
+ * measures it). */
+#define HIST_RESEND_GROWTH_SHIFT 3
+
+static int hist_grown(const rec_node *n, const node_snap *s) {
+    uint64_t sent = n->w_hist_count;
+    return sent && s->count - sent >= (sent >> HIST_RESEND_GROWTH_SHIFT) + 1;
+}
+
 /* with_hist: the aggregate carries the node's histogram.  The frame decides,
  * except for the last copy of an exited thread's node: no later frame
- * brings that node, so it carries its histogram whatever the frame. */
+ * brings that node, so it carries its histogram whatever the frame; and a
+ * node whose count outgrew its last histogram (hist_grown) carries it too. */
 static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
     node_snap s;
     /* count only grows, so an unchanged count is an unchanged node; but a
@@ -119,6 +133,7 @@ static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
      * older than its node's count (last sent in a frame without one). */
     if (!snap_node(n, &s, f->stuck_ok) || s.count == 0)
         return;
+    with_hist = with_hist || hist_grown(n, &s);
     int stale_hist = with_hist && n->w_hist_count != s.count;
     if (s.count == n->w_count && !f->resend_all && !stale_hist)
         return;
