@@ -66,8 +66,13 @@ static uint64_t cpu_read_cost_ns(void) {
 
 static int start_locked(const char *run_dir, const char *role) {
     char err[512] = "";
-    if (rec_config_from_env(&rec_cfg, run_dir, role, err, sizeof err) < 0)
-        goto fail;
+    if (rec_config_from_env(&rec_cfg, run_dir, role, err, sizeof err) < 0) {
+        /* The same settings fail the same way in every process of the run:
+         * said once (warn.h). */
+        rec_warn_setting("not recording: %s (the program runs on unrecorded)", err);
+        rec_state_set(REC_FAILED);
+        return -1;
+    }
     rec_clock_calibrate();
     rec_hot.cpu_mode = rec_cfg.cpu_mode;
     /* Two reads per read entry at 2% of the phase: 100 reads of its time
