@@ -104,10 +104,13 @@ static COLD uint32_t push_clock_cpu(rec_thread *t, rec_frame *f, uint32_t depth)
     if (cpu & REC_CPU_READ_ON) {
         uint64_t c = rec_thread_cpu_ns();
         f->cpu0 = c && c != REC_CPU0_NONE ? c : 1; /* 0 would mean "not read" */
+        f->t0 = rec_ticks_with(t->clock_tsc);
+        t->cpu_seen_ns = c;
+        t->cpu_seen_ticks = f->t0;
     } else {
         f->cpu0 = REC_CPU0_NONE;
+        f->t0 = rec_ticks_with(t->clock_tsc);
     }
-    f->t0 = rec_ticks_with(t->clock_tsc);
     return entered(t, depth);
 }
 
@@ -226,21 +229,52 @@ static inline uint64_t cpu_budget_due(const rec_node *n) {
     return n->cpu_reads * rec_hot.cpu_min_ns;
 }
 
-/* Adaptive reads are off and the node's time has reached cpu_due_ns: its
- * next entry reads CPU time again. */
-static COLD void cpu_reads_resume(rec_node *n) {
+/* An entry from t0 to now (d ns) that did not read CPU time, but is long
+ * enough to pay for a read at its exit (d >= cpu_min_ns): the entries a
+ * sample of reads misses the most, since one preempted or blocked entry can
+ * be most of a short phase's time.  When the thread's newest read of its CPU
+ * time was taken at most d/64 before the entry began, the CPU time since
+ * then is the entry's, to within that 1/64 (and one read's cost, taken off
+ * as on any exit), and the entry counts among those read. */
+static void exit_unread_long(rec_thread *t, rec_node *n, uint64_t t0, uint64_t now, uint64_t d) {
+    if (d < rec_hot.cpu_min_ns || t->cpu_seen_ticks == 0 || t->cpu_seen_ticks > t0 ||
+        elapsed_ns(t, t0, t->cpu_seen_ticks) > d / 64)
+        return;
+    uint64_t cpu = rec_thread_cpu_ns();
+    if (cpu < t->cpu_seen_ns)
+        return;
+    uint64_t used = cpu - t->cpu_seen_ns;
+    used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
+    uint32_t seq = rec_seq_begin(&n->seq);
+    REC_SEQ_ADD(n->cpu_count, 1);
+    REC_SEQ_ADD(n->cpu_wall_ns, d);
+    REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
+    rec_seq_end(&n->seq, seq);
+    n->cpu_reads++;
+    t->cpu_seen_ns = cpu;
+    t->cpu_seen_ticks = now;
+}
+
+/* Adaptive reads are off and the node's time has reached cpu_due_ns with
+ * the entry from t0 to now (d ns): its next entry reads CPU time again.  An
+ * entry of cpu_min_ns or more always gets here, since reads stop less than
+ * cpu_min_ns short of cpu_due_ns. */
+static COLD void cpu_reads_resume(rec_thread *t, rec_node *n, uint64_t t0, uint64_t now,
+                                  uint64_t d) {
+    exit_unread_long(t, n, t0, now, d);
     n->cpu_due_ns = UINT64_MAX;
     uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
     atomic_store_explicit(&n->cpu_read, cpu | REC_CPU_READ_ON, memory_order_relaxed);
 }
 
 /* The first entry to land in a histogram octave of this node. */
-static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_t d) {
+static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_t d, uint64_t t0,
+                                 uint64_t now) {
     uint64_t *oct = rec_hist_octave(t, n, b >> 4);
     if (oct) {
         update(n, oct, b, d);
         if (n->wall_ns >= n->cpu_due_ns)
-            cpu_reads_resume(n);
+            cpu_reads_resume(t, n, t0, now, d);
     } else
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
 }
@@ -257,7 +291,12 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
         (void)rec_cuda_sync();
         now = rec_ticks_with(t->clock_tsc);
     }
-    uint64_t cpu = f->cpu0 != REC_CPU0_NONE ? rec_thread_cpu_ns() : 0;
+    uint64_t cpu = 0;
+    if (f->cpu0 != REC_CPU0_NONE) {
+        cpu = rec_thread_cpu_ns();
+        t->cpu_seen_ns = cpu;
+        t->cpu_seen_ticks = now;
+    }
     if (n->flags & SCOPE_PHASE_F_IO)
         io = rec_phase_io_exit(t, (uint32_t)(f - t->stack), &dio) == 0 ? 1 : -1;
     uint64_t d = elapsed_ns(t, now, f->t0);
@@ -300,7 +339,7 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
             n->cpu_due_ns = due;
         }
     } else if (n->wall_ns >= n->cpu_due_ns) {
-        cpu_reads_resume(n);
+        cpu_reads_resume(t, n, f->t0, now, d);
     }
 }
 
@@ -357,12 +396,12 @@ static inline __attribute__((always_inline)) void exit_frame(rec_thread *t, uint
     uint32_t b = scope_hist_bucket(d);
     uint64_t *oct = n->hist[b >> 4];
     if (__builtin_expect(!oct, 0))
-        return exit_new_octave(t, n, b, d);
+        return exit_new_octave(t, n, b, d, f->t0, now);
     update(n, oct, b, d);
     /* The adaptive rule's budget has grown back: one compare, on a line
      * the update just wrote. */
     if (__builtin_expect(n->wall_ns >= n->cpu_due_ns, 0))
-        return cpu_reads_resume(n);
+        return cpu_reads_resume(t, n, f->t0, now, d);
 }
 
 /* A block's exit when the thread's depth is not the one its entry

@@ -205,6 +205,11 @@ typedef struct rec_thread {
     rec_io_counters attach_io;
     uint8_t attach_io_ok;
 
+    /* owner: the thread's newest read of its CPU time (ns) and the clock's
+     * ticks then (0: none yet), for an unread entry long enough to read at
+     * its exit alone (phase.c) */
+    uint64_t cpu_seen_ns, cpu_seen_ticks;
+
     /* owner: sentinel nodes.  stack[0] holds the root (idx 0); an entry that
      * could not be recorded holds `dropped` (idx REC_IDX_DROPPED) */
     rec_node root, dropped;
