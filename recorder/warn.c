@@ -5,22 +5,30 @@
 #include "warn.h"
 
 #include "config.h"
+#include "recorder.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Declares `line` and prints the caller's arguments after fmt into it;
+ * returns from the caller when they cannot be formatted. */
+#define FORMAT_LINE(line, fmt)                                                                     \
+    char line[1024];                                                                               \
+    do {                                                                                           \
+        va_list ap_;                                                                               \
+        va_start(ap_, fmt);                                                                        \
+        int n_ = vsnprintf(line, sizeof line, fmt, ap_);                                           \
+        va_end(ap_);                                                                               \
+        if (n_ < 0)                                                                                \
+            return;                                                                                \
+    } while (0)
+
 void rec_warn(const char *fmt, ...) {
     if (rec_cfg.quiet)
         return;
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
+    FORMAT_LINE(line, fmt);
     fprintf(stderr, "scope: %s\n", line);
 }
 
@@ -31,13 +39,7 @@ void rec_warn(const char *fmt, ...) {
 void rec_warn_setting(const char *fmt, ...) {
     if (rec_cfg.quiet)
         return;
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
+    FORMAT_LINE(line, fmt);
     char hash[17];
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)rec_fnv1a(line, strlen(line)));
     const char *said = getenv(REC_WARNED_ENV);
