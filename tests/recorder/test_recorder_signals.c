@@ -38,19 +38,26 @@ static size_t frames_now(const char *dir) {
     return n;
 }
 
+/* rt_signals spin into dir, a frame every 0.1 s, until at least `frames`
+ * are on disk; returns how many were. */
+static size_t spin_frames(rt_proc *p, const char *dir, size_t frames) {
+    const char *env[] = {"SCOPE_FRAME_INTERVAL=0.1", NULL};
+    start(p, "spin", dir, env);
+    size_t before = 0;
+    double deadline = rt_now() + (rt_sanitized() ? 60 : 20);
+    while ((before = frames_now(dir)) < frames && rt_now() < deadline)
+        rt_sleep(0.01);
+    ck_assert_msg(before >= frames, "only %zu frame(s) on disk before the deadline", before);
+    return before;
+}
+
 START_TEST(test_sigkill_keeps_closed_frames) {
     /* A few kills at different moments of the writer's cycle. */
     for (int round = 0; round < 4; round++) {
         char dir[4200];
         rt_mkdir(dir, sizeof dir, "sigkill");
-        const char *env[] = {"SCOPE_FRAME_INTERVAL=0.1", NULL};
         rt_proc p;
-        start(&p, "spin", dir, env);
-        size_t before = 0;
-        double deadline = rt_now() + (rt_sanitized() ? 60 : 20);
-        while ((before = frames_now(dir)) < 2 && rt_now() < deadline)
-            rt_sleep(0.01);
-        ck_assert_msg(before >= 2, "only %zu frame(s) on disk before the deadline", before);
+        size_t before = spin_frames(&p, dir, 2);
         rt_sleep(0.013 * round);
         kill(p.pid, SIGKILL);
         ck_assert_int_eq(rt_wait(&p, 10), 0);
@@ -117,14 +124,8 @@ END_TEST
 START_TEST(test_sigkill_keeps_percentiles_fresh) {
     char dir[4200];
     rt_mkdir(dir, sizeof dir, "sigkill_hist");
-    const char *env[] = {"SCOPE_FRAME_INTERVAL=0.1", NULL};
     rt_proc p;
-    start(&p, "spin", dir, env);
-    size_t before = 0;
-    double deadline = rt_now() + (rt_sanitized() ? 60 : 20);
-    while ((before = frames_now(dir)) < 5 && rt_now() < deadline)
-        rt_sleep(0.01);
-    ck_assert_msg(before >= 5, "only %zu frame(s) on disk before the deadline", before);
+    spin_frames(&p, dir, 5);
     kill(p.pid, SIGKILL);
     ck_assert_int_eq(rt_wait(&p, 10), 0);
     rr_run run;
