@@ -74,7 +74,10 @@ static inline void push_clock(const rec_thread *t, rec_frame *f) {
  * the node's own time, so a preempted entry buys a bounded number of reads
  * and a short phase settles near one read entry per cpu_min_ns of its time.
  * exit_cpu stops the reads when the budget is spent and sets cpu_due_ns;
- * the fast exit starts them again once wall_ns reaches it. */
+ * the fast exit starts them again once wall_ns reaches it, and an unread
+ * entry long enough to pay for a read reads at its exit alone
+ * (exit_unread_long). */
+
 /* What an entry returns when it pushed no frame (nesting too deep, or not
  * recording): no thread's depth ever equals it, so its block's exit takes
  * the cold path, which ends it as the innermost phase. */
