@@ -80,18 +80,27 @@ static int lines_with(const char *err, const char *text) {
 /* A setting that does not parse is said once per run, not by each process
  * of it: rt_family's forked child and exec'd child inherit the parent's
  * settings and stay silent.  Their stderr is a file: none of them prints
- * the exit line (a terminal's alone). */
+ * the exit line (a terminal's alone).  The line sampler's case forks a
+ * process whose sampler runs a thread, and the child starts threads of its
+ * own, which ThreadSanitizer does not support (it ends the child): that case
+ * is left out under it. */
+#if defined(__SANITIZE_THREAD__)
+#define NCASES 1
+#else
+#define NCASES 2
+#endif
 START_TEST(test_bad_setting_said_once_per_run) {
     static const struct {
-        const char *env, *said;
+        const char *env, *lines, *said;
     } cases[] = {
-        {"SCOPE_CPU_TIME=bogus", "SCOPE_CPU_TIME='bogus' is not off, adaptive or always"},
-        {"SCOPE_LINES_HZ=fast", "SCOPE_LINES_HZ='fast' is not a rate"},
+        {"SCOPE_CPU_TIME=bogus", "SCOPE_LINES=0",
+         "SCOPE_CPU_TIME='bogus' is not off, adaptive or always"},
+        {"SCOPE_LINES_HZ=fast", "SCOPE_LINES=1", "SCOPE_LINES_HZ='fast' is not a rate"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (size_t i = 0; i < NCASES; i++) {
         char dir[4200];
         rt_mkdir(dir, sizeof dir, "once");
-        const char *env[] = {cases[i].env, "SCOPE_LINES=1", NULL};
+        const char *env[] = {cases[i].env, cases[i].lines, NULL};
         rt_opts o = {.env = env};
         char *argv[] = {(char *)rt_prog("rt_family"), dir, NULL};
         rt_proc p;
