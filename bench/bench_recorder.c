@@ -520,6 +520,33 @@ static double sample_bytes_per_hour(const char *dir, double interval, double sec
     return per * 3600;
 }
 
+/* The frames of hour `hour` (0: the first) that carry histograms under the
+ * automatic schedule (a frame every 5 s for 5 minutes, then every 30 s):
+ * those 120 s or more after the last that did, and, since a node sends its
+ * histogram again once its count grew by an eighth since the last one sent
+ * (recorder/source_phases.c), those whose count (steady, so in proportion
+ * to the time) passed 9/8 of the count at the last one (unless !growth,
+ * the 120 s rule alone, for comparison).  *frames gets the hour's frames. */
+static int hist_frames_in_hour(int hour, int growth, int *frames) {
+    double last_interval = -1e9, last_sent = 0;
+    int n = 0, all = 0;
+    for (double t = 5; t <= 3600.0 * (hour + 1); t += t < 300 ? 5 : 30) {
+        int hist = last_sent == 0 || t - last_interval >= 120;
+        if (hist)
+            last_interval = t;
+        /* hist_grown: count - sent >= sent / 8 + 1 */
+        hist = hist || (growth && t >= last_sent * 9 / 8);
+        if (hist)
+            last_sent = t;
+        if (t > 3600.0 * hour) {
+            all++;
+            n += hist;
+        }
+    }
+    *frames = all;
+    return n;
+}
+
 static int log_size_bench(const char *dir, int seconds) {
     unsetenv("SCOPE_FRAME_INTERVAL");
     unsetenv("SCOPE_HIST_INTERVAL");
@@ -539,9 +566,14 @@ static int log_size_bench(const char *dir, int seconds) {
     double plain = (double)fs.plain_bytes / fs.plain_frames;
     double hist = (double)fs.hist_bytes / fs.hist_frames;
     /* The automatic schedule: a frame every 5 s for 5 minutes, then every
-     * 30 s (60 + 110 frames an hour); histograms at most every 120 s (30 of
-     * those frames carry them). */
-    double hour = 140 * plain + 30 * hist;
+     * 30 s (60 + 110 frames an hour); which of them carry histograms:
+     * hist_frames_in_hour. */
+    int frames1, frames2;
+    int hist1 = hist_frames_in_hour(0, 1, &frames1), hist2 = hist_frames_in_hour(1, 1, &frames2);
+    int hist0 = hist_frames_in_hour(0, 0, &frames1);
+    double hour = (frames1 - hist1) * plain + hist1 * hist;
+    double interval_only = (frames1 - hist0) * plain + hist0 * hist;
+    double later = (frames2 - hist2) * plain + hist2 * hist;
     printf("log size at default settings: one process, 2 threads, 20 phases, 5 counters\n");
     printf("  %-40s %10d s\n", "recorded for", seconds);
     printf("  %-40s %10ld bytes in %ld frames\n", "log file", fs.total, fs.frames);
@@ -549,11 +581,18 @@ static int log_size_bench(const char *dir, int seconds) {
            fs.plain_frames);
     printf("  %-40s %10.0f bytes (%ld frames)\n", "frame with histograms, mean", hist,
            fs.hist_frames);
-    printf("  %-40s %10.1f KiB\n", "per process-hour (140 + 30 frames)", hour / 1024);
+    char what[80];
+    snprintf(what, sizeof what, "first process-hour (%d + %d frames)", frames1 - hist1, hist1);
+    printf("  %-40s %10.1f KiB\n", what, hour / 1024);
+    snprintf(what, sizeof what, "  by the 120 s rule alone (%d + %d)", frames1 - hist0, hist0);
+    printf("  %-40s %10.1f KiB\n", what, interval_only / 1024);
+    snprintf(what, sizeof what, "second process-hour (%d + %d frames)", frames2 - hist2, hist2);
+    printf("  %-40s %10.1f KiB\n", what, later / 1024);
     double samples = sample_bytes_per_hour(dir, 0.05, 10);
     if (samples < 0)
         return 1;
-    printf("\n  %-40s %10.1f KiB\n", "phases + samples, per process-hour", (hour + samples) / 1024);
+    printf("\n  %-40s %10.1f KiB\n", "phases + samples, first process-hour",
+           (hour + samples) / 1024);
     return 0;
 }
 

@@ -11,7 +11,8 @@
  * recorder starts, holding the PROCESS record; a frame every 5 s for 5
  * minutes, then every 30 s; definitions in the first frame after their first
  * use; full values of what changed; histograms at most every 120 s and in the
- * exit frame; adaptive CPU time; an exit frame with a shutdown mark.  Only the
+ * exit frame; adaptive CPU time (an earlier rule than the recorder's, see
+ * bench/README.md); an exit frame with a shutdown mark.  Only the
  * clock is synthetic, and the workload is a model: a learner or actor tree on
  * a main thread and a helper thread per process, lognormal phase times with
  * per-process speed factors.
@@ -719,7 +720,8 @@ static int draw_samples(proc *p, thread *t, node *nd, double median) {
 }
 
 /* Adds the samples to the node's aggregate exactly as that many entries
- * would: the adaptive CPU rule's first half included (recorder/phase.c). */
+ * would, under an earlier, two-half adaptive CPU rule than the recorder's
+ * (bench/README.md says how they differ): its first half here. */
 static void record_samples(node *nd, int ns) {
     for (int j = 0; j < ns; j++) {
         const sample *s = &samples[j];

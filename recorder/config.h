@@ -16,7 +16,7 @@ typedef struct rec_config {
     uint64_t hist_interval_ns;   /* periodic frames carry histograms this often */
     uint64_t sample_interval_ns; /* the resource sampler's interval; 0: no sampler */
     int cpu_mode;                /* enum rec_cpu_mode */
-    uint64_t cpu_min_ns;         /* adaptive: read CPU time for phases at least this long */
+    uint64_t cpu_min_ns;         /* adaptive: a phase's time per entry that reads CPU time */
     int quiet;                   /* SCOPE_QUIET: no stderr lines */
     unsigned dir_mode;           /* the directories it creates: SCOPE_DIR_MODE, else 0755 */
     int dir_mode_exact;          /* SCOPE_DIR_MODE given: applied as is, not less the umask */
@@ -30,8 +30,9 @@ extern rec_config rec_cfg;
 /* Settings the hot path reads.  Written by lifecycle.c while the recorder
  * starts, before any thread attaches; fixed while recording. */
 struct rec_hot_settings {
-    int cpu_mode;        /* enum rec_cpu_mode */
-    uint64_t cpu_min_ns; /* adaptive threshold on a phase's mean duration */
+    int cpu_mode;         /* enum rec_cpu_mode */
+    uint64_t cpu_min_ns;  /* adaptive: a phase's time per entry that reads CPU time */
+    uint64_t cpu_read_ns; /* what one read of CPU time costs here, measured at start */
 };
 extern struct rec_hot_settings rec_hot;
 

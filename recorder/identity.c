@@ -220,6 +220,7 @@ static void rendezvous(rec_identity *id, const rec_config *cfg, const char *key)
         int published = publish(launches, name, fresh, key, err, sizeof err);
         if (published == 1) {
             snprintf(id->run_id, sizeof id->run_id, "%s", fresh);
+            id->run_started = 1;
             got = 0;
         } else if (published == 0) { /* another rank published first: take its id */
             got = read_published(launches, name, id->run_id, sizeof id->run_id, err, sizeof err);
@@ -250,6 +251,7 @@ void rec_identity_self(rec_identity *id) {
 int rec_identity_init(rec_identity *id, const rec_config *cfg, char *err, size_t errlen) {
     (void)err, (void)errlen; /* nothing here stops recording: see rendezvous */
     rec_identity_self(id);
+    id->run_started = 0;
     if (gethostname(id->host, sizeof id->host) != 0 || !id->host[0])
         snprintf(id->host, sizeof id->host, "localhost");
     id->host[sizeof id->host - 1] = '\0';
@@ -274,6 +276,7 @@ int rec_identity_init(rec_identity *id, const rec_config *cfg, char *err, size_t
         return 0;
     }
     new_run_id(id->run_id, sizeof id->run_id);
+    id->run_started = 1;
     return 0;
 }
 

@@ -17,6 +17,7 @@ typedef struct rec_identity {
     int32_t rank, local_rank, node_rank, world_size; /* -1: no launcher says */
     char job_id[128], step_id[64];
     uint64_t start_wall_ns, start_mono_ns;
+    int run_started; /* this process chose the run id: no parent's, no other rank's */
 } rec_identity;
 
 /* The process's identity.  Written by lifecycle.c only, under its lock,

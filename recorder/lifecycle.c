@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "exit_line.h"
 #include "identity.h"
 #include "lock.h"
 #include "names.h"
@@ -41,6 +42,10 @@ static rec_lock life = REC_LOCK_INIT;
 static int hooks_installed;
 /* A forked child whose fork handler could not take every lock (fork_child). */
 static int forked_unrecordable;
+/* This process started the run and records it: it says where the run went
+ * as it exits (exit_line.h).  A forked child, or a process that joined a
+ * run (an exec'd child, a launcher's other ranks), leaves that to it. */
+static int announce_at_exit;
 
 static int env_true(const char *v) {
     return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
@@ -66,17 +71,25 @@ static uint64_t cpu_read_cost_ns(void) {
 
 static int start_locked(const char *run_dir, const char *role) {
     char err[512] = "";
-    if (rec_config_from_env(&rec_cfg, run_dir, role, err, sizeof err) < 0)
-        goto fail;
+    if (rec_config_from_env(&rec_cfg, run_dir, role, err, sizeof err) < 0) {
+        /* The same settings fail the same way in every process of the run:
+         * said once (warn.h). */
+        rec_warn_setting("not recording: %s (the program runs on unrecorded)", err);
+        rec_state_set(REC_FAILED);
+        return -1;
+    }
     rec_clock_calibrate();
     rec_hot.cpu_mode = rec_cfg.cpu_mode;
-    /* Two reads per entry at under 2% of the phase: mean >= 100 reads. */
-    rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns : 100 * cpu_read_cost_ns();
+    /* Two reads per read entry at 2% of the phase: 100 reads of its time
+     * per read entry (phase.c). */
+    rec_hot.cpu_read_ns = cpu_read_cost_ns();
+    rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns : 100 * rec_hot.cpu_read_ns;
     if (rec_identity_init(&rec_id, &rec_cfg, err, sizeof err) < 0)
         goto fail;
     if (rec_writer_start(err, sizeof err) < 0)
         goto fail;
     rec_export_env(&rec_id, &rec_cfg);
+    announce_at_exit = rec_id.run_started;
     if (!hooks_installed) {
         hooks_installed = 1;
         pthread_atfork(fork_prepare, fork_parent, fork_child);
@@ -190,6 +203,10 @@ int scope_flush(void) {
 static void at_exit(void) {
     rec_lock_take(&life);
     stop_locked(SCOPE_SHUTDOWN_EXIT);
+    if (announce_at_exit) {
+        announce_at_exit = 0;
+        rec_exit_line(rec_cfg.run_dir);
+    }
     rec_lock_give(&life);
 }
 
@@ -255,6 +272,7 @@ static void fork_child(void) {
         rec_lock_give(&life);
     else
         rec_lock_reset(&life);
+    announce_at_exit = 0; /* the parent started the run: it says so */
     int recording = rec_state_get() == REC_ON;
     /* Also when not recording: it resets the writer's lock if not taken. */
     rec_writer_fork_child(fork_held.work);

@@ -53,13 +53,16 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 /* ---- settings ------------------------------------------------------------ */
 
 /* rec_warn honours SCOPE_QUIET once the recorder has started; the sampler
- * also runs without it. */
-#define lines_warn(...)                                                                            \
+ * also runs without it.  with: rec_warn, or rec_warn_setting for a setting
+ * that does not parse (once per run). */
+#define lines_warn_with(with, ...)                                                                 \
     do {                                                                                           \
         const char *q_ = getenv("SCOPE_QUIET");                                                    \
         if (!q_ || !*q_ || !strcmp(q_, "0"))                                                       \
-            rec_warn(__VA_ARGS__);                                                                 \
+            with(__VA_ARGS__);                                                                     \
     } while (0)
+#define lines_warn(...)         lines_warn_with(rec_warn, __VA_ARGS__)
+#define lines_warn_setting(...) lines_warn_with(rec_warn_setting, __VA_ARGS__)
 
 static int env_on(const char *v) {
     return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
@@ -115,8 +118,9 @@ static void read_settings(void) {
         errno = 0;
         unsigned long n = strtoul(v, &end, 10);
         if (errno || end == v || *end || n < 1 || n > MAX_HZ)
-            lines_warn("SCOPE_LINES_HZ='%.40s' is not a rate in 1..%u per second; sampling at %u",
-                       v, MAX_HZ, DEFAULT_HZ);
+            lines_warn_setting(
+                "SCOPE_LINES_HZ='%.40s' is not a rate in 1..%u per second; sampling at %u", v,
+                MAX_HZ, DEFAULT_HZ);
         else
             hz = (uint32_t)n;
     }
@@ -128,7 +132,8 @@ static void read_settings(void) {
         if (!strcmp(v, "wall"))
             rec_lines_cfg.clock = SCOPE_LINES_CLOCK_WALL;
         else if (strcmp(v, "cpu") != 0)
-            lines_warn("SCOPE_LINES_CLOCK='%.40s' is not cpu or wall; sampling CPU time", v);
+            lines_warn_setting("SCOPE_LINES_CLOCK='%.40s' is not cpu or wall; sampling CPU time",
+                               v);
     }
 }
 

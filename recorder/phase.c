@@ -60,16 +60,26 @@ static inline void push_clock(const rec_thread *t, rec_frame *f) {
     REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
 }
 
-/* The CPU-time window must lie inside the wall-time window, or a phase that
- * never waits shows a negative wait%: the clock first, then CPU time, and
- * the reverse on exit.  The reads' own cost is then inside the phase, which
- * the adaptive rule keeps under 2% of it.
+/* Phases that read CPU time.  The reads stay outside the phase's wall
+ * time, so that they never inflate its total: an entry reads CPU time
+ * before the clock, an exit the clock before CPU time.  The CPU window then
+ * holds the wall window and the part of the two reads between their
+ * samples, about one read's cost, which exit_cpu takes out again (the cost
+ * measured at start, rec_hot.cpu_read_ns) before it clamps CPU time to the
+ * wall time: wait% is never negative, and a phase that waited reads true.
  *
- * The adaptive rule has two halves with one writer each.  The owner judges
- * a node's first four entries (exit_cpu) and keeps its verdict in
- * cpu_quiet; from then on the writer thread judges each frame interval's
- * entries and stores its verdict in cpu_read.  The owner's verdict holds
- * until the writer's first. */
+ * The adaptive rule is the owner's alone and follows the node's own
+ * entries, never the frame schedule: an entry reads CPU time while the
+ * node's reads so far have cost at most 2% of its time, that is while
+ * reads x cpu_min_ns <= wall_ns (cpu_min_ns is 100 reads; two reads a
+ * read entry).  The first entry reads; past that the budget grows only with
+ * the node's own time, so a preempted entry buys a bounded number of reads
+ * and a short phase settles near one read entry per cpu_min_ns of its time.
+ * exit_cpu stops the reads when the budget is spent and sets cpu_due_ns;
+ * the fast exit starts them again once wall_ns reaches it, and an unread
+ * entry long enough to pay for a read reads at its exit alone
+ * (exit_unread_long). */
+
 /* What an entry returns when it pushed no frame (nesting too deep, or not
  * recording): no thread's depth ever equals it, so its block's exit takes
  * the cold path, which ends it as the innermost phase. */
@@ -84,28 +94,28 @@ static inline uint32_t entered(const rec_thread *t, uint32_t depth) {
     return t->clock_tsc ? depth : depth | NO_TSC;
 }
 
-static inline int reads_cpu(const rec_node *n, uint8_t cpu_read) {
-    uint8_t rule = cpu_read & REC_CPU_READ_RULE;
-    return rule != REC_CPU_READ_OFF && !(n->cpu_quiet && rule == REC_CPU_READ_FIRST);
-}
-
 /* An entry of a node whose cpu_read is not 0: it reads CPU time, or it is
  * an I/O or sync phase (REC_CPU_READ_COLD).  A sync phase drains the GPU
  * queue before its clock starts, so what earlier phases left queued is not
- * billed to it; an I/O phase reads its thread's counters last, inside the
- * CPU-time window like the reads of CPU time. */
+ * billed to it; an I/O phase reads its thread's counters first, then CPU
+ * time, then the clock, so that neither read is inside its wall time. */
 static COLD uint32_t push_clock_cpu(rec_thread *t, rec_frame *f, uint32_t depth) {
     const rec_node *n = f->node;
     uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
     if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_SYNC))
         (void)rec_cuda_sync();
-    REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
-    if (reads_cpu(n, cpu))
-        f->cpu0 = rec_thread_cpu_ns();
-    else
-        f->cpu0 = cpu & REC_CPU_READ_COLD ? REC_CPU0_NONE : 0;
     if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_IO))
         rec_phase_io_enter(t, depth);
+    if (cpu & REC_CPU_READ_ON) {
+        uint64_t c = rec_thread_cpu_ns();
+        f->cpu0 = c && c != REC_CPU0_NONE ? c : 1; /* 0 would mean "not read" */
+        REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
+        t->cpu_seen_ns = c;
+        t->cpu_seen_ticks = f->t0;
+    } else {
+        f->cpu0 = REC_CPU0_NONE;
+        REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
+    }
     rec_open_publish(t, depth);
     return entered(t, depth);
 }
@@ -222,32 +232,82 @@ static inline void update(rec_node *n, uint64_t *oct, uint32_t b, uint64_t d) {
     rec_seq_end(&n->seq, seq);
 }
 
+/* The adaptive rule's budget (see above): reads go on while the node's
+ * read entries so far, each worth cpu_min_ns of its time, fit in it. */
+static inline uint64_t cpu_budget_due(const rec_node *n) {
+    return n->cpu_reads * rec_hot.cpu_min_ns;
+}
+
+/* An entry from t0 to now (d ns) that did not read CPU time, but is long
+ * enough to pay for a read at its exit (d >= cpu_min_ns): the entries a
+ * sample of reads misses the most, since one preempted or blocked entry can
+ * be most of a short phase's time.  When the thread's newest read of its CPU
+ * time was taken at most d/64 before the entry began, the CPU time since
+ * then is the entry's, to within that 1/64 (and one read's cost, taken off
+ * as on any exit), and the entry counts among those read. */
+static void exit_unread_long(rec_thread *t, rec_node *n, uint64_t t0, uint64_t now, uint64_t d) {
+    if (d < rec_hot.cpu_min_ns || t->cpu_seen_ticks == 0 || t->cpu_seen_ticks > t0 ||
+        elapsed_ns(t, t0, t->cpu_seen_ticks) > d / 64)
+        return;
+    uint64_t cpu = rec_thread_cpu_ns();
+    if (cpu < t->cpu_seen_ns)
+        return;
+    uint64_t used = cpu - t->cpu_seen_ns;
+    used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
+    uint32_t seq = rec_seq_begin(&n->seq);
+    REC_SEQ_ADD(n->cpu_count, 1);
+    REC_SEQ_ADD(n->cpu_wall_ns, d);
+    REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
+    rec_seq_end(&n->seq, seq);
+    n->cpu_reads++;
+    t->cpu_seen_ns = cpu;
+    t->cpu_seen_ticks = now;
+}
+
+/* Adaptive reads are off and the node's time has reached cpu_due_ns with
+ * the entry from t0 to now (d ns): its next entry reads CPU time again.  An
+ * entry of cpu_min_ns or more always gets here, since reads stop less than
+ * cpu_min_ns short of cpu_due_ns. */
+static COLD void cpu_reads_resume(rec_thread *t, rec_node *n, uint64_t t0, uint64_t now,
+                                  uint64_t d) {
+    exit_unread_long(t, n, t0, now, d);
+    n->cpu_due_ns = UINT64_MAX;
+    uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
+    atomic_store_explicit(&n->cpu_read, cpu | REC_CPU_READ_ON, memory_order_relaxed);
+}
+
 /* The first entry to land in a histogram octave of this node. */
-static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_t d) {
+static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_t d, uint64_t t0,
+                                 uint64_t now) {
     uint64_t *oct = rec_hist_octave(t, n, b >> 4);
-    if (oct)
+    if (oct) {
         update(n, oct, b, d);
-    else
+        if (n->wall_ns >= n->cpu_due_ns)
+            cpu_reads_resume(t, n, t0, now, d);
+    } else
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
 }
 
-/* An entry that read CPU time: the wait% figures, and the adaptive rule's
- * first half (the writer thread's half follows each interval's mean).
- * Also the exit of an I/O or sync phase, in the reverse order of its entry:
- * the drain, the I/O counters, CPU time, the clock, so that all of them lie
- * inside the phase. */
-static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
+/* An entry that read CPU time, and the adaptive rule's decision for the
+ * next one.  Also the exit of an I/O or sync phase, in the reverse order of
+ * its entry: the drain, the clock, CPU time, the I/O counters, so that the
+ * drain is inside the phase and the reads are not. */
+static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
     rec_node *n = f->node;
     int io = 0; /* 1: I/O measured, -1: an I/O read failed */
     rec_io_counters dio;
-    if (n->flags) {
-        if (n->flags & SCOPE_PHASE_F_SYNC)
-            (void)rec_cuda_sync();
-        if (n->flags & SCOPE_PHASE_F_IO)
-            io = rec_phase_io_exit(t, (uint32_t)(f - t->stack), &dio) == 0 ? 1 : -1;
+    if (n->flags & SCOPE_PHASE_F_SYNC) {
+        (void)rec_cuda_sync();
+        now = rec_ticks_with(t->clock_tsc);
     }
-    uint64_t cpu = f->cpu0 != REC_CPU0_NONE ? rec_thread_cpu_ns() : 0;
-    uint64_t now = rec_ticks_with(t->clock_tsc);
+    uint64_t cpu = 0;
+    if (f->cpu0 != REC_CPU0_NONE) {
+        cpu = rec_thread_cpu_ns();
+        t->cpu_seen_ns = cpu;
+        t->cpu_seen_ticks = now;
+    }
+    if (n->flags & SCOPE_PHASE_F_IO)
+        io = rec_phase_io_exit(t, (uint32_t)(f - t->stack), &dio) == 0 ? 1 : -1;
     uint64_t d = elapsed_ns(t, now, f->t0);
     uint32_t b = scope_hist_bucket(d);
     uint64_t *oct = n->hist[b >> 4];
@@ -267,19 +327,29 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
         REC_SEQ_ADD(n->io_failed, 1);
     }
     if (f->cpu0 != REC_CPU0_NONE && cpu >= f->cpu0) {
-        /* The two clocks tick differently; CPU time can never exceed the
-         * wall time that contains it. */
+        /* Less the reads' own share of the CPU window (see above), and
+         * never more than the wall time that window holds: the two clocks
+         * tick differently. */
         uint64_t used = cpu - f->cpu0;
+        used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
         REC_SEQ_ADD(n->cpu_count, 1);
         REC_SEQ_ADD(n->cpu_wall_ns, d);
         REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
     }
     rec_seq_end(&n->seq, seq);
-    /* Adaptive: the first four entries decide whether reads go on; after
-     * that the writer thread decides, from each interval's mean. */
-    if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->count == 4 &&
-        n->wall_ns < n->count * rec_hot.cpu_min_ns)
-        n->cpu_quiet = 1;
+    if (rec_hot.cpu_mode != REC_CPU_ADAPTIVE)
+        return;
+    if (f->cpu0 != REC_CPU0_NONE) {
+        n->cpu_reads++;
+        uint64_t due = cpu_budget_due(n);
+        if (n->wall_ns < due) { /* the budget is spent: off until the node's time reaches due */
+            uint8_t rd = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
+            atomic_store_explicit(&n->cpu_read, rd & ~REC_CPU_READ_ON, memory_order_relaxed);
+            n->cpu_due_ns = due;
+        }
+    } else if (n->wall_ns >= n->cpu_due_ns) {
+        cpu_reads_resume(t, n, f->t0, now, d);
+    }
 }
 
 /* An exit with nothing open, or of an entry nested too deep to record. */
@@ -329,14 +399,18 @@ static inline __attribute__((always_inline)) void exit_frame(rec_thread *t, uint
     rec_frame *f = &t->stack[depth];
     rec_relaxed_store(&t->depth, depth - 1);
     if (__builtin_expect(f->cpu0 != 0, 0))
-        return exit_cpu(t, f);
+        return exit_cpu(t, f, now);
     rec_node *n = f->node;
     uint64_t d = elapsed_ns(t, now, f->t0);
     uint32_t b = scope_hist_bucket(d);
     uint64_t *oct = n->hist[b >> 4];
     if (__builtin_expect(!oct, 0))
-        return exit_new_octave(t, n, b, d);
+        return exit_new_octave(t, n, b, d, f->t0, now);
     update(n, oct, b, d);
+    /* The adaptive rule's budget has grown back: one compare, on a line
+     * the update just wrote. */
+    if (__builtin_expect(n->wall_ns >= n->cpu_due_ns, 0))
+        return cpu_reads_resume(t, n, f->t0, now, d);
 }
 
 /* A block's exit when the thread's depth is not the one its entry

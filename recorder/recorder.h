@@ -9,11 +9,12 @@
  * recorder/ and fails on a cycle.
  *
  *   base        recorder.h (these limits), clock, config, warn (one line on
- *               stderr), lock (mutexes a fork handler can take safely),
- *               names (interned names), state (recording or not),
- *               files (directories, writes that cannot raise SIGXFSZ),
+ *               stderr; a bad setting's once per run), lock (mutexes a
+ *               fork handler can take safely), names (interned names),
+ *               state (recording or not), files (directories, writes that cannot raise SIGXFSZ),
  *               io_counters (a task's /proc I/O counters), cuda_sync (a
- *               GPU drain through a CUDA the program loaded)
+ *               GPU drain through a CUDA the program loaded), exit_line
+ *               (where the run went, said at exit on a terminal)
  *   threads     thread: per-thread recording state, sequence counters;
  *               thread_io: a thread's reads of its own I/O counters
  *   sampler     sampler (the line sampler's SIGPROF handler, per-thread

@@ -3,8 +3,7 @@
  * nodes and counters (thread.h: the owner writes them, this reads them under
  * their sequence counters), writes the definitions it has not written yet
  * and the aggregates that changed, as full values, and the caveats the hot
- * path counted.  It also runs the writer's half of the adaptive CPU-time
- * rule, and frees the state of threads that have exited once their last
+ * path counted.  It also frees the state of threads that have exited once their last
  * values are on disk.
  */
 #include "source_phases.h"
@@ -111,22 +110,23 @@ static void add_definitions(const rec_frame_ctx *f, rec_thread *t, uint32_t nn) 
     t->w_nodes = nn;
 }
 
-/* Adaptive CPU time after the first entries: reads go on or off with the
- * mean of the last interval's entries, so a phase that turns long (or
- * short) is followed within a frame.  The writer's half of the rule; the
- * owner's is in phase.c. */
-static void adapt_cpu_reads(rec_node *n, const node_snap *s) {
-    if (rec_hot.cpu_mode == REC_CPU_ADAPTIVE && n->w_count >= 4 && s->count > n->w_count) {
-        int on = s->wall_ns - n->w_wall_ns >= (s->count - n->w_count) * rec_hot.cpu_min_ns;
-        uint8_t cold = atomic_load_explicit(&n->cpu_read, memory_order_relaxed) & REC_CPU_READ_COLD;
-        atomic_store_explicit(&n->cpu_read, (on ? REC_CPU_READ_ON : REC_CPU_READ_OFF) | cold,
-                              memory_order_relaxed);
-    }
+/* A node's histogram goes out again, whatever the frame, once its count
+ * has grown by an eighth since the histogram last sent: a log that ends at
+ * any frame (SIGKILL) then has percentiles over at least 8/9 of the entries
+ * its counts hold, at a cost of a few dozen histograms per node over a
+ * process's life (the count grows geometrically between them; bench/README.md
+ * measures it). */
+#define HIST_RESEND_GROWTH_SHIFT 3
+
+static int hist_grown(const rec_node *n, const node_snap *s) {
+    uint64_t sent = n->w_hist_count;
+    return sent && s->count - sent >= (sent >> HIST_RESEND_GROWTH_SHIFT) + 1;
 }
 
 /* with_hist: the aggregate carries the node's histogram.  The frame decides,
  * except for the last copy of an exited thread's node: no later frame
- * brings that node, so it carries its histogram whatever the frame. */
+ * brings that node, so it carries its histogram whatever the frame; and a
+ * node whose count outgrew its last histogram (hist_grown) carries it too. */
 static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
     node_snap s;
     /* count only grows, so an unchanged count is an unchanged node; but a
@@ -134,6 +134,7 @@ static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
      * older than its node's count (last sent in a frame without one). */
     if (!snap_node(n, &s, f->stuck_ok) || s.count == 0)
         return;
+    with_hist = with_hist || hist_grown(n, &s);
     int stale_hist = with_hist && n->w_hist_count != s.count;
     if (s.count == n->w_count && !f->resend_all && !stale_hist)
         return;
@@ -164,9 +165,7 @@ static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
     if (r.u.phase_agg.nbins)
         n->w_hist_count = s.hist_total; /* may trail count: then it is resent */
     rec_frame_add(f, &r);
-    adapt_cpu_reads(n, &s);
     n->w_count = s.count;
-    n->w_wall_ns = s.wall_ns;
 }
 
 static void add_counters(const rec_frame_ctx *f, rec_thread *t) {

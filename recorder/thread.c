@@ -253,9 +253,9 @@ rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
         if (site)
             n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
                        (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
-        atomic_init(&n->cpu_read,
-                    (rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_FIRST : REC_CPU_READ_OFF) |
-                        (n->flags ? REC_CPU_READ_COLD : 0));
+        atomic_init(&n->cpu_read, (rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_ON : 0) |
+                                      (n->flags ? REC_CPU_READ_COLD : 0));
+        n->cpu_due_ns = UINT64_MAX;
         if (site) {
             /* threads meeting a site together may each register it: each
              * stores the same id (names.c) */

@@ -59,19 +59,14 @@
 #define rec_seq_fence(order)  atomic_thread_fence(order)
 #endif
 
-/* Whether an entry of a node reads thread CPU time (cpu_read).  The owner
- * sets it when it creates the node; the writer thread's adaptive rule is its
- * only writer after that. */
-enum rec_cpu_read {
-    REC_CPU_READ_OFF = 0,   /* no reads */
-    REC_CPU_READ_FIRST = 1, /* reads, until the owner's or the writer's rule decides */
-    REC_CPU_READ_ON = 2,    /* reads: the writer's rule decided so */
-};
-#define REC_CPU_READ_RULE 3u /* the bits of cpu_read that hold enum rec_cpu_read */
-/* Also set in cpu_read, fixed before publication (the writer's rule keeps
- * it): the node's entries and exits leave the fast path for work of their
- * own, an I/O phase's counters or a sync phase's drain.  The fast path
- * already tests this byte, so it costs an ordinary phase nothing. */
+/* Whether the next entry of a node reads thread CPU time (cpu_read).  Set
+ * when the node is created, then changed by its owner's adaptive rule
+ * (phase.c) alone. */
+#define REC_CPU_READ_ON 1u
+/* Also set in cpu_read, fixed before publication (the rule keeps it): the
+ * node's entries and exits leave the fast path for work of their own, an
+ * I/O phase's counters or a sync phase's drain.  The fast path already
+ * tests this byte, so it costs an ordinary phase nothing. */
 #define REC_CPU_READ_COLD 4u
 
 typedef struct rec_node {
@@ -84,8 +79,10 @@ typedef struct rec_node {
     uint32_t name;            /* name id */
     uint32_t flags;           /* SCOPE_PHASE_F_* */
     uint32_t file, line;      /* name id of the source file, line; 0 when unknown */
-    _Atomic uint8_t cpu_read; /* enum rec_cpu_read: before publication, then writer */
-    uint8_t cpu_quiet;        /* owner: the first entries were short; see phase.c */
+    _Atomic uint8_t cpu_read; /* REC_CPU_READ_*: before publication, then owner */
+    /* owner: the adaptive rule (phase.c) */
+    uint64_t cpu_reads;  /* entries that read CPU time */
+    uint64_t cpu_due_ns; /* reads are off until wall_ns reaches this; UINT64_MAX: never */
     /* owner, under seq */
     uint64_t count, wall_ns, min_ns, max_ns;
     uint64_t cpu_count, cpu_wall_ns, cpu_ns;
@@ -96,7 +93,7 @@ typedef struct rec_node {
      * outside seq, see the writer's snapshot */
     uint64_t *hist[REC_HIST_OCTAVES];
     /* writer: what the last frame held */
-    uint64_t w_count, w_wall_ns;
+    uint64_t w_count;
     uint64_t w_hist_count; /* entries in the histogram last written */
 } rec_node;
 
@@ -214,6 +211,11 @@ typedef struct rec_thread {
      * the sampler's first baseline of it (attach_io_ok: they were read) */
     rec_io_counters attach_io;
     uint8_t attach_io_ok;
+
+    /* owner: the thread's newest read of its CPU time (ns) and the clock's
+     * ticks then (0: none yet), for an unread entry long enough to read at
+     * its exit alone (phase.c) */
+    uint64_t cpu_seen_ns, cpu_seen_ticks;
 
     /* owner: sentinel nodes.  stack[0] holds the root (idx 0); an entry that
      * could not be recorded holds `dropped` (idx REC_IDX_DROPPED) */

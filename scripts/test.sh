@@ -63,6 +63,8 @@ if ((tsan)); then
     #   test_recorder_preload: LD_PRELOADs libscope into programs built
     #     without TSan, whose runtime must be the first library loaded.
     #   test_log_writer_alloc: defines malloc itself, which TSan's runtime owns.
+    #   test_recorder_exit_line: its program forks while the recorder's
+    #     writer runs, and the child records, as in test_recorder_fork.
     #   test_recorder_signals: under TSan, about one run in ten of a SIGTERM
     #     sent right after start leaves the program asleep with nothing
     #     pending and no log frame for the signal (TSan runs a program's
@@ -76,7 +78,7 @@ if ((tsan)); then
     #     pthread_create; docs/recorder.md 15.1).  The sampler's storage and
     #     handler run under TSan in test_lines_store.
     ctest_args+=(-L 'recorder|analysis|unit'
-        -E '^(test_recorder_fork|test_analysis|test_report_cli|test_recorder_preload|test_log_writer_alloc|test_recorder_signals|test_recorder_lines|test_recorder_fork_lines|test_recorder_signals_lines)$')
+        -E '^(test_recorder_fork|test_analysis|test_report_cli|test_recorder_preload|test_log_writer_alloc|test_recorder_exit_line|test_recorder_signals|test_recorder_lines|test_recorder_fork_lines|test_recorder_signals_lines)$')
     # Stop at the first report; races outside the recorder that are the
     # tests' own are suppressed in tests/recorder/tsan.supp, each with why.
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/recorder/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"

@@ -275,6 +275,7 @@ static void put_phase(json_out *j, cJSON *arr, const run_phase *p, size_t role_n
     jo_num(j, o, "share", p->share);
     jo_num(j, o, "wait", p->wait);
     jo_u64(j, o, "cpu_count", p->cpu_count);
+    jo_u64(j, o, "hist_count", p->hist_count);
     put_spread(j, o, p, role_nprocs);
     jo_name_or_null(j, o, "file", p->file);
     if (p->line)

@@ -7,6 +7,7 @@
 #include "layout.h"
 #include "phase_columns.h"
 #include "report_resources.h"
+#include "run_partial.h"
 
 #include <scope/log_format.h>
 
@@ -370,6 +371,30 @@ static void put_io(FILE *f, const run_role *r, const text_style *st) {
         put_io_phase(f, st, io[i]);
 }
 
+/* Phases whose percentiles or wait% rest on part of their entries
+ * (run_partial.h), under a heading printed before the first. */
+static void put_partial_phases(FILE *f, const run_phase *p, const text_style *st, int *said) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        const run_phase *k = p->children[i];
+        char note[160], path[1024];
+        if (*run_phase_partial_note(k, note, sizeof note)) {
+            if (!*said) {
+                fputc('\n', f);
+                text_heading(f, st, "FROM PART OF THE ENTRIES");
+                fputs("  (figures of the table above that rest on fewer entries than it counts)\n",
+                      f);
+                *said = 1;
+            }
+            run_phase_path(k, path, sizeof path);
+            fmt_fit(path, sizeof path, 30, st->utf8);
+            fputs("  ", f);
+            fmt_put_left(f, path, 32);
+            text_wrap(f, st, note, 34, 34);
+        }
+        put_partial_phases(f, k, st, said);
+    }
+}
+
 static void put_role(FILE *f, const run_model *m, const run_role *r, const text_style *st) {
     fputc('\n', f);
     put_role_title(f, m, r, st);
@@ -387,6 +412,8 @@ static void put_role(FILE *f, const run_model *m, const run_role *r, const text_
         for (size_t i = 0; i < r->nunattached; i++)
             put_counter(f, st, &lay, 0, &r->unattached[i], 0);
     }
+    int said = 0;
+    put_partial_phases(f, r->root, st, &said);
     put_dominant(f, r, st);
     put_iterations(f, m, r, st);
     put_io(f, r, st);

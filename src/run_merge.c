@@ -263,6 +263,7 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
     p->io_failed += n->io_failed;
     if (!n->nbins)
         return;
+    p->hist_count += n->hist_count;
     if (!p->hist && !(p->hist = calloc(SCOPE_HIST_BUCKETS, sizeof *p->hist))) {
         c->nomem = 1;
         return;

@@ -165,6 +165,9 @@ struct run_phase {
     double share;                 /* total / the role's phase time, 0..1 */
     double wait;                  /* share of wall time off CPU, 0..1; NAN when not measured */
     uint64_t cpu_count;           /* entries whose CPU time was read */
+    uint64_t hist_count;          /* entries in the histogram, what the percentiles rest on: fewer
+                                     than dist.count when a log ended after a frame that sent
+                                     its counts without a fresh histogram (run_phase_hist_partial) */
     uint64_t cpu_wall_ns, cpu_ns; /* their wall and thread CPU time */
 
     /* Spread across the role's processes that recorded this phase (their

@@ -122,6 +122,9 @@ static void apply_agg(worker_log *log, log_node *n, const scope_rec_phase_agg *a
     }
     memcpy(n->bins, a->bins, a->nbins * sizeof *a->bins);
     n->nbins = a->nbins;
+    n->hist_count = 0;
+    for (uint32_t i = 0; i < a->nbins; i++)
+        n->hist_count += a->bins[i].count;
 }
 
 void log_add_agg(worker_log *log, const scope_rec_phase_agg *a) {

@@ -26,7 +26,8 @@ typedef struct log_node {
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
     uint32_t io_flags;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
-    uint32_t nbins; /* the newest histogram sent */
+    uint32_t nbins;      /* the newest histogram sent */
+    uint64_t hist_count; /* the entries it holds: count, or fewer when it is older */
     size_t bins_cap;
     scope_hist_bin *bins;
     /* Every entry's duration, sorted (count of them), from a source that

@@ -14,6 +14,7 @@
 #include "hot_lines.h"
 #include "layout.h"
 #include "phase_columns.h"
+#include "run_partial.h"
 #include "style.h"
 
 #include <assert.h>
@@ -500,16 +501,25 @@ static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *
     } else if (width - x - 4 > 24) {
         draw_text_right(w, y, x + 2, width - x - 3, TH_DIM, "source not recorded");
     }
+    /* Figures that rest on part of the entries say on how many, next to
+     * them (run_partial.h). */
     const run_dist *d = &p->dist;
-    snprintf(line, sizeof line, "entries %s   mean %s   p50 %s   p95 %s   p99 %s   max %s",
+    char as_of[96] = "", from[96] = "";
+    if (run_phase_hist_partial(p))
+        snprintf(as_of, sizeof as_of, " (as of %s of %s entries)",
+                 fmt_ucount(b[6], 48, p->hist_count), fmt_ucount(b[7], 48, d->count));
+    snprintf(line, sizeof line, "entries %s   mean %s   p50 %s   p95 %s   p99 %s%s   max %s",
              fmt_ucount(b[0], 48, d->count), fmt_duration(b[1], 48, d->mean_ns),
              fmt_duration(b[2], 48, d->p50_ns), fmt_duration(b[3], 48, d->p95_ns),
-             fmt_duration(b[4], 48, d->p99_ns), fmt_duration(b[5], 48, (double)d->max_ns));
+             fmt_duration(b[4], 48, d->p99_ns), as_of, fmt_duration(b[5], 48, (double)d->max_ns));
     draw_text(w, y + 1, 1, width - 2, TH_NORMAL, line);
-    snprintf(line, sizeof line, "total %s   self %s   share %s   wait %s",
+    if (run_phase_wait_few(p))
+        snprintf(from, sizeof from, " (from %s of %s entries)", fmt_ucount(b[6], 48, p->cpu_count),
+                 fmt_ucount(b[7], 48, d->count));
+    snprintf(line, sizeof line, "total %s   self %s   share %s   wait %s%s",
              fmt_duration(b[0], 48, (double)d->total_ns),
              fmt_duration(b[1], 48, (double)p->self_ns), fmt_percent(b[2], 48, p->share, 1),
-             fmt_percent(b[3], 48, p->wait, 0));
+             fmt_percent(b[3], 48, p->wait, 0), from);
     draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
 
     /* The histogram, folded by the model to the width there is. */

@@ -72,16 +72,17 @@ static double sum3(const double *v) {
     return v[0] + v[1] + v[2];
 }
 
-/* What the program's clock reads around a phase holds beyond the phase
- * itself: scope_phase_begin and _end, which create the node on a first
- * entry.  A few microseconds, but under the sanitizers a first entry can
- * cost half a millisecond. */
+/* What a phase holds beyond the program's clock reads inside it: those
+ * reads themselves, and of a parent, its children's scope_phase_begin and
+ * _end, which create the node on a first entry and read CPU time (outside
+ * the child, inside the parent).  A few microseconds, but under the
+ * sanitizers a first entry can cost half a millisecond. */
 static double slack_ms(void) {
     return rt_sanitized() ? 1.0 : 0.05;
 }
 
-/* Within 1% plus the slack per entry: the phase is timed inside the
- * program's clock reads, so it is a hair shorter, never longer. */
+/* Within 1% plus the slack per entry: the program's clock reads are
+ * inside the phase, so it is a hair longer, never shorter. */
 static void near(const char *what, double model_ns, double truth_ms) {
     double want = truth_ms * 1e6;
     ck_assert_msg(fabs(model_ns - want) <= 0.01 * want + 4 * slack_ms() * 1e6,

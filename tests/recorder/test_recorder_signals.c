@@ -38,19 +38,26 @@ static size_t frames_now(const char *dir) {
     return n;
 }
 
+/* rt_signals spin into dir, a frame every 0.1 s, until at least `frames`
+ * are on disk; returns how many were. */
+static size_t spin_frames(rt_proc *p, const char *dir, size_t frames) {
+    const char *env[] = {"SCOPE_FRAME_INTERVAL=0.1", NULL};
+    start(p, "spin", dir, env);
+    size_t before = 0;
+    double deadline = rt_now() + (rt_sanitized() ? 60 : 20);
+    while ((before = frames_now(dir)) < frames && rt_now() < deadline)
+        rt_sleep(0.01);
+    ck_assert_msg(before >= frames, "only %zu frame(s) on disk before the deadline", before);
+    return before;
+}
+
 START_TEST(test_sigkill_keeps_closed_frames) {
     /* A few kills at different moments of the writer's cycle. */
     for (int round = 0; round < 4; round++) {
         char dir[4200];
         rt_mkdir(dir, sizeof dir, "sigkill");
-        const char *env[] = {"SCOPE_FRAME_INTERVAL=0.1", NULL};
         rt_proc p;
-        start(&p, "spin", dir, env);
-        size_t before = 0;
-        double deadline = rt_now() + (rt_sanitized() ? 60 : 20);
-        while ((before = frames_now(dir)) < 2 && rt_now() < deadline)
-            rt_sleep(0.01);
-        ck_assert_msg(before >= 2, "only %zu frame(s) on disk before the deadline", before);
+        size_t before = spin_frames(&p, dir, 2);
         rt_sleep(0.013 * round);
         kill(p.pid, SIGKILL);
         ck_assert_int_eq(rt_wait(&p, 10), 0);
@@ -107,6 +114,33 @@ START_TEST(test_sigkill_keeps_closed_frames) {
                       (unsigned long long)work->agg.count, (unsigned long long)c->calls);
         rr_free(&run);
     }
+}
+END_TEST
+
+/* SIGKILL at the default SCOPE_HIST_INTERVAL (120 s): the histogram in the
+ * log, which the percentiles come from, still covers at least 8/9 of the
+ * entries the newest frame counts, because a node whose count grew by an
+ * eighth since its last histogram sends it again in the next frame. */
+START_TEST(test_sigkill_keeps_percentiles_fresh) {
+    char dir[4200];
+    rt_mkdir(dir, sizeof dir, "sigkill_hist");
+    rt_proc p;
+    spin_frames(&p, dir, 5);
+    kill(p.pid, SIGKILL);
+    ck_assert_int_eq(rt_wait(&p, 10), 0);
+    rr_run run;
+    const rr_log *log = rt_load_one(dir, &run);
+    const rr_node *work = rr_find(log, log->threads[0].index, "work");
+    ck_assert_msg(work && work->has_agg && work->agg.has_hist, "no histogram of 'work'");
+    fprintf(stderr, "SIGKILL after %zu frames: the histogram holds %llu of %llu entries\n",
+            log->nframes, (unsigned long long)work->agg.bins_total,
+            (unsigned long long)work->agg.count);
+    ck_assert_msg(work->agg.bins_total * 9 >= (work->agg.count - 1) * 8,
+                  "the log's histogram of 'work' holds %llu of its %llu entries (frame %llu of "
+                  "%zu)",
+                  (unsigned long long)work->agg.bins_total, (unsigned long long)work->agg.count,
+                  (unsigned long long)work->agg.hist_frame_seq, log->nframes);
+    rr_free(&run);
 }
 END_TEST
 
@@ -297,6 +331,7 @@ int main(int argc, char **argv) {
     rt_fixture(tc);
     tcase_set_timeout(tc, 180);
     tcase_add_test(tc, test_sigkill_keeps_closed_frames);
+    tcase_add_test(tc, test_sigkill_keeps_percentiles_fresh);
     tcase_add_test(tc, test_frames_complete_on_one_cpu);
     tcase_add_test(tc, test_sigterm_flushes_and_kills);
     tcase_add_test(tc, test_sigint_flushes_and_kills);

@@ -13,6 +13,7 @@
 #include "run_dir_loader.h"
 #include "run_load.h"
 #include "run_model.h"
+#include "run_partial.h"
 #include "unit_util.h"
 
 #include <scope/log_format.h>
@@ -1088,12 +1089,22 @@ START_TEST(histograms_add_across_processes) {
     ck_assert_double_eq(step->dist.p95_ns, mid(5000));
     ck_assert_double_eq(step->dist.p99_ns, 100000);
     ck_assert_double_eq(step->dist.mean_ns, (double)step->dist.total_ns / 102);
+    /* Rank 0's histogram is older than its count: the percentiles rest on
+     * 100 of the 102 entries, and say so. */
+    char note[160];
+    ck_assert_uint_eq(step->hist_count, 100);
+    ck_assert(run_phase_hist_partial(step));
+    ck_assert_str_eq(run_phase_partial_note(step, note, sizeof note),
+                     "percentiles as of 100 of 102 entries");
 
     const run_phase *rep = phase_of(r, "replace");
     ck_assert_uint_eq(rep->dist.count, 7);
     ck_assert_uint_eq(rep->hist[scope_hist_bucket(2000)], 0);
     ck_assert_uint_eq(rep->hist[scope_hist_bucket(3000)], 7);
     ck_assert_double_eq(rep->dist.p50_ns, 3000); /* clamped to min = max */
+    ck_assert_uint_eq(rep->hist_count, 7);
+    ck_assert(!run_phase_hist_partial(rep));
+    ck_assert_str_eq(run_phase_partial_note(rep, note, sizeof note), "");
 
     const run_phase *plain = phase_of(r, "plain");
     ck_assert_ptr_null(plain->hist);
@@ -1278,6 +1289,11 @@ START_TEST(wait_share_spread_imbalance) {
     ck_assert_uint_eq(step->cpu_wall_ns, 700);
     ck_assert_uint_eq(step->cpu_ns, 300);
     ck_assert_double_eq(step->wait, 1.0 - 300.0 / 700.0);
+    /* Few entries read: the wait% says on how many. */
+    char note[160];
+    ck_assert(run_phase_wait_few(step));
+    ck_assert_str_eq(run_phase_partial_note(step, note, sizeof note), "wait% from 7 of 16 entries");
+    ck_assert(!run_phase_wait_few(phase_of(r, "nocpu")));
     ck_assert(isnan(phase_of(r, "nocpu")->wait));
     ck_assert_double_eq(phase_of(r, "overcpu")->wait, 0);
 

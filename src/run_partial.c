@@ -1,0 +1,32 @@
+/* Figures that rest on part of a phase's entries; see run_partial.h. */
+#include "run_partial.h"
+
+#include "fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+
+int run_phase_hist_partial(const run_phase *p) {
+    return p->hist_count && p->hist_count < p->dist.count;
+}
+
+int run_phase_wait_few(const run_phase *p) {
+    return !isnan(p->wait) && p->cpu_count < RUN_WAIT_FEW_ENTRIES && p->cpu_count < p->dist.count;
+}
+
+const char *run_phase_partial_note(const run_phase *p, char *buf, size_t cap) {
+    char of[32], n[32], all[32];
+    size_t used = 0;
+    if (cap)
+        buf[0] = '\0';
+    fmt_ucount(all, sizeof all, p->dist.count);
+    if (run_phase_hist_partial(p)) {
+        int k = snprintf(buf, cap, "percentiles as of %s of %s entries",
+                         fmt_ucount(of, sizeof of, p->hist_count), all);
+        used = k > 0 ? (size_t)k : 0;
+    }
+    if (run_phase_wait_few(p) && used < cap)
+        snprintf(buf + used, cap - used, "%swait%% from %s of %s entries", used ? "; " : "",
+                 fmt_ucount(n, sizeof n, p->cpu_count), all);
+    return buf;
+}

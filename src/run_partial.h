@@ -1,0 +1,31 @@
+/*
+ * Figures that rest on part of a phase's entries, said where they are
+ * shown: percentiles from a histogram older than the phase's count (a log
+ * that ended after a frame that sent counts without a fresh histogram:
+ * SIGKILL, or a run still being recorded), and a wait% read on few entries
+ * (the adaptive CPU-time rule reads a short phase's CPU time rarely).  The
+ * text report, the browser and the JSON say the same thing from these.
+ */
+#ifndef SCOPE_RUN_PARTIAL_H
+#define SCOPE_RUN_PARTIAL_H
+
+#include "run_model.h"
+
+#include <stddef.h>
+
+/* Below this many entries with CPU time read, a wait% says how many. */
+#define RUN_WAIT_FEW_ENTRIES 20
+
+/* 1 when p's percentiles rest on fewer entries than it counts
+ * (p->hist_count of p->dist.count). */
+int run_phase_hist_partial(const run_phase *p);
+
+/* 1 when p's wait% is measured on fewer than RUN_WAIT_FEW_ENTRIES entries. */
+int run_phase_wait_few(const run_phase *p);
+
+/* What both say, as one phrase ("percentiles as of 24 of 223 entries;
+ * wait% from 3 of 223 entries"), into buf; "" when neither applies.
+ * Returns buf. */
+const char *run_phase_partial_note(const run_phase *p, char *buf, size_t cap);
+
+#endif
