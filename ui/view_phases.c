@@ -505,13 +505,21 @@ static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *
      * them (run_partial.h). */
     const run_dist *d = &p->dist;
     char as_of[96] = "", from[96] = "";
-    if (run_phase_hist_partial(p))
-        snprintf(as_of, sizeof as_of, " (as of %s of %s entries)",
-                 fmt_ucount(b[6], 48, p->hist_count), fmt_ucount(b[7], 48, d->count));
-    snprintf(line, sizeof line, "entries %s   mean %s   p50 %s   p95 %s   p99 %s%s   max %s",
-             fmt_ucount(b[0], 48, d->count), fmt_duration(b[1], 48, d->mean_ns),
-             fmt_duration(b[2], 48, d->p50_ns), fmt_duration(b[3], 48, d->p95_ns),
-             fmt_duration(b[4], 48, d->p99_ns), as_of, fmt_duration(b[5], 48, (double)d->max_ns));
+    /* Narrow panes get the short form, "p99 43.0ms (of 836)", and two spaces
+     * between figures, so that the note is never the part cut off. */
+    for (int compact = 0; compact < 2; compact++) {
+        const char *gap = compact ? "  " : "   ";
+        if (run_phase_hist_partial(p))
+            snprintf(as_of, sizeof as_of, compact ? " (of %s)" : " (as of %s of %s entries)",
+                     fmt_ucount(b[6], 48, p->hist_count), fmt_ucount(b[7], 48, d->count));
+        snprintf(line, sizeof line, "entries %s%smean %s%sp50 %s%sp95 %s%sp99 %s%s%smax %s",
+                 fmt_ucount(b[0], 48, d->count), gap, fmt_duration(b[1], 48, d->mean_ns), gap,
+                 fmt_duration(b[2], 48, d->p50_ns), gap, fmt_duration(b[3], 48, d->p95_ns), gap,
+                 fmt_duration(b[4], 48, d->p99_ns), as_of, gap,
+                 fmt_duration(b[5], 48, (double)d->max_ns));
+        if ((int)fmt_width(line) <= width - 2)
+            break;
+    }
     draw_text(w, y + 1, 1, width - 2, TH_NORMAL, line);
     if (run_phase_wait_few(p))
         snprintf(from, sizeof from, " (from %s of %s entries)", fmt_ucount(b[6], 48, p->cpu_count),
