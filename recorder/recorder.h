@@ -13,7 +13,8 @@
  *               names (interned names), state (recording or not),
  *               files (directories, writes that cannot raise SIGXFSZ),
  *               io_counters (a task's /proc I/O counters), cuda_sync (a
- *               GPU drain through a CUDA the program loaded)
+ *               GPU drain through a CUDA the program loaded), launchers
+ *               (which launcher started the process: the table)
  *   threads     thread: per-thread recording state, sequence counters;
  *               thread_io: a thread's reads of its own I/O counters
  *   sampler     sampler (the line sampler's SIGPROF handler, per-thread
