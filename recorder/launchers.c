@@ -139,6 +139,11 @@ static void read_slurm(rec_launch *l) {
              restarts < 0 ? 0 : restarts);
 }
 
+static int slurm_pmix(void) {
+    const char *ns = env("PMIX_NAMESPACE");
+    return ns && env("SLURM_JOB_ID") && strncmp(ns, "slurm.pmix.", 11) == 0;
+}
+
 static const launcher_row launchers[] = {
     {"openmpi", "OMPI_COMM_WORLD_RANK", read_openmpi}, /* mpirun of Open MPI 4 and 5 */
     {"pmix", "PMIX_NAMESPACE", read_pmix},             /* prrte's prterun, other PMIx launchers */
@@ -158,6 +163,11 @@ void rec_launch_detect(rec_launch *l) {
         /* Hydra's variable alone is also what a program started by hand
          * with MPI_LOCALNRANKS set would have: a rank has PMI_RANK too. */
         if (row->read == read_hydra && !env("PMI_RANK"))
+            continue;
+        /* srun --mpi=pmix gives each step a PMIx namespace of its own
+         * (slurm.pmix.JOB.STEP): the launcher is Slurm, whose job is the
+         * attempt, not each step. */
+        if ((row->read == read_openmpi || row->read == read_pmix) && slurm_pmix())
             continue;
         if (!l->name[0])
             l->name = row->name;

@@ -64,6 +64,20 @@ for i, a in enumerate(d["attempts"]):
 '
 }
 
+# expect_attempts RUN LINE... : the attempts of RUN (as `attempts` prints
+# them, with the scope-tui in $tui) are these lines, in order.
+expect_attempts() {
+    local run=$1
+    shift
+    local got want
+    got=$(attempts "$tui" "$run")
+    want=$(printf '%s\n' "$@")
+    [[ $got == "$want" ]] || fail "$run: attempts
+$got
+wanted
+$want"
+}
+
 # ok TEXT : "ok: TEXT" when no check failed since the last ok, else
 # "not ok: TEXT".
 failures_at_ok=0

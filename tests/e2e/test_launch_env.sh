@@ -34,17 +34,6 @@ ranks() {
     done
 }
 
-expect_attempts() {
-    local run=$1
-    shift
-    local got want
-    got=$(attempts "$tui" "$run")
-    want=$(printf '%s\n' "$@")
-    [[ $got == "$want" ]] || fail "$run: attempts
-$got
-wanted
-$want"
-}
 
 # torchrun: one rendezvous id, ranks from RANK, a restart counted.
 rank_env() { echo "RANK=$1 LOCAL_RANK=$1 WORLD_SIZE=$2 GROUP_RANK=0 LOCAL_WORLD_SIZE=$2"; }
@@ -70,6 +59,13 @@ expect_attempts pmix \
     "pmix ranks=0,1,2 job=prterun-vm-4711@1 steps=- task=- restarts=-" \
     "pmix ranks=0,1,2 job=prterun-vm-4712@1 steps=- task=- restarts=-"
 ok "PMIx: one attempt per namespace"
+
+# srun --mpi=pmix: each step a PMIx namespace of Slurm's, the job one attempt.
+rank_env() { echo "PMIX_RANK=$1 SLURM_PROCID=$1"; }
+ranks srun_pmix 2 PMIX_NAMESPACE=slurm.pmix.55.0 SLURM_JOB_ID=55 SLURM_STEP_ID=0
+ranks srun_pmix 2 PMIX_NAMESPACE=slurm.pmix.55.1 SLURM_JOB_ID=55 SLURM_STEP_ID=1
+expect_attempts srun_pmix "slurm ranks=0,0,1,1 job=55 steps=0,1 task=- restarts=0"
+ok "srun --mpi=pmix: Slurm's PMIx namespaces, one per step, are one job"
 
 # No launcher: each program a run of its own, as ever.
 rank_env() { :; }

@@ -25,18 +25,6 @@ launch() { # DIR NP [hydra options...]
         fail "mpiexec.hydra -n $np $*: $(tail -5 launch.out)"
 }
 
-# expect_attempts RUN LINE... : RUN's attempts are these lines, in order.
-expect_attempts() {
-    local run=$1
-    shift
-    local got want
-    got=$(attempts "$tui" "$run")
-    want=$(printf '%s\n' "$@")
-    [[ $got == "$want" ]] || fail "$run: attempts
-$got
-wanted
-$want"
-}
 
 four="hydra ranks=0,1,2,3 job=- steps=- task=- restarts=-"
 

@@ -32,17 +32,6 @@ done < <(env)
 slurm_start || exit 1
 mkdir runs
 
-expect_attempts() {
-    local run=$1
-    shift
-    local got want
-    got=$(attempts "$tui" "$run")
-    want=$(printf '%s\n' "$@")
-    [[ $got == "$want" ]] || fail "$run: attempts
-$got
-wanted
-$want"
-}
 
 # srun -n 4: one step, one attempt, ranks 0-3 and the job id.
 timeout 60 srun -n 4 "$prog" init runs/srun rank >srun.out 2>&1 || fail "srun: $(tail -5 srun.out)"
