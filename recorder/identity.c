@@ -213,7 +213,7 @@ static int agree(int dir, const char *key, char *out, size_t cap, char *err, siz
  * joined yet.  Ranks of one proxy therefore always agree (the claim decides,
  * once); see docs/recorder.md for what this cannot tell apart. */
 #define HYDRA_START_WINDOW_S 60
-#define HYDRA_MAX_LAUNCHES   64
+#define HYDRA_MAX_LAUNCHES   1024
 
 static int exists(int dir, const char *key, struct stat *st) {
     char name[32];

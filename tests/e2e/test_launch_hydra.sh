@@ -61,4 +61,23 @@ launch sizes 2 -launcher fork -hosts h1,h2 -ppn 1
 expect_attempts sizes "$four" "hydra ranks=0,1 job=- steps=- task=- restarts=-"
 ok "launches of 4 and 2 ranks over two hosts: two attempts"
 
+# A shared run directory may hold anything: a FIFO planted where host h1's
+# claim of the first launch goes blocks no rank (it is not opened to read),
+# and h1's ranks fall back together to an id of their own, saying why.
+mkdir -p planted/.scope/launches
+slot=$(python3 -c '
+import sys
+h = 0xcbf29ce484222325
+for b in sys.argv[1].encode():
+    h = ((h ^ b) * 0x100000001b3) % (1 << 64)
+print("%016x" % h)' "$(realpath planted)|hydra=4.0|host=h1")
+mkfifo "planted/.scope/launches/$slot"
+launch planted 4 -launcher fork -hosts h1,h2 -ppn 2
+expect_in launch.out "cannot agree on a run id"
+got=$(attempts "$tui" planted | sort)
+[[ $got == $'hydra ranks=0,1 job=- steps=- task=- restarts=-\nhydra ranks=2,3 job=- steps=- task=- restarts=-' ]] ||
+    fail "planted: attempts, wanted h1's ranks 0,1 and h2's 2,3 apart:
+$got"
+ok "a FIFO planted as a host's claim: no rank blocks, each host's ranks stay together"
+
 finish
