@@ -44,6 +44,9 @@ expect_attempts torch \
     "torchrun ranks=0,1,2,3 job=job7 steps=- task=- restarts=1"
 "$tui" report torch >torch.report 2>&1 || fail "report of torch"
 expect_in torch.report "Launcher torchrun   Restarts 1"
+"$tui" torch --size 100x30 --keys 6 --print >torch.screen 2>&1 || fail "overview of torch"
+expect_in torch.screen "launcher     torchrun"
+expect_in torch.screen "restarts     1 (the launcher restarted the job)"
 ok "torchrun: one attempt per launch, a restart is a new attempt"
 
 # torchrun's default rendezvous id names no launch: each rank its own run.
@@ -84,6 +87,9 @@ expect_attempts array-task0 "slurm ranks=0 job=101 steps=- task=0 restarts=0"
 expect_attempts array-task1 "slurm ranks=0 job=102 steps=- task=1 restarts=0"
 "$tui" report array-task1 >array.report 2>&1 || fail "report of array-task1"
 expect_in array.report "Launcher slurm   Array 100 task 1"
+"$tui" array-task1 --size 100x30 --keys 6 --print >array.screen 2>&1 || fail "overview of task 1"
+expect_in array.screen "job          102"
+expect_in array.screen "array        100, task 1"
 ranks joined 1 SLURM_JOB_ID=101 SLURM_ARRAY_JOB_ID=100 SLURM_ARRAY_TASK_ID=0 SCOPE_RUN_ID=all
 ranks joined 1 SLURM_JOB_ID=102 SLURM_ARRAY_JOB_ID=100 SLURM_ARRAY_TASK_ID=1 SCOPE_RUN_ID=all
 [[ $(attempts "$tui" joined | wc -l) == 1 ]] || fail "SCOPE_RUN_ID across an array: $(attempts "$tui" joined)"

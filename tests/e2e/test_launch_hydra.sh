@@ -36,6 +36,13 @@ expect_in one.report "Launcher hydra"
 grep -q "attempts" one.report && fail "one launch reads as several attempts: $(head -5 one.report)"
 ok "mpiexec.hydra -n 4: one attempt, ranks 0-3"
 
+# A wrapper between proxy and rank (a shell that does not exec) changes
+# nothing: the rank finds its proxy among its ancestors.
+timeout 120 "$hydra" -n 4 sh -c "'$prog' init wrapped rank; true" >launch.out 2>&1 ||
+    fail "mpiexec.hydra -n 4 sh -c: $(tail -5 launch.out)"
+expect_attempts wrapped "$four"
+ok "mpiexec.hydra -n 4 of a shell that runs the rank: one attempt"
+
 launch two 4
 launch two 4
 expect_attempts two "$four" "$four"
