@@ -3,6 +3,7 @@
 # slurmctld and slurmd started as root with everything they write (keys,
 # sockets, state, spool, logs, pid files) under one directory, on ports
 # nobody listens on, so that two tests can each run one at the same time.
+# The daemons talk over 127.0.0.1, so the host's name need not resolve.
 # The caller must be root; slurm_stop always runs from slurm_start's caller's
 # EXIT trap.
 #
@@ -39,7 +40,7 @@ slurm_start() {
     : >"$dir/plugstack.conf"
     cat >"$dir/slurm.conf" <<CONF
 ClusterName=scopetest
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmctldPort=${ports[0]}
 SlurmdPort=${ports[1]}
 SlurmUser=root
@@ -68,11 +69,14 @@ JobRequeue=1
 MinJobAge=300
 KillWait=2
 SchedulerParameters=sched_interval=1
-NodeName=$node CPUs=8 State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
 CONF
     export SLURM_CONF=$dir/slurm.conf
-    munged -F --key-file="$dir/munge/key" --socket="$dir/munge/sock" \
+    # Each daemon gets SIGKILL should the test's shell die without its
+    # trap (ctest kills a test that runs past its timeout): none outlives it.
+    local guard=(setpriv --pdeathsig KILL)
+    "${guard[@]}" munged -F --key-file="$dir/munge/key" --socket="$dir/munge/sock" \
         --pid-file="$dir/munge/pid" --log-file="$dir/munge/log" \
         --seed-file="$dir/munge/seed" >"$dir/log/munged.out" 2>&1 &
     slurm_pids+=($!)
@@ -85,9 +89,9 @@ CONF
         fi
         sleep 0.1
     done
-    slurmctld -D -f "$SLURM_CONF" >"$dir/log/slurmctld.out" 2>&1 &
+    "${guard[@]}" slurmctld -D -f "$SLURM_CONF" >"$dir/log/slurmctld.out" 2>&1 &
     slurm_pids+=($!)
-    slurmd -D -f "$SLURM_CONF" -N "$node" >"$dir/log/slurmd.out" 2>&1 &
+    "${guard[@]}" slurmd -D -f "$SLURM_CONF" -N "$node" >"$dir/log/slurmd.out" 2>&1 &
     slurm_pids+=($!)
     while ((SECONDS < deadline)); do
         [[ $(timeout 5 sinfo -h -o %T 2>/dev/null) == idle ]] && return 0

@@ -14,7 +14,7 @@ if [[ $(id -u) != 0 ]]; then
     echo "SKIP: a single-node Slurm needs root to start munged, slurmctld and slurmd"
     exit 0
 fi
-for cmd in munged mungekey slurmctld slurmd srun sbatch scontrol squeue sinfo; do
+for cmd in setpriv munged mungekey slurmctld slurmd srun sbatch scontrol squeue sinfo; do
     if ! command -v "$cmd" >/dev/null; then
         echo "SKIP: $cmd not found (Debian packages slurm-wlm and munge; scripts/setup.sh installs them)"
         exit 0
@@ -24,6 +24,7 @@ here=$(dirname "$(realpath "$0")")
 source "$here/lib.sh"
 source "$here/slurm_node.sh"
 trap 'slurm_stop; rm -rf "$tmp"' EXIT
+trap 'exit 143' TERM INT HUP
 # This test's cluster, not one the environment names.
 while IFS='=' read -r name _; do
     case $name in SLURM_* | SCOPE_*) unset "$name" ;; esac
