@@ -94,7 +94,7 @@ while [[ ! -e ran.1 ]] && ((SECONDS < deadline)); do
     [[ $(squeue -h -j "$job" -o %r) == BeginTime ]] && scontrol update jobid="$job" starttime=now
     sleep 0.2
 done
-[[ -e ran.1 ]] || fail "the requeued job did not start again: $(squeue; tail -5 requeue.out)"
+[[ -e ran.1 ]] || fail "the requeued job did not start again: $(scontrol show job "$job"; tail -5 requeue.out)"
 scancel "$job"
 expect_attempts runs/requeue "slurm ranks=0 job=$job steps=- task=- restarts=0" \
     "slurm ranks=0 job=$job steps=- task=- restarts=1"
