@@ -47,17 +47,19 @@ typedef struct run_worker {
     run_str run_id, uuid, host, role, job_id, step_id, exe, cwd, recorder_version;
     int64_t pid, ppid;
     int32_t rank, local_rank, node_rank, world_size; /* -1 when no launcher said */
+    uint64_t start_wall_ns;                          /* recorder start */
+    uint64_t last_wall_ns;                           /* its newest intact frame */
+    uint64_t last_in_attempt_ns; /* the same, as time since its attempt began (0: attempt
+                                    unknown) */
+    uint64_t runtime_ns;         /* last_wall - start_wall */
+    uint64_t frames;             /* intact frames read */
+    uint64_t frames_lost;        /* from gaps in sequence numbers */
+    uint64_t bytes_skipped;      /* damaged or truncated bytes */
+    int truncated;               /* the file ends inside a frame */
+
     run_str launcher, array_job_id; /* empty when no launcher said (logs before 1.5) */
     int32_t array_task, restarts;   /* -1 when no launcher said */
-    uint64_t start_wall_ns;         /* recorder start */
-    uint64_t last_wall_ns;          /* its newest intact frame */
-    uint64_t last_in_attempt_ns;    /* the same, as time since its attempt began (0: attempt
-                                       unknown) */
-    uint64_t runtime_ns;            /* last_wall - start_wall */
-    uint64_t frames;                /* intact frames read */
-    uint64_t frames_lost;           /* from gaps in sequence numbers */
-    uint64_t bytes_skipped;         /* damaged or truncated bytes */
-    int truncated;                  /* the file ends inside a frame */
+
     enum run_end end;
     int end_signal;      /* RUN_END_SIGNAL: the signal number */
     int stale;           /* stopped writing well before the run ended */
@@ -232,8 +234,9 @@ typedef struct run_model {
     size_t nhosts;
     size_t nranked; /* processes with a rank */
     int32_t rank_min, rank_max;
-    run_str job_id;   /* the first non-empty job id; len 0 when none */
-    size_t njob_ids;  /* distinct job ids (more than one is worth saying) */
+    run_str job_id;  /* the first non-empty job id; len 0 when none */
+    size_t njob_ids; /* distinct job ids (more than one is worth saying) */
+
     run_str launcher; /* the first non-empty launcher name, by path; len 0 when none */
     run_str *steps;   /* distinct non-empty step ids, in numeric order */
     size_t nsteps;
