@@ -3,8 +3,8 @@
 # record lands as the job means.  An srun step of 4 tasks is one attempt with
 # the job id; a batch script's two steps and the program it runs itself are
 # one attempt, steps named; each task of a job array is a run of its own; a
-# job requeued while running starts a new attempt, so nothing is counted
-# twice.  Needs root (the daemons) and the packages slurm-wlm and munge.
+# job requeued while running (scontrol requeuehold, then release) starts a
+# new attempt, so nothing is counted twice.  Needs root (the daemons) and the packages slurm-wlm and munge.
 #
 # Usage: test_launch_slurm.sh SCOPE_TUI RT_BASIC
 set -euo pipefail
@@ -76,31 +76,38 @@ ok "a job array of 2: a run per task"
 cat >requeue.sh <<SCRIPT
 #!/bin/sh
 "$prog" init runs/requeue rank
-touch "ran.\${SLURM_RESTART_COUNT:-0}"
+echo \$\$ >"ran.\${SLURM_RESTART_COUNT:-0}"
 exec sleep 300
 SCRIPT
 job=$(sbatch --parsable -n 1 -D "$tmp" -o requeue.out requeue.sh)
 wait_for() { # FILE: up to 30 s
     local deadline=$((SECONDS + 30))
-    while [[ ! -e $1 ]] && ((SECONDS < deadline)); do sleep 0.1; done
-    [[ -e $1 ]]
+    while [[ ! -s $1 ]] && ((SECONDS < deadline)); do sleep 0.1; done
+    [[ -s $1 ]]
 }
 wait_for ran.0 || fail "the job to requeue did not start: $(squeue; tail -5 requeue.out)"
-scontrol requeue "$job" || fail "scontrol requeue $job"
-# A requeued job waits a while (its begin time) before it may start again:
-# let it start now, once it is back in the queue.
+# Requeued and held, so that it starts again only once its first start has
+# ended (started at once on the same node, it can fail to launch while the
+# first one's step is still being cleaned up); then released, now rather
+# than after the wait Slurm puts before a requeued job's start.
+scontrol requeuehold "$job" || fail "scontrol requeuehold $job"
+first=$(cat ran.0)
 deadline=$((SECONDS + 30))
-while [[ ! -e ran.1 ]] && ((SECONDS < deadline)); do
+while [[ -e /proc/$first || $(squeue -h -j "$job" -o %T) != PENDING ]] && ((SECONDS < deadline)); do
+    sleep 0.1
+done
+scontrol release "$job" || fail "scontrol release $job"
+while [[ ! -s ran.1 ]] && ((SECONDS < deadline)); do
     [[ $(squeue -h -j "$job" -o %r) == BeginTime ]] && scontrol update jobid="$job" starttime=now
     sleep 0.2
 done
-[[ -e ran.1 ]] || fail "the requeued job did not start again: $(scontrol show job "$job"; tail -5 requeue.out)"
+[[ -s ran.1 ]] || fail "the requeued job did not start again: $(scontrol show job "$job"; tail -5 requeue.out)"
 scancel "$job"
 expect_attempts runs/requeue "slurm ranks=0 job=$job steps=- task=- restarts=0" \
     "slurm ranks=0 job=$job steps=- task=- restarts=1"
 "$tui" report runs/requeue >requeue.report 2>&1 || fail "report of the requeued job"
 expect_in requeue.report "Restarts 1"
 expect_in requeue.report "(newest of 2 attempts; see CAVEATS)"
-ok "scontrol requeue of a running job: a new attempt"
+ok "scontrol requeuehold and release of a running job: a new attempt"
 
 finish
