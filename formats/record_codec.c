@@ -50,6 +50,10 @@ static void enc_process(enc_buf *b, const scope_rec_process *r) {
         put_bytes(b, r->settings[i].key);
         put_bytes(b, r->settings[i].value);
     }
+    put_bytes(b, r->launcher);
+    put_bytes(b, r->array_job_id);
+    enc_i64(b, r->array_task);
+    enc_i64(b, r->restarts);
 }
 
 static void enc_phase_agg(enc_buf *b, const scope_rec_phase_agg *r) {
@@ -347,6 +351,14 @@ static void dec_process(dec_ctx *c, scope_rec_process *r) {
         kv[i].value = get_bytes(b);
     }
     r->settings = kv;
+    r->launcher = r->array_job_id = (scope_bytes){NULL, 0};
+    r->array_task = r->restarts = -1;
+    if (dec_remaining(b)) { /* a body before 1.5 ends here */
+        r->launcher = get_bytes(b);
+        r->array_job_id = get_bytes(b);
+        r->array_task = dec_i32(b);
+        r->restarts = dec_i32(b);
+    }
 }
 
 static void dec_phase_agg(dec_ctx *c, scope_rec_phase_agg *r) {

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "files.h"
+#include "launchers.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -162,6 +163,8 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
         c->dir_mode_exact = 1;
     }
 
+    if (rec_launch_array_dir(c->run_dir, sizeof c->run_dir) < 0)
+        goto too_long;
     rec_dir_mode mode = {c->dir_mode, c->dir_mode_exact};
     if (rec_run_dir_resolve(c->run_dir, sizeof c->run_dir, &mode, err, errlen) < 0)
         return -1;

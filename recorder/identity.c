@@ -4,11 +4,13 @@
  *
  * Run ids.  A recorder started by another (a child that inherited
  * SCOPE_RUN_ID) joins that run.  Ranks started by one launcher (one mpirun,
- * one Slurm step) are nobody's children, so they meet in the run directory
- * instead: the first rank to arrive publishes a fresh run id under
+ * one Slurm job, one mpiexec) are nobody's children, so they meet in the run
+ * directory instead: the first rank to arrive publishes a fresh run id under
  * RUN/.scope/launches/<key>, with <key> derived from the launcher's own job
- * identity, and the others read it.  A new launch has a new key, hence a new
- * run id: a new attempt.  Anything else starts a run of its own.
+ * identity (launchers.c), and the others read it.  A new launch has a new
+ * key, hence a new run id: a new attempt.  Hydra names no launch: its ranks
+ * find each other by the walk of hydra_agree.  Anything else starts a run of
+ * its own.
  */
 #define _GNU_SOURCE
 #include "identity.h"
@@ -16,6 +18,7 @@
 #include "clock.h"
 #include "config.h"
 #include "files.h"
+#include "launchers.h"
 #include "recorder.h"
 #include "warn.h"
 
@@ -79,27 +82,6 @@ static const char *const job_vars[] = {"SLURM_JOB_ID",
 static void copy_env(char *dst, size_t cap, const char *const *names) {
     const char *v = env_first(names, NULL);
     snprintf(dst, cap, "%s", v ? v : "");
-}
-
-/* The identity of this launch, the same in every rank it started, or ""
- * when no launcher we know is present. */
-static void launch_key(char *out, size_t cap) {
-    static const char *const ns_vars[] = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
-                                          "OMPI_MCA_orte_ess_jobid", NULL};
-    const char *v, *which;
-    out[0] = '\0';
-    if ((v = env_first(ns_vars, &which))) {
-        snprintf(out, cap, "%s=%s", which, v);
-    } else if ((v = getenv("SLURM_JOB_ID")) && *v && getenv("SLURM_STEP_ID")) {
-        /* Only srun steps launch ranks together; successive programs in a
-         * batch script (no step id) are separate runs. */
-        const char *restart = getenv("SLURM_RESTART_COUNT");
-        snprintf(out, cap, "slurm=%s.%s.%s", v, getenv("SLURM_STEP_ID"), restart ? restart : "0");
-    } else if ((v = getenv("TORCHELASTIC_RUN_ID")) && *v && strcmp(v, "none") != 0) {
-        /* torchrun's default rendezvous id is the literal "none": no key. */
-        const char *restart = getenv("TORCHELASTIC_RESTART_COUNT");
-        snprintf(out, cap, "torch=%s.%s", v, restart ? restart : "0");
-    }
 }
 
 static void new_run_id(char *out, size_t cap) {
@@ -201,30 +183,118 @@ static int publish(int dir, const char *name, const char *fresh, const char *key
     return rc;
 }
 
+static void name_of(const char *key, char *name, size_t cap) {
+    snprintf(name, cap, "%016llx", (unsigned long long)rec_fnv1a(key, strlen(key)));
+}
+
+/* The run id published under the launch file of key in dir, publishing a
+ * fresh one when no rank did yet.  0, or -1 with why in err. */
+static int agree(int dir, const char *key, char *out, size_t cap, int *started, char *err,
+                 size_t errlen) {
+    char name[32], fresh[64];
+    name_of(key, name, sizeof name);
+    new_run_id(fresh, sizeof fresh);
+    int published = publish(dir, name, fresh, key, err, errlen);
+    if (published == 1) {
+        snprintf(out, cap, "%s", fresh);
+        *started = 1; /* this rank started the run: it says so at exit */
+        return 0;
+    }
+    /* another rank published first: take its id */
+    return published == 0 ? read_published(dir, name, out, cap, err, errlen) : -1;
+}
+
+/* Hydra names no launch, and its proxies on different hosts share nothing
+ * the recorder may use (PMI_FD belongs to the MPI library).  Launch k of
+ * world size N in this run directory is a set of files: one per Hydra host,
+ * owned by the first proxy of that host to claim it, one per rank that
+ * joined, and the run id.  A proxy's ranks walk k = 0, 1, ... in the same
+ * order and stop at the first launch whose host file their proxy owns, or
+ * that they can claim: one no other proxy of their host holds, whose run id
+ * is younger than the start window, and that no rank of their number has
+ * joined yet.  Ranks of one proxy therefore always agree (the claim decides,
+ * once); see docs/recorder.md for what this cannot tell apart. */
+#define HYDRA_START_WINDOW_S 60
+#define HYDRA_MAX_LAUNCHES   1024
+
+static int exists(int dir, const char *key, struct stat *st) {
+    char name[32];
+    name_of(key, name, sizeof name);
+    return fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static int hydra_joinable(int dir, const char *launch, int32_t rank) {
+    struct stat st;
+    if (exists(dir, launch, &st) && time(NULL) - st.st_mtime > HYDRA_START_WINDOW_S)
+        return 0;
+    char taken[700];
+    snprintf(taken, sizeof taken, "%s|rank=%d", launch, (int)rank);
+    return !exists(dir, taken, &st);
+}
+
+static int hydra_agree(int dir, const rec_config *cfg, const rec_launch *l, int32_t rank, char *out,
+                       size_t cap, int *started, char *err, size_t errlen) {
+    char proxy[32];
+    name_of(l->key, proxy, sizeof proxy);
+    for (int k = 0; k < HYDRA_MAX_LAUNCHES; k++) {
+        char launch[600], host[900], slot[32], owner[64];
+        snprintf(launch, sizeof launch, "%.500s|hydra=%d.%d", cfg->run_dir, (int)l->hydra_size, k);
+        snprintf(host, sizeof host, "%s|host=%.255s", launch, l->hydra_host);
+        name_of(host, slot, sizeof slot);
+        struct stat st;
+        int ours;
+        if (exists(dir, host, &st)) {
+            if (read_published(dir, slot, owner, sizeof owner, err, errlen) < 0)
+                return -1;
+            ours = strcmp(owner, proxy) == 0;
+        } else if (!hydra_joinable(dir, launch, rank)) {
+            ours = 0;
+        } else {
+            int published = publish(dir, slot, proxy, host, err, errlen);
+            if (published < 0 ||
+                (published == 0 && read_published(dir, slot, owner, sizeof owner, err, errlen) < 0))
+                return -1;
+            ours = published == 1 || strcmp(owner, proxy) == 0;
+        }
+        if (!ours)
+            continue;
+        if (agree(dir, launch, out, cap, started, err, errlen) < 0)
+            return -1;
+        char taken[700], name[32];
+        snprintf(taken, sizeof taken, "%s|rank=%d", launch, (int)rank);
+        name_of(taken, name, sizeof name);
+        int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    snprintf(err, errlen, "%d launches of %d ranks already", HYDRA_MAX_LAUNCHES,
+             (int)l->hydra_size);
+    return -1;
+}
+
 /* The run id every rank of this launch agrees on: published under
  * RUN/.scope/launches/.  When the run directory cannot say (a planted or
  * damaged file, a symbolic link in the way), the ranks still agree, on
  * key_run_id, and one stderr line says why: recording goes on, inside RUN,
- * rather than anyone who can write to RUN being able to turn it off. */
-static void rendezvous(rec_identity *id, const rec_config *cfg, const char *key) {
-    char err[400] = "", name[32];
-    snprintf(name, sizeof name, "%016llx", (unsigned long long)rec_fnv1a(key, strlen(key)));
+ * rather than anyone who can write to RUN being able to turn it off.  (Under
+ * Hydra on several hosts the key is the proxy's: the ranks of each host
+ * still agree among themselves.) */
+static void rendezvous(rec_identity *id, const rec_config *cfg, const rec_launch *l) {
+    char err[400] = "", key[4700];
+    snprintf(key, sizeof key, "%s|%s", cfg->run_dir, l->key);
     rec_dir_mode mode = {cfg->dir_mode, cfg->dir_mode_exact};
     int run = -1, scope = -1, launches = -1, got = -1;
     if ((run = rec_run_dir_open(cfg->run_dir, &mode, err, sizeof err)) >= 0 &&
         (scope = rec_subdir_open(run, ".scope", "RUN/.scope", &mode, err, sizeof err)) >= 0 &&
         (launches = rec_subdir_open(scope, "launches", "RUN/.scope/launches", &mode, err,
                                     sizeof err)) >= 0) {
-        char fresh[64];
-        new_run_id(fresh, sizeof fresh);
-        int published = publish(launches, name, fresh, key, err, sizeof err);
-        if (published == 1) {
-            snprintf(id->run_id, sizeof id->run_id, "%s", fresh);
-            id->run_started = 1;
-            got = 0;
-        } else if (published == 0) { /* another rank published first: take its id */
-            got = read_published(launches, name, id->run_id, sizeof id->run_id, err, sizeof err);
-        }
+        if (l->hydra && !l->hydra_one_host && l->hydra_size > 0 && id->rank >= 0)
+            got = hydra_agree(launches, cfg, l, id->rank, id->run_id, sizeof id->run_id,
+                              &id->run_started, err, sizeof err);
+        else
+            got = agree(launches, key, id->run_id, sizeof id->run_id, &id->run_started, err,
+                        sizeof err);
     }
     if (launches >= 0)
         close(launches);
@@ -263,16 +333,18 @@ int rec_identity_init(rec_identity *id, const rec_config *cfg, char *err, size_t
     static const char *const step_vars[] = {"SLURM_STEP_ID", NULL};
     copy_env(id->step_id, sizeof id->step_id, step_vars);
 
+    rec_launch l;
+    rec_launch_detect(&l);
+    snprintf(id->launcher, sizeof id->launcher, "%s", l.name);
+    snprintf(id->array_job_id, sizeof id->array_job_id, "%s", l.array_job_id);
+    id->array_task = l.array_task;
+    id->restarts = l.restarts;
     if (cfg->run_id[0]) {
         snprintf(id->run_id, sizeof id->run_id, "%s", cfg->run_id);
         return 0;
     }
-    char key[512];
-    launch_key(key, sizeof key);
-    if (key[0]) {
-        char scoped[4700];
-        snprintf(scoped, sizeof scoped, "%s|%s", cfg->run_dir, key);
-        rendezvous(id, cfg, scoped);
+    if (l.key[0]) {
+        rendezvous(id, cfg, &l);
         return 0;
     }
     new_run_id(id->run_id, sizeof id->run_id);

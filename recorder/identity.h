@@ -16,6 +16,10 @@ typedef struct rec_identity {
     pid_t pid, ppid;
     int32_t rank, local_rank, node_rank, world_size; /* -1: no launcher says */
     char job_id[128], step_id[64];
+    char launcher[16];     /* the launcher family (launchers.c), "" when none */
+    char array_job_id[64]; /* the job array of a Slurm array task, else "" */
+    int32_t array_task;    /* -1: not an array task */
+    int32_t restarts;      /* the launcher's restart count; -1: it keeps none */
     uint64_t start_wall_ns, start_mono_ns;
     int run_started; /* this process chose the run id: no parent's, no other rank's */
 } rec_identity;

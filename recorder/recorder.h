@@ -14,7 +14,8 @@
  *               state (recording or not), files (directories, writes that cannot raise SIGXFSZ),
  *               io_counters (a task's /proc I/O counters), cuda_sync (a
  *               GPU drain through a CUDA the program loaded), exit_line
- *               (where the run went, said at exit on a terminal)
+ *               (where the run went, said at exit on a terminal), launchers
+ *               (which launcher started the process: the table)
  *   threads     thread: per-thread recording state, sequence counters;
  *               thread_io: a thread's reads of its own I/O counters
  *   sampler     sampler (the line sampler's SIGPROF handler, per-thread

@@ -85,6 +85,10 @@ static void add_process(const rec_frame_ctx *f) {
         .argv = argv,
         .nsettings = sizeof settings / sizeof settings[0],
         .settings = settings,
+        .launcher = REC_STR(id->launcher),
+        .array_job_id = REC_STR(id->array_job_id),
+        .array_task = id->array_task,
+        .restarts = id->restarts,
     };
     rec_frame_add(f, &r);
 }

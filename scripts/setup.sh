@@ -31,8 +31,11 @@ PACKAGES=(
     # formatting and benchmarks (callgrind instruction counts; the line
     # sampler's overhead next to perf and gperftools' CPU profiler)
     clang-format valgrind linux-perf libgoogle-perftools-dev
-    # multi-rank runs under mpirun
-    openmpi-bin libopenmpi-dev
+    # multi-rank runs under real launchers: Open MPI's mpirun.openmpi,
+    # MPICH's mpiexec.hydra (each called by its own name, never through the
+    # mpirun alternative, which either may hold), and a single-node Slurm
+    # (munged, slurmctld, slurmd) that tests/e2e/slurm_node.sh starts
+    openmpi-bin libopenmpi-dev mpich slurm-wlm munge
 )
 
 check_only=0

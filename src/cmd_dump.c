@@ -61,6 +61,9 @@ static void dump_process(FILE *f, const scope_rec_process *p) {
             p->pid, p->ppid, p->rank, p->local_rank, p->node_rank, p->world_size);
     put_named(f, " job ", p->job_id);
     put_named(f, " step ", p->step_id);
+    put_named(f, "\n      launcher ", p->launcher);
+    put_named(f, " array ", p->array_job_id);
+    fprintf(f, " task %d restarts %d", p->array_task, p->restarts);
     fputs("\n      started ", f);
     put_wall(f, p->start_wall_ns);
     fputs(" mono ", f);

@@ -26,6 +26,14 @@ static const char *end_name(enum run_end end) {
     return "unknown";
 }
 
+/* A launcher-given number, -1 when no launcher said. */
+static void put_launcher_int(json_out *j, cJSON *o, const char *key, int32_t v) {
+    if (v < 0)
+        jo_null(j, o, key);
+    else
+        jo_i64(j, o, key, v);
+}
+
 static void put_header(json_out *j, cJSON *o, const run_model *m) {
     jo_run_identity(j, o, m);
     if (m->source.len) /* only for a source that is not a run directory */
@@ -53,6 +61,13 @@ static void put_header(json_out *j, cJSON *o, const run_model *m) {
     }
     jo_name_or_null(j, o, "job_id", m->job_id);
     jo_u64(j, o, "job_ids", m->njob_ids);
+    jo_name_or_null(j, o, "launcher", m->launcher);
+    cJSON *steps = jo_array(j, o, "steps");
+    for (size_t i = 0; i < m->nsteps; i++)
+        jo_name(j, steps, NULL, m->steps[i]);
+    jo_name_or_null(j, o, "array_job_id", m->array_job_id);
+    put_launcher_int(j, o, "array_task", m->array_task);
+    put_launcher_int(j, o, "restarts", m->restarts);
 }
 
 static void put_attempts(json_out *j, cJSON *o, const run_model *m) {
@@ -70,20 +85,13 @@ static void put_attempts(json_out *j, cJSON *o, const run_model *m) {
     }
 }
 
-/* A launcher-given number, -1 when no launcher said. */
-static void put_launcher_int(json_out *j, cJSON *o, const char *key, int32_t v) {
-    if (v < 0)
-        jo_null(j, o, key);
-    else
-        jo_i64(j, o, key, v);
-}
-
 static void put_identity(json_out *j, cJSON *o, const run_worker *w) {
     if (!w->has_process) {
         static const char *const keys[] = {
-            "run_id",     "uuid",      "host",       "role",          "job_id",    "step_id",
-            "exe",        "cwd",       "recorder",   "pid",           "ppid",      "rank",
-            "local_rank", "node_rank", "world_size", "start_wall_ns", "start_wall"};
+            "run_id",     "uuid",          "host",       "role",     "job_id",       "step_id",
+            "exe",        "cwd",           "recorder",   "pid",      "ppid",         "rank",
+            "local_rank", "node_rank",     "world_size", "launcher", "array_job_id", "array_task",
+            "restarts",   "start_wall_ns", "start_wall"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             jo_null(j, o, keys[i]);
         return;
@@ -103,6 +111,10 @@ static void put_identity(json_out *j, cJSON *o, const run_worker *w) {
     put_launcher_int(j, o, "local_rank", w->local_rank);
     put_launcher_int(j, o, "node_rank", w->node_rank);
     put_launcher_int(j, o, "world_size", w->world_size);
+    jo_name_or_null(j, o, "launcher", w->launcher);
+    jo_name_or_null(j, o, "array_job_id", w->array_job_id);
+    put_launcher_int(j, o, "array_task", w->array_task);
+    put_launcher_int(j, o, "restarts", w->restarts);
     jo_u64(j, o, "start_wall_ns", w->start_wall_ns);
     jo_wall(j, o, "start_wall", w->start_wall_ns);
 }

@@ -32,6 +32,39 @@ static void put_hosts(FILE *f, const run_model *m) {
     fprintf(f, " (%zu node%s)", m->nhosts, m->nhosts == 1 ? "" : "s");
 }
 
+/* The launcher line, when a launcher said anything: its name, the steps of
+ * the job, the array task and the restarts. */
+static void put_launch(FILE *f, const run_model *m, const text_style *st) {
+    char buf[256];
+    if (!m->launcher.len && !m->nsteps && !m->array_job_id.len)
+        return;
+    const char *sep = "";
+    if (m->launcher.len) {
+        text_heading(f, st, "Launcher");
+        fprintf(f, " %s", fmt_name(buf, sizeof buf, m->launcher));
+        sep = "   ";
+    }
+    if (m->nsteps) {
+        fputs(sep, f);
+        text_heading(f, st, m->nsteps == 1 ? "Step" : "Steps");
+        for (size_t s = 0; s < m->nsteps; s++)
+            fprintf(f, "%s%s", s ? ", " : " ", fmt_name(buf, sizeof buf, m->steps[s]));
+        sep = "   ";
+    }
+    if (m->array_job_id.len) {
+        fputs(sep, f);
+        text_heading(f, st, "Array");
+        fprintf(f, " %s task %d", fmt_name(buf, sizeof buf, m->array_job_id), m->array_task);
+        sep = "   ";
+    }
+    if (m->restarts > 0) {
+        fputs(sep, f);
+        text_heading(f, st, "Restarts");
+        fprintf(f, " %d", m->restarts);
+    }
+    fputc('\n', f);
+}
+
 static void put_header(FILE *f, const run_model *m, const text_style *st) {
     char buf[256];
     text_heading(f, st, "Runtime");
@@ -72,6 +105,7 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
             fprintf(f, " (+%zu more)", m->njob_ids - 1);
     }
     fputc('\n', f);
+    put_launch(f, m, st);
     text_dim(f, st, "Started ");
     fmt_wall(buf, sizeof buf, m->start_wall_ns);
     fprintf(f, "%s%s", buf, m->start_wall_ns ? " UTC" : "");

@@ -70,6 +70,8 @@ static void on_process(worker_log *log, const scope_rec_process *p) {
     COPY_STR(exe);
     COPY_STR(cwd);
     COPY_STR(recorder_version);
+    COPY_STR(launcher);
+    COPY_STR(array_job_id);
 #undef COPY_STR
     w->pid = p->pid;
     w->ppid = p->ppid;
@@ -77,6 +79,8 @@ static void on_process(worker_log *log, const scope_rec_process *p) {
     w->local_rank = p->local_rank;
     w->node_rank = p->node_rank;
     w->world_size = p->world_size;
+    w->array_task = p->array_task;
+    w->restarts = p->restarts;
     w->start_wall_ns = p->start_wall_ns;
     w->start_mono_ns = p->start_mono_ns;
 }

@@ -704,6 +704,45 @@ static int by_str(const void *a, const void *b) {
     return run_str_cmp(*x, *y);
 }
 
+/* Step ids are numbers ("0", "1", ...) or Slurm's names for the others
+ * ("batch", "extern"): numbers first, by value, then names. */
+static int by_step(const void *a, const void *b) {
+    const run_str *x = a, *y = b;
+    char xs[32], ys[32];
+    snprintf(xs, sizeof xs, "%.*s", (int)x->len, x->s);
+    snprintf(ys, sizeof ys, "%.*s", (int)y->len, y->s);
+    char *xe, *ye;
+    unsigned long long xn = strtoull(xs, &xe, 10), yn = strtoull(ys, &ye, 10);
+    int xnum = xe != xs && !*xe && x->len < sizeof xs,
+        ynum = ye != ys && !*ye && y->len < sizeof ys;
+    if (xnum != ynum)
+        return xnum ? -1 : 1;
+    if (xnum && xn != yn)
+        return xn < yn ? -1 : 1;
+    return run_str_cmp(*x, *y);
+}
+
+/* What the launcher said of the newest attempt: its name and array task
+ * (the same in every process of a launch, so the first, by path, speaks),
+ * every step, and the most restarts any process saw. */
+static void settle_launch(run_model *m, const run_worker *w) {
+    if (!m->launcher.len && w->launcher.len)
+        m->launcher = w->launcher;
+    if (!m->array_job_id.len && w->array_job_id.len) {
+        m->array_job_id = w->array_job_id;
+        m->array_task = w->array_task;
+    }
+    if (w->restarts > m->restarts)
+        m->restarts = w->restarts;
+    if (w->step_id.len) {
+        size_t s = 0;
+        while (s < m->nsteps && !run_str_eq(m->steps[s], w->step_id))
+            s++;
+        if (s == m->nsteps)
+            m->steps[m->nsteps++] = w->step_id;
+    }
+}
+
 static int settle_header(run_model *m, arena *mem) {
     size_t newest = m->nattempts - 1;
     const run_attempt *at = &m->attempts[newest];
@@ -712,8 +751,10 @@ static int settle_header(run_model *m, arena *mem) {
     m->runtime_ns = at->end_wall_ns > at->start_wall_ns ? at->end_wall_ns - at->start_wall_ns : 0;
     m->hosts = arena_alloc(mem, (at->nworkers + 1) * sizeof *m->hosts);
     run_str *jobs = arena_alloc(mem, (at->nworkers + 1) * sizeof *jobs);
-    if (!m->hosts || !jobs)
+    m->steps = arena_alloc(mem, (at->nworkers + 1) * sizeof *m->steps);
+    if (!m->hosts || !jobs || !m->steps)
         return -1;
+    m->array_task = m->restarts = -1;
     for (size_t i = 0; i < m->nworkers; i++) {
         const run_worker *w = &m->workers[i];
         if (w->attempt != newest)
@@ -738,6 +779,7 @@ static int settle_header(run_model *m, arena *mem) {
             if (j == m->njob_ids)
                 jobs[m->njob_ids++] = w->job_id;
         }
+        settle_launch(m, w);
     }
     if (m->nhosts)
         qsort(m->hosts, m->nhosts, sizeof *m->hosts, by_str);
@@ -745,6 +787,8 @@ static int settle_header(run_model *m, arena *mem) {
         qsort(jobs, m->njob_ids, sizeof *jobs, by_str);
         m->job_id = jobs[0];
     }
+    if (m->nsteps)
+        qsort(m->steps, m->nsteps, sizeof *m->steps, by_step);
     return 0;
 }
 

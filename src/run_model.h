@@ -59,6 +59,10 @@ typedef struct run_worker {
     uint64_t frames_lost;        /* from gaps in sequence numbers */
     uint64_t bytes_skipped;      /* damaged or truncated bytes */
     int truncated;               /* the file ends inside a frame */
+
+    run_str launcher, array_job_id; /* empty when no launcher said (logs before 1.5) */
+    int32_t array_task, restarts;   /* -1 when no launcher said */
+
     enum run_end end;
     int end_signal;      /* RUN_END_SIGNAL: the signal number */
     int stale;           /* stopped writing well before the run ended */
@@ -252,6 +256,13 @@ typedef struct run_model {
     int32_t rank_min, rank_max;
     run_str job_id;  /* the first non-empty job id; len 0 when none */
     size_t njob_ids; /* distinct job ids (more than one is worth saying) */
+
+    run_str launcher; /* the first non-empty launcher name, by path; len 0 when none */
+    run_str *steps;   /* distinct non-empty step ids, in numeric order */
+    size_t nsteps;
+    run_str array_job_id; /* a Slurm array task's array and task: len 0 and -1 */
+    int32_t array_task;
+    int32_t restarts; /* the most restarts a process of the attempt saw; -1 none said */
 
     run_role *roles; /* by phase time, most first */
     size_t nroles;

@@ -9,6 +9,7 @@
 void worker_log_init(worker_log *log) {
     run_worker *w = &log->w;
     w->rank = w->local_rank = w->node_rank = w->world_size = -1;
+    w->array_task = w->restarts = -1;
     w->end = RUN_END_UNKNOWN;
 }
 

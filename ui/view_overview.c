@@ -53,6 +53,25 @@ static void fill_overview(view *v, text_lines *t) {
         text_add(t, TH_NORMAL, 15, "  job          %s%s", a,
                  m->njob_ids > 1 ? " (and other job ids: processes disagree)" : "");
     }
+    if (m->launcher.len) {
+        style_escape(m->launcher, a, sizeof a);
+        text_add(t, TH_NORMAL, 15, "  launcher     %s", a);
+    }
+    len = 0;
+    a[0] = '\0';
+    for (size_t s = 0; s < m->nsteps && len < sizeof a - 300; s++) {
+        style_escape(m->steps[s], b, sizeof b);
+        len += (size_t)snprintf(a + len, sizeof a - len, "%s%s", s ? ", " : "", b);
+    }
+    if (m->nsteps)
+        text_add(t, TH_NORMAL, 15, "  %-13s%s", m->nsteps == 1 ? "step" : "steps", a);
+    if (m->array_job_id.len) {
+        style_escape(m->array_job_id, a, sizeof a);
+        text_add(t, TH_NORMAL, 15, "  array        %s, task %d", a, m->array_task);
+    }
+    if (m->restarts > 0)
+        text_add(t, TH_NORMAL, 15, "  restarts     %d (the launcher restarted the job)",
+                 m->restarts);
     text_add(t, TH_NORMAL, 0, "%s", "");
 
     text_add(t, TH_ROLE, 0, "ATTEMPTS (%zu)", m->nattempts);

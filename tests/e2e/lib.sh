@@ -43,3 +43,49 @@ finish() {
         exit 1
     fi
 }
+
+# attempts SCOPE_TUI RUN : one line per attempt of RUN, oldest first, from
+# the report's JSON: "<launcher> ranks=<sorted ranks> job=<id> steps=<ids>
+# task=<array task> restarts=<n>", each process's own fields; "-" where none.
+attempts() {
+    "$1" report --json "$2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+def one(v):
+    return "-" if v is None or v == "" else str(v)
+for i, a in enumerate(d["attempts"]):
+    ws = [w for w in d["workers"] if w["attempt"] == i]
+    ranks = ",".join(str(r) for r in sorted(w["rank"] for w in ws if w["rank"] is not None))
+    def field(k):
+        return "/".join(sorted(set(one(w[k]) for w in ws)))
+    steps = ",".join(sorted(set(one(w["step_id"]) for w in ws)))
+    print("%s ranks=%s job=%s steps=%s task=%s restarts=%s" % (field("launcher"), ranks or "-",
+          field("job_id"), steps, field("array_task"), field("restarts")))
+'
+}
+
+# expect_attempts RUN LINE... : the attempts of RUN (as `attempts` prints
+# them, with the scope-tui in $tui) are these lines, in order.
+expect_attempts() {
+    local run=$1
+    shift
+    local got want
+    got=$(attempts "$tui" "$run")
+    want=$(printf '%s\n' "$@")
+    [[ $got == "$want" ]] || fail "$run: attempts
+$got
+wanted
+$want"
+}
+
+# ok TEXT : "ok: TEXT" when no check failed since the last ok, else
+# "not ok: TEXT".
+failures_at_ok=0
+ok() {
+    if [ "$failures" -eq "$failures_at_ok" ]; then
+        echo "ok: $*"
+    else
+        echo "not ok: $*"
+    fi
+    failures_at_ok=$failures
+}

@@ -137,6 +137,10 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
             mix_bytes(h, p->settings[i].key);
             mix_bytes(h, p->settings[i].value);
         }
+        mix_bytes(h, p->launcher);
+        mix_bytes(h, p->array_job_id);
+        mix(h, (uint64_t)(int64_t)p->array_task);
+        mix(h, (uint64_t)(int64_t)p->restarts);
         break;
     }
     case SCOPE_REC_STRING:

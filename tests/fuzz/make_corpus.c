@@ -311,6 +311,10 @@ static void rec_process(run_text *t, const identity *id) {
     p->local_rank = id->rank < 0 ? -1 : id->rank % 4;
     p->node_rank = id->rank < 0 ? -1 : id->rank / 4;
     p->world_size = id->rank < 0 ? -1 : 8;
+    p->launcher = text_bytes(id->rank < 0 ? "" : "slurm");
+    p->array_job_id = text_bytes("");
+    p->array_task = -1;
+    p->restarts = id->rank < 0 ? -1 : 0;
     p->start_wall_ns = id->start_wall;
     p->start_mono_ns = 1000000000ull;
     p->argc = 2;
@@ -534,6 +538,10 @@ static void hostile_log(run_text *t) {
     p->rank = INT32_MAX;
     p->local_rank = p->node_rank = INT32_MIN;
     p->world_size = 0;
+    p->launcher = LIT("\x1b[31mhydra\0");
+    p->array_job_id = LIT("\xff\n");
+    p->array_task = INT32_MIN;
+    p->restarts = INT32_MAX;
     p->start_wall_ns = UINT64_MAX;
     put_record(t, &pr);
     /* Format characters that disguise text (U+202E reverses it), C1. */

@@ -107,6 +107,10 @@ static void fill_process(scope_rec_process *p, unsigned variant) {
         p->argv = argv0;
         p->nsettings = NELEM(settings0);
         p->settings = settings0;
+        p->launcher = B("slurm");
+        p->array_job_id = B("812340");
+        p->array_task = 5;
+        p->restarts = 1;
         break;
     case 1:
         argv1[0] = NO_BYTES;
@@ -138,6 +142,10 @@ static void fill_process(scope_rec_process *p, unsigned variant) {
         p->argv = argv1;
         p->nsettings = NELEM(settings1);
         p->settings = settings1;
+        p->launcher = B("\x1b[2Jhydra\0");
+        p->array_job_id = (scope_bytes){long_text, sizeof long_text};
+        p->array_task = INT32_MIN;
+        p->restarts = INT32_MAX;
         break;
     case 2:
         p->rank = p->local_rank = p->node_rank = p->world_size = -1;
@@ -675,6 +683,10 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         CMP_I(world_size);
         CMP_U(start_wall_ns);
         CMP_U(start_mono_ns);
+        CMP_B(launcher);
+        CMP_B(array_job_id);
+        CMP_I(array_task);
+        CMP_I(restarts);
         if (cmp_count(&c, "process.argc", x->argc, x->argv, y->argc, y->argv)) {
             for (uint32_t i = 0; i < x->argc; i++) {
                 snprintf(name, sizeof name, "process.argv[%u]", i);

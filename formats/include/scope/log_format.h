@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 4 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 5 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -168,6 +168,11 @@ typedef struct scope_rec_process {
     const scope_bytes *argv; /* argc entries */
     uint32_t nsettings;
     const scope_kv *settings; /* recorder settings in force, as key=value */
+    /* Since 1.5; a reader of an older log sees "" and -1. */
+    scope_bytes launcher;     /* the launcher family that started it: "hydra", "slurm", ... */
+    scope_bytes array_job_id; /* the job array this job is a task of, empty if none */
+    int32_t array_task;       /* its task in that array; -1 when none */
+    int32_t restarts;         /* how often the launcher restarted the job; -1 unknown */
 } scope_rec_process;
 
 typedef struct scope_rec_string {
