@@ -26,6 +26,7 @@
 #include "sources.h"
 #include "state.h"
 #include "thread.h"
+#include "trace.h"
 #include "warn.h"
 #include "writer.h"
 
@@ -69,6 +70,7 @@ static int start_locked(const char *run_dir, const char *role) {
     if (rec_config_from_env(&rec_cfg, run_dir, role, err, sizeof err) < 0)
         goto fail;
     rec_clock_calibrate();
+    rec_trace_from_env(); /* a bad SCOPE_TRACE is warned about and ignored */
     rec_hot.cpu_mode = rec_cfg.cpu_mode;
     /* Two reads per entry at under 2% of the phase: mean >= 100 reads. */
     rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns : 100 * cpu_read_cost_ns();

@@ -28,6 +28,7 @@
 #include "sources.h"
 #include "state.h"
 #include "thread.h"
+#include "trace.h"
 
 #include <scope/log_hist.h>
 #include <string.h>
@@ -112,14 +113,14 @@ static COLD uint32_t push_clock_cold(const rec_thread *t, rec_frame *f, uint32_t
     return entered(t, depth);
 }
 
-static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site);
+static inline uint32_t enter_plain(rec_thread *t, uint32_t name, scope_site *site);
 
 /* Any entry the fast path does not take: a thread's first entry, a site's
  * first use, nesting too deep, a cache miss, a dropped parent. */
 static COLD uint32_t enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
     if (!rec_attached(t)) {
         if ((t = slow_self()))
-            return enter(t, name, site);
+            return enter_plain(t, name, site);
         return UNTRACKED;
     }
     if (!name && site)
@@ -148,7 +149,7 @@ static COLD uint32_t enter_slow(rec_thread *t, uint32_t name, scope_site *site) 
 
 /* Returns the thread's depth with the entry open (NO_TSC set without the
  * TSC), or UNTRACKED. */
-static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
+static inline uint32_t enter_plain(rec_thread *t, uint32_t name, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->phase_cache[name];
     if (__builtin_expect(depth >= REC_MAX_DEPTH - 1 || name >= t->cache_len ||
@@ -167,6 +168,24 @@ static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
     f->cpu0 = 0;
     f->t0 = rec_ticks_with(1);
     return depth + 1;
+}
+
+/* An entry while a trace window waits or is open: recorded as always,
+ * then shown to the window, which may mark its frame (trace.h). */
+static COLD uint32_t enter_traced(rec_thread *t, uint32_t name, scope_site *site) {
+    uint32_t depth = enter_plain(t, name, site);
+    if (depth != UNTRACKED) {
+        if (!name && site)
+            name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE); /* registered by this entry */
+        rec_trace_entered(rec_self, depth & ~NO_TSC, name);
+    }
+    return depth;
+}
+
+static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
+    if (__builtin_expect(__atomic_load_n(&rec_trace_hot, __ATOMIC_RELAXED), 0))
+        return enter_traced(t, name, site);
+    return enter_plain(t, name, site);
 }
 
 /* An unregistered site has id 0, whose cache slot never matches: its first
@@ -232,13 +251,16 @@ static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_
  * inside the phase. */
 static COLD void exit_cpu(rec_thread *t, rec_frame *f) {
     rec_node *n = f->node;
+    uint32_t depth = (uint32_t)(f - t->stack);
+    if (t->trace_mark[depth])
+        rec_trace_exited(t, depth);
     int io = 0; /* 1: I/O measured, -1: an I/O read failed */
     rec_io_counters dio;
     if (n->flags) {
         if (n->flags & SCOPE_PHASE_F_SYNC)
             (void)rec_cuda_sync();
         if (n->flags & SCOPE_PHASE_F_IO)
-            io = rec_phase_io_exit(t, (uint32_t)(f - t->stack), &dio) == 0 ? 1 : -1;
+            io = rec_phase_io_exit(t, depth, &dio) == 0 ? 1 : -1;
     }
     uint64_t cpu = f->cpu0 != REC_CPU0_NONE ? rec_thread_cpu_ns() : 0;
     uint64_t now = rec_ticks_with(t->clock_tsc);
@@ -406,7 +428,7 @@ void scope_phase_end(void) {
 
 /* ---- counting ------------------------------------------------------------- */
 
-static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site);
+static inline void count_plain(rec_thread *t, uint32_t name, int64_t v, scope_site *site);
 
 /* A total that would pass INT64_MAX or INT64_MIN holds at that limit, and
  * the counter is marked so that the log says it saturated: a wrapped total
@@ -435,7 +457,7 @@ static inline void counter_add(rec_counter *c, int64_t v) {
 static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
     if (!rec_attached(t)) {
         if ((t = slow_self()))
-            count_add(t, name, v, site);
+            count_plain(t, name, v, site);
         return;
     }
     if (!name && site)
@@ -451,7 +473,7 @@ static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site 
         counter_add(c, v);
 }
 
-static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
+static inline void count_plain(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->count_cache[name];
     if (__builtin_expect(depth >= REC_MAX_DEPTH || name >= t->cache_len ||
@@ -459,6 +481,22 @@ static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site
                          0))
         return count_slow(t, name, v, site);
     counter_add(c->item, v);
+}
+
+/* A count while a trace window waits or is open: added as always, then
+ * recorded as an event when the window is open. */
+static COLD void count_traced(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
+    count_plain(t, name, v, site);
+    if (!name && site)
+        name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
+    if (rec_attached(rec_self))
+        rec_trace_counted(rec_self, name, v);
+}
+
+static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
+    if (__builtin_expect(__atomic_load_n(&rec_trace_hot, __ATOMIC_RELAXED), 0))
+        return count_traced(t, name, v, site);
+    count_plain(t, name, v, site);
 }
 
 void scope_count_slow_(scope_site *site, int64_t v) {

@@ -442,6 +442,7 @@ void rec_threads_fork_child(void) {
         rec_thread_free_nodes(keep);
         memset(keep->stack, 0, sizeof keep->stack);
         memset(keep->explicit_open, 0, sizeof keep->explicit_open);
+        memset(keep->trace_mark, 0, sizeof keep->trace_mark);
         rec_thread_init_recording(keep);
         keep->inherited = open;
         keep->w_defined = 0;

@@ -173,6 +173,10 @@ typedef struct rec_thread {
      * by its block.  Beside the stack, not in it, so that the frames the
      * hot path indexes stay 24 bytes. */
     uint8_t explicit_open[REC_MAX_DEPTH];
+    /* owner: stack[k] was entered inside a trace window (trace.h), and
+     * when, CLOCK_MONOTONIC ns; beside the stack for the same reason */
+    uint8_t trace_mark[REC_MAX_DEPTH];
+    uint64_t trace_t0[REC_MAX_DEPTH];
 
     /* owner: chunks written by the owner, published by count (release) */
     rec_node *nodes[REC_MAX_CHUNKS];
