@@ -24,6 +24,7 @@
 
 const export_format *const export_formats[] = {
     &export_format_json,
+    &export_format_chrome,
     NULL,
 };
 

@@ -26,5 +26,7 @@ extern const export_format *const export_formats[];
 
 /* The report's JSON document (docs/json.md), the same as report --json. */
 extern const export_format export_format_json;
+/* The trace windows as a Chrome trace (export_chrome.c). */
+extern const export_format export_format_chrome;
 
 #endif
