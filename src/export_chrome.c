@@ -160,12 +160,23 @@ static void put_process(chrome_out *o, const run_worker *w, log_trace *t, int64_
     put_process_name(o, w);
     put_threads(o, t, pid);
 
+    /* The window's start, with what placed it: its bounds and the start
+     * on the process's own CLOCK_MONOTONIC. */
     run_str phase = log_trace_string(t, win->phase);
     char what[400];
-    snprintf(what, sizeof what,
-             "trace window opened: %.*s entry %" PRIu64 " of %" PRIu64 "-%" PRIu64,
-             (int)(phase.len < 200 ? phase.len : 200), phase.s, win->first, win->first, win->last);
-    put_instant(o, "p", pid, pid, TS(win->start_mono_ns), str_of(what), (run_str){"", 0});
+    snprintf(what, sizeof what, "trace window opened: %.*s entry %" PRIu64,
+             (int)(phase.len < 200 ? phase.len : 200), phase.s, win->first);
+    begin_event(o);
+    fputs("{\"name\":", o->f);
+    put_name(o, str_of(what));
+    fputs(",\"cat\":\"scope\",\"ph\":\"i\",\"s\":\"p\",\"ts\":", o->f);
+    put_us(o->f, TS(win->start_mono_ns));
+    fprintf(o->f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"args\":{\"phase\":", pid, pid);
+    put_name(o, phase);
+    fprintf(o->f,
+            ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 ",\"mono_ns\":%" PRIu64
+            ",\"events\":%" PRIu64 ",\"cap\":%" PRIu64 ",\"lost\":%" PRIu64 "}}",
+            win->first, win->last, win->start_mono_ns, win->events, win->cap, win->lost);
 
     for (size_t i = 0; i < t->nphases; i++) {
         const trace_phase_ev *e = &t->phases[i];
