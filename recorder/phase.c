@@ -105,6 +105,8 @@ static COLD uint32_t push_clock_cpu(rec_thread *t, rec_frame *f, uint32_t depth)
         f->cpu0 = cpu & REC_CPU_READ_COLD ? REC_CPU0_NONE : 0;
     if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_IO))
         rec_phase_io_enter(t, depth);
+    if (n->trace_watch)
+        rec_trace_entered(t, depth, n->name); /* an entry into the trace window's phase */
     return entered(t, depth);
 }
 
@@ -170,14 +172,19 @@ static inline uint32_t enter_plain(rec_thread *t, uint32_t name, scope_site *sit
     return depth + 1;
 }
 
-/* An entry while a trace window waits or is open: recorded as always,
- * then shown to the window, which may mark its frame (trace.h). */
+/* An entry while a trace window is open (or waits for a phase that had
+ * nodes before it was asked for): recorded as always, then shown to the
+ * window, which may mark its frame (trace.h).  A node of the window's own
+ * phase was shown to it already, on its cold path (push_clock_cpu). */
 static COLD uint32_t enter_traced(rec_thread *t, uint32_t name, scope_site *site) {
     uint32_t depth = enter_plain(t, name, site);
     if (depth != UNTRACKED) {
+        rec_thread *self = rec_self;
+        uint32_t d = depth & ~NO_TSC;
         if (!name && site)
             name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE); /* registered by this entry */
-        rec_trace_entered(rec_self, depth & ~NO_TSC, name);
+        if (!self->stack[d].node->trace_watch)
+            rec_trace_entered(self, d, name);
     }
     return depth;
 }

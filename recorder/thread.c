@@ -234,6 +234,8 @@ static void publish_new(chunked a, uint32_t idx) {
  * of all threads draw from these. */
 static _Atomic uint32_t next_node_id, next_counter_id;
 
+_Atomic uint32_t rec_trace_watch_name;
+
 rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
                           const scope_site *site) {
     assert(name > 0 && name < REC_MAX_NAMES);
@@ -253,9 +255,10 @@ rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
         if (site)
             n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
                        (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
+        n->trace_watch = name == atomic_load_explicit(&rec_trace_watch_name, memory_order_relaxed);
         atomic_init(&n->cpu_read,
                     (rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_FIRST : REC_CPU_READ_OFF) |
-                        (n->flags ? REC_CPU_READ_COLD : 0));
+                        (n->flags || n->trace_watch ? REC_CPU_READ_COLD : 0));
         if (site) {
             /* threads meeting a site together may each register it: each
              * stores the same id (names.c) */

@@ -86,6 +86,9 @@ typedef struct rec_node {
     uint32_t file, line;      /* name id of the source file, line; 0 when unknown */
     _Atomic uint8_t cpu_read; /* enum rec_cpu_read: before publication, then writer */
     uint8_t cpu_quiet;        /* owner: the first entries were short; see phase.c */
+    /* before publication: its name bounds the trace window (trace.h), so
+     * its entries leave the fast path (REC_CPU_READ_COLD) to be counted */
+    uint8_t trace_watch;
     /* owner, under seq */
     uint64_t count, wall_ns, min_ns, max_ns;
     uint64_t cpu_count, cpu_wall_ns, cpu_ns;
@@ -104,6 +107,10 @@ typedef struct rec_node {
 #define REC_CACHE_EMPTY (UINT32_MAX - 1) /* a cache slot's parent before first use */
 
 enum { REC_SATURATED_MAX = 1, REC_SATURATED_MIN = 2 };
+
+/* The name id whose nodes are created trace_watch: the trace window's
+ * phase while a window is asked for, else 0.  Written by trace.c. */
+extern _Atomic uint32_t rec_trace_watch_name;
 
 typedef struct rec_counter {
     _Atomic uint32_t seq; /* owner */

@@ -27,6 +27,7 @@ static struct {
     _Atomic uint64_t start_ns, end_ns;
     _Atomic uint64_t next; /* slots claimed, also past the cap */
     _Atomic uint64_t lost;
+    int every_entry;  /* waiting, every entry is tested: the phase may have older nodes */
     uint64_t cap;     /* fixed once slots exist */
     rec_trace_ev *ev; /* cap slots, mapped once, untouched until used */
 } win;
@@ -97,6 +98,7 @@ int rec_trace_set(const char *phase, uint64_t first, uint64_t last, char *err, s
         win.cap = cap;
         win.ev = p;
     }
+    uint32_t known = rec_name_count();
     uint32_t id = rec_name_intern(phase, strlen(phase));
     if (!id) {
         snprintf(err, errlen, "the name table is full");
@@ -106,7 +108,12 @@ int rec_trace_set(const char *phase, uint64_t first, uint64_t last, char *err, s
     atomic_store(&win.last, last);
     atomic_store(&win.entries, 0);
     atomic_store(&win.phase, id);
-    set_hot(1);
+    /* Nodes of the phase created from now on count their own entries; a
+     * name met before may have nodes already, which only the test on every
+     * entry sees until the window opens. */
+    atomic_store(&rec_trace_watch_name, id);
+    win.every_entry = id <= known;
+    set_hot(win.every_entry);
     return 0;
 }
 
@@ -180,8 +187,10 @@ void rec_trace_entered(rec_thread *t, uint32_t depth, uint32_t name) {
             uint32_t waiting = SCOPE_TRACE_WAITING;
             now = rec_mono_ns();
             atomic_store(&win.start_ns, now);
-            if (atomic_compare_exchange_strong(&win.state, &waiting, SCOPE_TRACE_OPEN))
+            if (atomic_compare_exchange_strong(&win.state, &waiting, SCOPE_TRACE_OPEN)) {
                 st = SCOPE_TRACE_OPEN;
+                set_hot(1); /* from now on every entry and count is seen */
+            }
         }
         if (k == last)
             mark = REC_TRACE_CLOSER;
@@ -278,5 +287,7 @@ void rec_trace_fork_child(void) {
     atomic_store(&win.start_ns, 0);
     atomic_store(&win.end_ns, 0);
     atomic_store(&win.state, SCOPE_TRACE_WAITING);
-    set_hot(1);
+    /* Every node of the child is new, so each knows whether to count. */
+    win.every_entry = 0;
+    set_hot(0);
 }

@@ -11,8 +11,13 @@
  * (state capped), which bounds its memory and its log space alike.
  *
  * The hot path pays one test of rec_trace_hot per entry and per count; it
- * is set while a window waits for its FIRST-th entry or is open.  An entry
- * recorded in the window marks its frame (trace_mark) and makes its
+ * is set while a window is open.  While one waits, only entries into its
+ * phase leave the fast path: the nodes of that name are created with
+ * trace_watch and REC_CPU_READ_COLD (thread.h), so their entries take the
+ * cold path the fast path already tests for, and are counted there.  (A
+ * phase whose name was in use before the window was asked for may have
+ * older nodes: then every entry is tested until the window opens.)  An
+ * entry recorded in the window marks its frame (trace_mark) and makes its
  * frame's cpu0 non-zero, so its exit leaves the fast path through the test
  * that path already makes, and records the phase event there.
  */
@@ -23,7 +28,8 @@
 
 #include <scope/log_format.h>
 
-/* 1 while entries and counts must be seen: a window waits or is open.
+/* 1 while every entry and count must be seen: a window is open (or waits
+ * for a phase that may have older nodes).
  * Written by the window's transitions; the hot path loads it relaxed. */
 extern uint8_t rec_trace_hot;
 

@@ -35,6 +35,11 @@ check_trace one one.json window one.times 1 1
 SCOPE_RUN_DIR=$PWD/api SCOPE_TRACE=step:1-2 expect_rc 0 "$workload" api.times 10 --api 3-4
 check_trace api api.json window api.times 3 4
 
+# Asked for once "step" has a node: its entries 2 and 3 after the call,
+# steps 4 and 5, through the test every entry makes until the window opens.
+SCOPE_RUN_DIR=$PWD/late-api expect_rc 0 "$workload" late-api.times 8 --thread --api-late 2-3
+check_trace late-api late-api.json window late-api.times 4 5
+
 # A cap of 12 events, reached in the window's second step: the window ends
 # there, capped; the report says so and the trace holds no more than 12.
 SCOPE_RUN_DIR=$PWD/cap SCOPE_TRACE=step:2-30 SCOPE_TRACE_EVENTS=12 expect_rc 0 "$workload" cap.times 40

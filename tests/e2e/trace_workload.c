@@ -14,6 +14,8 @@
  *   --fork        a child forked before the first step runs the same steps
  *                 (its lines carry its own pid)
  *   --api F-L     scope_trace_window("step", F, L) before scope_init
+ *   --api-late F-L  the same after step 2, when "step" has its node: the
+ *                 window counts the entries after the call
  *   --kill-at K   inside step K, after its inner phases: scope_flush(),
  *                 then SIGKILL itself
  * Records into $SCOPE_RUN_DIR (scope_init(NULL, "tracer")).
@@ -52,6 +54,7 @@ static void note(const char *what, long i, uint64_t t0, uint64_t t1) {
     pthread_mutex_unlock(&times_lock);
 }
 
+static unsigned long long late_first, late_last;
 static atomic_int stop;
 static atomic_long polls_done;
 static int with_thread;
@@ -96,6 +99,8 @@ static void steps(long n, long kill_at) {
             while (with_thread && atomic_load(&polls_done) < target)
                 usleep(100);
             spin_us(100);
+            if (i == 2 && late_first && scope_trace_window("step", late_first, late_last) != 0)
+                exit(3);
         }
     }
 }
@@ -117,6 +122,9 @@ int main(int argc, char **argv) {
             unsigned long long f, l;
             if (sscanf(argv[++i], "%llu-%llu", &f, &l) != 2 ||
                 scope_trace_window("step", f, l) != 0)
+                return 3;
+        } else if (!strcmp(argv[i], "--api-late") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%llu-%llu", &late_first, &late_last) != 2)
                 return 3;
         } else if (!strcmp(argv[i], "--kill-at") && i + 1 < argc)
             kill_at = atol(argv[++i]);

@@ -279,6 +279,26 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
             mix(h, rec->u.trace.events[i].dur_ns);
         }
         break;
+    case SCOPE_REC_TRACE_WINDOW:
+        mix(h, rec->u.trace_window.phase);
+        mix(h, rec->u.trace_window.first);
+        mix(h, rec->u.trace_window.last);
+        mix(h, rec->u.trace_window.state);
+        mix(h, rec->u.trace_window.start_mono_ns);
+        mix(h, rec->u.trace_window.end_mono_ns);
+        mix(h, rec->u.trace_window.events);
+        mix(h, rec->u.trace_window.cap);
+        mix(h, rec->u.trace_window.lost);
+        break;
+    case SCOPE_REC_TRACE_COUNTS:
+        mix(h, rec->u.trace_counts.thread);
+        mix(h, rec->u.trace_counts.n);
+        for (uint32_t i = 0; i < rec->u.trace_counts.n; i++) {
+            mix(h, rec->u.trace_counts.events[i].name);
+            mix(h, rec->u.trace_counts.events[i].mono_ns);
+            mix(h, (uint64_t)rec->u.trace_counts.events[i].value);
+        }
+        break;
     default:
         /* Unknown kinds carry only their raw body. */
         mix_bytes(h, rec->raw);
