@@ -31,7 +31,7 @@
 /* 1 while every entry and count must be seen: a window is open (or waits
  * for a phase that may have older nodes).
  * Written by the window's transitions; the hot path loads it relaxed. */
-extern uint8_t rec_trace_hot;
+extern uint8_t rec_trace_hot __attribute__((visibility("hidden")));
 
 /* A frame's trace_mark: not traced, traced, or traced and closing the
  * window when it ends (the LAST-th entry). */
