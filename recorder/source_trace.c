@@ -2,7 +2,8 @@
  * Data source: the trace window (trace.h).  Each frame writes the window's
  * record when it changed, and the events published since the last frame:
  * phase events as TRACE records and counts as TRACE_COUNTS records, one
- * record per thread (and per 8192 events), each in time order.
+ * record per thread (and per 8192 events), each in time order (a phase's
+ * start).
  *
  * Events stay in memory until the window's process ends, so a frame
  * dropped after failed writes is written again from the events the last
@@ -13,6 +14,7 @@
 #include "frame.h"
 #include "trace.h"
 
+#include <scope/vec.h>
 #include <stdlib.h>
 
 #define PER_RECORD 8192u
@@ -23,71 +25,113 @@ static uint64_t sel_end;              /* writer: events this frame holds */
 static scope_rec_trace_window w_last; /* writer: the window record last added */
 static int w_window_sent;
 
-/* The writer's copies, sorted by kind, thread and time. */
-static rec_trace_ev *sorted;
-static size_t sorted_cap;
+/* The writer's copy of the events a frame writes, grouped by (kind,
+ * thread) and each group in time order. */
+typedef struct ev_copy {
+    uint32_t thread, id;
+    uint64_t t, v;
+} ev_copy;
+
+typedef struct ev_group {
+    uint32_t kind, thread;
+    size_t n, at; /* its events, and where they start in `grouped` */
+} ev_group;
+
+static ev_copy *grouped;
+static size_t grouped_cap;
+static ev_group *groups;
+static size_t groups_cap;
+static uint32_t *group_of; /* each event's group */
+static size_t group_of_cap;
 static scope_trace_event *phase_out;
 static scope_trace_count *count_out;
 
-static int by_kind_thread_time(const void *a, const void *b) {
-    const rec_trace_ev *x = a, *y = b;
-    uint32_t kx = atomic_load_explicit(&x->kind, memory_order_relaxed);
-    uint32_t ky = atomic_load_explicit(&y->kind, memory_order_relaxed);
-    if (kx != ky)
-        return kx < ky ? -1 : 1;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
-    return x->t < y->t ? -1 : x->t > y->t;
+/* Room for n events.  Returns 0, or -1 without memory. */
+static int reserve(size_t n) {
+    if (!phase_out && !(phase_out = malloc(PER_RECORD * sizeof *phase_out)))
+        return -1;
+    if (!count_out && !(count_out = malloc(PER_RECORD * sizeof *count_out)))
+        return -1;
+    if (SCOPE_VEC_RESERVE(grouped, grouped_cap, n) < 0 ||
+        SCOPE_VEC_RESERVE(group_of, group_of_cap, n) < 0)
+        return -1;
+    return 0;
+}
+
+/* The group of (kind, thread), added when new; last: the previous event's,
+ * which is usually the same. */
+static long find_group(size_t *ngroups, uint32_t kind, uint32_t thread, size_t last) {
+    if (last < *ngroups && groups[last].kind == kind && groups[last].thread == thread)
+        return (long)last;
+    for (size_t g = 0; g < *ngroups; g++)
+        if (groups[g].kind == kind && groups[g].thread == thread)
+            return (long)g;
+    if (SCOPE_VEC_RESERVE(groups, groups_cap, *ngroups + 1) < 0)
+        return -1;
+    groups[*ngroups] = (ev_group){kind, thread, 0, 0};
+    return (long)(*ngroups)++;
+}
+
+/* A group's events by time.  A thread publishes a phase when it ends, so
+ * a phase follows the phases nested in it: the events are nearly in start
+ * order already, and insertion costs about the nesting depth per event. */
+static void sort_by_time(ev_copy *e, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        ev_copy x = e[i];
+        size_t j = i;
+        for (; j > 0 && e[j - 1].t > x.t; j--)
+            e[j] = e[j - 1];
+        e[j] = x;
+    }
 }
 
 /* Events [from, to) as records.  Returns 0, or -1 without memory (the
  * events wait for the next frame). */
 static int add_events(const rec_frame_ctx *f, uint64_t from, uint64_t to) {
-    size_t n = (size_t)(to - from);
-    if (n > sorted_cap) {
-        rec_trace_ev *s = realloc(sorted, n * sizeof *s);
-        scope_trace_event *p = s ? realloc(phase_out, PER_RECORD * sizeof *p) : NULL;
-        scope_trace_count *c = p ? realloc(count_out, PER_RECORD * sizeof *c) : NULL;
-        if (s)
-            sorted = s;
-        if (p)
-            phase_out = p;
-        if (!c)
+    size_t n = (size_t)(to - from), ngroups = 0, last = 0;
+    if (reserve(n) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const rec_trace_ev *e = rec_trace_slot(from + i);
+        long g = find_group(&ngroups, atomic_load_explicit(&e->kind, memory_order_relaxed),
+                            e->thread, last);
+        if (g < 0)
             return -1;
-        count_out = c;
-        sorted_cap = n;
+        group_of[i] = (uint32_t)g;
+        groups[g].n++;
+        last = (size_t)g;
+    }
+    for (size_t g = 0, at = 0; g < ngroups; g++) {
+        groups[g].at = at;
+        at += groups[g].n;
+        groups[g].n = 0; /* counts them again as they are placed */
     }
     for (size_t i = 0; i < n; i++) {
         const rec_trace_ev *e = rec_trace_slot(from + i);
-        sorted[i].thread = e->thread;
-        sorted[i].id = e->id;
-        sorted[i].t = e->t;
-        sorted[i].v = e->v;
-        atomic_store_explicit(&sorted[i].kind, atomic_load_explicit(&e->kind, memory_order_relaxed),
-                              memory_order_relaxed);
+        ev_group *g = &groups[group_of[i]];
+        grouped[g->at + g->n++] = (ev_copy){e->thread, e->id, e->t, e->v};
     }
-    qsort(sorted, n, sizeof *sorted, by_kind_thread_time);
-    for (size_t i = 0; i < n;) {
-        uint32_t kind = atomic_load_explicit(&sorted[i].kind, memory_order_relaxed);
-        uint32_t thread = sorted[i].thread;
-        uint32_t k = 0;
-        for (; i < n && k < PER_RECORD && sorted[i].thread == thread &&
-               atomic_load_explicit(&sorted[i].kind, memory_order_relaxed) == kind;
-             i++, k++) {
-            if (kind == REC_TEV_PHASE)
-                phase_out[k] = (scope_trace_event){sorted[i].id, sorted[i].t, sorted[i].v};
-            else
-                count_out[k] = (scope_trace_count){sorted[i].id, sorted[i].t, (int64_t)sorted[i].v};
+    for (size_t g = 0; g < ngroups; g++) {
+        ev_copy *e = grouped + groups[g].at;
+        sort_by_time(e, groups[g].n);
+        for (size_t i = 0; i < groups[g].n;) {
+            uint32_t k = 0;
+            for (; i < groups[g].n && k < PER_RECORD; i++, k++) {
+                if (groups[g].kind == REC_TEV_PHASE)
+                    phase_out[k] = (scope_trace_event){e[i].id, e[i].t, e[i].v};
+                else
+                    count_out[k] = (scope_trace_count){e[i].id, e[i].t, (int64_t)e[i].v};
+            }
+            scope_record r;
+            if (groups[g].kind == REC_TEV_PHASE) {
+                r = (scope_record){.type = SCOPE_REC_TRACE};
+                r.u.trace = (scope_rec_trace){groups[g].thread, k, phase_out};
+            } else {
+                r = (scope_record){.type = SCOPE_REC_TRACE_COUNTS};
+                r.u.trace_counts = (scope_rec_trace_counts){groups[g].thread, k, count_out};
+            }
+            rec_frame_add(f, &r);
         }
-        scope_record r;
-        if (kind == REC_TEV_PHASE) {
-            r = (scope_record){.type = SCOPE_REC_TRACE};
-            r.u.trace = (scope_rec_trace){thread, k, phase_out};
-        } else {
-            r = (scope_record){.type = SCOPE_REC_TRACE_COUNTS};
-            r.u.trace_counts = (scope_rec_trace_counts){thread, k, count_out};
-        }
-        rec_frame_add(f, &r);
     }
     return 0;
 }
