@@ -20,15 +20,14 @@ static void fill_traces(const run_model *m, text_lines *t) {
         n += m->workers[i].role_index != SIZE_MAX && m->workers[i].trace_state >= 0;
     if (!n)
         return;
-    char role[256], phase[256], host[256], d[64], ev[64], lost[64];
+    char role[512], phase[256], d[64], ev[64], lost[64];
     text_add(t, TH_ROLE, 0, "TRACE WINDOWS (%zu of %zu processes)", n, m->nprocs);
     for (size_t i = 0; i < m->nworkers; i++) {
         const run_worker *w = &m->workers[i];
         if (w->role_index == SIZE_MAX || w->trace_state < 0)
             continue;
-        style_escape(w->role, role, sizeof role);
+        run_worker_label(m, i, role, sizeof role);
         style_escape(w->trace_phase, phase, sizeof phase);
-        style_escape(w->host, host, sizeof host);
         uint64_t span = w->trace_end_mono_ns > w->trace_start_mono_ns
                             ? w->trace_end_mono_ns - w->trace_start_mono_ns
                             : 0;
@@ -37,8 +36,8 @@ static void fill_traces(const run_model *m, text_lines *t) {
             snprintf(lost, sizeof lost, ", %s more not kept",
                      fmt_ucount(d, sizeof d, w->trace_lost));
         text_add(t, w->trace_state == SCOPE_TRACE_CAPPED ? TH_WARN : TH_NORMAL, 4,
-                 "  %s pid %lld on %s: %s %llu-%llu, %s%s%s, %s events%s", role, (long long)w->pid,
-                 host, phase, (unsigned long long)w->trace_first, (unsigned long long)w->trace_last,
+                 "  %s: %s %llu-%llu, %s%s%s, %s events%s", role, phase,
+                 (unsigned long long)w->trace_first, (unsigned long long)w->trace_last,
                  w->trace_state < 4 ? states[w->trace_state] : "unknown", span ? " after " : "",
                  span ? fmt_duration(d, sizeof d, (double)span) : "",
                  fmt_ucount(ev, sizeof ev, w->trace_events), lost);
