@@ -10,7 +10,8 @@
  *
  * Each fast path is a leaf: everything unusual (first use, a cache miss, a
  * phase that reads CPU time, a histogram octave not yet allocated, nesting
- * deeper than the stack) leaves through a tail call to a cold function, so
+ * deeper than the stack, an open trace window) leaves through a tail call
+ * to a cold function, so
  * the fast path saves no registers and stays near 40 instructions a side.
  *
  * stack[0] is a sentinel frame for the thread's root (node idx 0), so the

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "names.h"
+#include "thread.h"
 #include "warn.h"
 
 #include <errno.h>
