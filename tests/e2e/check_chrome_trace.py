@@ -12,6 +12,9 @@ usage: check_chrome_trace.py TRACE.json schema
            of "items" over the steps in the window
        check_chrome_trace.py TRACE.json phase NAME PROCS COUNT
            PROCS processes, each with exactly COUNT complete events named NAME
+       check_chrome_trace.py TRACE.json hosts N MAX_S
+           N processes on N hosts, whose windows open within MAX_S seconds of
+           each other on the document's clock
 
 Prints what is wrong and exits 1; exits 0 when all holds.
 """
@@ -195,6 +198,19 @@ def check_phase(events, name, procs, count):
             fail(f"pid {pid}: {n} '{name}' events, wanted {count}")
 
 
+def check_hosts(events, n, max_s):
+    names = {e["pid"]: e["args"]["name"] for e in events
+             if e.get("ph") == "M" and e["name"] == "process_name"}
+    hosts = {name.rsplit(" @ ", 1)[-1] for name in names.values()}
+    if len(names) != n or len(hosts) != n:
+        fail(f"processes {sorted(names.values())}: wanted {n} on {n} hosts")
+    opens = [w["open"]["ts"] for w in windows(events).values() if "open" in w]
+    if len(opens) != n:
+        fail(f"{len(opens)} windows opened, wanted {n}")
+    elif max(opens) - min(opens) > max_s * 1e6:
+        fail(f"windows open {(max(opens) - min(opens)) / 1e6:.3f} s apart, at most {max_s} wanted")
+
+
 def main(argv):
     events = load(argv[1])
     check_schema(events)
@@ -210,6 +226,8 @@ def main(argv):
         check_window(events, argv[3], int(argv[4]), int(argv[5]), killed, capped)
     elif argv[2] == "phase":
         check_phase(events, argv[3], int(argv[4]), int(argv[5]))
+    elif argv[2] == "hosts":
+        check_hosts(events, int(argv[3]), float(argv[4]))
     for e in errors:
         print("FAIL:", e, file=sys.stderr)
     return 1 if errors else 0
