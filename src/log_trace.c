@@ -148,9 +148,13 @@ int log_trace_read(int dirfd, const char *relpath, log_trace *t, char *msg, size
         else
             t->unplaced++;
     }
-    qsort(t->phases, t->nphases, sizeof *t->phases, by_start);
-    qsort(t->counts, t->ncounts, sizeof *t->counts, count_by_time);
-    qsort(t->marks, t->nmarks, sizeof *t->marks, mark_by_time);
+    /* qsort wants an array even of nothing: an empty one is NULL here. */
+    if (t->nphases)
+        qsort(t->phases, t->nphases, sizeof *t->phases, by_start);
+    if (t->ncounts)
+        qsort(t->counts, t->ncounts, sizeof *t->counts, count_by_time);
+    if (t->nmarks)
+        qsort(t->marks, t->nmarks, sizeof *t->marks, mark_by_time);
     return 0;
 }
 
