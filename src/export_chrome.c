@@ -57,13 +57,11 @@ static void put_name(chrome_out *o, run_str name) {
     free(lit);
 }
 
-/* ns as µs with three decimals, exactly (no double rounding). */
+/* ns as µs with three decimals, exactly (no double rounding); any int64,
+ * INT64_MIN included. */
 static void put_us(FILE *f, int64_t ns) {
-    if (ns < 0) {
-        fputc('-', f);
-        ns = -ns;
-    }
-    fprintf(f, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
+    uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+    fprintf(f, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", mag / 1000, mag % 1000);
 }
 
 static run_str str_of(const char *s) {
@@ -91,7 +89,10 @@ static int64_t tid_of(const log_trace *t, uint32_t index, int64_t pid) {
     for (size_t i = 0; i < t->nthreads; i++)
         if (t->threads[i].index == index)
             return t->threads[i].tid;
-    return pid * 1000 + index; /* its THREAD record was lost: still one track per thread */
+    /* Its THREAD record was lost: still one track per thread, on a tid no
+     * real thread has. */
+    (void)pid;
+    return -(int64_t)index;
 }
 
 static void put_threads(chrome_out *o, const log_trace *t, int64_t pid) {
