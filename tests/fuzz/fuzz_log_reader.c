@@ -346,7 +346,7 @@ static void buf_varint(buf *b, uint64_t v) {
  * one byte too small, allocated exactly, so an encoder that writes past its
  * capacity is caught by ASan rather than silently corrupting the heap. */
 static void append_encoded(buf *out, const scope_record *rec) {
-    if (rec->type == 0 || rec->type >= SCOPE_REC_TYPE_LIMIT) {
+    if (!scope_rec_type_known(rec->type)) {
         buf_varint(out, rec->type);
         buf_varint(out, rec->raw.len);
         buf_put(out, rec->raw.ptr, rec->raw.len);
