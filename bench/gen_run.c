@@ -3,7 +3,7 @@
  * log format, for benchmarking what reads runs (bench/bench_report.sh).
  *
  *   scope_gen_run --out RUN --procs N --hours H [--roles actor:63,learner:1]
- *                 [--hosts K] [--threads T] [--seed S] [--resources] [--verify]
+ *                 [--hosts K] [--threads T] [--seed S] [--resources] [--trace] [--verify]
  *
  * Each process gets the file the recorder writes at its default settings,
  * through the real writer (formats/log_writer.c, at the recorder's options)
@@ -353,7 +353,7 @@ typedef struct thread {
 
 typedef struct gen_config {
     const char *out;
-    int procs, hosts, threads, resources, verify;
+    int procs, hosts, threads, resources, verify, trace;
     uint64_t wall0; /* CLOCK_REALTIME at the first rank's start */
     int live;       /* --live: still running, its last frames written just now */
     double hours;
@@ -1107,6 +1107,27 @@ static int write_frame(proc *p, uint32_t reason, uint64_t now) {
     if (p->cfg->resources && add_resources(p, now) < 0)
         return -1;
     uint64_t closed = now + rng_range(&p->r, 20000, 300000); /* encoding, compressing */
+    if (reason == SCOPE_FRAME_EXIT && p->cfg->trace && p->threads[0].nodes[0].name) {
+        /* --trace: a window over entries 100-110 of the main thread's top
+         * phase, a tenth of the run long, that the cap ended early on the
+         * process of rank 1. */
+        uint64_t span = p->end_mono - p->start_mono;
+        int capped = p->rank == 1;
+        scope_record r = {.type = SCOPE_REC_TRACE_WINDOW};
+        r.u.trace_window = (scope_rec_trace_window){
+            .phase = p->threads[0].nodes[0].name,
+            .first = 100,
+            .last = 110,
+            .state = capped ? SCOPE_TRACE_CAPPED : SCOPE_TRACE_CLOSED,
+            .start_mono_ns = p->start_mono + span / 3,
+            .end_mono_ns = p->start_mono + span / 3 + span / (capped ? 20 : 10),
+            .events = capped ? 1048576 : 200000 + rng_range(&p->r, 0, 100000),
+            .cap = 1048576,
+            .lost = capped ? 81920 : 0,
+        };
+        if (add(p, &r) < 0)
+            return -1;
+    }
     if (reason == SCOPE_FRAME_EXIT) {
         scope_record r = {.type = SCOPE_REC_MARK};
         r.u.mark = (scope_rec_mark){
@@ -1202,8 +1223,8 @@ static int write_process(proc *p, totals *tot) {
 static void usage(FILE *f) {
     fputs(
         "usage: scope_gen_run --out RUN --procs N --hours H [--roles ROLE:COUNT,...]\n"
-        "                     [--hosts K] [--threads T] [--seed S] [--resources] [--verify]\n"
-        "                     [--live]\n"
+        "                     [--hosts K] [--threads T] [--seed S] [--resources] [--trace]\n"
+        "                     [--verify] [--live]\n"
         "\n"
         "Writes RUN/workers/<host>/w_<run>_<pid>_<uuid>.scope for N processes recording\n"
         "for H hours (a decimal number), as the recorder writes them at default settings.\n"
@@ -1213,6 +1234,8 @@ static void usage(FILE *f) {
         "  --threads    recording threads per process: a main thread and T-1 helpers (default 2)\n"
         "  --seed       the same seed writes the same bytes (default 1)\n"
         "  --resources  also 1 Hz RESOURCE records, as a resource sampler would add\n"
+        "  --trace      also a trace window's record (entries 100-110 of each process's\n"
+        "               main phase; capped on rank 1), without its events\n"
         "  --verify     read every file back and check it (bench/gen_verify.c)\n"
         "  --live       a run still going: it began H hours (and 4 s) before now, and no\n"
         "               process has shut down (its hosts are not this one, so a reader\n"
@@ -1292,6 +1315,9 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
     case 'R':
         cfg->resources = 1;
         return 0;
+    case 'T':
+        cfg->trace = 1;
+        return 0;
     case 'v':
         cfg->verify = 1;
         return 0;
@@ -1320,7 +1346,8 @@ static int parse_args(int argc, char **argv, gen_config *cfg) {
         {"hours", required_argument, 0, 'H'}, {"roles", required_argument, 0, 'r'},
         {"hosts", required_argument, 0, 'k'}, {"threads", required_argument, 0, 't'},
         {"seed", required_argument, 0, 's'},  {"resources", no_argument, 0, 'R'},
-        {"verify", no_argument, 0, 'v'},      {"live", no_argument, 0, 'L'},
+        {"trace", no_argument, 0, 'T'},       {"verify", no_argument, 0, 'v'},
+        {"live", no_argument, 0, 'L'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
     };
     const char *roles = NULL;

@@ -151,6 +151,31 @@ static void enc_open(enc_buf *b, const scope_rec_open *r) {
     }
 }
 
+static void enc_trace_window(enc_buf *b, const scope_rec_trace_window *r) {
+    enc_u64(b, r->phase);
+    enc_u64(b, r->first);
+    enc_u64(b, r->last);
+    enc_u64(b, r->state);
+    enc_u64(b, r->start_mono_ns);
+    enc_u64(b, r->end_mono_ns);
+    enc_u64(b, r->events);
+    enc_u64(b, r->cap);
+    enc_u64(b, r->lost);
+}
+
+static void enc_trace_counts(enc_buf *b, const scope_rec_trace_counts *r) {
+    enc_u64(b, r->thread);
+    enc_u64(b, r->n);
+    /* Times as signed gaps from the previous event, as TRACE stores starts. */
+    uint64_t prev = 0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        enc_u64(b, r->events[i].name);
+        enc_i64(b, (int64_t)(r->events[i].mono_ns - prev));
+        enc_i64(b, r->events[i].value);
+        prev = r->events[i].mono_ns;
+    }
+}
+
 static void enc_string(enc_buf *b, const scope_rec_string *r) {
     enc_u64(b, r->id);
     put_bytes(b, r->value);
@@ -250,6 +275,8 @@ static int encodable(const scope_record *rec) {
     if (rec->type == SCOPE_REC_TRACE && rec->u.trace.n && !rec->u.trace.events)
         return 0;
     if (rec->type == SCOPE_REC_OPEN && rec->u.open.n && !rec->u.open.phases)
+        return 0;
+    if (rec->type == SCOPE_REC_TRACE_COUNTS && rec->u.trace_counts.n && !rec->u.trace_counts.events)
         return 0;
     if (rec->type == SCOPE_REC_MARK && !scope_mark_has_subkind(rec->u.mark.kind) &&
         (rec->u.mark.subkind || rec->u.mark.value2))
@@ -494,6 +521,34 @@ static void dec_open(dec_ctx *c, scope_rec_open *r) {
         prev = p[i].start_ns;
     }
     r->phases = p;
+}
+
+static void dec_trace_window(dec_ctx *c, scope_rec_trace_window *r) {
+    dec_buf *b = &c->b;
+    r->phase = dec_u32(b);
+    r->first = dec_u64(b);
+    r->last = dec_u64(b);
+    r->state = dec_u32(b);
+    r->start_mono_ns = dec_u64(b);
+    r->end_mono_ns = dec_u64(b);
+    r->events = dec_u64(b);
+    r->cap = dec_u64(b);
+    r->lost = dec_u64(b);
+}
+
+static void dec_trace_counts(dec_ctx *c, scope_rec_trace_counts *r) {
+    dec_buf *b = &c->b;
+    r->thread = dec_u32(b);
+    r->n = dec_u32(b);
+    scope_trace_count *e = scratch_array(c, 0, r->n, sizeof *e, 3);
+    uint64_t prev = 0;
+    for (uint32_t i = 0; e && i < r->n; i++) {
+        e[i].name = dec_u32(b);
+        e[i].mono_ns = prev + (uint64_t)dec_i64(b);
+        e[i].value = dec_i64(b);
+        prev = e[i].mono_ns;
+    }
+    r->events = e;
 }
 
 static void dec_frame(dec_ctx *c, scope_rec_frame *r) {

@@ -27,6 +27,7 @@
 #include "sources.h"
 #include "state.h"
 #include "thread.h"
+#include "trace.h"
 #include "warn.h"
 #include "writer.h"
 
@@ -79,6 +80,7 @@ static int start_locked(const char *run_dir, const char *role) {
         return -1;
     }
     rec_clock_calibrate();
+    rec_trace_from_env(); /* a bad SCOPE_TRACE is warned about and ignored */
     rec_hot.cpu_mode = rec_cfg.cpu_mode;
     /* Two reads per read entry at 2% of the phase: 100 reads of its time
      * per read entry (phase.c). */

@@ -12,7 +12,8 @@
  *
  * Each fast path is a leaf: everything unusual (first use, a cache miss, a
  * phase that reads CPU time, a histogram octave not yet allocated, nesting
- * deeper than the stack) leaves through a tail call to a cold function, so
+ * deeper than the stack, an open trace window) leaves through a tail call
+ * to a cold function, so
  * the fast path saves no registers and stays near 40 instructions a side.
  *
  * stack[0] is a sentinel frame for the thread's root (node idx 0), so the
@@ -30,6 +31,7 @@
 #include "sources.h"
 #include "state.h"
 #include "thread.h"
+#include "trace.h"
 
 #include <scope/log_hist.h>
 #include <string.h>
@@ -116,6 +118,8 @@ static COLD uint32_t push_clock_cpu(rec_thread *t, rec_frame *f, uint32_t depth)
         f->cpu0 = REC_CPU0_NONE;
         REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
     }
+    if (n->trace_watch)
+        rec_trace_entered(t, depth, n->name); /* an entry into the trace window's phase */
     rec_open_publish(t, depth);
     return entered(t, depth);
 }
@@ -126,14 +130,14 @@ static COLD uint32_t push_clock_cold(rec_thread *t, rec_frame *f, uint32_t depth
     return entered(t, depth);
 }
 
-static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site);
+static inline uint32_t enter_plain(rec_thread *t, uint32_t name, scope_site *site);
 
 /* Any entry the fast path does not take: a thread's first entry, a site's
  * first use, nesting too deep, a cache miss, a dropped parent. */
 static COLD uint32_t enter_slow(rec_thread *t, uint32_t name, scope_site *site) {
     if (!rec_attached(t)) {
         if ((t = slow_self()))
-            return enter(t, name, site);
+            return enter_plain(t, name, site);
         return UNTRACKED;
     }
     if (!name && site)
@@ -163,7 +167,7 @@ static COLD uint32_t enter_slow(rec_thread *t, uint32_t name, scope_site *site) 
 
 /* Returns the thread's depth with the entry open (NO_TSC set without the
  * TSC), or UNTRACKED. */
-static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
+static inline uint32_t enter_plain(rec_thread *t, uint32_t name, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->phase_cache[name];
     if (__builtin_expect(depth >= REC_MAX_DEPTH - 1 || name >= t->cache_len ||
@@ -183,6 +187,29 @@ static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
     REC_SEQ_SET(f->t0, rec_ticks_with(1));
     rec_open_publish(t, depth + 1);
     return depth + 1;
+}
+
+/* An entry while a trace window is open (or waits for a phase that had
+ * nodes before it was asked for): recorded as always, then shown to the
+ * window, which may mark its frame (trace.h).  A node of the window's own
+ * phase was shown to it already, on its cold path (push_clock_cpu). */
+static COLD uint32_t enter_traced(rec_thread *t, uint32_t name, scope_site *site) {
+    uint32_t depth = enter_plain(t, name, site);
+    if (depth != UNTRACKED) {
+        rec_thread *self = rec_self;
+        uint32_t d = depth & ~NO_TSC;
+        if (!name && site)
+            name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE); /* registered by this entry */
+        if (!self->stack[d].node->trace_watch)
+            rec_trace_entered(self, d, name);
+    }
+    return depth;
+}
+
+static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
+    if (__builtin_expect(__atomic_load_n(&rec_trace_hot, __ATOMIC_RELAXED), 0))
+        return enter_traced(t, name, site);
+    return enter_plain(t, name, site);
 }
 
 /* An unregistered site has id 0, whose cache slot never matches: its first
@@ -294,6 +321,9 @@ static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_
  * drain is inside the phase and the reads are not. */
 static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
     rec_node *n = f->node;
+    uint32_t depth = (uint32_t)(f - t->stack);
+    if (t->trace_mark[depth])
+        rec_trace_exited(t, depth);
     int io = 0; /* 1: I/O measured, -1: an I/O read failed */
     rec_io_counters dio;
     if (n->flags & SCOPE_PHASE_F_SYNC) {
@@ -307,7 +337,7 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
         t->cpu_seen_ticks = now;
     }
     if (n->flags & SCOPE_PHASE_F_IO)
-        io = rec_phase_io_exit(t, (uint32_t)(f - t->stack), &dio) == 0 ? 1 : -1;
+        io = rec_phase_io_exit(t, depth, &dio) == 0 ? 1 : -1;
     uint64_t d = elapsed_ns(t, now, f->t0);
     uint32_t b = scope_hist_bucket(d);
     uint64_t *oct = n->hist[b >> 4];
@@ -486,7 +516,7 @@ void scope_phase_end(void) {
 
 /* ---- counting ------------------------------------------------------------- */
 
-static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site);
+static inline void count_plain(rec_thread *t, uint32_t name, int64_t v, scope_site *site);
 
 /* A total that would pass INT64_MAX or INT64_MIN holds at that limit, and
  * the counter is marked so that the log says it saturated: a wrapped total
@@ -515,7 +545,7 @@ static inline void counter_add(rec_counter *c, int64_t v) {
 static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
     if (!rec_attached(t)) {
         if ((t = slow_self()))
-            count_add(t, name, v, site);
+            count_plain(t, name, v, site);
         return;
     }
     if (!name && site)
@@ -531,7 +561,7 @@ static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site 
         counter_add(c, v);
 }
 
-static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
+static inline void count_plain(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->count_cache[name];
     if (__builtin_expect(depth >= REC_MAX_DEPTH || name >= t->cache_len ||
@@ -539,6 +569,22 @@ static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site
                          0))
         return count_slow(t, name, v, site);
     counter_add(c->item, v);
+}
+
+/* A count while a trace window waits or is open: added as always, then
+ * recorded as an event when the window is open. */
+static COLD void count_traced(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
+    count_plain(t, name, v, site);
+    if (!name && site)
+        name = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
+    if (rec_attached(rec_self))
+        rec_trace_counted(rec_self, name, v);
+}
+
+static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
+    if (__builtin_expect(__atomic_load_n(&rec_trace_hot, __ATOMIC_RELAXED), 0))
+        return count_traced(t, name, v, site);
+    count_plain(t, name, v, site);
 }
 
 void scope_count_slow_(scope_site *site, int64_t v) {

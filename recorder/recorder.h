@@ -17,15 +17,16 @@
  *               (where the run went, said at exit on a terminal), launchers
  *               (which launcher started the process: the table)
  *   threads     thread: per-thread recording state, sequence counters;
- *               thread_io: a thread's reads of its own I/O counters
+ *               thread_io: a thread's reads of its own I/O counters;
+ *               trace: the trace window's settings, state and events
  *   sampler     sampler (the line sampler's SIGPROF handler, per-thread
  *               timers and rings), lines_store (modules, interned stacks,
  *               sample counts)
  *   process     identity (who this process is), logfile (its log)
  *   frames      frame: adding records to the frame being written
  *   sources     source (the row type), source_process, source_names,
- *               source_phases, source_lines, source_resources
- *               (the rows), sources (the table)
+ *               source_phases, source_lines, source_resources,
+ *               source_trace (the rows), sources (the table)
  *   writer      writer: frames, the writer thread, flush requests
  *   signals     flush on SIGTERM, SIGINT, SIGHUP and SIGUSR1
  *   lifecycle   scope_init, scope_shutdown, scope_flush, exit and fork

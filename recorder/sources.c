@@ -10,6 +10,7 @@
 #include "source_phases.h"
 #include "source_process.h"
 #include "source_resources.h"
+#include "source_trace.h"
 #include "thread.h"
 
 const rec_source *const rec_sources[] = {
@@ -18,6 +19,7 @@ const rec_source *const rec_sources[] = {
     &rec_source_phases,    /* THREAD, PHASE_NODE, PHASE_AGG, COUNTER, per-thread MARKs */
     &rec_source_lines,     /* MODULE, STACK, STACK_SAMPLES (name threads and nodes), LINES */
     &rec_source_resources, /* RESOURCE: names phase nodes and threads */
+    &rec_source_trace,     /* TRACE_WINDOW, TRACE, TRACE_COUNTS: name strings, threads, nodes */
 };
 const unsigned rec_nsources = sizeof rec_sources / sizeof rec_sources[0];
 

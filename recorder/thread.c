@@ -234,6 +234,8 @@ static void publish_new(chunked a, uint32_t idx) {
  * of all threads draw from these. */
 static _Atomic uint32_t next_node_id, next_counter_id;
 
+_Atomic uint32_t rec_trace_watch_name;
+
 rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
                           const scope_site *site) {
     assert(name > 0 && name < REC_MAX_NAMES);
@@ -253,8 +255,9 @@ rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
         if (site)
             n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
                        (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
+        n->trace_watch = name == atomic_load_explicit(&rec_trace_watch_name, memory_order_relaxed);
         atomic_init(&n->cpu_read, (rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_ON : 0) |
-                                      (n->flags ? REC_CPU_READ_COLD : 0));
+                                      (n->flags || n->trace_watch ? REC_CPU_READ_COLD : 0));
         n->cpu_due_ns = UINT64_MAX;
         if (site) {
             /* threads meeting a site together may each register it: each
@@ -442,6 +445,7 @@ void rec_threads_fork_child(void) {
         rec_thread_free_nodes(keep);
         memset(keep->stack, 0, sizeof keep->stack);
         memset(keep->explicit_open, 0, sizeof keep->explicit_open);
+        memset(keep->trace_mark, 0, sizeof keep->trace_mark);
         rec_thread_init_recording(keep);
         keep->inherited = open;
         keep->w_defined = 0;

@@ -83,6 +83,9 @@ typedef struct rec_node {
     /* owner: the adaptive rule (phase.c) */
     uint64_t cpu_reads;  /* entries that read CPU time */
     uint64_t cpu_due_ns; /* reads are off until wall_ns reaches this; UINT64_MAX: never */
+    /* before publication: its name bounds the trace window (trace.h), so
+     * its entries leave the fast path (REC_CPU_READ_COLD) to be counted */
+    uint8_t trace_watch;
     /* owner, under seq */
     uint64_t count, wall_ns, min_ns, max_ns;
     uint64_t cpu_count, cpu_wall_ns, cpu_ns;
@@ -101,6 +104,10 @@ typedef struct rec_node {
 #define REC_CACHE_EMPTY (UINT32_MAX - 1) /* a cache slot's parent before first use */
 
 enum { REC_SATURATED_MAX = 1, REC_SATURATED_MIN = 2 };
+
+/* The name id whose nodes are created trace_watch: the trace window's
+ * phase while a window is asked for, else 0.  Written by trace.c. */
+extern _Atomic uint32_t rec_trace_watch_name;
 
 typedef struct rec_counter {
     _Atomic uint32_t seq; /* owner */
@@ -177,6 +184,10 @@ typedef struct rec_thread {
      * by its block.  Beside the stack, not in it, so that the frames the
      * hot path indexes stay 24 bytes. */
     uint8_t explicit_open[REC_MAX_DEPTH];
+    /* owner: stack[k] was entered inside a trace window (trace.h), and
+     * when, CLOCK_MONOTONIC ns; beside the stack for the same reason */
+    uint8_t trace_mark[REC_MAX_DEPTH];
+    uint64_t trace_t0[REC_MAX_DEPTH];
 
     /* owner: chunks written by the owner, published by count (release) */
     rec_node *nodes[REC_MAX_CHUNKS];

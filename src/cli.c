@@ -33,7 +33,7 @@ static const struct command commands[] = {
     {"lines", scope_cmd_lines, "[OPTIONS] RUN",
      "the run's hot source lines, per function and overall"},
     {"export", scope_cmd_export, "RUN --format FORMAT -o OUT",
-     "write the run as JSON (more formats: export --help)"},
+     "write the run as JSON, HDF5 or a Chrome trace"},
     {"record", scope_cmd_record, "[-o RUN] [--hz N] -- CMD...",
      "run a program under the recorder with line sampling on"},
 };

@@ -247,6 +247,25 @@ static void dump_open(FILE *f, const scope_rec_open *r) {
     fputc('\n', f);
 }
 
+static void dump_trace_window(FILE *f, const scope_rec_trace_window *r) {
+    static const char *const states[] = {"waiting", "open", "closed", "capped"};
+    fprintf(f, "  TRACE_WINDOW phase %" PRIu32 " entries %" PRIu64 "-%" PRIu64 " %s from ",
+            r->phase, r->first, r->last, r->state < 4 ? states[r->state] : "unknown");
+    put_secs(f, r->start_mono_ns);
+    fputs(" to ", f);
+    put_secs(f, r->end_mono_ns);
+    fprintf(f, " events %" PRIu64 " cap %" PRIu64 " lost %" PRIu64 "\n", r->events, r->cap,
+            r->lost);
+}
+
+static void dump_trace_counts(FILE *f, const scope_rec_trace_counts *r) {
+    fprintf(f, "  TRACE_COUNTS thread %" PRIu32 " (%" PRIu32 " events):", r->thread, r->n);
+    for (uint32_t i = 0; i < r->n; i++)
+        fprintf(f, " %" PRIu32 "@%" PRIu64 "%+" PRId64, r->events[i].name, r->events[i].mono_ns,
+                r->events[i].value);
+    fputc('\n', f);
+}
+
 /* One line (or a few) per record, by the kinds of scope/record_kinds.h. */
 static void dump_record(FILE *f, const scope_record *r) {
     switch (r->type) {

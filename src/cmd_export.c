@@ -25,6 +25,7 @@
 const export_format *const export_formats[] = {
     &export_format_json,
     &export_format_hdf5,
+    &export_format_chrome,
     NULL,
 };
 

@@ -26,6 +26,8 @@ extern const export_format *const export_formats[];
 
 /* The report's JSON document (docs/json.md), the same as report --json. */
 extern const export_format export_format_json;
+/* The trace windows as a Chrome trace (export_chrome.c). */
+extern const export_format export_format_chrome;
 
 /* The whole model in scope's HDF5 layout (run_h5_layout.h, docs/hdf5.md),
  * which run_load reads back. */

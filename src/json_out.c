@@ -117,17 +117,6 @@ static char *json_literal(const char *s, size_t n) {
     return out;
 }
 
-/* Valid UTF-8 without NUL, as a JSON string of exactly those characters. */
-static void jo_utf8(json_out *j, cJSON *parent, const char *key, const char *s, size_t n) {
-    char *literal = json_literal(s, n);
-    if (!literal) {
-        j->failed = 1;
-        return;
-    }
-    attach(j, parent, key, cJSON_CreateRaw(literal));
-    free(literal);
-}
-
 static int plain_utf8(run_str name) {
     const uint8_t *p = (const uint8_t *)name.s;
     for (size_t i = 0; i < name.len;) {
@@ -140,26 +129,31 @@ static int plain_utf8(run_str name) {
     return 1;
 }
 
-void jo_name(json_out *j, cJSON *parent, const char *key, run_str name) {
-    if (!name.s) {
-        jo_utf8(j, parent, key, "", 0);
-        return;
-    }
-    if (plain_utf8(name)) {
-        jo_utf8(j, parent, key, name.s, name.len);
-        return;
-    }
+char *jo_name_literal(run_str name) {
+    if (!name.s)
+        return json_literal("", 0);
+    if (plain_utf8(name))
+        return json_literal(name.s, name.len);
     /* A JSON string is Unicode text: a name with NUL or invalid UTF-8 goes
      * out in its escaped form. */
     size_t need = scope_escape((const uint8_t *)name.s, name.len, NULL, 0, 0);
     char *buf = malloc(need + 1);
-    if (!buf) {
+    if (!buf)
+        return NULL;
+    scope_escape((const uint8_t *)name.s, name.len, buf, need + 1, 0);
+    char *literal = json_literal(buf, need);
+    free(buf);
+    return literal;
+}
+
+void jo_name(json_out *j, cJSON *parent, const char *key, run_str name) {
+    char *literal = jo_name_literal(name);
+    if (!literal) {
         j->failed = 1;
         return;
     }
-    scope_escape((const uint8_t *)name.s, name.len, buf, need + 1, 0);
-    jo_utf8(j, parent, key, buf, need);
-    free(buf);
+    attach(j, parent, key, cJSON_CreateRaw(literal));
+    free(literal);
 }
 
 void jo_str(json_out *j, cJSON *parent, const char *key, const char *s) {

@@ -45,6 +45,9 @@ void jo_index(json_out *j, cJSON *parent, const char *key, size_t i);
  * valid UTF-8); NULL as null. */
 void jo_str(json_out *j, cJSON *parent, const char *key, const char *s);
 void jo_name(json_out *j, cJSON *parent, const char *key, run_str name);
+/* The JSON string literal, quotes included, that jo_name writes for a name
+ * (malloc'd; NULL when out of memory): for documents written as a stream. */
+char *jo_name_literal(run_str name);
 /* A name, or null when it is empty (an absent job id, source file, ...). */
 void jo_name_or_null(json_out *j, cJSON *parent, const char *key, run_str name);
 /* "2026-11-30T17:22:31.123456789Z"; 0 (never recorded) as null. */

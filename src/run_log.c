@@ -5,6 +5,7 @@
  */
 #include "run_log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,12 +150,46 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
             case SCOPE_REC_OPEN:
                 log_add_open(log, &rec.u.open);
                 break;
-            default: /* traces: read by other parts */
+            case SCOPE_REC_TRACE_WINDOW:
+                if (rec.u.trace_window.phase)
+                    log->trace = rec.u.trace_window; /* newest wins */
+                break;
+            default: /* trace events: read by export --format chrome (log_trace.c) */
                 break;
             }
             log->nomem |= log->lines.nomem;
         }
         log_settle_pending(log);
+    }
+}
+
+/* The trace window's figures, and a caveat when the cap ended it early. */
+static void settle_trace(worker_log *log) {
+    const scope_rec_trace_window *t = &log->trace;
+    run_worker *w = &log->w;
+    if (!t->phase)
+        return;
+    const run_str *name = log_string_of(log, t->phase);
+    w->trace_state = (int)t->state;
+    w->trace_phase = name ? *name : run_str_dup(&log->mem, "(unknown phase)", 15);
+    w->trace_first = t->first;
+    w->trace_last = t->last;
+    w->trace_start_mono_ns = t->start_mono_ns;
+    w->trace_end_mono_ns = t->end_mono_ns;
+    w->trace_events = t->events;
+    w->trace_cap = t->cap;
+    w->trace_lost = t->lost;
+    if (t->state == SCOPE_TRACE_CAPPED) {
+        char text[400];
+        int n =
+            snprintf(text, sizeof text,
+                     "trace window %.*s:%llu-%llu ended early at its cap of %llu events "
+                     "(%llu more not recorded; SCOPE_TRACE_EVENTS raises the cap)",
+                     (int)(w->trace_phase.len < 120 ? w->trace_phase.len : 120), w->trace_phase.s,
+                     (unsigned long long)t->first, (unsigned long long)t->last,
+                     (unsigned long long)t->cap, (unsigned long long)t->lost);
+        log_add_note(log, (scope_bytes){(const uint8_t *)text,
+                                        n < (int)sizeof text ? (size_t)n : sizeof text - 1});
     }
 }
 
@@ -199,8 +234,10 @@ void log_read(int dirfd, const char *relpath, worker_log *log) {
 
     w->frames = log->frames;
     w->last_wall_ns = log->last_wall_ns;
+    w->last_mono_ns = log->last_mono_ns;
     w->runtime_ns = log->last_wall_ns > w->start_wall_ns ? log->last_wall_ns - w->start_wall_ns : 0;
     w->flush_failed = log->flush_failed;
     settle_end(log);
+    settle_trace(log);
     worker_log_settle(log);
 }

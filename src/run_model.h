@@ -52,6 +52,7 @@ typedef struct run_worker {
     uint64_t start_wall_ns;                          /* recorder start */
     uint64_t start_mono_ns;                          /* the same, CLOCK_MONOTONIC of its host */
     uint64_t last_wall_ns;                           /* its newest intact frame */
+    uint64_t last_mono_ns;       /* the same frame's CLOCK_MONOTONIC: with last_wall_ns, one pair */
     uint64_t last_in_attempt_ns; /* the same, as time since its attempt began (0: attempt
                                     unknown) */
     uint64_t runtime_ns;         /* last_wall - start_wall */
@@ -75,6 +76,14 @@ typedef struct run_worker {
     size_t attempt;      /* index into run_model.attempts; SIZE_MAX when unknown */
     size_t role_index;   /* index into run_model.roles; SIZE_MAX outside the newest attempt */
     size_t ncaveats;     /* caveats naming this worker */
+    /* Its trace window (SCOPE_TRACE), as its newest TRACE_WINDOW record
+     * said; trace_state is -1 when it asked for none.  The events stay in
+     * the log: `export --format chrome` reads them (log_trace.h). */
+    int trace_state; /* enum scope_trace_state, or -1 */
+    run_str trace_phase;
+    uint64_t trace_first, trace_last;
+    uint64_t trace_start_mono_ns, trace_end_mono_ns; /* 0: not yet */
+    uint64_t trace_events, trace_cap, trace_lost;
     /* Its resource samples as read (res_proc.h; run_resources.h reads them);
      * NULL when it has none or they were not loaded (run_options.no_samples). */
     const struct res_proc *res;

@@ -11,6 +11,7 @@ void worker_log_init(worker_log *log) {
     w->rank = w->local_rank = w->node_rank = w->world_size = -1;
     w->array_task = w->restarts = -1;
     w->end = RUN_END_UNKNOWN;
+    w->trace_state = -1;
 }
 
 run_str run_str_dup(arena *a, const void *p, size_t n) {

@@ -104,7 +104,8 @@ typedef struct worker_log {
     char inconsistent_what[160];
     char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */
     size_t nnotes;
-    log_lines lines; /* line samples (run_lines.h reads them) */
+    log_lines lines;              /* line samples (run_lines.h reads them) */
+    scope_rec_trace_window trace; /* the newest TRACE_WINDOW; phase 0: none */
     int nomem;
 
     int no_samples; /* set before reading: RESOURCE records are skipped */

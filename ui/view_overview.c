@@ -1,13 +1,54 @@
 /*
- * The Overview view: the run's header in full, its attempts, and every
- * caveat in plain words: what the figures elsewhere can and cannot be
- * trusted for.
+ * The Overview view: the run's header in full, its trace windows, its
+ * attempts, and every caveat in plain words: what the figures elsewhere can
+ * and cannot be trusted for.
  */
 #include "fmt.h"
 #include "style.h"
 #include "text_view.h"
 
+#include <scope/log_format.h>
+#include <stdio.h>
 #include <string.h>
+
+/* The trace windows (SCOPE_TRACE) of the newest attempt's processes: how
+ * each went, and the command that opens them where a timeline reads best. */
+static void fill_traces(const run_model *m, text_lines *t) {
+    static const char *const states[] = {"waiting", "open", "closed", "capped"};
+    size_t n = 0;
+    for (size_t i = 0; i < m->nworkers; i++)
+        n += m->workers[i].role_index != SIZE_MAX && m->workers[i].trace_state >= 0;
+    if (!n)
+        return;
+    char role[512], phase[256], d[64], ev[64], lost[64];
+    text_add(t, TH_ROLE, 0, "TRACE WINDOWS (%zu of %zu processes)", n, m->nprocs);
+    for (size_t i = 0; i < m->nworkers; i++) {
+        const run_worker *w = &m->workers[i];
+        if (w->role_index == SIZE_MAX || w->trace_state < 0)
+            continue;
+        run_worker_label(m, i, role, sizeof role);
+        style_escape(w->trace_phase, phase, sizeof phase);
+        uint64_t span = w->trace_end_mono_ns > w->trace_start_mono_ns
+                            ? w->trace_end_mono_ns - w->trace_start_mono_ns
+                            : 0;
+        lost[0] = '\0';
+        if (w->trace_lost)
+            snprintf(lost, sizeof lost, ", %s more not kept",
+                     fmt_ucount(d, sizeof d, w->trace_lost));
+        text_add(t, w->trace_state == SCOPE_TRACE_CAPPED ? TH_WARN : TH_NORMAL, 4,
+                 "  %s: %s %llu-%llu, %s%s%s, %s events%s", role, phase,
+                 (unsigned long long)w->trace_first, (unsigned long long)w->trace_last,
+                 w->trace_state < 4 ? states[w->trace_state] : "unknown", span ? " after " : "",
+                 span ? fmt_duration(d, sizeof d, (double)span) : "",
+                 fmt_ucount(ev, sizeof ev, w->trace_events), lost);
+    }
+    style_escape((run_str){m->dir, strlen(m->dir)}, role, sizeof role);
+    text_add(t, TH_DIM, 4,
+             "  every event, as a timeline in Perfetto or chrome://tracing: "
+             "scope-tui export %s --format chrome -o trace.json",
+             role);
+    text_add(t, TH_NORMAL, 0, "%s", "");
+}
 
 static void fill_overview(view *v, text_lines *t) {
     const run_model *m = v->app->model;
@@ -73,6 +114,8 @@ static void fill_overview(view *v, text_lines *t) {
         text_add(t, TH_NORMAL, 15, "  restarts     %d (the launcher restarted the job)",
                  m->restarts);
     text_add(t, TH_NORMAL, 0, "%s", "");
+
+    fill_traces(m, t);
 
     text_add(t, TH_ROLE, 0, "ATTEMPTS (%zu)", m->nattempts);
     for (size_t i = 0; i < m->nattempts; i++) {

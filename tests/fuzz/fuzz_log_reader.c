@@ -291,6 +291,26 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
             mix(h, rec->u.open.phases[i].start_ns);
         }
         break;
+    case SCOPE_REC_TRACE_WINDOW:
+        mix(h, rec->u.trace_window.phase);
+        mix(h, rec->u.trace_window.first);
+        mix(h, rec->u.trace_window.last);
+        mix(h, rec->u.trace_window.state);
+        mix(h, rec->u.trace_window.start_mono_ns);
+        mix(h, rec->u.trace_window.end_mono_ns);
+        mix(h, rec->u.trace_window.events);
+        mix(h, rec->u.trace_window.cap);
+        mix(h, rec->u.trace_window.lost);
+        break;
+    case SCOPE_REC_TRACE_COUNTS:
+        mix(h, rec->u.trace_counts.thread);
+        mix(h, rec->u.trace_counts.n);
+        for (uint32_t i = 0; i < rec->u.trace_counts.n; i++) {
+            mix(h, rec->u.trace_counts.events[i].name);
+            mix(h, rec->u.trace_counts.events[i].mono_ns);
+            mix(h, (uint64_t)rec->u.trace_counts.events[i].value);
+        }
+        break;
     default:
         /* Unknown kinds carry only their raw body. */
         mix_bytes(h, rec->raw);
@@ -338,7 +358,7 @@ static void buf_varint(buf *b, uint64_t v) {
  * one byte too small, allocated exactly, so an encoder that writes past its
  * capacity is caught by ASan rather than silently corrupting the heap. */
 static void append_encoded(buf *out, const scope_record *rec) {
-    if (rec->type == 0 || rec->type >= SCOPE_REC_TYPE_LIMIT) {
+    if (!scope_rec_type_known(rec->type)) {
         buf_varint(out, rec->type);
         buf_varint(out, rec->raw.len);
         buf_put(out, rec->raw.ptr, rec->raw.len);

@@ -45,6 +45,7 @@
  * exit; a crashed process leaves it behind, named scope-fuzz-run-*.
  */
 #define _GNU_SOURCE /* memmem */
+#include "export_formats.h"
 #include "fuzz_common.h"
 #include "lines_json.h"
 #include "lines_text.h"
@@ -429,6 +430,30 @@ static int print_json(FILE *f, const run_model *m, const void *unused) {
     return report_json_print(f, m);
 }
 
+/* export --format chrome of the run: the trace windows' events read back
+ * from the logs (log_trace.c) and written as JSON, whose text is checked
+ * like the reports'.  A run without a window is refused, as it should be. */
+static void chrome(const run_model *m) {
+    char path[4200], msg[1024];
+    snprintf(path, sizeof path, "%s.chrome.json", g_dir);
+    if (export_format_chrome.write(m, g_dir, path, msg, sizeof msg) == 0) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            die("the Chrome trace");
+        struct stat st;
+        if (fstat(fileno(f), &st) != 0)
+            die("the Chrome trace");
+        char *text = malloc((size_t)st.st_size + 1);
+        size_t n = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
+        fclose(f);
+        check_printable("the Chrome trace", text, n, 1);
+        if (g_show && text)
+            fwrite(text, 1, n, stdout);
+        free(text);
+    }
+    unlink(path);
+}
+
 /* One hot-lines query printed as the lines command prints it. */
 typedef struct lines_print {
     run_model *m;
@@ -551,6 +576,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fprintf(stderr, "fuzz: report_json_print failed\n");
         abort();
     }
+    chrome(m);
     lines(m, size);
     run_free(m);
     return 0;

@@ -65,6 +65,7 @@ static struct {
     scope_stack_count counts[1000];
     scope_trace_event events[2000];
     scope_open_phase open[255];
+    scope_trace_count counts_ev[2000];
 } big;
 
 static void fill_process(scope_rec_process *p, unsigned variant) {
@@ -433,6 +434,64 @@ static void fill_open(scope_rec_open *o, unsigned variant) {
     }
 }
 
+static void fill_trace_counts(scope_rec_trace_counts *t, unsigned variant) {
+    static const scope_trace_count events0[] = {
+        {5, 5000000500ull, 64},
+        {5, 5000900000ull, 64},
+        {6, 5001000000ull, -3},
+    };
+    /* Out of order, wrapping gaps and extreme values. */
+    static const scope_trace_count events1[] = {
+        {UINT32_MAX, UINT64_MAX, INT64_MIN},
+        {0, 0, INT64_MAX},
+        {1, UINT64_MAX, 0},
+        {2, (uint64_t)INT64_MAX + 1, -1},
+    };
+    switch (variant) {
+    case 0:
+        t->thread = 1;
+        t->n = NELEM(events0);
+        t->events = events0;
+        break;
+    case 1:
+        t->thread = UINT32_MAX;
+        t->n = NELEM(events1);
+        t->events = events1;
+        break;
+    case 2:
+        t->thread = 1;
+        break;
+    default:
+        for (unsigned i = 0; i < NELEM(big.counts_ev); i++)
+            big.counts_ev[i] =
+                (scope_trace_count){1 + i % 7, 1000000000ull + i * 31000ull, (int64_t)i * 3 - 100};
+        t->thread = 2;
+        t->n = NELEM(big.counts_ev);
+        t->events = big.counts_ev;
+        break;
+    }
+}
+
+static void fill_trace_window(scope_rec_trace_window *w, unsigned variant) {
+    switch (variant) {
+    case 0:
+        *w = (scope_rec_trace_window){
+            7, 100, 110, SCOPE_TRACE_CLOSED, 5000000000ull, 5100000000ull, 4211, 1048576, 0};
+        break;
+    case 1:
+        *w = (scope_rec_trace_window){UINT32_MAX, UINT64_MAX, UINT64_MAX, UINT32_MAX, UINT64_MAX,
+                                      UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+        break;
+    case 2:
+        *w = (scope_rec_trace_window){0};
+        break;
+    default:
+        *w = (scope_rec_trace_window){3,    1,    1000000, SCOPE_TRACE_CAPPED, 1000, 2000,
+                                      1000, 1000, 123456};
+        break;
+    }
+}
+
 int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     if (variant >= LOG_SAMPLE_VARIANTS)
         return -EINVAL;
@@ -553,6 +612,12 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
         return 0;
     case SCOPE_REC_OPEN:
         fill_open(&rec->u.open, variant);
+        return 0;
+    case SCOPE_REC_TRACE_WINDOW:
+        fill_trace_window(&rec->u.trace_window, variant);
+        return 0;
+    case SCOPE_REC_TRACE_COUNTS:
+        fill_trace_counts(&rec->u.trace_counts, variant);
         return 0;
     case SCOPE_REC_LINES:
         if (variant == 0)
@@ -885,6 +950,34 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
                 CMP_AU(phases[i].node);
                 snprintf(name, sizeof name, "open.phases[%u].start_ns", i);
                 CMP_AU(phases[i].start_ns);
+            }
+        }
+        break;
+    }
+    case SCOPE_REC_TRACE_WINDOW: {
+        const scope_rec_trace_window *x = &a->u.trace_window, *y = &b->u.trace_window;
+        CMP_U(phase);
+        CMP_U(first);
+        CMP_U(last);
+        CMP_U(state);
+        CMP_U(start_mono_ns);
+        CMP_U(end_mono_ns);
+        CMP_U(events);
+        CMP_U(cap);
+        CMP_U(lost);
+        break;
+    }
+    case SCOPE_REC_TRACE_COUNTS: {
+        const scope_rec_trace_counts *x = &a->u.trace_counts, *y = &b->u.trace_counts;
+        CMP_U(thread);
+        if (cmp_count(&c, "trace_counts.n", x->n, x->events, y->n, y->events)) {
+            for (uint32_t i = 0; i < x->n; i++) {
+                snprintf(name, sizeof name, "trace_counts.events[%u].name", i);
+                CMP_AU(events[i].name);
+                snprintf(name, sizeof name, "trace_counts.events[%u].mono_ns", i);
+                CMP_AU(events[i].mono_ns);
+                snprintf(name, sizeof name, "trace_counts.events[%u].value", i);
+                cmp_i64(&c, name, x->events[i].value, y->events[i].value);
             }
         }
         break;
@@ -1357,6 +1450,23 @@ static int write_trace(scope_log_writer *w, sample_state *st, uint64_t t0) {
     rec.u.trace.thread = T_MAIN;
     rec.u.trace.n = NELEM(ev);
     rec.u.trace.events = ev;
+    int rc = add(w, &rec);
+    if (rc < 0)
+        return rc;
+    /* Its counter events, and the window itself (newest wins). */
+    scope_trace_count counts[3];
+    for (unsigned i = 0; i < NELEM(counts); i++)
+        counts[i] = (scope_trace_count){S_SAMPLES_LOADED, t0 + 1000 * (i + 1),
+                                        (int64_t)rnd_range(&st->rng, 1, 64)};
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_TRACE_COUNTS;
+    rec.u.trace_counts = (scope_rec_trace_counts){T_LOADER, NELEM(counts), counts};
+    if ((rc = add(w, &rec)) < 0)
+        return rc;
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_TRACE_WINDOW;
+    rec.u.trace_window = (scope_rec_trace_window){
+        S_ITERATION, 3, 3, SCOPE_TRACE_CLOSED, t0, t, NELEM(ev) + NELEM(counts), 1u << 20, 0};
     return add(w, &rec);
 }
 

@@ -35,6 +35,9 @@ unset SCOPE_THEME NO_COLOR VISUAL EDITOR || true
 # "res": the same processes with the 1 Hz sampler's records (I/O, memory,
 # and GPUs on the learner) for the I/O and GPU views.
 "$gen" --out res --procs 6 --hours 0.1 --seed 3 --resources >/dev/null
+# "trace": the same processes with a trace window's record each, one of
+# them capped, for the Overview's TRACE WINDOWS.
+"$gen" --out trace --procs 6 --hours 0.1 --seed 3 --trace >/dev/null
 # "caveats": the same run with an older, shorter attempt beside it and one
 # log cut in its last frame, so attempts and caveats have something to show.
 "$gen" --out older --procs 3 --hours 0.05 --seed 9 >/dev/null

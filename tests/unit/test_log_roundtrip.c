@@ -89,6 +89,8 @@ START_TEST(test_roundtrip_every_kind) {
      * FRAME record's extremes travel too. */
     for (unsigned v = 0; v < LOG_SAMPLE_VARIANTS; v++) {
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++) {
+            if (!scope_rec_type_known(t))
+                continue; /* a number another minor version holds */
             ck_assert_int_eq(log_sample_record(&rec, t, v), 0);
             int rc = scope_log_writer_add(w, &rec);
             ck_assert_msg(rc == 0, "add %s variant %u: %d", scope_rec_type_name(t), v, rc);
@@ -118,6 +120,8 @@ START_TEST(test_roundtrip_every_kind) {
         ck_assert_uint_eq(f.wall_ns, fr.u.frame.wall_ns);
         ck_assert_uint_eq(f.reason, fr.u.frame.reason);
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++) {
+            if (!scope_rec_type_known(t))
+                continue; /* a number another minor version holds */
             char what[64], why[256];
             snprintf(what, sizeof what, "%s variant %u", scope_rec_type_name(t), v);
             ck_assert_msg(next_record(r, &rec) == 1, "%s: record missing", what);
@@ -296,6 +300,8 @@ START_TEST(test_trailing_bytes_are_ignored) {
     scope_record rec;
     for (unsigned v = 0; v < LOG_SAMPLE_VARIANTS; v++) {
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++) {
+            if (!scope_rec_type_known(t))
+                continue; /* a number another minor version holds */
             log_sample_record(&rec, t, v);
             size_t n = scope_record_encode(&rec, buf, (1 << 20) - sizeof trailer);
             ck_assert_msg(n > 0 && n <= (1 << 20) - sizeof trailer, "encode %u/%u", t, v);
@@ -310,6 +316,8 @@ START_TEST(test_trailing_bytes_are_ignored) {
     ck_assert_int_eq(scope_log_reader_next_frame(r, NULL, NULL), 1);
     for (unsigned v = 0; v < LOG_SAMPLE_VARIANTS; v++) {
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++) {
+            if (!scope_rec_type_known(t))
+                continue; /* a number another minor version holds */
             char why[256];
             scope_record want;
             ck_assert_msg(next_record(r, &rec) == 1, "%s variant %u with trailer: missing",
@@ -487,6 +495,8 @@ START_TEST(test_encode_reports_needed_size) {
     ck_assert_ptr_nonnull(buf);
     for (unsigned v = 0; v < LOG_SAMPLE_VARIANTS; v++) {
         for (uint32_t t = SCOPE_REC_FRAME; t < SCOPE_REC_TYPE_LIMIT; t++) {
+            if (!scope_rec_type_known(t))
+                continue; /* a number another minor version holds */
             log_sample_record(&rec, t, v);
             size_t need = scope_record_encode(&rec, NULL, 0);
             ck_assert_msg(need > 0, "%s variant %u: not encodable", scope_rec_type_name(t), v);
@@ -695,7 +705,8 @@ START_TEST(test_sample_logs) {
         assert_no_damage(r);
         scope_log_reader_close(r);
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++)
-            ck_assert_msg(seen[t] > 0, "seed %u: no %s record", seed, scope_rec_type_name(t));
+            if (scope_rec_type_known(t))
+                ck_assert_msg(seen[t] > 0, "seed %u: no %s record", seed, scope_rec_type_name(t));
         ck_assert_uint_eq(seen[SCOPE_REC_PROCESS], 1);
         ck_assert_uint_ge(seen[SCOPE_REC_STRING], 20);
         ck_assert_uint_eq(seen[SCOPE_REC_RESOURCE], 2 * NFRAMES); /* one per second */
@@ -729,7 +740,9 @@ START_TEST(test_short_sample_logs) {
         scope_log_reader_close(r);
         ck_assert_uint_eq(frames, nframes);
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++)
-            ck_assert_msg(seen[t] > 0, "%u frames: no %s record", nframes, scope_rec_type_name(t));
+            if (scope_rec_type_known(t))
+                ck_assert_msg(seen[t] > 0, "%u frames: no %s record", nframes,
+                              scope_rec_type_name(t));
     }
 }
 END_TEST

@@ -65,7 +65,8 @@ static void add_sample(scope_log_writer *w, uint32_t type, unsigned variant) {
 
 static void add_all_kinds(scope_log_writer *w, unsigned variant) {
     for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++)
-        add_sample(w, t, variant);
+        if (scope_rec_type_known(t))
+            add_sample(w, t, variant);
 }
 
 /* ---- sizes and counters ----------------------------------------------- */
@@ -292,7 +293,10 @@ START_TEST(test_write_to_full_device) {
     ck_assert_uint_eq(d.ndamage, 0);
     ck_assert_uint_eq(d.frames[2].frame.seq, 2);
     ck_assert_uint_eq(d.frames[2].frame.mono_ns, 200);
-    ck_assert_uint_eq(d.frames[2].nrecords, SCOPE_REC_TYPE_LIMIT - SCOPE_REC_PROCESS + 1);
+    uint32_t kinds = 0;
+    for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++)
+        kinds += (uint32_t)scope_rec_type_known(t);
+    ck_assert_uint_eq(d.frames[2].nrecords, kinds + 1);
     log_sample_dump_free(&d);
 }
 END_TEST
@@ -328,6 +332,8 @@ static int fsize_child(long slack, int retry) {
         return 20;
     for (int i = 0; i < 3; i++) {
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++) {
+            if (!scope_rec_type_known(t))
+                continue; /* a number another minor version holds */
             scope_record rec;
             log_sample_record(&rec, t, (unsigned)i);
             if (scope_log_writer_add(w, &rec) != 0)
@@ -547,6 +553,8 @@ START_TEST(test_levels_and_small_hint) {
         for (unsigned v = 0; v < LOG_SAMPLE_VARIANTS; v++) {
             ck_assert_int_eq(scope_log_reader_next_frame(r, NULL, NULL), 1);
             for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++) {
+                if (!scope_rec_type_known(t))
+                    continue; /* a number another minor version holds */
                 scope_record got, want;
                 char why[256];
                 ck_assert_int_eq(scope_log_reader_next_record(r, &got), 1);

@@ -145,7 +145,8 @@ static void prepare_records(void) {
     nrecords = 0;
     for (unsigned v = 0; v < LOG_SAMPLE_VARIANTS; v++)
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++)
-            ck_assert_int_eq(log_sample_record(&records[nrecords++], t, v), 0);
+            if (scope_rec_type_known(t))
+                ck_assert_int_eq(log_sample_record(&records[nrecords++], t, v), 0);
 }
 
 static void write_frame(scope_log_writer *w, uint64_t i) {

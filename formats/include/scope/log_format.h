@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 5 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 6 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -346,6 +346,37 @@ typedef struct scope_rec_open {
     const scope_open_phase *phases;
 } scope_rec_open;
 
+/* The state of a trace window (format 1.6): newest wins. */
+enum scope_trace_state {
+    SCOPE_TRACE_WAITING = 0, /* asked for; its FIRST-th entry has not come yet */
+    SCOPE_TRACE_OPEN = 1,    /* recording every event */
+    SCOPE_TRACE_CLOSED = 2,  /* the LAST-th entry ended */
+    SCOPE_TRACE_CAPPED = 3,  /* ended early: the event cap was reached */
+};
+
+typedef struct scope_rec_trace_window {
+    uint32_t phase;         /* string id of the phase whose entries bound it */
+    uint64_t first, last;   /* the entries into it that open and close the window, 1.. */
+    uint32_t state;         /* enum scope_trace_state */
+    uint64_t start_mono_ns; /* the FIRST-th entry; 0 while waiting */
+    uint64_t end_mono_ns;   /* the LAST-th entry's end, or the cap; 0 while open */
+    uint64_t events;        /* events recorded (phase and counter events) */
+    uint64_t cap;           /* events the window may hold */
+    uint64_t lost;          /* events not recorded because the cap was reached */
+} scope_rec_trace_window;
+
+typedef struct scope_trace_count {
+    uint32_t name;    /* string id of the counter */
+    uint64_t mono_ns; /* CLOCK_MONOTONIC */
+    int64_t value;    /* what was added */
+} scope_trace_count;
+
+typedef struct scope_rec_trace_counts {
+    uint32_t thread;
+    uint32_t n; /* events in time order */
+    const scope_trace_count *events;
+} scope_rec_trace_counts;
+
 typedef struct scope_record {
     uint32_t type;   /* enum scope_rec_type, or an unknown kind (then only raw is set) */
     scope_bytes raw; /* the undecoded body */
@@ -360,7 +391,14 @@ const char *scope_rec_type_name(uint32_t type);
 
 /* Whether this reader decodes records of this kind (others come back raw). */
 static inline int scope_rec_type_known(uint32_t type) {
-    return type >= SCOPE_REC_FRAME && type < SCOPE_REC_TYPE_LIMIT;
+    switch (type) {
+#define SCOPE_REC_KNOWN_ROW(name, number, member) case number:
+        SCOPE_REC_KINDS(SCOPE_REC_KNOWN_ROW)
+#undef SCOPE_REC_KNOWN_ROW
+        return 1;
+    default:
+        return 0;
+    }
 }
 const char *scope_frame_reason_name(uint32_t reason);
 const char *scope_mark_kind_name(uint32_t kind);

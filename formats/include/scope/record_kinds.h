@@ -13,7 +13,9 @@
 
 /* X(NAME, type number, member): SCOPE_REC_<NAME> = number, decoded into
  * scope_record.u.<member> of type scope_rec_<member>, named "<NAME>".
- * Numbers are dense from 1 and never reused: readers skip unknown ones. */
+ * Numbers ascend from 1 and are never reused: readers skip unknown ones.
+ * A number may be missing where another minor version holds it (15 is
+ * format 1.4's); every list below is built from these rows alone. */
 #define SCOPE_REC_KINDS(X)                                                                         \
     X(FRAME, 1, frame)                  /* first record of every data frame */                     \
     X(PROCESS, 2, process)              /* who wrote this log; in the first data frame */          \
@@ -29,7 +31,9 @@
     X(MARK, 12, mark)                   /* an event: signal, fork, exec, failure, shutdown */      \
     X(TRACE, 13, trace)                 /* full phase events of a bounded trace window */          \
     X(LINES, 14, lines)                 /* line sampling settings and totals (newest wins) */      \
-    X(OPEN, 15, open)                   /* one thread's open phases at its frame (newest frame) */
+    X(OPEN, 15, open)                   /* one thread's open phases at its frame (newest frame) */ \
+    X(TRACE_WINDOW, 16, trace_window)   /* a trace window's bounds and state (newest wins) */      \
+    X(TRACE_COUNTS, 17, trace_counts)   /* counter events of a trace window, one thread */
 
 /* X(NAME, kind number, "name"): SCOPE_MARK_<NAME>, shown as "name".  What
  * value, value2, subkind and text hold for each kind is in docs/format.md. */

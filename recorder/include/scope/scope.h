@@ -84,6 +84,18 @@ SCOPE_API void scope_phase_end(void);
 SCOPE_API void scope_count(const char *name, int64_t n);
 #define SCOPE_COUNT(name, n) scope_count_site_(SCOPE_SITE_(name, SCOPE_SITE_COUNT), (n))
 
+/* ---- trace window ----------------------------------------------------------- */
+
+/* Records every phase entry and exit and every count, with timestamps, on
+ * every thread of this process, from the first-th to the last-th entry into
+ * `phase` (1 = its first entry; the window ends when the last-th entry
+ * ends).  The same as SCOPE_TRACE=phase:first-last, which this call
+ * overrides.  A forked child counts its own entries from its first.  At
+ * most $SCOPE_TRACE_EVENTS events (default 1048576) are kept; reaching that
+ * ends the window early, and the log says so.  Returns 0, or -1 for a bad
+ * argument, or once this process's window has opened (one a process). */
+SCOPE_API int scope_trace_window(const char *phase, uint64_t first, uint64_t last);
+
 /* ---- hot lines ------------------------------------------------------------ */
 
 /* Statistical line sampling: every thread's stack, SCOPE_LINES_HZ times a

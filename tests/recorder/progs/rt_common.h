@@ -28,6 +28,9 @@ static inline uint64_t rt_thread_trains(int i) {
 
 /* ---- rt_thread_exit: a thread that ends before its process ------------- */
 
+#define RT_TRACE_WORKERS 3  /* rt_trace: threads entering "work" without pause */
+#define RT_TRACE_STEPS   20 /* rt_trace: entries of "step" by the main thread */
+
 #define RT_EXIT_THREAD  "rt-exiting" /* its pthread name */
 #define RT_EXIT_STEPS   12           /* entries of "step" */
 #define RT_EXIT_STEP_MS 40           /* apart by this much */

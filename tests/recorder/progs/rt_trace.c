@@ -1,0 +1,58 @@
+/* Threads recording while a trace window opens and closes.  Usage:
+ * rt_trace RUN_DIR (the window comes from SCOPE_TRACE, a phase "step").
+ *
+ * RT_TRACE_WORKERS threads ("rt-worker") enter "work" and count "units" in
+ * it without pause while the main thread enters "step" RT_TRACE_STEPS
+ * times, each with one "inner" phase; the workers stop after the last
+ * step.  Frames every SCOPE_FRAME_INTERVAL take the events while they are
+ * being published. */
+#define _GNU_SOURCE
+#include "rt_common.h"
+
+#include <scope/scope.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+static atomic_int stop;
+
+static void spin_us(long us) {
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000 < us);
+}
+
+static void *worker(void *arg) {
+    (void)arg;
+    pthread_setname_np(pthread_self(), "rt-worker");
+    while (!atomic_load(&stop))
+        SCOPE_PHASE("work") {
+            SCOPE_COUNT("units", 1);
+            spin_us(20);
+        }
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2 || scope_init(argv[1], "trace") != 0)
+        return 2;
+    pthread_t t[RT_TRACE_WORKERS];
+    for (int i = 0; i < RT_TRACE_WORKERS; i++)
+        if (pthread_create(&t[i], NULL, worker, NULL) != 0)
+            return 3;
+    for (int i = 0; i < RT_TRACE_STEPS; i++) {
+        SCOPE_PHASE("step") {
+            SCOPE_PHASE("inner") {
+                spin_us(2000);
+            }
+        }
+        spin_us(500);
+    }
+    atomic_store(&stop, 1);
+    for (int i = 0; i < RT_TRACE_WORKERS; i++)
+        pthread_join(t[i], NULL);
+    return 0;
+}
