@@ -1342,13 +1342,19 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
 
 static int parse_args(int argc, char **argv, gen_config *cfg) {
     static const struct option opts[] = {
-        {"out", required_argument, 0, 'o'},   {"procs", required_argument, 0, 'p'},
-        {"hours", required_argument, 0, 'H'}, {"roles", required_argument, 0, 'r'},
-        {"hosts", required_argument, 0, 'k'}, {"threads", required_argument, 0, 't'},
-        {"seed", required_argument, 0, 's'},  {"resources", no_argument, 0, 'R'},
-        {"trace", no_argument, 0, 'T'},       {"verify", no_argument, 0, 'v'},
+        {"out", required_argument, 0, 'o'},
+        {"procs", required_argument, 0, 'p'},
+        {"hours", required_argument, 0, 'H'},
+        {"roles", required_argument, 0, 'r'},
+        {"hosts", required_argument, 0, 'k'},
+        {"threads", required_argument, 0, 't'},
+        {"seed", required_argument, 0, 's'},
+        {"resources", no_argument, 0, 'R'},
+        {"trace", no_argument, 0, 'T'},
+        {"verify", no_argument, 0, 'v'},
         {"live", no_argument, 0, 'L'},
-        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
     const char *roles = NULL;
     memset(cfg, 0, sizeof *cfg);
