@@ -112,12 +112,8 @@ int scope_cmd_export(int argc, char **argv) {
             return 2;
         }
     }
-    if (argc - optind != 1) {
-        fprintf(stderr, "scope-tui export: %s\n",
-                argc - optind < 1 ? "which run? (scope-tui export RUN --format FORMAT -o OUT)"
-                                  : "one run at a time");
+    if (!cmd_one_run("export", argc - optind, "scope-tui export RUN --format FORMAT -o OUT"))
         return 2;
-    }
     if (!format_name) {
         fputs("scope-tui export: which format? (--format", stderr);
         for (size_t i = 0; export_formats[i]; i++)

@@ -189,11 +189,8 @@ int scope_cmd_lines(int argc, char **argv) {
             return 2;
         }
     }
-    if (argc - optind != 1) {
-        fprintf(stderr, "scope-tui lines: %s\n",
-                argc - optind < 1 ? "which run? (scope-tui lines RUN)" : "one run at a time");
+    if (!cmd_one_run("lines", argc - optind, "scope-tui lines RUN"))
         return 2;
-    }
     run_model *m = cmd_load_run("lines", argv[optind], NULL);
     if (!m)
         return 2;

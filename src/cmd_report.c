@@ -168,11 +168,8 @@ int scope_cmd_report(int argc, char **argv) {
             return 2;
         }
     }
-    if (argc - optind != 1) {
-        fprintf(stderr, "scope-tui report: %s\n",
-                argc - optind < 1 ? "which run? (scope-tui report RUN)" : "one run at a time");
+    if (!cmd_one_run("report", argc - optind, "scope-tui report RUN"))
         return 2;
-    }
     run_model *m = cmd_load_run("report", argv[optind], &ro);
     if (!m)
         return 2;

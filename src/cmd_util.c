@@ -19,6 +19,16 @@ void cmd_bad_option(const char *cmd, int c, char **argv) {
     fprintf(stderr, "'%s (see 'scope-tui %s --help')\n", c == ':' ? " needs a value" : "", cmd);
 }
 
+int cmd_one_run(const char *cmd, int nargs, const char *synopsis) {
+    if (nargs == 1)
+        return 1;
+    if (nargs < 1)
+        fprintf(stderr, "scope-tui %s: which run? (%s)\n", cmd, synopsis);
+    else
+        fprintf(stderr, "scope-tui %s: one run at a time\n", cmd);
+    return 0;
+}
+
 run_model *cmd_load_run(const char *cmd, const char *dir, const run_options *opt) {
     char msg[1024];
     run_model *m = NULL;

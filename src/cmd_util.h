@@ -10,6 +10,11 @@
  * c is what getopt_long returned ('?' or ':'). */
 void cmd_bad_option(const char *cmd, int c, char **argv);
 
+/* 1 when exactly one run was named (nargs, the operands left after the
+ * options); otherwise says "which run? (SYNOPSIS)" or "one run at a time"
+ * on stderr and returns 0. */
+int cmd_one_run(const char *cmd, int nargs, const char *synopsis);
+
 /* Loads a run for command `cmd`, or prints why it cannot be loaded (one
  * line on stderr, "scope-tui CMD: ...") and returns NULL. */
 run_model *cmd_load_run(const char *cmd, const char *dir, const run_options *opt);
