@@ -56,7 +56,8 @@ if ((tsan)); then
     cmake_args+=(-DSCOPE_TSAN=ON -DSCOPE_WERROR=ON -DSCOPE_BUILD_BENCH=OFF)
     # The tests of the threads that record, the writer that reads them, and
     # the analysis of what they wrote.  Left out, because TSan cannot run them:
-    #   test_recorder_fork, test_analysis, test_report_cli: their programs fork
+    #   test_recorder_fork, test_analysis, test_report_cli, test_h5_export:
+    #     their programs fork
     #     while the recorder's writer thread runs, and the child starts a
     #     writer of its own; TSan does not support new threads after a fork of
     #     a multi-threaded process (it ends the child).
@@ -78,7 +79,7 @@ if ((tsan)); then
     #     pthread_create; docs/recorder.md 15.1).  The sampler's storage and
     #     handler run under TSan in test_lines_store.
     ctest_args+=(-L 'recorder|analysis|unit'
-        -E '^(test_recorder_fork|test_analysis|test_report_cli|test_recorder_preload|test_log_writer_alloc|test_recorder_exit_line|test_recorder_signals|test_recorder_lines|test_recorder_fork_lines|test_recorder_signals_lines)$')
+        -E '^(test_recorder_fork|test_analysis|test_report_cli|test_h5_export|test_recorder_preload|test_log_writer_alloc|test_recorder_exit_line|test_recorder_signals|test_recorder_lines|test_recorder_fork_lines|test_recorder_signals_lines)$')
     # Stop at the first report; races outside the recorder that are the
     # tests' own are suppressed in tests/recorder/tsan.supp, each with why.
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/recorder/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
