@@ -23,7 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* The most a table may expand from its bytes in the file: deflate's limit
  * is 1032:1; a table claiming more rows than that would take is refused
@@ -545,12 +548,8 @@ static void layout_of(scope_h5_file *f, char *buf, size_t cap) {
         buf[0] = '\0';
 }
 
-/* Ours: an HDF5 file whose root names our layout.  One that cannot be
- * opened at all is left to the scope-profiler loader after this one, which
- * claims every HDF5 file left and words that refusal. */
-static int probe(const char *path) {
-    if (!scope_h5_probe(path))
-        return 0;
+/* 1 when path opens as HDF5 and its root names our layout. */
+static int names_our_layout(const char *path) {
     char err[200], layout[64];
     scope_h5_file *f = scope_h5_open(path, err, sizeof err);
     if (!f)
@@ -558,6 +557,31 @@ static int probe(const char *path) {
     layout_of(f, layout, sizeof layout);
     scope_h5_close(f, NULL, 0);
     return !strcmp(layout, RUN_H5_LAYOUT);
+}
+
+/* Ours: an HDF5 file whose root names our layout.  Any HDF5 file is probed,
+ * and libhdf5 parses its metadata to find the attribute; a damaged file can
+ * crash or hang the library there (sp_child.h says why), so the check runs
+ * in a child process, bounded by PROBE_SECONDS.  A child that crashes,
+ * hangs or answers no leaves the file to the scope-profiler loader after
+ * this one, which claims every HDF5 file left and refuses a damaged one in
+ * one line. */
+#define PROBE_SECONDS 30
+static int probe(const char *path) {
+    if (!scope_h5_probe(path))
+        return 0;
+    pid_t pid = fork();
+    if (pid < 0)
+        return names_our_layout(path);
+    if (pid == 0) {
+        alarm(PROBE_SECONDS); /* its default action ends a hung child */
+        _exit(names_our_layout(path) ? 0 : 1);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static enum run_load_error load(run_model_builder *b, const char *path, const run_options *opt,
