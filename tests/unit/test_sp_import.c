@@ -592,6 +592,38 @@ static hid_t one_row_file(const char *path, int schema, const int64_t *start, co
     return f;
 }
 
+/* scope-profiler's line_profile records (/rankN/line_profile/I/, as its
+ * h5writer writes them with use_line_profiler=True) are not read: the
+ * regions still are, and lines says the file holds no line profile. */
+START_TEST(line_profile_records_left_unread) {
+    char path[600], cmd[1400];
+    path_in(path, sizeof path, "lineprof.h5");
+    hid_t f = spw_create(path);
+    int64_t s[] = {10, 20}, e[] = {15, 30}, lines[] = {11, 12}, hits[] = {1, 50001},
+            times[] = {1001, 9164135};
+    spw_region1(f, 0, "compute", s, e, 2, "ex.py", 9);
+    hid_t g = spw_group(f, "rank0/line_profile/0");
+    spw_attr_str(g, "region", "compute");
+    spw_attr_str(g, "filename", "ex.py");
+    spw_attr_str(g, "function", "compute");
+    spw_attr_int(g, "first_lineno", 9);
+    spw_int64s(g, "line_numbers", lines, 2);
+    spw_int64s(g, "hits", hits, 2);
+    spw_int64s(g, "times", times, 2);
+    H5Gclose(g);
+    spw_close(f);
+    run_model *m = load_ok(path);
+    ck_assert_uint_eq(phase(m, "compute")->dist.count, 2);
+    run_free(m);
+    snprintf(cmd, sizeof cmd, "'%s' lines '%s' 2>&1", scope_tui, path);
+    int st;
+    char *out = output_of(cmd, &st);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "lines: status %d: %s", st, out);
+    ck_assert_msg(strstr(out, "has no line samples: the file holds no line profile"), "%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(bad_tags) {
     char path[600];
     path_in(path, sizeof path, "badtags1.h5");
@@ -758,6 +790,7 @@ int main(int argc, char **argv) {
     tcase_add_test(good, a_million_events);
     tcase_add_test(good, tags_of_every_schema);
     tcase_add_test(good, browser_shows_tags);
+    tcase_add_test(good, line_profile_records_left_unread);
     suite_add_tcase(s, good);
     TCase *bad = tcase_create("bad files");
     tcase_set_timeout(bad, 120);
