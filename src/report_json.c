@@ -9,6 +9,7 @@
 #include <scope/log_hist.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char *end_name(enum run_end end) {
     switch (end) {
@@ -217,6 +218,20 @@ static void put_flags(json_out *j, cJSON *o, uint32_t flags) {
         jo_str(j, arr, NULL, "sync");
 }
 
+/* The phase's tags (from an imported scope-profiler file), one per line in
+ * the model; the key only on phases that have some. */
+static void put_tags(json_out *j, cJSON *o, run_str tags) {
+    if (!tags.len)
+        return;
+    cJSON *arr = jo_array(j, o, "tags");
+    for (size_t at = 0; at <= tags.len;) {
+        const char *nl = memchr(tags.s + at, '\n', tags.len - at);
+        size_t end = nl ? (size_t)(nl - tags.s) : tags.len;
+        jo_name(j, arr, NULL, (run_str){tags.s + at, end - at});
+        at = end + 1;
+    }
+}
+
 /* Only the buckets that counted something: 976 mostly empty buckets per
  * phase would bury the document. */
 static void put_hist(json_out *j, cJSON *o, const uint64_t *hist) {
@@ -294,6 +309,7 @@ static void put_phase(json_out *j, cJSON *arr, const run_phase *p, size_t role_n
         jo_u64(j, o, "line", p->line);
     else
         jo_null(j, o, "line");
+    put_tags(j, o, p->tags);
     put_counters(j, o, "counters", p->counters, p->ncounters);
     put_io(j, o, p);
     resources_json_phase(j, o, "sampled_io", p);

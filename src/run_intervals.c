@@ -130,6 +130,7 @@ static int emit(worker_log *log, uint32_t thread, uint32_t id, new_node *nd,
     if (!ln || log->nomem)
         return -1;
     ln->exact_ns = nd->ns; /* the log frees it from here on */
+    ln->tags = k->tags;
     nd->ns = NULL;
     return 0;
 }

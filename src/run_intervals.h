@@ -25,6 +25,7 @@ typedef struct run_interval {
  * (0: none) in the log, and its source line (0: none). */
 typedef struct interval_kind {
     uint32_t name, file, line;
+    uint32_t tags; /* string id of its tags, one per line; 0 when none */
 } interval_kind;
 
 typedef struct interval_stats {

@@ -221,6 +221,11 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
             p->line = n->line;
         }
     }
+    if (!p->tags.len && n->tags) {
+        const run_str *t = log_string_of(log, n->tags);
+        if (t)
+            p->tags = *t;
+    }
     if (isnan(p->per_proc_ns[c->proc]))
         p->per_proc_ns[c->proc] = 0;
     if (n->left_open || n->open_now)

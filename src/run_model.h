@@ -197,6 +197,7 @@ struct run_phase {
 
     run_str file;  /* source file of the first call site recorded; len 0 when none */
     uint32_t line; /* 0 when not recorded */
+    run_str tags;  /* its tags, one per line (imported files); len 0 when none */
 
     run_counter *counters; /* sorted by name */
     size_t ncounters;

@@ -98,6 +98,7 @@ static int fill_rank(worker_log *log, const sp_child *f, sp_rank *r) {
         kinds[k].file = g->source_file && g->source_file[0] ? string_id(log, g->source_file) : 0;
         kinds[k].line =
             g->source_line > 0 && g->source_line <= UINT32_MAX ? (uint32_t)g->source_line : 0;
+        kinds[k].tags = g->tags ? string_id(log, g->tags) : 0;
         for (size_t i = 0; i < g->n; i++) {
             v[n++] = (run_interval){g->start[i], g->end[i], (uint32_t)k};
             if (g->start[i] < first)

@@ -19,6 +19,9 @@
 
 typedef struct log_node {
     uint32_t id, parent, name, thread, flags, file, line;
+    /* String id of the phase's tags, one per line, from a source that keeps
+     * them (an imported scope-profiler file); 0 when none. */
+    uint32_t tags;
     int has_agg;
     int left_open;    /* still open when the log ended (an UNBALANCED left-open mark) */
     int open_now;     /* open at the log's newest frame (its OPEN records) */

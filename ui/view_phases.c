@@ -485,6 +485,24 @@ static const run_role *role_of_row(const view *v, size_t row) {
     return row == LIST_NONE ? NULL : v->list.rows[row].item;
 }
 
+/* A phase's tags (one per line in the model) as the pane shows them before
+ * its source: "tags golden, fast   ". */
+static void tags_text(run_str tags, char *out, size_t cap) {
+    char joined[400];
+    size_t n = 0;
+    for (size_t i = 0; i < tags.len && n + 3 < sizeof joined; i++) {
+        if (tags.s[i] == '\n') {
+            joined[n++] = ',';
+            joined[n++] = ' ';
+        } else {
+            joined[n++] = tags.s[i];
+        }
+    }
+    char shown[380];
+    style_escape((run_str){joined, n}, shown, sizeof shown);
+    snprintf(out, cap, "tags %s   ", shown);
+}
+
 static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *p,
                          const run_role *role) {
     const app *a = v->app;
@@ -492,12 +510,18 @@ static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *
     run_phase_path(p, path, sizeof path);
     fmt_fit_left(path, sizeof path, (size_t)(width > 2 ? width - 2 : 0), style_utf8);
     int x = draw_text(w, y, 1, width - 2, TH_ROLE, path);
+    char tags[400] = "";
+    if (p->tags.len)
+        tags_text(p->tags, tags, sizeof tags);
     if (p->file.len) {
-        char file[700], src[760];
+        char file[700], src[1200];
         style_escape(p->file, file, sizeof file);
-        snprintf(src, sizeof src, "%s:%u", file, p->line);
+        snprintf(src, sizeof src, "%s%s:%u", tags, file, p->line);
         if (width - x - 4 > 12)
             draw_text_right(w, y, x + 2, width - x - 3, TH_DIM, src);
+    } else if (tags[0]) {
+        if (width - x - 4 > 12)
+            draw_text_right(w, y, x + 2, width - x - 3, TH_DIM, tags);
     } else if (width - x - 4 > 24) {
         draw_text_right(w, y, x + 2, width - x - 3, TH_DIM, "source not recorded");
     }

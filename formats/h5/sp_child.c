@@ -104,6 +104,7 @@ static void child_main(const char *path, int fd) {
             put_str(fd, g->name);
             put_str(fd, g->source_file);
             put(fd, &g->source_line, sizeof g->source_line);
+            put_str(fd, g->tags);
             put_u64(fd, g->n);
             put(fd, g->start, g->n * sizeof *g->start);
             put(fd, g->end, g->n * sizeof *g->end);
@@ -221,7 +222,7 @@ static int get_rank(sp_child *c, sp_rank *r, char *msg, size_t len) {
         uint64_t n;
         if (get_str(c, &g->name, msg, len) < 0 || get_str(c, &g->source_file, msg, len) < 0 ||
             get(c, &g->source_line, sizeof g->source_line, msg, len) < 0 ||
-            get(c, &n, sizeof n, msg, len) < 0)
+            get_str(c, &g->tags, msg, len) < 0 || get(c, &n, sizeof n, msg, len) < 0)
             return -1;
         if (!g->name)
             return fail(msg, len, "its reader sent a region without a name");

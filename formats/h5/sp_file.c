@@ -1,6 +1,7 @@
 /* sp_file: scope-profiler's HDF5 layouts, read by rank; see sp_file.h. */
 #define _GNU_SOURCE /* strndup */
 #include "sp_file.h"
+#include "sp_tags.h"
 
 #include <hdf5.h>
 #include <inttypes.h>
@@ -22,6 +23,7 @@ typedef struct sp_row {
     uint64_t offset, count;
     int64_t line;
     char *file;
+    char *tags; /* joined (sp_tags.h), NULL when none */
 } sp_row;
 
 struct sp_file {
@@ -213,6 +215,32 @@ static char *attr_string(hid_t obj, const char *name) {
     return s;
 }
 
+/* Schema 1's attribute tags of obj, an array of strings, joined into *out
+ * (NULL when absent or empty).  0, or -1 with msg. */
+static int attr_tags(hid_t obj, char **out, char *msg, size_t len) {
+    *out = NULL;
+    if (H5Aexists(obj, "tags") <= 0)
+        return 0;
+    hid_t a = H5Aopen(obj, "tags", H5P_DEFAULT);
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    /* An attribute lives in the object header, which holds at most 64 KiB. */
+    char **v = n >= 0 && n <= 65536 ? calloc(n ? (size_t)n : 1, sizeof *v) : NULL;
+    int rc = v && is_class(a, 0, H5T_STRING) && read_strings(a, 0, (size_t)n, v) == 0 ? 0 : -1;
+    if (rc < 0)
+        fail(msg, len, "attribute tags is not an array of strings");
+    else if (sp_tags_join(v, (size_t)n, out) < 0)
+        rc = fail(msg, len, "out of memory");
+    for (hssize_t i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc;
+}
+
 /* An integer attribute of obj; 0 with *v set, -1 when absent or no integer. */
 static int attr_int(hid_t obj, const char *name, int64_t *v) {
     if (H5Aexists(obj, name) <= 0)
@@ -309,6 +337,34 @@ static int open_schema1(sp_file *f, char *msg, size_t len) {
                     "attribute and no /rankN groups)");
     settle_ranks(f);
     return 0;
+}
+
+/* Schemas 2 and 3's /rank_region_index/tags, one JSON list per row, into
+ * the rows' tags.  0 (also when absent), or -1 with msg. */
+static int read_row_tags(sp_file *f, hid_t ix, char *msg, size_t len) {
+    if (H5Lexists(ix, "tags", H5P_DEFAULT) <= 0)
+        return 0;
+    hid_t ds = H5Dopen2(ix, "tags", H5P_DEFAULT);
+    if (ds < 0)
+        return fail(msg, len, "rank_region_index/tags is not a dataset");
+    hsize_t n;
+    char **v = NULL;
+    int ok = ds_len(f, ds, "rank_region_index/tags", &n, msg, len) == 0 && n == f->nrows &&
+             is_class(ds, 1, H5T_STRING) && (v = calloc(n ? n : 1, sizeof *v)) &&
+             read_strings(ds, 1, n, v) == 0;
+    H5Dclose(ds);
+    if (!ok && !msg[0])
+        fail(msg, len, "rank_region_index/tags is not %zu strings, one per row", f->nrows);
+    for (size_t i = 0; ok && i < f->nrows; i++)
+        if (sp_tags_of_json(v[i], &f->rows[i].tags) < 0) {
+            ok = 0;
+            fail(msg, len, "rank_region_index/tags row %zu is not a JSON list of strings: %.60s", i,
+                 v[i]);
+        }
+    for (size_t i = 0; v && i < f->nrows; i++)
+        free(v[i]);
+    free(v);
+    return ok ? 0 : -1;
 }
 
 static int open_columnar(sp_file *f, char *msg, size_t len) {
@@ -437,6 +493,8 @@ static int open_columnar(sp_file *f, char *msg, size_t len) {
         f->ranks[i] = ranks[i];
     }
     free(files);
+    if (read_row_tags(f, ix, msg, len) < 0)
+        goto out;
     f->nranks = nrows;
     settle_ranks(f);
     rc = 0;
@@ -505,8 +563,10 @@ int sp_open(const char *path, sp_file **out, char *msg, size_t len) {
 void sp_close(sp_file *f) {
     if (!f)
         return;
-    for (size_t i = 0; i < f->nrows; i++)
+    for (size_t i = 0; i < f->nrows; i++) {
         free(f->rows[i].file);
+        free(f->rows[i].tags);
+    }
     free(f->rows);
     for (size_t i = 0; i < f->nnames; i++)
         free(f->names[i]);
@@ -551,6 +611,7 @@ void sp_rank_free(sp_rank *r) {
     for (size_t i = 0; i < r->nregions; i++) {
         free(r->regions[i].name);
         free(r->regions[i].source_file);
+        free(r->regions[i].tags);
         free(r->regions[i].start);
         free(r->regions[i].end);
     }
@@ -640,6 +701,10 @@ static herr_t read_region1(hid_t regions, const char *name, const H5L_info_t *in
     reg->source_file = attr_string(g, "source_file");
     int64_t line;
     reg->source_line = attr_int(g, "source_lineno", &line) == 0 && line > 0 ? line : 0;
+    if (attr_tags(g, &reg->tags, sub, sizeof sub) < 0) {
+        fail(w->msg, w->len, "rank %" PRId64 ", region %.200s: %s", w->r->rank, name, sub);
+        goto out;
+    }
     w->r->nevents += reg->n;
     rc = 0;
 out:
@@ -676,7 +741,8 @@ static int read_row(sp_file *f, sp_rank *r, const sp_row *row, char *msg, size_t
         return fail(msg, len, "out of memory for %" PRIu64 " events", row->count);
     g->n = row->count;
     g->source_line = row->line;
-    if (row->file && row->file[0] && !(g->source_file = strdup(row->file)))
+    if ((row->file && row->file[0] && !(g->source_file = strdup(row->file))) ||
+        (row->tags && !(g->tags = strdup(row->tags))))
         return fail(msg, len, "out of memory");
     const char *a = f->schema == 2 ? "events/start_times" : "events/start_deltas";
     const char *b = f->schema == 2 ? "events/end_times" : "events/durations";

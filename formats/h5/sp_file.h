@@ -4,11 +4,11 @@
  *
  *   schema 1  no version attribute; /metadata attributes;
  *             /rankN/regions/NAME/{start_times,end_times} (int64 ns), with
- *             attributes source_file and source_lineno on NAME.
+ *             attributes source_file, source_lineno and tags on NAME.
  *   schema 2  root attributes scope_profiler_schema = 2, storage_layout =
  *             "columnar"; /events/{start_times,end_times} for all ranks;
  *             /rank_region_index/{ranks,region_ids,event_offsets,event_counts,
- *             source_files,source_lines,...}, one row per (rank, region),
+ *             source_files,source_lines,tags,...}, one row per (rank, region),
  *             whose events are events[offset, offset + count);
  *             /region_table/names.
  *   schema 3  as schema 2, with /events/{start_deltas,durations}: within a
@@ -40,6 +40,7 @@ typedef struct sp_region {
     char *name;
     char *source_file;   /* NULL when the file does not say */
     int64_t source_line; /* 0 when the file does not say */
+    char *tags;          /* one per line (sp_tags.h); NULL when none */
     size_t n;
     int64_t *start, *end; /* ns, on the profiler's clock; end >= start */
 } sp_region;

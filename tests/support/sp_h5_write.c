@@ -113,6 +113,18 @@ void spw_attr_str(hid_t obj, const char *name, const char *v) {
     H5Tclose(t);
 }
 
+void spw_attr_strs(hid_t obj, const char *name, const char *const *v, size_t n) {
+    hid_t t = utf8_string();
+    hsize_t dim = n;
+    hid_t sp = H5Screate_simple(1, &dim, NULL);
+    hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    OK(a);
+    OK(H5Awrite(a, t, v));
+    H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+}
+
 void spw_metadata(hid_t file, const char *host, const char *timestamp, int64_t mpi_size) {
     hid_t g = spw_group(file, "metadata");
     spw_attr_str(g, "hostname", host);

@@ -17,7 +17,10 @@
 #include "sp_h5_write.h"
 #include "unit_util.h"
 
+#include <cjson/cJSON.h>
+
 #include <math.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -67,6 +70,8 @@ START_TEST(fixtures_of_every_schema) {
         ck_assert_double_eq(p->dist.p99_ns, 15);
         ck_assert_str_eq(p->file.s, "solver.py");
         ck_assert_uint_eq(p->line, 7);
+        ck_assert_uint_eq(p->tags.len, strlen("golden"));
+        ck_assert_mem_eq(p->tags.s, "golden", p->tags.len);
         char want[64];
         snprintf(want, sizeof want, "scope-profiler HDF5, schema %d, MPI size 1", schema);
         ck_assert_str_eq(m->source.s, want);
@@ -200,6 +205,19 @@ START_TEST(browser_and_lines_open_the_mpi_file) {
 END_TEST
 
 /* ---- files written here --------------------------------------------------- */
+
+/* The browser's phase detail pane names the tags before the source. */
+START_TEST(browser_shows_tags) {
+    char path[1024], cmd[2400];
+    fixture(path, sizeof path, "schema-1.h5");
+    snprintf(cmd, sizeof cmd, "'%s' '%s' --size 100x30 --keys j --print", scope_tui, path);
+    int st;
+    char *out = output_of(cmd, &st);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "browser: status %d", st);
+    ck_assert_msg(strstr(out, "tags golden   solver.py:7"), "no tags in the pane:\n%s", out);
+    free(out);
+}
+END_TEST
 
 static char dir[512];
 
@@ -439,6 +457,88 @@ START_TEST(truncated) {
 }
 END_TEST
 
+/* Tags in each schema's form reach the model (one per line) and report
+ * --json (a list, on the phases that have tags only). */
+START_TEST(tags_of_every_schema) {
+    char path[600];
+    path_in(path, sizeof path, "tags1.h5");
+    hid_t f = spw_create(path);
+    int64_t s[] = {10, 20}, e[] = {15, 30};
+    spw_region1(f, 0, "solve", s, e, 2, NULL, 0);
+    int64_t ps[] = {100}, pe[] = {110};
+    spw_region1(f, 0, "plain", ps, pe, 1, NULL, 0);
+    hid_t g = H5Gopen2(f, "rank0/regions/solve", H5P_DEFAULT);
+    static const char *const two[] = {"golden", "mpi"};
+    spw_attr_strs(g, "tags", two, 2);
+    H5Gclose(g);
+    g = H5Gopen2(f, "rank0/regions/plain", H5P_DEFAULT);
+    spw_attr_strs(g, "tags", two, 0);
+    H5Gclose(g);
+    spw_close(f);
+    run_model *m = load_ok(path);
+    const run_phase *p = phase(m, "solve");
+    ck_assert_uint_eq(p->tags.len, strlen("golden\nmpi"));
+    ck_assert_mem_eq(p->tags.s, "golden\nmpi", p->tags.len);
+    ck_assert_uint_eq(phase(m, "plain")->tags.len, 0);
+    run_free(m);
+
+    path_in(path, sizeof path, "tags2.h5");
+    static const char *const names[] = {"solve", "plain"};
+    static const uint32_t zero[] = {0, 0}, ids[] = {0, 1};
+    static const uint64_t off[] = {0, 3}, cnt[] = {3, 1};
+    int64_t s4[] = {10, 20, 40, 60}, e4[] = {15, 33, 55, 70};
+    for (int schema = 2; schema <= 3; schema++) {
+        f = spw_create(path);
+        spw_write_columnar(f, &(spw_columnar){.schema = schema,
+                                              .names = names,
+                                              .nnames = 2,
+                                              .ranks = zero,
+                                              .region_ids = ids,
+                                              .offsets = off,
+                                              .counts = cnt,
+                                              .nrows = 2,
+                                              .start = s4,
+                                              .end = e4,
+                                              .nevents = 4});
+        static const char *const json[] = {"[\"golden\", \"caf\u00e9 \\\"x\\\"\"]", "[]"};
+        spw_strings(f, "rank_region_index/tags", json, 2);
+        spw_close(f);
+        m = load_ok(path);
+        p = phase(m, "solve");
+        ck_assert_uint_eq(p->tags.len, strlen("golden\ncaf\u00e9 \"x\""));
+        ck_assert_mem_eq(p->tags.s, "golden\ncaf\u00e9 \"x\"", p->tags.len);
+        ck_assert_uint_eq(phase(m, "plain")->tags.len, 0);
+        run_free(m);
+    }
+
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "'%s' report --json '%s'", scope_tui, path);
+    int st;
+    char *out = output_of(cmd, &st);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "report --json: status %d", st);
+    cJSON *doc = cJSON_Parse(out);
+    ck_assert_ptr_nonnull(doc);
+    cJSON *phases =
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "roles"), 0), "phases");
+    int seen = 0;
+    for (cJSON *ph = phases ? phases->child : NULL; ph; ph = ph->next) {
+        const char *name = cJSON_GetObjectItem(ph, "name")->valuestring;
+        cJSON *tags = cJSON_GetObjectItem(ph, "tags");
+        if (!strcmp(name, "plain")) {
+            ck_assert_ptr_null(tags);
+        } else {
+            ck_assert_int_eq(cJSON_GetArraySize(tags), 2);
+            ck_assert_str_eq(cJSON_GetArrayItem(tags, 0)->valuestring, "golden");
+            ck_assert_str_eq(cJSON_GetArrayItem(tags, 1)->valuestring, "caf\u00e9 \"x\"");
+        }
+        seen++;
+    }
+    ck_assert_int_eq(seen, 2);
+    cJSON_Delete(doc);
+    free(out);
+}
+END_TEST
+
 START_TEST(wrong_types) {
     char path[600];
     path_in(path, sizeof path, "floats.h5");
@@ -491,6 +591,71 @@ static hid_t one_row_file(const char *path, int schema, const int64_t *start, co
                                           .nevents = nevents});
     return f;
 }
+
+/* scope-profiler's line_profile records (/rankN/line_profile/I/, as its
+ * h5writer writes them with use_line_profiler=True) are not read: the
+ * regions still are, and lines says the file holds no line profile. */
+START_TEST(line_profile_records_left_unread) {
+    char path[600], cmd[1400];
+    path_in(path, sizeof path, "lineprof.h5");
+    hid_t f = spw_create(path);
+    int64_t s[] = {10, 20}, e[] = {15, 30}, lines[] = {11, 12}, hits[] = {1, 50001},
+            times[] = {1001, 9164135};
+    spw_region1(f, 0, "compute", s, e, 2, "ex.py", 9);
+    hid_t g = spw_group(f, "rank0/line_profile/0");
+    spw_attr_str(g, "region", "compute");
+    spw_attr_str(g, "filename", "ex.py");
+    spw_attr_str(g, "function", "compute");
+    spw_attr_int(g, "first_lineno", 9);
+    spw_int64s(g, "line_numbers", lines, 2);
+    spw_int64s(g, "hits", hits, 2);
+    spw_int64s(g, "times", times, 2);
+    H5Gclose(g);
+    spw_close(f);
+    run_model *m = load_ok(path);
+    ck_assert_uint_eq(phase(m, "compute")->dist.count, 2);
+    run_free(m);
+    snprintf(cmd, sizeof cmd, "'%s' lines '%s' 2>&1", scope_tui, path);
+    int st;
+    char *out = output_of(cmd, &st);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "lines: status %d: %s", st, out);
+    ck_assert_msg(strstr(out, "has no line samples: the file holds no line profile"), "%s", out);
+    free(out);
+}
+END_TEST
+
+START_TEST(bad_tags) {
+    char path[600];
+    path_in(path, sizeof path, "badtags1.h5");
+    hid_t f = spw_create(path);
+    int64_t s[] = {1, 2, 3}, e[] = {4, 5, 6};
+    spw_region1(f, 0, "solve", s, e, 3, NULL, 0);
+    hid_t g = H5Gopen2(f, "rank0/regions/solve", H5P_DEFAULT);
+    spw_attr_int(g, "tags", 7);
+    H5Gclose(g);
+    spw_close(f);
+    refused(path, "rank 0, region solve: attribute tags is not an array of strings");
+
+    static const char *const not_json[] = {"golden, fast"}, *const not_strings[] = {"[1]"};
+    path_in(path, sizeof path, "badtags2.h5");
+    f = one_row_file(path, 2, s, e, 3);
+    spw_strings(f, "rank_region_index/tags", not_json, 1);
+    spw_close(f);
+    refused(path, "rank_region_index/tags row 0 is not a JSON list of strings: golden, fast");
+
+    path_in(path, sizeof path, "badtags3.h5");
+    f = one_row_file(path, 3, s, e, 3);
+    spw_strings(f, "rank_region_index/tags", not_strings, 1);
+    spw_close(f);
+    refused(path, "rank_region_index/tags row 0 is not a JSON list of strings: [1]");
+
+    path_in(path, sizeof path, "badtags4.h5");
+    f = one_row_file(path, 2, s, e, 3);
+    spw_int64s(f, "rank_region_index/tags", s, 1);
+    spw_close(f);
+    refused(path, "rank_region_index/tags is not 1 strings, one per row");
+}
+END_TEST
 
 START_TEST(mismatched_lengths) {
     char path[600];
@@ -623,6 +788,9 @@ int main(int argc, char **argv) {
     tcase_add_test(good, many_ranks_schema_3);
     tcase_add_test(good, empty_regions_and_missing_attributes);
     tcase_add_test(good, a_million_events);
+    tcase_add_test(good, tags_of_every_schema);
+    tcase_add_test(good, browser_shows_tags);
+    tcase_add_test(good, line_profile_records_left_unread);
     suite_add_tcase(s, good);
     TCase *bad = tcase_create("bad files");
     tcase_set_timeout(bad, 120);
@@ -630,6 +798,7 @@ int main(int argc, char **argv) {
     tcase_add_test(bad, hdf5_of_another_layout);
     tcase_add_test(bad, truncated);
     tcase_add_test(bad, wrong_types);
+    tcase_add_test(bad, bad_tags);
     tcase_add_test(bad, mismatched_lengths);
     tcase_add_test(bad, negative_durations);
     tcase_add_test(bad, unknown_schema);
