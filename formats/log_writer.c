@@ -26,13 +26,14 @@
 
 /* Room kept at the front of the record buffer for the FRAME record, which is
  * written last but must come first: type, length and four varints. */
-#define FRAME_RESERVE (2 + 4 * VARINT_MAX_LEN)
+#define FRAME_RESERVE (2 + 6 * VARINT_MAX_LEN)
 /* Room for a record's type and length in front of its body. */
 #define RECORD_HEADER_MAX (2 * VARINT_MAX_LEN)
 
 struct scope_log_writer {
     int fd;
-    uint64_t frame_start; /* file offset where the next frame goes */
+    uint64_t frame_start;   /* file offset where the next frame goes */
+    uint64_t last_snapshot; /* offset of the newest snapshot frame written; 0: none */
     uint64_t seq;
     uint64_t bytes;
     uint8_t *raw; /* FRAME_RESERVE bytes, then the open frame's records */
@@ -215,14 +216,19 @@ void scope_log_writer_discard(scope_log_writer *w) {
 
 long scope_log_writer_close_frame(scope_log_writer *w, uint32_t reason, uint64_t mono_ns,
                                   uint64_t wall_ns) {
+    return scope_log_writer_close_frame_flags(w, reason, 0, mono_ns, wall_ns);
+}
+
+long scope_log_writer_close_frame_flags(scope_log_writer *w, uint32_t reason, uint32_t flags,
+                                        uint64_t mono_ns, uint64_t wall_ns) {
     if (w->raw_len == 0)
         w->raw_len = FRAME_RESERVE;
 
     /* The FRAME record goes right-aligned into the reserved room, so the
      * frame's bytes are contiguous without moving the records. */
     scope_record fr = {.type = SCOPE_REC_FRAME};
-    fr.u.frame = (scope_rec_frame){w->seq, mono_ns, wall_ns, reason};
-    uint8_t body[4 * VARINT_MAX_LEN];
+    fr.u.frame = (scope_rec_frame){w->seq, mono_ns, wall_ns, reason, flags, w->last_snapshot};
+    uint8_t body[6 * VARINT_MAX_LEN];
     size_t blen = scope_record_encode(&fr, body, sizeof body);
     uint8_t pro[FRAME_RESERVE];
     enc_buf h = {pro, sizeof pro, 0};
@@ -245,11 +251,17 @@ long scope_log_writer_close_frame(scope_log_writer *w, uint32_t reason, uint64_t
             cut_back(w);
         return rc; /* the records stay pending for the next close */
     }
+    if (flags & SCOPE_FRAME_F_SNAPSHOT)
+        w->last_snapshot = w->frame_start;
     w->frame_start += csize;
     w->bytes += csize;
     w->seq++;
     w->raw_len = 0;
     return (long)csize;
+}
+
+uint64_t scope_log_writer_last_snapshot(const scope_log_writer *w) {
+    return w->last_snapshot;
 }
 
 uint64_t scope_log_writer_frames(const scope_log_writer *w) {

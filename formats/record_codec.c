@@ -22,6 +22,8 @@ static void enc_frame(enc_buf *b, const scope_rec_frame *r) {
     enc_u64(b, r->mono_ns);
     enc_u64(b, r->wall_ns);
     enc_u64(b, r->reason);
+    enc_u64(b, r->flags);
+    enc_u64(b, r->last_snapshot);
 }
 
 static void enc_process(enc_buf *b, const scope_rec_process *r) {
@@ -249,6 +251,28 @@ static void enc_mark(enc_buf *b, const scope_rec_mark *r) {
     }
 }
 
+static void enc_mark_state(enc_buf *b, const scope_rec_mark_state *r) {
+    enc_mark(b, r);
+}
+
+static void enc_resource_series(enc_buf *b, const scope_rec_resource_series *r) {
+    enc_u64(b, r->thread);
+    enc_u64(b, r->figure);
+    enc_u64(b, r->device);
+    enc_u64(b, r->start_mono_ns);
+    enc_u64(b, r->bucket_ns);
+    enc_u64(b, r->samples_total);
+    enc_u64(b, r->nbuckets);
+    for (uint32_t i = 0; i < r->nbuckets; i++) {
+        const scope_series_bucket *k = &r->buckets[i];
+        enc_u64(b, k->samples);
+        enc_u64(b, k->covered_ns);
+        enc_u64(b, k->min);
+        enc_u64(b, k->max - k->min);
+        enc_u64(b, k->sum);
+    }
+}
+
 /* Invariants the decoder enforces; the encoder refuses what would not decode. */
 static int encodable(const scope_record *rec) {
     if (rec->type == SCOPE_REC_PHASE_AGG) {
@@ -278,9 +302,17 @@ static int encodable(const scope_record *rec) {
         return 0;
     if (rec->type == SCOPE_REC_TRACE_COUNTS && rec->u.trace_counts.n && !rec->u.trace_counts.events)
         return 0;
-    if (rec->type == SCOPE_REC_MARK && !scope_mark_has_subkind(rec->u.mark.kind) &&
-        (rec->u.mark.subkind || rec->u.mark.value2))
+    if ((rec->type == SCOPE_REC_MARK || rec->type == SCOPE_REC_MARK_STATE) &&
+        !scope_mark_has_subkind(rec->u.mark.kind) && (rec->u.mark.subkind || rec->u.mark.value2))
         return 0; /* there are no fields to write them in */
+    if (rec->type == SCOPE_REC_RESOURCE_SERIES) {
+        const scope_rec_resource_series *s = &rec->u.resource_series;
+        if (s->nbuckets && !s->buckets)
+            return 0;
+        for (uint32_t i = 0; i < s->nbuckets; i++)
+            if (s->buckets[i].max < s->buckets[i].min)
+                return 0;
+    }
     return 1;
 }
 
@@ -556,6 +588,10 @@ static void dec_frame(dec_ctx *c, scope_rec_frame *r) {
     r->mono_ns = dec_u64(&c->b);
     r->wall_ns = dec_u64(&c->b);
     r->reason = dec_u32(&c->b);
+    if (dec_remaining(&c->b)) { /* a body written before 1.7 ends here */
+        r->flags = dec_u32(&c->b);
+        r->last_snapshot = dec_u64(&c->b);
+    }
 }
 
 static void dec_string(dec_ctx *c, scope_rec_string *r) {
@@ -609,6 +645,33 @@ static void dec_mark(dec_ctx *c, scope_rec_mark *r) {
     }
     if (!c->b.bad)
         scope_mark_classify_1_0(r);
+}
+
+static void dec_mark_state(dec_ctx *c, scope_rec_mark_state *r) {
+    dec_mark(c, r);
+}
+
+static void dec_resource_series(dec_ctx *c, scope_rec_resource_series *r) {
+    dec_buf *b = &c->b;
+    r->thread = dec_u32(b);
+    r->figure = dec_u32(b);
+    r->device = dec_u32(b);
+    r->start_mono_ns = dec_u64(b);
+    r->bucket_ns = dec_u64(b);
+    r->samples_total = dec_u64(b);
+    r->nbuckets = dec_u32(b);
+    scope_series_bucket *k = scratch_array(c, 0, r->nbuckets, sizeof *k, 5);
+    for (uint32_t i = 0; k && i < r->nbuckets; i++) {
+        k[i].samples = dec_u64(b);
+        k[i].covered_ns = dec_u64(b);
+        k[i].min = dec_u64(b);
+        uint64_t spread = dec_u64(b);
+        if (spread > UINT64_MAX - k[i].min)
+            b->bad = 1; /* a max past 2^64 cannot have been written */
+        k[i].max = k[i].min + spread;
+        k[i].sum = dec_u64(b);
+    }
+    r->buckets = k;
 }
 
 int scope_record_decode(uint32_t type, const uint8_t *body, size_t len, scope_record *rec,

@@ -222,13 +222,37 @@ static void dump_lines(FILE *f, const scope_rec_lines *r) {
     fputc('\n', f);
 }
 
-static void dump_mark(FILE *f, const scope_rec_mark *r) {
-    fprintf(f, "  MARK %s thread %" PRIu32 " at ", scope_mark_kind_name(r->kind), r->thread);
+static void put_mark(FILE *f, const char *what, const scope_rec_mark *r) {
+    fprintf(f, "  %s %s thread %" PRIu32 " at ", what, scope_mark_kind_name(r->kind), r->thread);
     put_secs(f, r->mono_ns);
     fprintf(f, " value %" PRId64 " ", r->value);
     if (r->kind == SCOPE_MARK_UNBALANCED)
         fprintf(f, "%s value2 %" PRId64 " ", scope_unbalanced_subkind_name(r->subkind), r->value2);
     put_str(f, r->text);
+    fputc('\n', f);
+}
+
+static void dump_mark(FILE *f, const scope_rec_mark *r) {
+    put_mark(f, "MARK", r);
+}
+
+static void dump_mark_state(FILE *f, const scope_rec_mark_state *r) {
+    put_mark(f, "MARK_STATE", r);
+}
+
+static void dump_resource_series(FILE *f, const scope_rec_resource_series *r) {
+    fprintf(f, "  RESOURCE_SERIES thread %" PRIu32 " figure %" PRIu32 " device %" PRIu32 " from ",
+            r->thread, r->figure, r->device);
+    put_secs(f, r->start_mono_ns);
+    fputs(" by ", f);
+    put_secs(f, r->bucket_ns);
+    fprintf(f, ", %" PRIu64 " samples in %" PRIu32 " buckets:", r->samples_total, r->nbuckets);
+    for (uint32_t i = 0; i < r->nbuckets; i++) {
+        const scope_series_bucket *k = &r->buckets[i];
+        if (k->samples)
+            fprintf(f, " %" PRIu32 "=%" PRIu64 "x[%" PRIu64 "..%" PRIu64 "]/%" PRIu64, i,
+                    k->samples, k->min, k->max, k->sum);
+    }
     fputc('\n', f);
 }
 
@@ -317,11 +341,14 @@ static int dump_file(FILE *f, const char *path, enum dump_detail detail) {
     uint64_t off, records = 0, unknown = 0;
     while (scope_log_reader_next_frame(r, &fr, &off)) {
         if (detail != DUMP_SUMMARY) {
-            fprintf(f, "frame %" PRIu64 " at byte %" PRIu64 ", %s, mono ", fr.seq, off,
-                    scope_frame_reason_name(fr.reason));
+            fprintf(f, "frame %" PRIu64 " at byte %" PRIu64 ", %s%s, mono ", fr.seq, off,
+                    scope_frame_reason_name(fr.reason),
+                    fr.flags & SCOPE_FRAME_F_SNAPSHOT ? ", snapshot" : "");
             put_secs(f, fr.mono_ns);
             fputs(", wall ", f);
             put_wall(f, fr.wall_ns);
+            if (fr.last_snapshot)
+                fprintf(f, ", previous snapshot at byte %" PRIu64, fr.last_snapshot);
             fputc('\n', f);
         }
         scope_record rec;

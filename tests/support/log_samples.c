@@ -238,6 +238,32 @@ static void fill_phase_agg(scope_rec_phase_agg *a, unsigned variant) {
     }
 }
 
+static void fill_resource_series(scope_rec_resource_series *r, unsigned variant) {
+    static const scope_series_bucket b0[] = {
+        {4, 4000000000ull, 1u << 20, 3u << 20, 9u << 20},
+        {0, 0, 0, 0, 0},
+        {1, 1000000000ull, 7, 7, 7},
+    };
+    static const scope_series_bucket b1[] = {{UINT64_MAX, UINT64_MAX, 0, UINT64_MAX, UINT64_MAX},
+                                             {1, 1, UINT64_MAX, UINT64_MAX, UINT64_MAX}};
+    switch (variant) {
+    case 0:
+        *r = (scope_rec_resource_series){0, SCOPE_SERIES_RSS, 0, 5000000000ull, 2000000000ull, 5, 3,
+                                         b0};
+        break;
+    case 1:
+        *r = (scope_rec_resource_series){UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT64_MAX,
+                                         UINT64_MAX, UINT64_MAX, 2,          b1};
+        break;
+    case 2:
+        *r = (scope_rec_resource_series){0};
+        break;
+    default:
+        *r = (scope_rec_resource_series){3, SCOPE_SERIES_GPU_MEM_RUN, 1, 1, 1, 0, 1, b0 + 1};
+        break;
+    }
+}
+
 static void fill_resource(scope_rec_resource *r, unsigned variant) {
     /* Two devices: the second without this run's share, as when NVML's
      * accounting mode is off. */
@@ -501,10 +527,10 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     switch (type) {
     case SCOPE_REC_FRAME: {
         static const scope_rec_frame f[] = {
-            {3, 16000000000ull, 1786660016000000000ull, SCOPE_FRAME_PERIODIC},
-            {UINT64_MAX, UINT64_MAX, UINT64_MAX, SCOPE_FRAME_EXEC},
-            {0, 0, 0, SCOPE_FRAME_PERIODIC},
-            {1u << 20, 1, 2, SCOPE_FRAME_SIGNAL},
+            {3, 16000000000ull, 1786660016000000000ull, SCOPE_FRAME_PERIODIC, 0, 0},
+            {UINT64_MAX, UINT64_MAX, UINT64_MAX, SCOPE_FRAME_EXEC, UINT32_MAX, UINT64_MAX},
+            {0, 0, 0, SCOPE_FRAME_PERIODIC, 0, 0},
+            {1u << 20, 1, 2, SCOPE_FRAME_SIGNAL, SCOPE_FRAME_F_SNAPSHOT, 48213},
         };
         rec->u.frame = f[variant];
         return 0;
@@ -619,6 +645,15 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     case SCOPE_REC_TRACE_COUNTS:
         fill_trace_counts(&rec->u.trace_counts, variant);
         return 0;
+    case SCOPE_REC_RESOURCE_SERIES:
+        fill_resource_series(&rec->u.resource_series, variant);
+        return 0;
+    case SCOPE_REC_MARK_STATE: {
+        scope_record m;
+        log_sample_record(&m, SCOPE_REC_MARK, variant);
+        rec->u.mark_state = m.u.mark;
+        return 0;
+    }
     case SCOPE_REC_LINES:
         if (variant == 0)
             rec->u.lines = (scope_rec_lines){
@@ -727,6 +762,8 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         CMP_U(mono_ns);
         CMP_U(wall_ns);
         CMP_U(reason);
+        CMP_U(flags);
+        CMP_U(last_snapshot);
         break;
     }
     case SCOPE_REC_PROCESS: {
@@ -901,7 +938,8 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         }
         break;
     }
-    case SCOPE_REC_MARK: {
+    case SCOPE_REC_MARK:
+    case SCOPE_REC_MARK_STATE: {
         const scope_rec_mark *x = &a->u.mark, *y = &b->u.mark;
         CMP_U(kind);
         CMP_U(thread);
@@ -965,6 +1003,30 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         CMP_U(events);
         CMP_U(cap);
         CMP_U(lost);
+        break;
+    }
+    case SCOPE_REC_RESOURCE_SERIES: {
+        const scope_rec_resource_series *x = &a->u.resource_series, *y = &b->u.resource_series;
+        CMP_U(thread);
+        CMP_U(figure);
+        CMP_U(device);
+        CMP_U(start_mono_ns);
+        CMP_U(bucket_ns);
+        CMP_U(samples_total);
+        if (cmp_count(&c, "resource_series.nbuckets", x->nbuckets, x->buckets, y->nbuckets,
+                      y->buckets)) {
+            for (uint32_t i = 0; i < x->nbuckets; i++) {
+#define CMP_BUCKET(f)                                                                              \
+    snprintf(name, sizeof name, "resource_series.buckets[%u]." #f, i);                             \
+    CMP_AU(buckets[i].f)
+                CMP_BUCKET(samples);
+                CMP_BUCKET(covered_ns);
+                CMP_BUCKET(min);
+                CMP_BUCKET(max);
+                CMP_BUCKET(sum);
+#undef CMP_BUCKET
+            }
+        }
         break;
     }
     case SCOPE_REC_TRACE_COUNTS: {

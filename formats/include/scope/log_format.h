@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 6 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 7 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -42,6 +42,10 @@ extern "C" {
 #define SCOPE_LOG_HEADER_MAGIC    "SCOPELOG"
 #define SCOPE_LOG_HEADER_PAYLOAD  24u
 #define SCOPE_LOG_HEADER_SIZE     (8u + SCOPE_LOG_HEADER_PAYLOAD)
+
+/* How far back from the end of a file a reader searches for its last intact
+ * frame, to find the newest snapshot (format 1.7, docs/format.md 9.8). */
+#define SCOPE_LOG_TAIL_SCAN (4u << 20)
 
 /* A reader refuses to inflate a frame that claims more than this. */
 #define SCOPE_LOG_MAX_FRAME_CONTENT (64u << 20)
@@ -143,7 +147,16 @@ typedef struct scope_rec_frame {
     uint64_t mono_ns; /* CLOCK_MONOTONIC when the frame was closed */
     uint64_t wall_ns; /* CLOCK_REALTIME when the frame was closed, ns since 1970 */
     uint32_t reason;  /* enum scope_frame_reason */
+    /* Since 1.7; a body that ends before them reads as 0. */
+    uint32_t flags;         /* SCOPE_FRAME_F_* */
+    uint64_t last_snapshot; /* byte offset of the newest snapshot frame written before this
+                               frame; 0: none (no frame starts at 0, the header does) */
 } scope_rec_frame;
+
+/* FRAME.flags (format 1.7). */
+#define SCOPE_FRAME_F_SNAPSHOT                                                                     \
+    0x1u /* a snapshot: every definition and the full value of every                               \
+            aggregate key, as of this frame (docs/format.md 5.2) */
 
 typedef struct scope_kv {
     scope_bytes key;
@@ -321,6 +334,10 @@ typedef struct scope_rec_mark {
     int64_t value2;   /* a second figure, per subkind */
 } scope_rec_mark;
 
+/* A snapshot's copy of a mark the writer wrote earlier (format 1.7): the
+ * same body as MARK.  A reader that read the mark itself skips it. */
+typedef scope_rec_mark scope_rec_mark_state;
+
 typedef struct scope_trace_event {
     uint32_t node;
     uint64_t start_ns; /* CLOCK_MONOTONIC */
@@ -376,6 +393,44 @@ typedef struct scope_rec_trace_counts {
     uint32_t n; /* events in time order */
     const scope_trace_count *events;
 } scope_rec_trace_counts;
+
+/* Which figure a RESOURCE_SERIES record carries (format 1.7): the RESOURCE
+ * fields, and the GPU entry's fields of one device. */
+enum scope_series_figure {
+    SCOPE_SERIES_RSS = 1,
+    SCOPE_SERIES_CPU_USER = 2,
+    SCOPE_SERIES_CPU_SYS = 3,
+    SCOPE_SERIES_DISK_READ = 4,
+    SCOPE_SERIES_DISK_WRITE = 5,
+    SCOPE_SERIES_CHAR_READ = 6,
+    SCOPE_SERIES_CHAR_WRITE = 7,
+    SCOPE_SERIES_RSS_PEAK = 8,
+    SCOPE_SERIES_GPU_BUSY = 16,
+    SCOPE_SERIES_GPU_RUN = 17,
+    SCOPE_SERIES_GPU_MEM_USED = 18,
+    SCOPE_SERIES_GPU_MEM_RUN = 19,
+    SCOPE_SERIES_GPU_MEM_TOTAL = 20,
+};
+
+/* One bucket of a series: the intervals whose start falls in it and whose
+ * figure was measured. */
+typedef struct scope_series_bucket {
+    uint64_t samples;    /* measured intervals; 0: not measured in this bucket */
+    uint64_t covered_ns; /* their summed length */
+    uint64_t min, max;   /* over those intervals (per-interval values) */
+    uint64_t sum;        /* their sum: bytes or ns moved, or a level times nothing (see docs) */
+} scope_series_bucket;
+
+typedef struct scope_rec_resource_series {
+    uint32_t thread;        /* 0: the process as a whole */
+    uint32_t figure;        /* enum scope_series_figure */
+    uint32_t device;        /* NVML index for GPU figures; 0 otherwise */
+    uint64_t start_mono_ns; /* start of bucket 0, CLOCK_MONOTONIC */
+    uint64_t bucket_ns;     /* width of every bucket */
+    uint64_t samples_total; /* intervals folded into the series since the start */
+    uint32_t nbuckets;
+    const scope_series_bucket *buckets; /* bucket i covers start + i*bucket_ns .. +bucket_ns */
+} scope_rec_resource_series;
 
 typedef struct scope_record {
     uint32_t type;   /* enum scope_rec_type, or an unknown kind (then only raw is set) */
@@ -455,6 +510,16 @@ void scope_log_writer_discard(scope_log_writer *w);
  * Returns the number of bytes written, or a negative errno. */
 long scope_log_writer_close_frame(scope_log_writer *w, uint32_t reason, uint64_t mono_ns,
                                   uint64_t wall_ns);
+
+/* scope_log_writer_close_frame with FRAME flags (SCOPE_FRAME_F_*, format
+ * 1.7).  Every frame's FRAME record carries the offset of the newest snapshot
+ * frame written before it, so a reader finds that snapshot from the last
+ * frame of the file (docs/format.md 9.8). */
+long scope_log_writer_close_frame_flags(scope_log_writer *w, uint32_t reason, uint32_t flags,
+                                        uint64_t mono_ns, uint64_t wall_ns);
+
+/* Byte offset of the newest snapshot frame written; 0 when none. */
+uint64_t scope_log_writer_last_snapshot(const scope_log_writer *w);
 
 /* Frames written so far (the next frame's sequence number). */
 uint64_t scope_log_writer_frames(const scope_log_writer *w);

@@ -33,7 +33,9 @@
     X(LINES, 14, lines)                 /* line sampling settings and totals (newest wins) */      \
     X(OPEN, 15, open)                   /* one thread's open phases at its frame (newest frame) */ \
     X(TRACE_WINDOW, 16, trace_window)   /* a trace window's bounds and state (newest wins) */      \
-    X(TRACE_COUNTS, 17, trace_counts)   /* counter events of a trace window, one thread */
+    X(TRACE_COUNTS, 17, trace_counts)   /* counter events of a trace window, one thread */         \
+    X(RESOURCE_SERIES, 18, resource_series) /* one resource figure over the whole run (newest) */  \
+    X(MARK_STATE, 19, mark_state)           /* a snapshot's copy of a mark written earlier */
 
 /* X(NAME, kind number, "name"): SCOPE_MARK_<NAME>, shown as "name".  What
  * value, value2, subkind and text hold for each kind is in docs/format.md. */
