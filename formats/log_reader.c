@@ -487,6 +487,17 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
     return 0;
 }
 
+int scope_log_reader_seek(scope_log_reader *r, uint64_t offset, uint64_t next_seq) {
+    if (offset < SCOPE_LOG_HEADER_SIZE || offset > r->size)
+        return -EINVAL;
+    r->pending = 0;
+    r->in_frame = 0;
+    r->pos = (size_t)offset;
+    r->next_seq = next_seq;
+    r->have_seq = 1;
+    return 0;
+}
+
 void scope_log_reader_skip_kinds(scope_log_reader *r, uint64_t mask) {
     r->skip_kinds = mask;
 }

@@ -575,6 +575,13 @@ const scope_log_info *scope_log_reader_info(const scope_log_reader *r);
  * Damage found on the way is appended to the damage list, never fatal. */
 int scope_log_reader_next_frame(scope_log_reader *r, scope_rec_frame *frame, uint64_t *offset);
 
+/* Goes on reading at byte `offset`, where a frame numbered next_seq is
+ * expected (a newer snapshot's, or the first one a follower has not read):
+ * the frames before it are not read, and a jump in sequence numbers from
+ * next_seq on is counted as lost frames.  Returns 0, or -EINVAL for an
+ * offset inside the header or past the end of the file. */
+int scope_log_reader_seek(scope_log_reader *r, uint64_t offset, uint64_t next_seq);
+
 /* Decodes the next record of the current frame into *rec (pointers inside are
  * valid until the next call).  Returns 1, 0 at the end of the frame.  A record
  * whose body does not decode is reported as damage and skipped. */
