@@ -5,12 +5,15 @@
  *   the file:  u32 ok; then i32 schema, u64 ranks, the metadata (seven
  *              strings, i64 mpi_size, i64 omp_num_threads); or a message
  *   each rank: u32 ok; then i64 rank, u64 regions, and for each region its
- *              name, source file, i64 line, u64 n, n starts, n ends; or a
- *              message
+ *              name, source file, i64 line, tags, u64 n, n starts, n ends;
+ *              then u64 profiles, and for each its region, filename and
+ *              function, i64 first_lineno, f64 unit, u64 n, n line numbers,
+ *              n hits, n times; or a message
  * A string is u32 length (UINT32_MAX: none) and its bytes; a message is a
  * string.  The child stops after the last rank or the first message. */
 #define _GNU_SOURCE /* pipe2 */
 #include "sp_child.h"
+#include "sp_lineprof.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -108,6 +111,19 @@ static void child_main(const char *path, int fd) {
             put_u64(fd, g->n);
             put(fd, g->start, g->n * sizeof *g->start);
             put(fd, g->end, g->n * sizeof *g->end);
+        }
+        put_u64(fd, r.nprofiles);
+        for (size_t k = 0; k < r.nprofiles; k++) {
+            const sp_line_profile *p = &r.profiles[k];
+            put_str(fd, p->region);
+            put_str(fd, p->filename);
+            put_str(fd, p->function);
+            put(fd, &p->first_lineno, sizeof p->first_lineno);
+            put(fd, &p->unit, sizeof p->unit);
+            put_u64(fd, p->n);
+            put(fd, p->line, p->n * sizeof *p->line);
+            put(fd, p->hits, p->n * sizeof *p->hits);
+            put(fd, p->times, p->n * sizeof *p->times);
         }
         sp_rank_free(&r);
     }
@@ -208,6 +224,40 @@ static int get_meta(sp_child *c, char *msg, size_t len) {
                : 0;
 }
 
+/* A rank's line profiles, after its regions. */
+static int get_profiles(sp_child *c, sp_rank *r, char *msg, size_t len) {
+    uint64_t nprofiles;
+    if (get(c, &nprofiles, sizeof nprofiles, msg, len) < 0)
+        return -1;
+    if (nprofiles > SP_MAX_PROFILES ||
+        !(r->profiles = calloc(nprofiles ? nprofiles : 1, sizeof *r->profiles)))
+        return fail(msg, len, "out of memory");
+    for (uint64_t k = 0; k < nprofiles; k++) {
+        sp_line_profile *p = &r->profiles[k];
+        r->nprofiles++;
+        uint64_t n;
+        if (get_str(c, &p->region, msg, len) < 0 || get_str(c, &p->filename, msg, len) < 0 ||
+            get_str(c, &p->function, msg, len) < 0 ||
+            get(c, &p->first_lineno, sizeof p->first_lineno, msg, len) < 0 ||
+            get(c, &p->unit, sizeof p->unit, msg, len) < 0 || get(c, &n, sizeof n, msg, len) < 0)
+            return -1;
+        if (!p->filename || !p->function)
+            return fail(msg, len, "its reader sent a line profile without a file or function");
+        if (n > SP_MAX_PROFILE_LINES)
+            return fail(msg, len, "its reader sent a line profile of too many lines");
+        int64_t **cols[3] = {&p->line, &p->hits, &p->times};
+        for (int i = 0; i < 3; i++)
+            if (!(*cols[i] = malloc((n + 1) * sizeof(int64_t))))
+                return fail(msg, len, "out of memory");
+        p->n = (size_t)n;
+        for (int i = 0; i < 3; i++)
+            if (get(c, *cols[i], p->n * sizeof(int64_t), msg, len) < 0)
+                return -1;
+        r->nprofile_lines += p->n;
+    }
+    return 0;
+}
+
 static int get_rank(sp_child *c, sp_rank *r, char *msg, size_t len) {
     uint64_t nregions;
     if (get_ok(c, msg, len) < 0 || get(c, &r->rank, sizeof r->rank, msg, len) < 0 ||
@@ -235,7 +285,7 @@ static int get_rank(sp_child *c, sp_rank *r, char *msg, size_t len) {
             return -1;
         r->nevents += g->n;
     }
-    return 0;
+    return get_profiles(c, r, msg, len);
 }
 
 #endif

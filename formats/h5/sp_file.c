@@ -1,21 +1,16 @@
 /* sp_file: scope-profiler's HDF5 layouts, read by rank; see sp_file.h. */
 #define _GNU_SOURCE /* strndup */
 #include "sp_file.h"
+#include "sp_lineprof.h"
+#include "sp_read.h"
 #include "sp_tags.h"
 
 #include <hdf5.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* Deflate, the strongest compression an HDF5 file usually carries, packs at
- * most 1032 bytes into one: a dataset claiming more than that many times the
- * file's size cannot be stored in it, and is refused before any memory is
- * given to it. */
-#define SP_MAX_PACKING 1032
 
 /* One row of schema 2 and 3's /rank_region_index. */
 typedef struct sp_row {
@@ -42,219 +37,25 @@ struct sp_file {
     uint64_t nevents;
 };
 
-static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t len, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* ---- datasets and attributes --------------------------------------------- */
-
-/* The length of a one-dimensional dataset; -1 with msg when it is not one,
- * or when it claims more elements than the file could hold. */
-static int ds_len(const sp_file *f, hid_t ds, const char *what, hsize_t *n, char *msg, size_t len) {
-    hid_t sp = H5Dget_space(ds);
-    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
-    hsize_t dims[1] = {0};
-    if (rank == 1)
-        H5Sget_simple_extent_dims(sp, dims, NULL);
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (rank != 1)
-        return fail(msg, len, "%s is not a one-dimensional dataset", what);
-    hid_t t = H5Dget_type(ds);
-    size_t esize = t >= 0 ? H5Tget_size(t) : 0;
-    if (t >= 0)
-        H5Tclose(t);
-    uint64_t room = f->file_size * SP_MAX_PACKING + SP_MAX_PACKING;
-    if (esize && dims[0] > room / esize)
-        return fail(msg, len, "%s claims %" PRIu64 " elements, more than the file can hold", what,
-                    (uint64_t)dims[0]);
-    /* The library reads a chunked dataset a whole chunk at a time, into a
-     * buffer of the size the file claims for it. */
-    hid_t plist = H5Dget_create_plist(ds);
-    hsize_t chunk[1] = {0};
-    int chunked =
-        plist >= 0 && H5Pget_layout(plist) == H5D_CHUNKED && H5Pget_chunk(plist, 1, chunk) == 1;
-    if (plist >= 0)
-        H5Pclose(plist);
-    if (chunked && esize && chunk[0] > room / esize)
-        return fail(msg, len,
-                    "%s claims chunks of %" PRIu64 " elements, more than the file can hold", what,
-                    (uint64_t)chunk[0]);
-    *n = dims[0];
-    return 0;
-}
-
-static int is_class(hid_t obj, int dataset, H5T_class_t want) {
-    hid_t t = dataset ? H5Dget_type(obj) : H5Aget_type(obj);
-    if (t < 0)
-        return 0;
-    int ok = H5Tget_class(t) == want;
-    H5Tclose(t);
-    return ok;
-}
-
-/* Opens the one-dimensional integer dataset loc/name; -1 with msg. */
-static hid_t open_ints(const sp_file *f, hid_t loc, const char *name, hsize_t *n, char *msg,
-                       size_t len) {
-    if (H5Lexists(loc, name, H5P_DEFAULT) <= 0) {
-        fail(msg, len, "%s is missing", name);
-        return -1;
-    }
-    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (ds < 0) {
-        fail(msg, len, "%s is not a dataset", name);
-        return -1;
-    }
-    if (!is_class(ds, 1, H5T_INTEGER)) {
-        H5Dclose(ds);
-        fail(msg, len, "%s is not a dataset of integers", name);
-        return -1;
-    }
-    if (ds_len(f, ds, name, n, msg, len) < 0) {
-        H5Dclose(ds);
-        return -1;
-    }
-    return ds;
-}
-
-/* Reads elements [off, off + n) of a one-dimensional dataset as int64
- * (H5T_NATIVE_INT64: HDF5 converts the file's integers). */
-static int read_ints(hid_t ds, uint64_t off, uint64_t n, int64_t *out, const char *what, char *msg,
-                     size_t len) {
-    if (!n)
-        return 0;
-    hid_t fs = H5Dget_space(ds);
-    hsize_t start[1] = {off}, count[1] = {n};
-    hid_t ms = H5Screate_simple(1, count, NULL);
-    int ok = fs >= 0 && ms >= 0 &&
-             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
-             H5Dread(ds, H5T_NATIVE_INT64, ms, fs, H5P_DEFAULT, out) >= 0;
-    if (ms >= 0)
-        H5Sclose(ms);
-    if (fs >= 0)
-        H5Sclose(fs);
-    return ok ? 0 : fail(msg, len, "%s could not be read (the file is damaged)", what);
-}
-
 /* A whole integer dataset loc/name of exactly want elements, or -1. */
 static int64_t *ints_of(const sp_file *f, hid_t loc, const char *name, size_t want, char *msg,
                         size_t len) {
     hsize_t n;
-    hid_t ds = open_ints(f, loc, name, &n, msg, len);
+    hid_t ds = sp_open_ints(f->file_size, loc, name, &n, msg, len);
     if (ds < 0)
         return NULL;
     int64_t *v = NULL;
     if (n != want)
-        fail(msg, len, "rank_region_index/%s has %" PRIu64 " rows, ranks has %zu", name,
-             (uint64_t)n, want);
+        sp_fail(msg, len, "rank_region_index/%s has %" PRIu64 " rows, ranks has %zu", name,
+                (uint64_t)n, want);
     else if (!(v = malloc((want ? want : 1) * sizeof *v)))
-        fail(msg, len, "out of memory");
-    else if (read_ints(ds, 0, want, v, name, msg, len) < 0) {
+        sp_fail(msg, len, "out of memory");
+    else if (sp_read_ints(ds, 0, want, v, name, msg, len) < 0) {
         free(v);
         v = NULL;
     }
     H5Dclose(ds);
     return v;
-}
-
-/* A copy of a string held by an HDF5 string type t at p (one element). */
-static char *string_at(hid_t t, const void *p) {
-    if (H5Tis_variable_str(t) > 0) {
-        const char *s = *(char *const *)p;
-        return strdup(s ? s : "");
-    }
-    return strndup(p, H5Tget_size(t));
-}
-
-/* Reads every string of the dataset or attribute obj into out[n]; strings
- * are read in the file's own form (variable or fixed length). */
-static int read_strings(hid_t obj, int dataset, size_t n, char **out) {
-    hid_t ft = dataset ? H5Dget_type(obj) : H5Aget_type(obj);
-    if (ft < 0)
-        return -1;
-    int ok = H5Tget_class(ft) == H5T_STRING;
-    hid_t mt = ok ? H5Tget_native_type(ft, H5T_DIR_ASCEND) : -1;
-    size_t esize = mt >= 0 ? H5Tget_size(mt) : 0;
-    unsigned char *buf = ok && esize ? calloc(n ? n : 1, esize) : NULL;
-    ok = buf && (dataset ? H5Dread(obj, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf)
-                         : H5Aread(obj, mt, buf)) >= 0;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = (out[i] = string_at(mt, buf + i * esize)) != NULL;
-    if (buf && mt >= 0 && H5Tis_variable_str(mt) > 0) {
-        hid_t sp = dataset ? H5Dget_space(obj) : H5Aget_space(obj);
-        if (sp >= 0) {
-            H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, buf);
-            H5Sclose(sp);
-        }
-    }
-    free(buf);
-    if (mt >= 0)
-        H5Tclose(mt);
-    H5Tclose(ft);
-    return ok ? 0 : -1;
-}
-
-/* An attribute of obj: a string (NULL when absent or of another type). */
-static char *attr_string(hid_t obj, const char *name) {
-    if (H5Aexists(obj, name) <= 0)
-        return NULL;
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-    char *s = NULL;
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    if (sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1 && read_strings(a, 0, 1, &s) < 0)
-        s = NULL;
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (a >= 0)
-        H5Aclose(a);
-    return s;
-}
-
-/* Schema 1's attribute tags of obj, an array of strings, joined into *out
- * (NULL when absent or empty).  0, or -1 with msg. */
-static int attr_tags(hid_t obj, char **out, char *msg, size_t len) {
-    *out = NULL;
-    if (H5Aexists(obj, "tags") <= 0)
-        return 0;
-    hid_t a = H5Aopen(obj, "tags", H5P_DEFAULT);
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
-    /* An attribute lives in the object header, which holds at most 64 KiB. */
-    char **v = n >= 0 && n <= 65536 ? calloc(n ? (size_t)n : 1, sizeof *v) : NULL;
-    int rc = v && is_class(a, 0, H5T_STRING) && read_strings(a, 0, (size_t)n, v) == 0 ? 0 : -1;
-    if (rc < 0)
-        fail(msg, len, "attribute tags is not an array of strings");
-    else if (sp_tags_join(v, (size_t)n, out) < 0)
-        rc = fail(msg, len, "out of memory");
-    for (hssize_t i = 0; v && i < n; i++)
-        free(v[i]);
-    free(v);
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (a >= 0)
-        H5Aclose(a);
-    return rc;
-}
-
-/* An integer attribute of obj; 0 with *v set, -1 when absent or no integer. */
-static int attr_int(hid_t obj, const char *name, int64_t *v) {
-    if (H5Aexists(obj, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-    int ok = 0;
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    if (sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1 && is_class(a, 0, H5T_INTEGER))
-        ok = H5Aread(a, H5T_NATIVE_INT64, v) >= 0;
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (a >= 0)
-        H5Aclose(a);
-    return ok ? 0 : -1;
 }
 
 static void read_meta(sp_file *f) {
@@ -265,16 +66,16 @@ static void read_meta(sp_file *f) {
     hid_t g = H5Oopen(f->h, "metadata", H5P_DEFAULT);
     if (g < 0)
         return;
-    m->hostname = attr_string(g, "hostname");
-    m->timestamp = attr_string(g, "timestamp");
-    m->working_directory = attr_string(g, "working_directory");
-    m->version = attr_string(g, "scope_profiler_version");
-    m->platform = attr_string(g, "platform");
-    m->python_version = attr_string(g, "python_version");
-    m->user = attr_string(g, "user");
-    if (attr_int(g, "mpi_size", &m->mpi_size) < 0)
+    m->hostname = sp_attr_string(g, "hostname");
+    m->timestamp = sp_attr_string(g, "timestamp");
+    m->working_directory = sp_attr_string(g, "working_directory");
+    m->version = sp_attr_string(g, "scope_profiler_version");
+    m->platform = sp_attr_string(g, "platform");
+    m->python_version = sp_attr_string(g, "python_version");
+    m->user = sp_attr_string(g, "user");
+    if (sp_attr_int(g, "mpi_size", &m->mpi_size) < 0)
         m->mpi_size = -1;
-    if (attr_int(g, "omp_num_threads", &m->omp_num_threads) < 0)
+    if (sp_attr_int(g, "omp_num_threads", &m->omp_num_threads) < 0)
         m->omp_num_threads = -1;
     H5Oclose(g);
 }
@@ -330,11 +131,12 @@ static herr_t add_rank_group(hid_t g, const char *name, const H5L_info_t *info, 
 static int open_schema1(sp_file *f, char *msg, size_t len) {
     hsize_t idx = 0;
     if (H5Literate(f->h, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, add_rank_group, f) < 0)
-        return fail(msg, len, "its groups could not be listed (out of memory, or damaged)");
+        return sp_fail(msg, len, "its groups could not be listed (out of memory, or damaged)");
     if (!f->nranks)
-        return fail(msg, len,
-                    "HDF5 of another layout: not a scope-profiler file (no scope_profiler_schema "
-                    "attribute and no /rankN groups)");
+        return sp_fail(
+            msg, len,
+            "HDF5 of another layout: not a scope-profiler file (no scope_profiler_schema "
+            "attribute and no /rankN groups)");
     settle_ranks(f);
     return 0;
 }
@@ -346,20 +148,20 @@ static int read_row_tags(sp_file *f, hid_t ix, char *msg, size_t len) {
         return 0;
     hid_t ds = H5Dopen2(ix, "tags", H5P_DEFAULT);
     if (ds < 0)
-        return fail(msg, len, "rank_region_index/tags is not a dataset");
+        return sp_fail(msg, len, "rank_region_index/tags is not a dataset");
     hsize_t n;
     char **v = NULL;
-    int ok = ds_len(f, ds, "rank_region_index/tags", &n, msg, len) == 0 && n == f->nrows &&
-             is_class(ds, 1, H5T_STRING) && (v = calloc(n ? n : 1, sizeof *v)) &&
-             read_strings(ds, 1, n, v) == 0;
+    int ok = sp_ds_len(f->file_size, ds, "rank_region_index/tags", &n, msg, len) == 0 &&
+             n == f->nrows && sp_is_class(ds, 1, H5T_STRING) &&
+             (v = calloc(n ? n : 1, sizeof *v)) && sp_read_strings(ds, 1, n, v) == 0;
     H5Dclose(ds);
     if (!ok && !msg[0])
-        fail(msg, len, "rank_region_index/tags is not %zu strings, one per row", f->nrows);
+        sp_fail(msg, len, "rank_region_index/tags is not %zu strings, one per row", f->nrows);
     for (size_t i = 0; ok && i < f->nrows; i++)
         if (sp_tags_of_json(v[i], &f->rows[i].tags) < 0) {
             ok = 0;
-            fail(msg, len, "rank_region_index/tags row %zu is not a JSON list of strings: %.60s", i,
-                 v[i]);
+            sp_fail(msg, len, "rank_region_index/tags row %zu is not a JSON list of strings: %.60s",
+                    i, v[i]);
         }
     for (size_t i = 0; v && i < f->nrows; i++)
         free(v[i]);
@@ -375,20 +177,20 @@ static int open_columnar(sp_file *f, char *msg, size_t len) {
                           : H5Lexists(f->h, "events", H5P_DEFAULT) <= 0       ? "events"
                                                                               : NULL;
     if (missing)
-        return fail(msg, len, "schema %d without its /%s group", f->schema, missing);
+        return sp_fail(msg, len, "schema %d without its /%s group", f->schema, missing);
     hid_t ix = H5Gopen2(f->h, "rank_region_index", H5P_DEFAULT);
     hid_t rt = H5Gopen2(f->h, "region_table", H5P_DEFAULT);
     hid_t ev = H5Gopen2(f->h, "events", H5P_DEFAULT);
     int rc = -1;
     int64_t *ranks = NULL, *regions = NULL, *offsets = NULL, *counts = NULL, *lines = NULL;
     if (ix < 0 || rt < 0 || ev < 0) {
-        fail(msg, len, "/rank_region_index, /region_table and /events must be groups");
+        sp_fail(msg, len, "/rank_region_index, /region_table and /events must be groups");
         goto out;
     }
     hsize_t nrows, nnames;
-    hid_t ds = open_ints(f, ix, "ranks", &nrows, sub, sizeof sub);
+    hid_t ds = sp_open_ints(f->file_size, ix, "ranks", &nrows, sub, sizeof sub);
     if (ds < 0) {
-        fail(msg, len, "rank_region_index/%s", sub);
+        sp_fail(msg, len, "rank_region_index/%s", sub);
         goto out;
     }
     H5Dclose(ds);
@@ -404,15 +206,15 @@ static int open_columnar(sp_file *f, char *msg, size_t len) {
     /* The region table. */
     hid_t names = H5Lexists(rt, "names", H5P_DEFAULT) > 0 ? H5Dopen2(rt, "names", H5P_DEFAULT) : -1;
     if (names < 0) {
-        fail(msg, len, "region_table/names is missing");
+        sp_fail(msg, len, "region_table/names is missing");
         goto out;
     }
-    if (ds_len(f, names, "region_table/names", &nnames, msg, len) < 0 ||
-        !is_class(names, 1, H5T_STRING) ||
+    if (sp_ds_len(f->file_size, names, "region_table/names", &nnames, msg, len) < 0 ||
+        !sp_is_class(names, 1, H5T_STRING) ||
         !(f->names = calloc(nnames ? nnames : 1, sizeof *f->names)) ||
-        (f->nnames = nnames, read_strings(names, 1, nnames, f->names) < 0)) {
+        (f->nnames = nnames, sp_read_strings(names, 1, nnames, f->names) < 0)) {
         if (!msg[0])
-            fail(msg, len, "region_table/names is not a dataset of strings");
+            sp_fail(msg, len, "region_table/names is not a dataset of strings");
         H5Dclose(names);
         goto out;
     }
@@ -422,14 +224,14 @@ static int open_columnar(sp_file *f, char *msg, size_t len) {
     const char *a = f->schema == 2 ? "start_times" : "start_deltas";
     const char *b = f->schema == 2 ? "end_times" : "durations";
     hsize_t na, nb;
-    if ((f->ev_a = open_ints(f, ev, a, &na, sub, sizeof sub)) < 0 ||
-        (f->ev_b = open_ints(f, ev, b, &nb, sub, sizeof sub)) < 0) {
-        fail(msg, len, "events/%s", sub);
+    if ((f->ev_a = sp_open_ints(f->file_size, ev, a, &na, sub, sizeof sub)) < 0 ||
+        (f->ev_b = sp_open_ints(f->file_size, ev, b, &nb, sub, sizeof sub)) < 0) {
+        sp_fail(msg, len, "events/%s", sub);
         goto out;
     }
     if (na != nb) {
-        fail(msg, len, "events/%s has %" PRIu64 " events but events/%s has %" PRIu64, a,
-             (uint64_t)na, b, (uint64_t)nb);
+        sp_fail(msg, len, "events/%s has %" PRIu64 " events but events/%s has %" PRIu64, a,
+                (uint64_t)na, b, (uint64_t)nb);
         goto out;
     }
     f->nevents = na;
@@ -437,7 +239,7 @@ static int open_columnar(sp_file *f, char *msg, size_t len) {
     /* The index, checked row by row against the tables it points into. */
     if (!(f->rows = calloc(nrows ? nrows : 1, sizeof *f->rows)) ||
         !(f->ranks = calloc(nrows ? nrows : 1, sizeof *f->ranks))) {
-        fail(msg, len, "out of memory");
+        sp_fail(msg, len, "out of memory");
         goto out;
     }
     f->nrows = nrows;
@@ -447,16 +249,17 @@ static int open_columnar(sp_file *f, char *msg, size_t len) {
                     : -1;
     if (fds >= 0) {
         hsize_t nf;
-        int ok = ds_len(f, fds, "rank_region_index/source_files", &nf, msg, len) == 0 &&
-                 nf == nrows && is_class(fds, 1, H5T_STRING) &&
-                 (files = calloc(nrows ? nrows : 1, sizeof *files)) &&
-                 read_strings(fds, 1, nrows, files) == 0;
+        int ok =
+            sp_ds_len(f->file_size, fds, "rank_region_index/source_files", &nf, msg, len) == 0 &&
+            nf == nrows && sp_is_class(fds, 1, H5T_STRING) &&
+            (files = calloc(nrows ? nrows : 1, sizeof *files)) &&
+            sp_read_strings(fds, 1, nrows, files) == 0;
         H5Dclose(fds);
         if (!ok) {
             if (!msg[0])
-                fail(msg, len,
-                     "rank_region_index/source_files is not %" PRIu64 " strings, one per row",
-                     (uint64_t)nrows);
+                sp_fail(msg, len,
+                        "rank_region_index/source_files is not %" PRIu64 " strings, one per row",
+                        (uint64_t)nrows);
             if (files)
                 for (size_t i = 0; i < nrows; i++)
                     free(files[i]);
@@ -470,19 +273,19 @@ static int open_columnar(sp_file *f, char *msg, size_t len) {
         r->line = lines && lines[i] > 0 ? lines[i] : 0;
         if (ranks[i] < 0 || ranks[i] > INT32_MAX || regions[i] < 0 ||
             (uint64_t)regions[i] >= nnames) {
-            fail(msg, len,
-                 "rank_region_index row %zu names rank %" PRId64 " and region %" PRId64
-                 ", which the file does not have",
-                 i, ranks[i], regions[i]);
+            sp_fail(msg, len,
+                    "rank_region_index row %zu names rank %" PRId64 " and region %" PRId64
+                    ", which the file does not have",
+                    i, ranks[i], regions[i]);
             free(files);
             goto out;
         }
         if (offsets[i] < 0 || counts[i] < 0 || (uint64_t)offsets[i] > f->nevents ||
             (uint64_t)counts[i] > f->nevents - (uint64_t)offsets[i]) {
-            fail(msg, len,
-                 "rank_region_index row %zu holds events %" PRId64 " + %" PRId64
-                 ", past the %" PRIu64 " in /events",
-                 i, offsets[i], counts[i], f->nevents);
+            sp_fail(msg, len,
+                    "rank_region_index row %zu holds events %" PRId64 " + %" PRId64
+                    ", past the %" PRIu64 " in /events",
+                    i, offsets[i], counts[i], f->nevents);
             free(files);
             goto out;
         }
@@ -521,28 +324,28 @@ int sp_open(const char *path, sp_file **out, char *msg, size_t len) {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     struct stat st;
     if (stat(path, &st) < 0)
-        return fail(msg, len, "cannot be read");
+        return sp_fail(msg, len, "cannot be read");
     sp_file *f = calloc(1, sizeof *f);
     if (!f)
-        return fail(msg, len, "out of memory");
+        return sp_fail(msg, len, "out of memory");
     f->file_size = (uint64_t)st.st_size;
     f->ev_a = f->ev_b = -1;
     f->meta.mpi_size = f->meta.omp_num_threads = -1;
     f->h = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f->h < 0) {
         free(f);
-        return fail(msg, len, "not a readable HDF5 file (truncated or damaged)");
+        return sp_fail(msg, len, "not a readable HDF5 file (truncated or damaged)");
     }
     int64_t schema;
     int rc;
     if (H5Aexists(f->h, "scope_profiler_schema") > 0) {
-        if (attr_int(f->h, "scope_profiler_schema", &schema) < 0)
-            rc = fail(msg, len, "its scope_profiler_schema attribute is not an integer");
+        if (sp_attr_int(f->h, "scope_profiler_schema", &schema) < 0)
+            rc = sp_fail(msg, len, "its scope_profiler_schema attribute is not an integer");
         else if (schema != 2 && schema != 3)
-            rc = fail(msg, len,
-                      "scope-profiler schema %" PRId64 ", which this scope does not read "
-                      "(it reads schemas 1, 2 and 3)",
-                      schema);
+            rc = sp_fail(msg, len,
+                         "scope-profiler schema %" PRId64 ", which this scope does not read "
+                         "(it reads schemas 1, 2 and 3)",
+                         schema);
         else {
             f->schema = (int)schema;
             rc = open_columnar(f, msg, len);
@@ -616,6 +419,9 @@ void sp_rank_free(sp_rank *r) {
         free(r->regions[i].end);
     }
     free(r->regions);
+    for (size_t i = 0; i < r->nprofiles; i++)
+        sp_line_profile_free(&r->profiles[i]);
+    free(r->profiles);
     memset(r, 0, sizeof *r);
 }
 
@@ -644,10 +450,11 @@ static int alloc_events(sp_region *g, uint64_t n) {
 static int check_durations(const sp_rank *r, const sp_region *g, char *msg, size_t len) {
     for (size_t i = 0; i < g->n; i++)
         if (g->end[i] < g->start[i])
-            return fail(msg, len,
-                        "rank %" PRId64 ", region %s: call %zu ends before it starts (a negative "
-                        "duration: -%" PRIu64 " ns)",
-                        r->rank, g->name, i, (uint64_t)g->start[i] - (uint64_t)g->end[i]);
+            return sp_fail(msg, len,
+                           "rank %" PRId64
+                           ", region %s: call %zu ends before it starts (a negative "
+                           "duration: -%" PRIu64 " ns)",
+                           r->rank, g->name, i, (uint64_t)g->start[i] - (uint64_t)g->end[i]);
     return 0;
 }
 
@@ -664,7 +471,7 @@ static herr_t read_region1(hid_t regions, const char *name, const H5L_info_t *in
     char sub[200];
     hid_t g = H5Gopen2(regions, name, H5P_DEFAULT);
     if (g < 0) {
-        fail(w->msg, w->len, "rank %" PRId64 ", region %.200s is not a group", w->r->rank, name);
+        sp_fail(w->msg, w->len, "rank %" PRId64 ", region %.200s is not a group", w->r->rank, name);
         return -1;
     }
     sp_region *reg = add_region(w->r, name);
@@ -672,37 +479,38 @@ static herr_t read_region1(hid_t regions, const char *name, const H5L_info_t *in
     hid_t s = -1, e = -1;
     int rc = -1;
     if (!reg) {
-        fail(w->msg, w->len, "out of memory");
+        sp_fail(w->msg, w->len, "out of memory");
         goto out;
     }
-    if ((s = open_ints(w->f, g, "start_times", &ns, sub, sizeof sub)) < 0 ||
-        (e = open_ints(w->f, g, "end_times", &ne, sub, sizeof sub)) < 0) {
-        fail(w->msg, w->len, "rank %" PRId64 ", region %.200s: %s", w->r->rank, name, sub);
+    if ((s = sp_open_ints(w->f->file_size, g, "start_times", &ns, sub, sizeof sub)) < 0 ||
+        (e = sp_open_ints(w->f->file_size, g, "end_times", &ne, sub, sizeof sub)) < 0) {
+        sp_fail(w->msg, w->len, "rank %" PRId64 ", region %.200s: %s", w->r->rank, name, sub);
         goto out;
     }
     if (ns != ne) {
-        fail(w->msg, w->len,
-             "rank %" PRId64 ", region %.200s: %" PRIu64 " start times but %" PRIu64 " end times",
-             w->r->rank, name, (uint64_t)ns, (uint64_t)ne);
+        sp_fail(w->msg, w->len,
+                "rank %" PRId64 ", region %.200s: %" PRIu64 " start times but %" PRIu64
+                " end times",
+                w->r->rank, name, (uint64_t)ns, (uint64_t)ne);
         goto out;
     }
     if (alloc_events(reg, ns) < 0) {
-        fail(w->msg, w->len, "out of memory for %" PRIu64 " events", (uint64_t)ns);
+        sp_fail(w->msg, w->len, "out of memory for %" PRIu64 " events", (uint64_t)ns);
         goto out;
     }
     reg->n = ns;
-    if (read_ints(s, 0, ns, reg->start, "start_times", sub, sizeof sub) < 0 ||
-        read_ints(e, 0, ns, reg->end, "end_times", sub, sizeof sub) < 0) {
-        fail(w->msg, w->len, "rank %" PRId64 ", region %.200s: %s", w->r->rank, name, sub);
+    if (sp_read_ints(s, 0, ns, reg->start, "start_times", sub, sizeof sub) < 0 ||
+        sp_read_ints(e, 0, ns, reg->end, "end_times", sub, sizeof sub) < 0) {
+        sp_fail(w->msg, w->len, "rank %" PRId64 ", region %.200s: %s", w->r->rank, name, sub);
         goto out;
     }
     if (check_durations(w->r, reg, w->msg, w->len) < 0)
         goto out;
-    reg->source_file = attr_string(g, "source_file");
+    reg->source_file = sp_attr_string(g, "source_file");
     int64_t line;
-    reg->source_line = attr_int(g, "source_lineno", &line) == 0 && line > 0 ? line : 0;
-    if (attr_tags(g, &reg->tags, sub, sizeof sub) < 0) {
-        fail(w->msg, w->len, "rank %" PRId64 ", region %.200s: %s", w->r->rank, name, sub);
+    reg->source_line = sp_attr_int(g, "source_lineno", &line) == 0 && line > 0 ? line : 0;
+    if (sp_attr_tags(g, &reg->tags, sub, sizeof sub) < 0) {
+        sp_fail(w->msg, w->len, "rank %" PRId64 ", region %.200s: %s", w->r->rank, name, sub);
         goto out;
     }
     w->r->nevents += reg->n;
@@ -725,44 +533,44 @@ static int read_rank1(sp_file *f, sp_rank *r, char *msg, size_t len) {
         return 0;
     hid_t g = H5Gopen2(f->h, path, H5P_DEFAULT);
     if (g < 0)
-        return fail(msg, len, "rank %" PRId64 ": regions is not a group", r->rank);
+        return sp_fail(msg, len, "rank %" PRId64 ": regions is not a group", r->rank);
     region_walk w = {f, r, msg, len};
     hsize_t idx = 0;
     herr_t e = H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, &idx, read_region1, &w);
     H5Gclose(g);
     if (e < 0 && !msg[0])
-        fail(msg, len, "rank %" PRId64 ": its regions could not be listed", r->rank);
+        sp_fail(msg, len, "rank %" PRId64 ": its regions could not be listed", r->rank);
     return e < 0 ? -1 : 0;
 }
 
 static int read_row(sp_file *f, sp_rank *r, const sp_row *row, char *msg, size_t len) {
     sp_region *g = add_region(r, f->names[row->region]);
     if (!g || alloc_events(g, row->count) < 0)
-        return fail(msg, len, "out of memory for %" PRIu64 " events", row->count);
+        return sp_fail(msg, len, "out of memory for %" PRIu64 " events", row->count);
     g->n = row->count;
     g->source_line = row->line;
     if ((row->file && row->file[0] && !(g->source_file = strdup(row->file))) ||
         (row->tags && !(g->tags = strdup(row->tags))))
-        return fail(msg, len, "out of memory");
+        return sp_fail(msg, len, "out of memory");
     const char *a = f->schema == 2 ? "events/start_times" : "events/start_deltas";
     const char *b = f->schema == 2 ? "events/end_times" : "events/durations";
-    if (read_ints(f->ev_a, row->offset, row->count, g->start, a, msg, len) < 0 ||
-        read_ints(f->ev_b, row->offset, row->count, g->end, b, msg, len) < 0)
+    if (sp_read_ints(f->ev_a, row->offset, row->count, g->start, a, msg, len) < 0 ||
+        sp_read_ints(f->ev_b, row->offset, row->count, g->end, b, msg, len) < 0)
         return -1;
     if (f->schema == 3) {
         int64_t t = 0;
         for (size_t i = 0; i < g->n; i++) {
             int64_t d = g->end[i];
             if (d < 0)
-                return fail(msg, len,
-                            "rank %" PRId64 ", region %s: call %zu has a negative duration "
-                            "(%" PRId64 " ns)",
-                            r->rank, g->name, i, d);
+                return sp_fail(msg, len,
+                               "rank %" PRId64 ", region %s: call %zu has a negative duration "
+                               "(%" PRId64 " ns)",
+                               r->rank, g->name, i, d);
             if (__builtin_add_overflow(t, g->start[i], &t) ||
                 __builtin_add_overflow(t, d, &g->end[i]))
-                return fail(msg, len,
-                            "rank %" PRId64 ", region %s: call %zu's times overflow 64 bits",
-                            r->rank, g->name, i);
+                return sp_fail(msg, len,
+                               "rank %" PRId64 ", region %s: call %zu's times overflow 64 bits",
+                               r->rank, g->name, i);
             g->start[i] = t;
         }
     }
@@ -781,6 +589,8 @@ int sp_read_rank(sp_file *f, size_t i, sp_rank *r, char *msg, size_t len) {
         for (size_t k = 0; k < f->nrows && rc == 0; k++)
             if (f->rows[k].rank == r->rank)
                 rc = read_row(f, r, &f->rows[k], msg, len);
+    if (rc == 0)
+        rc = sp_read_line_profiles(f->h, f->file_size, r, msg, len);
     if (rc < 0)
         sp_rank_free(r);
     return rc;

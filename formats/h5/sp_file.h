@@ -15,6 +15,12 @@
  *             row, each start is the previous one plus its delta (the first
  *             counts from 0) and each end its start plus its duration.
  *
+ *   any schema /rankN/line_profile/I/ (written with use_line_profiler=True):
+ *             what line_profiler measured of one function in that rank,
+ *             attributes region, filename, function, first_lineno, unit
+ *             (seconds per time tick) and equal-length integer datasets
+ *             line_numbers, hits, times (ticks); sp_lineprof.h.
+ *
  * Opening checks the structure (types, lengths, index bounds, sizes against
  * the file's own size) before any event is read; reading a rank checks the
  * events (no negative durations).  Every failure is one plain sentence in
@@ -45,11 +51,28 @@ typedef struct sp_region {
     int64_t *start, *end; /* ns, on the profiler's clock; end >= start */
 } sp_region;
 
+/* One function as line_profiler measured it in one rank: per line, exact
+ * hits and time. */
+typedef struct sp_line_profile {
+    char *region;         /* the region it profiled; NULL when the file does not say */
+    char *filename;       /* the function's source file, as Python named it */
+    char *function;       /* its name */
+    int64_t first_lineno; /* its def line; 0 when the file does not say */
+    double unit;          /* seconds per tick of times: finite, > 0 */
+    size_t n;
+    int64_t *line;  /* >= 1 and <= UINT32_MAX */
+    int64_t *hits;  /* >= 0 */
+    int64_t *times; /* ticks, >= 0 */
+} sp_line_profile;
+
 typedef struct sp_rank {
     int64_t rank;
     sp_region *regions;
     size_t nregions;
     size_t nevents; /* over all its regions */
+    sp_line_profile *profiles;
+    size_t nprofiles;
+    size_t nprofile_lines; /* over all its profiles */
 } sp_rank;
 
 /* Opens path and checks its layout.  0 with *out set, or -1 with msg. */
