@@ -150,7 +150,30 @@ void log_lines_set(log_lines *l, arena *mem, const scope_rec_lines *r) {
     l->rec.project = (scope_bytes){0};
 }
 
+/* A copy in mem; the empty name when out of memory. */
+static run_str dup_in(log_lines *l, arena *mem, run_str s) {
+    if (!s.len)
+        return (run_str){"", 0};
+    char *c = arena_dup(mem, s.s, s.len);
+    if (!c)
+        l->nomem = 1;
+    return c ? (run_str){c, s.len} : (run_str){"", 0};
+}
+
+void log_lines_add_measured(log_lines *l, arena *mem, const log_measured_line *m) {
+    if (SCOPE_VEC_RESERVE(l->measured, l->cap_measured, l->nmeasured + 1) < 0) {
+        l->nomem = 1;
+        return;
+    }
+    log_measured_line c = *m;
+    c.file = dup_in(l, mem, m->file);
+    c.function = dup_in(l, mem, m->function);
+    c.region = dup_in(l, mem, m->region);
+    l->measured[l->nmeasured++] = c;
+}
+
 void log_lines_release(log_lines *l) {
+    free(l->measured);
     free(l->modules);
     free(l->stacks);
     free(l->counts);

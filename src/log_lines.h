@@ -5,6 +5,10 @@
  * and 5.15).  Counts are full values, newest wins, so memory follows the
  * number of distinct stacks, not the length of the run.  Symbolizing and
  * attributing them is run_lines.c's work.
+ *
+ * A source that measured lines exactly (an imported line_profiler record:
+ * how often each line ran and the time spent on it) keeps them as measured
+ * lines beside the samples; they are figures, not estimates.
  */
 #ifndef SCOPE_LOG_LINES_H
 #define SCOPE_LOG_LINES_H
@@ -35,6 +39,16 @@ typedef struct log_stack_count {
     uint64_t period_ns; /* of the record that carried the count */
 } log_stack_count;
 
+/* One line as measured exactly: its hits and time, in the function and
+ * region (a phase's name) that measured it. */
+typedef struct log_measured_line {
+    run_str file, function;
+    run_str region; /* len 0: none named */
+    uint32_t line;  /* >= 1 */
+    uint64_t hits;
+    double seconds;
+} log_measured_line;
+
 typedef struct log_lines {
     log_module *modules;
     size_t nmodules, cap_modules;
@@ -46,6 +60,9 @@ typedef struct log_lines {
     size_t ncounts, cap_counts;
     size_t *count_slots; /* open addressing over counts: index + 1, 0 empty */
     size_t cap_slots;
+
+    log_measured_line *measured; /* strings in the log's arena */
+    size_t nmeasured, cap_measured;
 
     int has_record;      /* a LINES record was read: rec and project hold the newest */
     scope_rec_lines rec; /* rec.project points nowhere: use project */
@@ -63,6 +80,10 @@ void log_lines_add_stack(log_lines *l, arena *mem, const scope_rec_stack *s);
 /* Newest counts of one STACK_SAMPLES record: each pair replaces the count
  * of its (thread, node, stack). */
 void log_lines_add_samples(log_lines *l, const scope_rec_stack_samples *s);
+
+/* A measured line; its strings are copied into mem.  Out of memory sets
+ * nomem. */
+void log_lines_add_measured(log_lines *l, arena *mem, const log_measured_line *m);
 
 /* The newest LINES record. */
 void log_lines_set(log_lines *l, arena *mem, const scope_rec_lines *r);

@@ -48,9 +48,10 @@ typedef struct lines_loc {
     run_str file, function, module; /* interned */
     uint32_t line;
     int approximate;
+    int measured; /* a measured line's location: never shared with samples */
 } lines_loc;
 
-/* One (process, thread, node, stack) count. */
+/* One (process, thread, node, stack) count, or one measured line. */
 typedef struct lines_group {
     size_t worker;
     const run_phase *phase; /* in its role's merged tree; NULL: no phase open, or unplaced */
@@ -58,6 +59,9 @@ typedef struct lines_group {
     int outside;            /* no frame under the project folder: project is self */
     uint64_t count;
     uint64_t period_ns;
+    int measured; /* a measured line: hits and seconds, no count */
+    uint64_t hits;
+    double seconds;
 } lines_group;
 
 typedef struct lines_source {
@@ -162,13 +166,14 @@ static uint64_t loc_hash(const lines_loc *l) {
     uint64_t h = (uint64_t)(uintptr_t)l->file.s * 0x9e3779b97f4a7c15ull;
     h ^= (uint64_t)(uintptr_t)l->function.s * 0xc2b2ae3d27d4eb4full;
     h ^= (uint64_t)(uintptr_t)l->module.s * 0x165667b19e3779f9ull;
-    h ^= ((uint64_t)l->line << 1 | (uint64_t)l->approximate) * 0x27d4eb2f165667c5ull;
+    h ^= ((uint64_t)l->line << 2 | (uint64_t)l->measured << 1 | (uint64_t)l->approximate) *
+         0x27d4eb2f165667c5ull;
     return h ^ (h >> 29);
 }
 
 static int loc_eq(const lines_loc *a, const lines_loc *b) {
     return a->file.s == b->file.s && a->function.s == b->function.s && a->module.s == b->module.s &&
-           a->line == b->line && a->approximate == b->approximate;
+           a->line == b->line && a->approximate == b->approximate && a->measured == b->measured;
 }
 
 static uint32_t *loc_slot(const lines_cache *c, const lines_loc *l) {
@@ -344,6 +349,19 @@ static const run_phase *phase_of_node(worker_log *log, const run_role *role, uin
     return p;
 }
 
+/* The merged phase a measured line's region names: the first node of the
+ * log of that name.  NULL when none. */
+static const run_phase *phase_of_region(worker_log *log, const run_role *role, run_str region) {
+    if (!region.len)
+        return NULL;
+    for (size_t i = 0; i < log->nnodes; i++) {
+        const run_str *name = log_string_of(log, log->nodes[i].name);
+        if (name && run_str_eq(*name, region))
+            return phase_of_node(log, role, log->nodes[i].id);
+    }
+    return NULL;
+}
+
 /* ---- loading --------------------------------------------------------------- */
 
 static void add_group(lines_cache *c, const lines_group *g) {
@@ -362,6 +380,33 @@ static void note_project(lines_cache *c, run_str project) {
             return;
     if (c->nprojects < MAX_PROJECTS)
         c->projects[c->nprojects++] = project;
+}
+
+/* A process's measured lines, one group each. */
+static void load_measured(lines_cache *c, run_model *m, size_t w, worker_log *log) {
+    const log_lines *ll = &log->lines;
+    const run_role *role = &m->roles[m->workers[w].role_index];
+    for (size_t i = 0; i < ll->nmeasured && !c->nomem; i++) {
+        const log_measured_line *ml = &ll->measured[i];
+        lines_loc l = {.file = intern(c, ml->file.s, ml->file.len),
+                       .function = intern(c, ml->function.s, ml->function.len),
+                       .module = {"", 0},
+                       .line = ml->line,
+                       .measured = 1};
+        uint32_t loc = loc_of(c, &l);
+        add_group(c, &(lines_group){.worker = w,
+                                    .phase = phase_of_region(log, role, ml->region),
+                                    .self = loc,
+                                    .project = loc,
+                                    .measured = 1,
+                                    .hits = ml->hits,
+                                    .seconds = ml->seconds});
+    }
+    if (ll->nmeasured) {
+        c->info.has_lines = 1;
+        c->info.measured_workers++;
+        c->info.measured_lines += ll->nmeasured;
+    }
 }
 
 static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
@@ -408,8 +453,13 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
                 node_phase[nnode_phase++] = phase;
             }
         }
-        add_group(c, &(lines_group){w, phase, locs[s].self, locs[s].project, locs[s].outside,
-                                    k->count, k->period_ns});
+        add_group(c, &(lines_group){.worker = w,
+                                    .phase = phase,
+                                    .self = locs[s].self,
+                                    .project = locs[s].project,
+                                    .outside = locs[s].outside,
+                                    .count = k->count,
+                                    .period_ns = k->period_ns});
         if (locs[s].leaf)
             note_module(x, locs[s].leaf, locs[s].leaf_path, k->count);
         samples += k->count;
@@ -495,6 +545,8 @@ int run_lines_load(run_model *m, const char *source_dir, run_lines_info *info, c
         worker_log *log = &logs[w];
         if (log->lines.ncounts || log->lines.has_record)
             load_worker(&x, m, w, log);
+        if (log->lines.nmeasured)
+            load_measured(c, m, w, log);
     }
     settle_info(c, m, logs);
     if (c->nomem || module_caveats(&x, m) < 0)
@@ -563,10 +615,15 @@ static int cmp_str(run_str a, run_str b) {
     return run_str_cmp(a, b);
 }
 
+/* Samples of a sampled row, hits of a measured one: how often it was seen. */
+static uint64_t seen(const run_line *l) {
+    return l->kind == RUN_LINE_MEASURED ? l->hits : l->samples;
+}
+
 static int by_samples(const void *a, const void *b) {
     const run_line *x = a, *y = b;
-    if (x->samples != y->samples)
-        return x->samples > y->samples ? -1 : 1;
+    if (seen(x) != seen(y))
+        return seen(x) > seen(y) ? -1 : 1;
     if (x->seconds != y->seconds)
         return x->seconds > y->seconds ? -1 : 1;
     int c = cmp_str(x->file, y->file);
@@ -588,17 +645,19 @@ static int by_line(const void *a, const void *b) {
     if (x->line != y->line)
         return x->line < y->line ? -1 : 1;
     c = cmp_str(x->function, y->function);
-    return c ? c : cmp_str(x->module, y->module);
+    if (!c)
+        c = cmp_str(x->module, y->module);
+    return c ? c : (int)x->kind - (int)y->kind;
 }
 
 static const run_line *sort_rows; /* qsort has no context argument */
 
 static int fn_by_samples(const void *a, const void *b) {
     const run_lines_function *x = a, *y = b;
-    if (x->samples != y->samples)
-        return x->samples > y->samples ? -1 : 1;
     if (x->seconds != y->seconds)
         return x->seconds > y->seconds ? -1 : 1;
+    if (x->samples != y->samples)
+        return x->samples > y->samples ? -1 : 1;
     int c = cmp_str(x->function, y->function);
     return c ? c : cmp_str(x->file, y->file);
 }
@@ -611,6 +670,8 @@ static int row_by_function(const void *a, const void *b) {
         c = cmp_str(x->file, y->file);
     if (!c)
         c = cmp_str(x->module, y->module);
+    if (!c)
+        c = (int)x->kind - (int)y->kind;
     if (!c && x->line != y->line)
         c = x->line < y->line ? -1 : 1;
     return c;
@@ -632,25 +693,32 @@ static int group_functions(run_lines_result *r) {
     for (size_t i = 0; i < r->nrows;) {
         const run_line *first = &r->rows[r->function_rows[i]];
         run_lines_function *f = &r->functions[r->nfunctions++];
-        *f = (run_lines_function){.function = first->function,
+        *f = (run_lines_function){.kind = first->kind,
+                                  .function = first->function,
                                   .file = first->file,
                                   .module = first->module,
                                   .first_row = i};
         for (; i < r->nrows; i++) {
             const run_line *l = &r->rows[r->function_rows[i]];
             if (!run_str_eq(l->function, f->function) || !run_str_eq(l->file, f->file) ||
-                !run_str_eq(l->module, f->module))
+                !run_str_eq(l->module, f->module) || l->kind != f->kind)
                 break;
             f->nrows++;
             f->samples += l->samples;
+            f->hits += l->hits;
             f->seconds += l->seconds;
             if (l->line && (!f->first_line || l->line < f->first_line))
                 f->first_line = l->line;
             if (l->line > f->last_line)
                 f->last_line = l->line;
         }
-        f->share = r->samples ? (double)f->samples / (double)r->samples : 0;
-        f->share_sd = sd_of(f->share, r->samples);
+        if (f->kind == RUN_LINE_MEASURED) {
+            f->share = r->measured_seconds > 0 ? f->seconds / r->measured_seconds : 0;
+            f->share_sd = NAN;
+        } else {
+            f->share = r->samples ? (double)f->samples / (double)r->samples : 0;
+            f->share_sd = sd_of(f->share, r->samples);
+        }
     }
     /* Ties keep the grouping's order: qsort is not stable, so break them by name. */
     qsort(r->functions, r->nfunctions, sizeof *r->functions, fn_by_samples);
@@ -693,8 +761,9 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
     }
     size_t fn_len = q->function ? strlen(q->function) : 0;
     typedef struct acc {
-        uint64_t samples;
+        uint64_t samples, hits;
         double seconds;
+        int any; /* selected at least once */
     } acc;
     acc *a = calloc(c->nlocs + 1, sizeof *a);
     if (!a)
@@ -710,6 +779,19 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
         if (q->phase && (wrole != sel.role || (sel.worker != SIZE_MAX && g->worker != sel.worker) ||
                          !in_phase(g->phase, &sel)))
             continue;
+        if (g->measured) {
+            out->hits += g->hits;
+            out->measured_seconds += g->seconds;
+            if (q->function) {
+                run_str f = c->locs[g->self].function;
+                if (f.len != fn_len || memcmp(f.s, q->function, fn_len) != 0)
+                    continue;
+            }
+            a[g->self].hits += g->hits;
+            a[g->self].seconds += g->seconds;
+            a[g->self].any = 1;
+            continue;
+        }
         double secs = (double)g->count * (double)g->period_ns * 1e-9;
         out->samples += g->count;
         out->seconds += secs;
@@ -730,19 +812,34 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
         }
         a[loc].samples += g->count;
         a[loc].seconds += secs;
+        a[loc].any |= g->count > 0;
     }
     if (period && period_same)
         out->period_ns = (double)period;
     size_t nrows = 0;
     for (size_t l = 0; l < c->nlocs; l++)
-        nrows += a[l].samples > 0;
+        nrows += a[l].any;
     out->rows = calloc(nrows + 1, sizeof *out->rows);
     if (!out->rows)
         goto nomem;
     for (size_t l = 0; l < c->nlocs; l++) {
-        if (!a[l].samples)
+        if (!a[l].any)
             continue;
         const lines_loc *loc = &c->locs[l];
+        if (loc->measured) {
+            out->rows[out->nrows++] = (run_line){
+                .kind = RUN_LINE_MEASURED,
+                .file = loc->file,
+                .line = loc->line,
+                .function = loc->function,
+                .module = loc->module,
+                .hits = a[l].hits,
+                .seconds = a[l].seconds,
+                .share = out->measured_seconds > 0 ? a[l].seconds / out->measured_seconds : 0,
+                .share_sd = NAN,
+            };
+            continue;
+        }
         double share = out->samples ? (double)a[l].samples / (double)out->samples : 0;
         out->rows[out->nrows++] = (run_line){
             .file = loc->file,

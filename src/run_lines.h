@@ -16,6 +16,12 @@
  * samples taken while it or any phase under it was innermost) and returns
  * rows per line, per function, or for one function's source.  Every figure
  * follows the model's rule: what could not be measured is missing, never 0.
+ *
+ * Lines measured exactly (an imported line_profiler record, log_lines.h)
+ * are rows of their own kind: their hits and time are counts, not samples,
+ * so they carry no standard deviation, and their share is of the measured
+ * time the query selected.  A query returns both kinds; a row or function
+ * is one kind, never a mix.
  */
 #ifndef SCOPE_RUN_LINES_H
 #define SCOPE_RUN_LINES_H
@@ -48,28 +54,39 @@ typedef struct run_lines_query {
     enum run_lines_sort sort;
 } run_lines_query;
 
+enum run_line_kind {
+    RUN_LINE_SAMPLED = 0,  /* samples of the line sampler: estimates with a share_sd */
+    RUN_LINE_MEASURED = 1, /* exact hits and time (line_profiler) */
+};
+
 /* One source line (or one function when the line is unknown). */
 typedef struct run_line {
+    enum run_line_kind kind;
     run_str file;     /* source file as the debug info names it; len 0: unknown */
     uint32_t line;    /* 0: no line information (a function-level row) */
     run_str function; /* innermost function at that line, inlined ones included;
                          "??" when unknown */
     run_str module;   /* path of the module the address lies in */
-    uint64_t samples; /* samples attributed to this line */
-    double seconds;   /* estimated CPU time: sum of samples x their period */
-    double share;     /* samples / the query's total samples, 0..1 */
-    double share_sd;  /* one standard deviation of share: sqrt(share (1 - share) / n) */
+    uint64_t samples; /* samples attributed to this line (0 for a measured row) */
+    uint64_t hits;    /* measured: times the line ran (0 for a sampled row) */
+    double seconds;   /* sampled: estimated CPU time, sum of samples x their period;
+                         measured: the time measured on the line */
+    double share;     /* sampled: samples / the query's samples; measured: seconds /
+                         the query's measured seconds; 0..1 */
+    double share_sd;  /* sampled: one standard deviation of share, sqrt(share (1 - share)
+                         / n); measured: NAN (exact, no interval) */
     int approximate;  /* 1: function-level only (no debug info or build-id mismatch) */
 } run_line;
 
 /* One function: the seed's print_stats groups lines under these. */
 typedef struct run_lines_function {
+    enum run_line_kind kind; /* of all its rows */
     run_str function, file, module;
     uint32_t first_line, last_line; /* of its rows with a line; 0, 0 when none */
-    uint64_t samples;
-    double seconds, share, share_sd;
-    size_t first_row, nrows; /* its rows: rows[function_rows[first_row + k]] for k < nrows,
-                                by line */
+    uint64_t samples, hits;
+    double seconds, share, share_sd; /* as run_line's, of its kind */
+    size_t first_row, nrows;         /* its rows: rows[function_rows[first_row + k]] for k < nrows,
+                                        by line */
 } run_lines_function;
 
 typedef struct run_lines_result {
@@ -82,6 +99,8 @@ typedef struct run_lines_result {
     uint64_t samples;         /* every sample the query selected (a --function filter
                                  selects rows, not samples: shares stay of the whole) */
     double seconds;           /* their estimated time */
+    uint64_t hits;            /* measured rows' hits, all selected */
+    double measured_seconds;  /* measured rows' time, all selected */
     uint64_t outside_project; /* project attribution: samples with no frame under the
                                  project folder (counted in rows by the frame that ran,
                                  marked in no row; 0 for self attribution) */
@@ -91,14 +110,17 @@ typedef struct run_lines_result {
 
 /* What line data the run has, from its LINES records and caveats. */
 typedef struct run_lines_info {
-    int has_lines;          /* some process of the newest attempt recorded line samples */
-    uint64_t samples;       /* samples recorded, all processes */
-    uint64_t dropped;       /* lost to full storage */
-    uint64_t truncated;     /* stacks cut at the depth limit */
-    size_t sampled_workers; /* processes that recorded line samples */
-    uint32_t hz;            /* requested rate when all processes agree; 0 otherwise */
-    run_str project;        /* project folder when all processes agree; len 0 otherwise */
-    size_t unsymbolized;    /* modules without debug info or whose build-id changed */
+    int has_lines;           /* some process of the newest attempt has line samples or
+                                measured lines */
+    size_t measured_workers; /* processes with measured lines */
+    uint64_t measured_lines; /* their rows as loaded, all processes */
+    uint64_t samples;        /* samples recorded, all processes */
+    uint64_t dropped;        /* lost to full storage */
+    uint64_t truncated;      /* stacks cut at the depth limit */
+    size_t sampled_workers;  /* processes that recorded line samples */
+    uint32_t hz;             /* requested rate when all processes agree; 0 otherwise */
+    run_str project;         /* project folder when all processes agree; len 0 otherwise */
+    size_t unsymbolized;     /* modules without debug info or whose build-id changed */
 } run_lines_info;
 
 /* Symbolizes the run's line samples once (cached in the model; later calls

@@ -4,7 +4,9 @@
  * containment with exact figures, the file's metadata its identity.  Ranks
  * are read one at a time, in a child process (sp_child.h: a damaged file
  * can crash the HDF5 library), so memory follows the largest rank's events,
- * not the file.  Anything wrong with the file is one line naming it.
+ * not the file.  What line_profiler measured in a rank becomes its
+ * process's measured lines (log_lines.h).  Anything wrong with the file is
+ * one line naming it.
  */
 #define _GNU_SOURCE /* strptime, timegm */
 #include "run_sp_loader.h"
@@ -137,6 +139,26 @@ out:
     return rc;
 }
 
+/* A rank's line profiles as its process's measured lines: hits as
+ * counted, time as ticks x unit. */
+static int add_profiles(worker_log *log, const sp_rank *r) {
+    for (size_t k = 0; k < r->nprofiles; k++) {
+        const sp_line_profile *p = &r->profiles[k];
+        for (size_t i = 0; i < p->n; i++)
+            log_lines_add_measured(&log->lines, &log->mem,
+                                   &(log_measured_line){
+                                       .file = {p->filename, strlen(p->filename)},
+                                       .function = {p->function, strlen(p->function)},
+                                       .region = p->region ? (run_str){p->region, strlen(p->region)}
+                                                           : (run_str){"", 0},
+                                       .line = (uint32_t)p->line[i],
+                                       .hits = (uint64_t)p->hits[i],
+                                       .seconds = (double)p->times[i] * p->unit,
+                                   });
+    }
+    return log->lines.nomem ? -1 : 0;
+}
+
 static int probe_h5(const char *path) {
     return scope_h5_probe(path);
 }
@@ -178,7 +200,7 @@ static enum run_load_error load_h5(run_model_builder *b, const char *path, const
             e = run_load_fail(msg, msglen, RUN_ERR_IO, "%s: %s", shown, why);
             break;
         }
-        if (fill_rank(&logs[i], f, &r) < 0)
+        if (fill_rank(&logs[i], f, &r) < 0 || add_profiles(&logs[i], &r) < 0)
             e = run_load_fail(msg, msglen, RUN_ERR_NOMEM,
                               "%s: out of memory for rank %" PRId64 "'s %zu calls", shown, r.rank,
                               r.nevents);
