@@ -24,8 +24,11 @@ static void usage(FILE *f) {
     fputs("usage: scope-tui lines [OPTIONS] RUN\n\n"
           "Prints the run's hot source lines from its line samples (SCOPE_LINES=1, or\n"
           "'scope-tui record'): per function its lines with samples, estimated CPU time and\n"
-          "share (+- one standard deviation), then the hottest lines of the run.\n\n"
+          "share (+- one standard deviation), then the hottest lines of the run.  A file\n"
+          "that line_profiler measured (a scope-profiler HDF5 file) shows its exact hits and\n"
+          "times instead, summed over its ranks.\n\n"
           "  --role R            only processes of role R\n"
+          "  --rank N            only the process of rank N\n"
           "  --phase PATH        only samples taken in this phase or under it: a path as the\n"
           "                      report prints it (epoch/train) or a name that is unique\n"
           "  --function NAME     only the lines of functions named NAME\n"
@@ -124,6 +127,7 @@ static int parse_number(const char *opt, const char *arg, double lo, double hi, 
 int scope_cmd_lines(int argc, char **argv) {
     static const struct option opts[] = {
         {"role", required_argument, NULL, 'r'},
+        {"rank", required_argument, NULL, 'k'},
         {"phase", required_argument, NULL, 'p'},
         {"function", required_argument, NULL, 'f'},
         {"top", required_argument, NULL, 't'},
@@ -137,7 +141,7 @@ int scope_cmd_lines(int argc, char **argv) {
     };
     run_lines_query q = {.worker = SIZE_MAX};
     const char *phase = NULL, *source_dir = NULL;
-    double top = 20, min_us = 0;
+    double top = 20, min_us = 0, rank = -1;
     int json = 0, c;
     optind = 1;
     opterr = 0;
@@ -148,6 +152,13 @@ int scope_cmd_lines(int argc, char **argv) {
             break;
         case 'p':
             phase = optarg;
+            break;
+        case 'k':
+            if (parse_number("--rank", optarg, 0, INT32_MAX, &rank) < 0 || rank != (int32_t)rank) {
+                if (rank >= 0)
+                    fputs("scope-tui lines: --rank wants a whole number\n", stderr);
+                return 2;
+            }
             break;
         case 'f':
             q.function = optarg;
@@ -222,6 +233,16 @@ int scope_cmd_lines(int argc, char **argv) {
         rc = 2;
         goto out;
     }
+    if (rank >= 0) {
+        for (size_t w = 0; w < m->nworkers && q.worker == SIZE_MAX; w++)
+            if (m->workers[w].role_index != SIZE_MAX && m->workers[w].rank == (int32_t)rank)
+                q.worker = w;
+        if (q.worker == SIZE_MAX) {
+            fprintf(stderr, "scope-tui lines: no process of rank %d in this run\n", (int)rank);
+            rc = 2;
+            goto out;
+        }
+    }
     if (phase && !(q.phase = find_phase(m, q.role, phase))) {
         rc = 2;
         goto out;
@@ -244,6 +265,9 @@ int scope_cmd_lines(int argc, char **argv) {
             scope_escape((const uint8_t *)q.role, strlen(q.role), esc, sizeof esc, 0);
             used += (size_t)snprintf(what + used, sizeof what - used, "role %s", esc);
         }
+        if (rank >= 0)
+            used += (size_t)snprintf(what + used, sizeof what - used, "%srank %d", used ? ", " : "",
+                                     (int)rank);
         if (phase) {
             scope_escape((const uint8_t *)phase, strlen(phase), esc, sizeof esc, 0);
             used += (size_t)snprintf(what + used, sizeof what - used, "%sphase %s",

@@ -3,9 +3,13 @@
 
 #include "json_out.h"
 
-static void line_fields(json_out *j, cJSON *o, const char *line_key, run_str file, uint32_t line,
-                        run_str function, run_str module, uint64_t samples, double seconds,
-                        double share, double share_sd) {
+static void line_fields(json_out *j, cJSON *o, const char *line_key, enum run_line_kind kind,
+                        run_str file, uint32_t line, run_str function, run_str module,
+                        uint64_t samples, uint64_t hits, double seconds, double share,
+                        double share_sd) {
+    /* A measured row's figures are exact: hits where a sampled row has
+     * none, and no standard deviation (null). */
+    jo_str(j, o, "kind", kind == RUN_LINE_MEASURED ? "measured" : "sampled");
     jo_name_or_null(j, o, "file", file);
     if (line)
         jo_u64(j, o, line_key, line);
@@ -14,6 +18,10 @@ static void line_fields(json_out *j, cJSON *o, const char *line_key, run_str fil
     jo_name(j, o, "function", function);
     jo_name_or_null(j, o, "module", module);
     jo_u64(j, o, "samples", samples);
+    if (kind == RUN_LINE_MEASURED)
+        jo_u64(j, o, "hits", hits);
+    else
+        jo_null(j, o, "hits");
     jo_num(j, o, "seconds", seconds);
     jo_num(j, o, "share", share);
     jo_num(j, o, "share_sd", share_sd);
@@ -39,6 +47,9 @@ int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
     jo_u64(&j, root, "outside_project", r->outside_project);
     jo_u64(&j, root, "dropped", info->dropped);
     jo_u64(&j, root, "sampled_processes", info->sampled_workers);
+    jo_u64(&j, root, "hits", r->hits);
+    jo_num(&j, root, "measured_seconds", r->measured_seconds);
+    jo_u64(&j, root, "measured_processes", info->measured_workers);
     cJSON *lines = jo_array(&j, root, "lines");
     size_t n = 0;
     for (size_t i = 0; i < r->nrows && (!top || n < top); i++) {
@@ -47,8 +58,8 @@ int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
             continue;
         n++;
         cJSON *o = jo_object(&j, lines, NULL);
-        line_fields(&j, o, "line", l->file, l->line, l->function, l->module, l->samples, l->seconds,
-                    l->share, l->share_sd);
+        line_fields(&j, o, "line", l->kind, l->file, l->line, l->function, l->module, l->samples,
+                    l->hits, l->seconds, l->share, l->share_sd);
         jo_bool(&j, o, "approximate", l->approximate);
     }
     cJSON *fns = jo_array(&j, root, "functions");
@@ -57,8 +68,8 @@ int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
         if (fn->seconds * 1e6 < min_time_us)
             continue;
         cJSON *o = jo_object(&j, fns, NULL);
-        line_fields(&j, o, "first_line", fn->file, fn->first_line, fn->function, fn->module,
-                    fn->samples, fn->seconds, fn->share, fn->share_sd);
+        line_fields(&j, o, "first_line", fn->kind, fn->file, fn->first_line, fn->function,
+                    fn->module, fn->samples, fn->hits, fn->seconds, fn->share, fn->share_sd);
         if (fn->last_line)
             jo_u64(&j, o, "last_line", fn->last_line);
         else

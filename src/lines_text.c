@@ -34,9 +34,25 @@ static void pc_and_sd(char *pc, size_t pcap, char *sd, size_t sdcap, double shar
         snprintf(sd, sdcap, "%.1f", 100 * share_sd);
 }
 
+/* Whether the result holds measured rows, and sampled ones (or nothing). */
+static int has_measured(const run_lines_result *r) {
+    return r->hits || r->measured_seconds > 0;
+}
+static int has_sampled(const run_lines_result *r) {
+    return r->samples || !has_measured(r);
+}
+
 void lines_text_heading(FILE *f, const run_lines_info *info, const run_lines_result *r,
                         enum run_lines_attr attr, const lines_text_opts *o) {
     char n[32], t[32];
+    if (has_measured(r))
+        fprintf(f,
+                "Measured lines of %s: %s hits, %s measured (line_profiler's exact counts and "
+                "times, not samples)\n",
+                o->what ? o->what : "the run", fmt_ucount(n, sizeof n, r->hits),
+                seconds(t, sizeof t, r->measured_seconds));
+    if (!has_sampled(r))
+        return;
     fprintf(f, "Hot lines of %s: %s samples, %s of CPU", o->what ? o->what : "the run",
             fmt_ucount(n, sizeof n, r->samples), seconds(t, sizeof t, r->seconds));
     if (!isnan(r->period_ns) && r->period_ns > 0)
@@ -87,13 +103,38 @@ static const char *source_line(run_model *m, run_str file, uint32_t line, const 
     return lines[line - 1].s;
 }
 
+/* One row of a function's table: a sampled line's samples, time, share
+ * and its standard deviation, or a measured line's hits, time, time per
+ * hit and share (line_profiler's columns); blank figures when l is NULL. */
+static void table_row(FILE *f, const char *label, enum run_line_kind kind, const run_line *l,
+                      const char *text) {
+    char t[32], n[32], pc[16], sd[16];
+    if (!l)
+        fprintf(f, "%6s %11s %11s %7s %5s   %s\n", label, "", "", "", "", text);
+    else if (kind == RUN_LINE_MEASURED) {
+        char per[32];
+        fprintf(f, "%6s %11s %11s %9s %7.1f   %s\n", label, fmt_ucount(n, sizeof n, l->hits),
+                seconds(t, sizeof t, l->seconds),
+                l->hits ? seconds(per, sizeof per, l->seconds / (double)l->hits) : "",
+                100 * l->share, text);
+    } else {
+        pc_and_sd(pc, sizeof pc, sd, sizeof sd, l->share, l->share_sd);
+        fprintf(f, "%6s %11s %11s %7s %5s   %s\n", label, fmt_ucount(n, sizeof n, l->samples),
+                seconds(t, sizeof t, l->seconds), pc, sd, text);
+    }
+}
+
 static void function_table(FILE *f, run_model *m, const run_lines_result *r,
                            const run_lines_function *fn, const lines_text_opts *o) {
-    char t[32], n[32], pc[16], sd[16];
+    char t[32], n[32], pc[16], sd[16], label[16];
     fputs("\n", f);
     pc_and_sd(pc, sizeof pc, sd, sizeof sd, fn->share, fn->share_sd);
-    fprintf(f, "Total time: %s (%s samples, %s%% +- %s)\n", seconds(t, sizeof t, fn->seconds),
-            fmt_ucount(n, sizeof n, fn->samples), pc, sd);
+    if (fn->kind == RUN_LINE_MEASURED)
+        fprintf(f, "Total time: %s (%s hits, %s%% of the measured time; measured, exact)\n",
+                seconds(t, sizeof t, fn->seconds), fmt_ucount(n, sizeof n, fn->hits), pc);
+    else
+        fprintf(f, "Total time: %s (%s samples, %s%% +- %s)\n", seconds(t, sizeof t, fn->seconds),
+                fmt_ucount(n, sizeof n, fn->samples), pc, sd);
     fputs("File: ", f);
     if (fn->file.len)
         put_name(f, fn->file);
@@ -106,7 +147,10 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
     if (fn->first_line)
         fprintf(f, " at lines %u-%u", fn->first_line, fn->last_line);
     fputs("\n\n", f);
-    fputs("Line #     Samples        Time  % Time    +-   Line Contents\n", f);
+    if (fn->kind == RUN_LINE_MEASURED)
+        fputs("Line #        Hits        Time   Per Hit  % Time   Line Contents\n", f);
+    else
+        fputs("Line #     Samples        Time  % Time    +-   Line Contents\n", f);
     fputs("=============================================================\n", f);
     /* A hostile log may give a function any number of rows: not on the stack. */
     const run_line **rows = malloc((fn->nrows ? fn->nrows : 1) * sizeof *rows);
@@ -127,10 +171,7 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
     size_t next = 0;
     /* Rows without a line first (function-level), then the span. */
     while (next < nrows && !rows[next]->line) {
-        const run_line *l = rows[next++];
-        pc_and_sd(pc, sizeof pc, sd, sizeof sd, l->share, l->share_sd);
-        fprintf(f, "%6s %11s %11s %7s %5s   (no line information)\n", "-",
-                fmt_ucount(n, sizeof n, l->samples), seconds(t, sizeof t, l->seconds), pc, sd);
+        table_row(f, "-", fn->kind, rows[next++], "(no line information)");
     }
     for (uint32_t line = from; span && line <= to; line++) {
         const run_line *l = next < nrows && rows[next]->line == line ? rows[next++] : NULL;
@@ -139,12 +180,8 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
             fn->file.len ? source_line(m, fn->file, line, &why, whybuf, sizeof whybuf) : NULL;
         if (!text && !missing && fn->file.len)
             missing = why;
-        if (l) {
-            pc_and_sd(pc, sizeof pc, sd, sizeof sd, l->share, l->share_sd);
-            fprintf(f, "%6u %11s %11s %7s %5s   %s\n", line, fmt_ucount(n, sizeof n, l->samples),
-                    seconds(t, sizeof t, l->seconds), pc, sd, text ? text : "");
-        } else
-            fprintf(f, "%6u %11s %11s %7s %5s   %s\n", line, "", "", "", "", text ? text : "");
+        snprintf(label, sizeof label, "%u", line);
+        table_row(f, label, fn->kind, l, text ? text : "");
     }
     for (; next < nrows; next++) { /* no span: the sampled lines only */
         const run_line *l = rows[next];
@@ -153,9 +190,8 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
             fn->file.len ? source_line(m, fn->file, l->line, &why, whybuf, sizeof whybuf) : NULL;
         if (!text && !missing && fn->file.len)
             missing = why;
-        pc_and_sd(pc, sizeof pc, sd, sizeof sd, l->share, l->share_sd);
-        fprintf(f, "%6u %11s %11s %7s %5s   %s\n", l->line, fmt_ucount(n, sizeof n, l->samples),
-                seconds(t, sizeof t, l->seconds), pc, sd, text ? text : "");
+        snprintf(label, sizeof label, "%u", l->line);
+        table_row(f, label, fn->kind, l, text ? text : "");
     }
     free(rows);
     if (missing)
@@ -205,8 +241,13 @@ void lines_text_top(FILE *f, run_model *m, const run_lines_result *r, const line
     char t[32], n[32], pc[16], sd[16], loc[700], fnname[200];
     size_t want = o->top ? o->top : r->nrows;
     fprintf(f, "\nTop lines\n\n");
-    fprintf(f, "%4s %9s %11s %7s %5s  %-24s %s\n", "#", "Samples", "Time", "% Time", "+-",
-            "Function", "Location");
+    /* Measured rows show their hits where sampled rows show samples, and
+     * "exact" where those show their standard deviation. */
+    fprintf(f, "%4s %9s %11s %7s %5s  %-24s %s\n", "#",
+            !has_measured(r) ? "Samples"
+            : has_sampled(r) ? "Smp|Hits"
+                             : "Hits",
+            "Time", "% Time", "+-", "Function", "Location");
     size_t rank = 0;
     for (size_t i = 0; i < r->nrows && rank < want; i++) {
         const run_line *l = &r->rows[i];
@@ -214,9 +255,12 @@ void lines_text_top(FILE *f, run_model *m, const run_lines_result *r, const line
             continue;
         rank++;
         pc_and_sd(pc, sizeof pc, sd, sizeof sd, l->share, l->share_sd);
+        if (l->kind == RUN_LINE_MEASURED)
+            snprintf(sd, sizeof sd, "exact");
         location(loc, sizeof loc, l);
         fmt_name(fnname, sizeof fnname, l->function);
-        fprintf(f, "%4zu %9s %11s %7s %5s  %-24s %s\n", rank, fmt_ucount(n, sizeof n, l->samples),
+        fprintf(f, "%4zu %9s %11s %7s %5s  %-24s %s\n", rank,
+                fmt_ucount(n, sizeof n, l->kind == RUN_LINE_MEASURED ? l->hits : l->samples),
                 seconds(t, sizeof t, l->seconds), pc, sd, fnname, loc);
         if (l->line && l->file.len) {
             const char *why;
