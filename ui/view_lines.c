@@ -7,6 +7,10 @@
  * that ran instead.  The process filter narrows it as it does the phase
  * tree; L on a phase narrows it to that phase.  Enter opens the Source view.
  *
+ * Lines that line_profiler measured (an imported scope-profiler file) show
+ * their exact hits in the samples column and "exact" where a sampled line
+ * shows its ±σ: they are counts, not estimates.
+ *
  * The run's line data is symbolized the first time the view is drawn (or H
  * or L asks for it), never at start, so a run opened for its phases does not
  * pay for it.
@@ -193,6 +197,11 @@ static void put_col(WINDOW *w, int y, const layout *L, size_t c, enum theme_elem
         draw_text_right(w, y, L->x[c], L->width[c], el, s);
 }
 
+/* Time a group holds: sampled lines' estimate and measured lines' time. */
+static double group_seconds(const run_lines_result *g) {
+    return g->seconds + g->measured_seconds;
+}
+
 static const char *sd_text(double sd, char *buf, size_t cap) {
     char pct[32];
     if (isnan(sd))
@@ -244,8 +253,10 @@ static void draw_line_row(view *v, WINDOW *w, int y, const layout *L, const list
     if (L->shown[COL_BAR])
         draw_bar(w, y, L->x[COL_BAR], L->width[COL_BAR], l->share);
     put_col(w, y, L, COL_SHARE, TH_NORMAL, fmt_percent(buf, sizeof buf, l->share, 1));
-    put_col(w, y, L, COL_SD, TH_DIM, sd_text(l->share_sd, buf, sizeof buf));
-    put_col(w, y, L, COL_SAMPLES, TH_NORMAL, fmt_ucount(buf, sizeof buf, l->samples));
+    int measured = l->kind == RUN_LINE_MEASURED;
+    put_col(w, y, L, COL_SD, TH_DIM, measured ? "exact" : sd_text(l->share_sd, buf, sizeof buf));
+    put_col(w, y, L, COL_SAMPLES, TH_NORMAL,
+            fmt_ucount(buf, sizeof buf, measured ? l->hits : l->samples));
     put_col(w, y, L, COL_TIME, TH_NORMAL, fmt_duration(buf, sizeof buf, l->seconds * 1e9));
 }
 
@@ -255,7 +266,10 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
     const run_lines_result *g = &st->groups[r->index];
     char title[256], text[600], n[48], out[48], buf[64];
     fmt_title(title, sizeof title, role->name);
-    if (!g->samples)
+    if (!g->samples && g->hits)
+        snprintf(text, sizeof text, "%s x%zu  %s hits measured", title, role->nprocs,
+                 fmt_ucount(n, sizeof n, g->hits));
+    else if (!g->samples)
         snprintf(text, sizeof text, "%s x%zu  no line samples", title, role->nprocs);
     else if (g->outside_project)
         snprintf(text, sizeof text, "%s x%zu  %s samples, %s outside the project", title,
@@ -266,8 +280,8 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
                  fmt_ucount(n, sizeof n, g->samples));
     int limit = L->x[COL_TIME] - 1;
     draw_text(w, y, 1, limit - 1, app_query_matches(v->app, title) ? TH_MATCH : TH_ROLE, text);
-    if (g->samples)
-        put_col(w, y, L, COL_TIME, TH_ROLE, fmt_duration(buf, sizeof buf, g->seconds * 1e9));
+    if (g->samples || g->hits)
+        put_col(w, y, L, COL_TIME, TH_ROLE, fmt_duration(buf, sizeof buf, group_seconds(g) * 1e9));
 }
 
 /* The line above the table: the attribution, the samples and the filter. */
@@ -280,7 +294,13 @@ static void draw_summary(view *v, WINDOW *w, int y, int width) {
                        st->scope.attr == RUN_LINES_PROJECT
                            ? "by the project's line (a: by the line that ran)"
                            : "by the line that ran (a: by the project's line)");
-    if (info && info->has_lines) {
+    if (info && info->measured_lines && !info->samples)
+        len = snprintf(line, sizeof line,
+                       " measured by line_profiler: exact hits and time of %s lines in %zu "
+                       "process%s",
+                       fmt_ucount(n, sizeof n, info->measured_lines), info->measured_workers,
+                       info->measured_workers == 1 ? "" : "es");
+    else if (info && info->has_lines) {
         len += snprintf(line + len, sizeof line - (size_t)len, "  run: %s samples",
                         fmt_ucount(n, sizeof n, info->samples));
         if (info->hz)
@@ -319,7 +339,14 @@ static void draw_headings(const view *v, WINDOW *w, int y, const layout *L, int 
     draw_text(w, y, 1, L->name_width - 1, TH_COLUMNS, head);
     snprintf(time_head, sizeof time_head, "%stime",
              v->sort == SORT_TIME ? style_sort_marker(0) : "");
-    const char *const headings[NCOL] = {"", "share", "", "samples", time_head};
+    /* Measured lines show hits where sampled ones show samples. */
+    int sampled = 0, measured = 0;
+    for (size_t i = 0; i < st->ngroups; i++) {
+        sampled |= st->groups[i].samples > 0;
+        measured |= st->groups[i].hits > 0;
+    }
+    const char *count_head = !measured ? "samples" : sampled ? "smp|hits" : "hits";
+    const char *const headings[NCOL] = {"", "share", "", count_head, time_head};
     for (size_t c = 0; c < NCOL; c++)
         put_col(w, y, L, c, TH_COLUMNS, c == COL_SD ? (style_utf8 ? "±" : "+-") : headings[c]);
 }
@@ -351,6 +378,16 @@ static void detail_line(view *v, WINDOW *w, int y, int width, const list_row *r)
     char role[256];
     fmt_title(role, sizeof role, st->roles[r->index]->name);
     char sd[48], cpu[48];
+    if (l->kind == RUN_LINE_MEASURED) {
+        snprintf(
+            line, sizeof line, "%s hits of %s in %s, %s of the %s measured (exact)",
+            fmt_ucount(b[0], 48, l->hits), role, fmt_duration(cpu, sizeof cpu, l->seconds * 1e9),
+            fmt_percent(b[2], 48, l->share, 1), fmt_duration(b[1], 48, g->measured_seconds * 1e9));
+        draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
+        draw_text(w, y + 3, 1, width - 2, TH_DIM,
+                  "measured by line_profiler: every hit counted and timed, no sampling");
+        return;
+    }
     snprintf(line, sizeof line, "%s of %s samples of %s: %s %s, about %s of CPU",
              fmt_ucount(b[0], 48, l->samples), fmt_ucount(b[1], 48, g->samples), role,
              fmt_percent(b[2], 48, l->share, 1), sd_text(l->share_sd, sd, sizeof sd),
@@ -375,6 +412,16 @@ static void detail_role(view *v, WINDOW *w, int y, int width, const list_row *r)
     const run_lines_info *info = &a->lines_info;
     char title[256], line[1200], b[4][48];
     fmt_title(title, sizeof title, ((const run_role *)r->item)->name);
+    if (!g->samples && g->hits) {
+        snprintf(line, sizeof line, "%s: %s hits in %s measured by line_profiler (exact)", title,
+                 fmt_ucount(b[0], 48, g->hits), fmt_duration(b[1], 48, g->measured_seconds * 1e9));
+        draw_text(w, y++, 1, width - 2, TH_ROLE, line);
+        snprintf(line, sizeof line, "run: %s measured lines in %zu process%s",
+                 fmt_ucount(b[0], 48, info->measured_lines), info->measured_workers,
+                 info->measured_workers == 1 ? "" : "es");
+        draw_text(w, y++, 1, width - 2, TH_DIM, line);
+        return;
+    }
     snprintf(line, sizeof line, "%s: %s samples, about %s of CPU", title,
              fmt_ucount(b[0], 48, g->samples), fmt_duration(b[1], 48, g->seconds * 1e9));
     if (!isnan(g->period_ns))

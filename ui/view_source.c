@@ -4,7 +4,9 @@
  * samples and its sample count left of the text, the cursor on the line it
  * was opened on.  n and N step down and up the lines ranked by heat, o opens
  * the editor there, Backspace goes back.  A source file that cannot be found
- * leaves the table of sampled lines, without text, and says so.
+ * leaves the table of sampled lines, without text, and says so.  Lines
+ * that line_profiler measured show their hits in the count column and
+ * their share of the function's measured time.
  *
  * It has no key and no tab of its own: Enter on a line of the Lines view
  * and H open it (views.c, key 0).
@@ -36,8 +38,9 @@ typedef struct source_state {
     size_t from; /* the view Backspace goes back to */
 
     run_lines_result res; /* the function's rows */
-    uint64_t samples;     /* the function's samples in this file */
+    uint64_t samples;     /* the function's samples (hits, when measured) in this file */
     double seconds;
+    int measured; /* its rows are measured lines (run_lines.h) */
     size_t *rank; /* list rows of sampled lines, hottest first */
     size_t nrank;
     const run_str *text; /* the file's lines, owned by the model; NULL when not found */
@@ -70,10 +73,24 @@ static void source_release(view *v) {
     free(st->function);
 }
 
+/* Samples of a sampled line, hits of a measured one. */
+static uint64_t count_of(const run_line *l) {
+    return l->kind == RUN_LINE_MEASURED ? l->hits : l->samples;
+}
+
+/* A line's share of the function: of its samples, or of its measured time. */
+static double share_of(const source_state *st, const run_line *l) {
+    if (l->kind == RUN_LINE_MEASURED)
+        return st->seconds > 0 ? l->seconds / st->seconds : 0;
+    return st->samples ? (double)l->samples / (double)st->samples : 0;
+}
+
 static int by_heat(const void *x, const void *y, void *ctx) {
     const list *l = ctx;
     const list_row *a = &l->rows[*(const size_t *)x], *b = &l->rows[*(const size_t *)y];
     const run_line *la = a->item, *lb = b->item;
+    if (la->kind == RUN_LINE_MEASURED && la->seconds != lb->seconds)
+        return la->seconds < lb->seconds ? 1 : -1;
     if (la->samples != lb->samples)
         return la->samples < lb->samples ? 1 : -1;
     return a->index < b->index ? -1 : a->index > b->index;
@@ -112,6 +129,7 @@ static int source_build(view *v) {
     st->ntext = 0;
     st->samples = 0;
     st->seconds = 0;
+    st->measured = 0;
     if (!st->open) {
         snprintf(st->msg, sizeof st->msg,
                  "no line chosen: Enter on a line of the Lines view, or H, shows its source here");
@@ -129,14 +147,15 @@ static int source_build(view *v) {
         const run_line *l = &st->res.rows[i];
         if (!run_str_eq(l->file, file))
             continue;
-        st->samples += l->samples;
+        st->samples += count_of(l);
         st->seconds += l->seconds;
+        st->measured |= l->kind == RUN_LINE_MEASURED;
         if (l->line && (!first || l->line < first))
             first = l->line;
         if (l->line > last)
             last = l->line;
     }
-    if (!st->samples) {
+    if (!st->samples && !st->measured) {
         char fn[600];
         snprintf(st->msg, sizeof st->msg, "no samples in %s with this attribution (a switches)",
                  style_escape((run_str){st->function, st->function_len}, fn, sizeof fn));
@@ -221,8 +240,14 @@ static void draw_header(view *v, WINDOW *w, int y, int width) {
         hot_file_shown(a, (run_str){st->file, st->file_len}, file, sizeof file);
     else
         snprintf(file, sizeof file, "(no source file)");
-    snprintf(line, sizeof line, " %s  %s  %s samples, about %s of CPU", fn, file,
-             fmt_ucount(n, sizeof n, st->samples), fmt_duration(t, sizeof t, st->seconds * 1e9));
+    if (st->measured)
+        snprintf(line, sizeof line, " %s  %s  %s hits, %s measured (exact)", fn, file,
+                 fmt_ucount(n, sizeof n, st->samples),
+                 fmt_duration(t, sizeof t, st->seconds * 1e9));
+    else
+        snprintf(line, sizeof line, " %s  %s  %s samples, about %s of CPU", fn, file,
+                 fmt_ucount(n, sizeof n, st->samples),
+                 fmt_duration(t, sizeof t, st->seconds * 1e9));
     draw_blank(w, y, 0, width, TH_NORMAL);
     draw_text(w, y, 0, width - 1, TH_ROLE, line);
     char role[300], path[1100];
@@ -237,11 +262,12 @@ static void draw_header(view *v, WINDOW *w, int y, int width) {
     draw_text(w, y + 1, 0, width - 1, TH_DIM, line);
 }
 
-static void draw_headings(WINDOW *w, int y, const source_cols *c, int width) {
+static void draw_headings(const source_state *st, WINDOW *w, int y, const source_cols *c,
+                          int width) {
     draw_blank(w, y, 0, width, TH_COLUMNS);
     draw_text_right(w, y, c->line_x, 6, TH_COLUMNS, "line");
     draw_text_right(w, y, c->share_x, 6, TH_COLUMNS, "share");
-    draw_text_right(w, y, c->samples_x, 8, TH_COLUMNS, "samples");
+    draw_text_right(w, y, c->samples_x, 8, TH_COLUMNS, st->measured ? "hits" : "samples");
     draw_text(w, y, c->text_x, width - c->text_x - 1, TH_COLUMNS, "source");
 }
 
@@ -255,12 +281,12 @@ static void draw_row(view *v, WINDOW *w, int y, const source_cols *c, const list
         draw_text_right(w, y, c->line_x, 6, TH_DIM, buf);
     }
     if (l) {
-        double share = st->samples ? (double)l->samples / (double)st->samples : 0;
+        double share = share_of(st, l);
         if (c->bar_w)
             draw_bar(w, y, c->bar_x, c->bar_w, share);
         draw_text_right(w, y, c->share_x, 6, share >= 0.1 ? TH_WARN : TH_NORMAL,
                         fmt_percent(buf, sizeof buf, share, 1));
-        draw_text_right(w, y, c->samples_x, 8, TH_NORMAL, fmt_ucount(buf, sizeof buf, l->samples));
+        draw_text_right(w, y, c->samples_x, 8, TH_NORMAL, fmt_ucount(buf, sizeof buf, count_of(l)));
     }
     int tw = width - c->text_x - 1;
     if (r->kind == ROW_FUNCTION)
@@ -283,7 +309,7 @@ static void source_draw(view *v, WINDOW *w, int top, int height, int width) {
                  v->app->source_dir || !st->file_len ? "" : "; --source-dir DIR says where");
         draw_text(w, top + head++, 0, width - 1, TH_WARN, line);
     }
-    draw_headings(w, top + head, &c, width);
+    draw_headings(st, w, top + head, &c, width);
     int list_h = height - head - 1;
     list_scroll_to_cursor(l, list_h);
     if (!l->nrows)
@@ -375,9 +401,10 @@ static void step_heat(view *v, int dir) {
     list_reveal(&v->list, st->rank[to]);
     const run_line *l = v->list.rows[st->rank[to]].item;
     char pct[32];
-    app_message(a, 0, "line %zu: %s%zu of %zu by heat, %s of the function's samples",
+    app_message(a, 0, "line %zu: %s%zu of %zu by heat, %s of the function's %s",
                 v->list.rows[st->rank[to]].index, to == 0 ? "the hottest, " : "", to + 1, st->nrank,
-                fmt_percent(pct, sizeof pct, (double)l->samples / (double)st->samples, 1));
+                fmt_percent(pct, sizeof pct, share_of(st, l), 1),
+                st->measured ? "measured time" : "samples");
 }
 
 static int source_action(view *v, enum action act) {
