@@ -1057,12 +1057,12 @@ static int write_elf_seeds(const char *dir) {
 #define SCOPE_FUZZ_H5_FIXTURES ""
 #endif
 
-/* fuzz_sp_import's seeds: scope-profiler's files of every schema and its
- * three-rank MPI file (tests/fixtures/scope-profiler-h5), each whole and
- * cut in half. */
+/* fuzz_sp_import's seeds: scope-profiler's files of every schema, its
+ * three-rank MPI file and a file with line_profile records
+ * (tests/fixtures/scope-profiler-h5), each whole and cut in half. */
 static int write_h5_seeds(const char *dir) {
     static const char *const names[] = {"schema-1.h5", "schema-2.h5", "schema-3.h5",
-                                        "mpi-3-ranks.h5"};
+                                        "mpi-3-ranks.h5", "line-profile.h5"};
     int failed = 0;
     for (size_t i = 0; i < sizeof names / sizeof *names && !failed; i++) {
         char path[4096], half[64];

@@ -102,6 +102,15 @@ void spw_attr_int(hid_t obj, const char *name, int64_t v) {
     H5Sclose(sp);
 }
 
+void spw_attr_double(hid_t obj, const char *name, double v) {
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    OK(a);
+    OK(H5Awrite(a, H5T_NATIVE_DOUBLE, &v));
+    H5Aclose(a);
+    H5Sclose(sp);
+}
+
 void spw_attr_str(hid_t obj, const char *name, const char *v) {
     hid_t t = utf8_string();
     hid_t sp = H5Screate(H5S_SCALAR);

@@ -35,6 +35,7 @@ void spw_strings(hid_t loc, const char *name, const char *const *v, size_t n);
 
 /* Scalar attributes on obj. */
 void spw_attr_int(hid_t obj, const char *name, int64_t v);
+void spw_attr_double(hid_t obj, const char *name, double v);
 void spw_attr_str(hid_t obj, const char *name, const char *v);
 /* An attribute of n variable-length UTF-8 strings (schema 1's tags). */
 void spw_attr_strs(hid_t obj, const char *name, const char *const *v, size_t n);

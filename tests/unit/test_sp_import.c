@@ -14,6 +14,7 @@
 #include "run_load.h"
 #include "run_model.h"
 #include "run_sp_loader.h"
+#include "sp_check.h"
 #include "sp_h5_write.h"
 #include "unit_util.h"
 
@@ -151,26 +152,12 @@ START_TEST(mpi_file_of_three_ranks) {
 }
 END_TEST
 
-/* The output of a shell command line and its exit status. */
-static char *output_of(const char *cmd, int *status) {
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t cap = 1 << 16, n = 0;
-    char *out = malloc(cap);
-    ck_assert_ptr_nonnull(out);
-    while (n + 1 < cap && (n += fread(out + n, 1, cap - 1 - n, p)) && !feof(p))
-        ;
-    out[n] = '\0';
-    *status = pclose(p);
-    return out;
-}
-
 START_TEST(browser_and_lines_open_the_mpi_file) {
     char path[1024], cmd[3000];
     fixture(path, sizeof path, "mpi-3-ranks.h5");
     int st;
     snprintf(cmd, sizeof cmd, "'%s' '%s' --size 100x16 --print", scope_tui, path);
-    char *screen = output_of(cmd, &st);
+    char *screen = sp_output_of(cmd, &st);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "browser: status %d: %s", st, screen);
     ck_assert_msg(strstr(screen, "3 processes") && strstr(screen, "scope-profiler x3"), "%s",
                   screen);
@@ -183,13 +170,13 @@ START_TEST(browser_and_lines_open_the_mpi_file) {
     free(screen);
 
     snprintf(cmd, sizeof cmd, "'%s' '%s' --view overview --size 120x30 --print", scope_tui, path);
-    screen = output_of(cmd, &st);
+    screen = sp_output_of(cmd, &st);
     ck_assert_msg(strstr(screen, "source       scope-profiler HDF5, schema 1, MPI size 3"), "%s",
                   screen);
     free(screen);
 
     snprintf(cmd, sizeof cmd, "'%s' report --json '%s'", scope_tui, path);
-    char *json = output_of(cmd, &st);
+    char *json = sp_output_of(cmd, &st);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "report --json: status %d", st);
     ck_assert_msg(strstr(json, "\"source\":\t\"scope-profiler HDF5, schema 1, MPI size 3") &&
                       strstr(json, "\"exact_percentiles\":\ttrue"),
@@ -197,7 +184,7 @@ START_TEST(browser_and_lines_open_the_mpi_file) {
     free(json);
 
     snprintf(cmd, sizeof cmd, "'%s' lines '%s' 2>&1", scope_tui, path);
-    char *out = output_of(cmd, &st);
+    char *out = sp_output_of(cmd, &st);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "lines: status %d: %s", st, out);
     ck_assert_msg(strstr(out, "has no line samples: the file holds no line profile"), "%s", out);
     free(out);
@@ -212,7 +199,7 @@ START_TEST(browser_shows_tags) {
     fixture(path, sizeof path, "schema-1.h5");
     snprintf(cmd, sizeof cmd, "'%s' '%s' --size 100x30 --keys j --print", scope_tui, path);
     int st;
-    char *out = output_of(cmd, &st);
+    char *out = sp_output_of(cmd, &st);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "browser: status %d", st);
     ck_assert_msg(strstr(out, "tags golden   solver.py:7"), "no tags in the pane:\n%s", out);
     free(out);
@@ -394,25 +381,7 @@ END_TEST
 /* path fails to load with a message holding want, and `scope-tui report`
  * says one line naming it and exits 2. */
 static void refused(const char *path, const char *want) {
-    run_model *m = NULL;
-    char msg[1024];
-    enum run_load_error e = run_load(path, NULL, &m, msg, sizeof msg);
-    ck_assert_msg(e != RUN_OK, "%s loaded", path);
-    ck_assert_ptr_null(m);
-    ck_assert_msg(strstr(msg, want) && strstr(msg, path), "%s: '%s' lacks '%s'", path, msg, want);
-
-    char err[700], cmd[3000];
-    snprintf(err, sizeof err, "%s/stderr.txt", dir);
-    snprintf(cmd, sizeof cmd, "'%s' report '%s' >/dev/null 2>'%s'", scope_tui, path, err);
-    int st = system(cmd);
-    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: exit status %d", path, st);
-    FILE *fp = fopen(err, "r");
-    ck_assert_ptr_nonnull(fp);
-    char line[2048], more[16];
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
-    ck_assert_msg(!fgets(more, sizeof more, fp), "%s: more than one line on stderr", path);
-    fclose(fp);
-    ck_assert_msg(strstr(line, path) && strstr(line, want), "%s: %s", path, line);
+    sp_refused(scope_tui, dir, path, want);
 }
 
 static void write_text(const char *path, const char *text) {
@@ -514,7 +483,7 @@ START_TEST(tags_of_every_schema) {
     char cmd[1400];
     snprintf(cmd, sizeof cmd, "'%s' report --json '%s'", scope_tui, path);
     int st;
-    char *out = output_of(cmd, &st);
+    char *out = sp_output_of(cmd, &st);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "report --json: status %d", st);
     cJSON *doc = cJSON_Parse(out);
     ck_assert_ptr_nonnull(doc);
@@ -591,38 +560,6 @@ static hid_t one_row_file(const char *path, int schema, const int64_t *start, co
                                           .nevents = nevents});
     return f;
 }
-
-/* scope-profiler's line_profile records (/rankN/line_profile/I/, as its
- * h5writer writes them with use_line_profiler=True) are not read: the
- * regions still are, and lines says the file holds no line profile. */
-START_TEST(line_profile_records_left_unread) {
-    char path[600], cmd[1400];
-    path_in(path, sizeof path, "lineprof.h5");
-    hid_t f = spw_create(path);
-    int64_t s[] = {10, 20}, e[] = {15, 30}, lines[] = {11, 12}, hits[] = {1, 50001},
-            times[] = {1001, 9164135};
-    spw_region1(f, 0, "compute", s, e, 2, "ex.py", 9);
-    hid_t g = spw_group(f, "rank0/line_profile/0");
-    spw_attr_str(g, "region", "compute");
-    spw_attr_str(g, "filename", "ex.py");
-    spw_attr_str(g, "function", "compute");
-    spw_attr_int(g, "first_lineno", 9);
-    spw_int64s(g, "line_numbers", lines, 2);
-    spw_int64s(g, "hits", hits, 2);
-    spw_int64s(g, "times", times, 2);
-    H5Gclose(g);
-    spw_close(f);
-    run_model *m = load_ok(path);
-    ck_assert_uint_eq(phase(m, "compute")->dist.count, 2);
-    run_free(m);
-    snprintf(cmd, sizeof cmd, "'%s' lines '%s' 2>&1", scope_tui, path);
-    int st;
-    char *out = output_of(cmd, &st);
-    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3, "lines: status %d: %s", st, out);
-    ck_assert_msg(strstr(out, "has no line samples: the file holds no line profile"), "%s", out);
-    free(out);
-}
-END_TEST
 
 START_TEST(bad_tags) {
     char path[600];
@@ -790,7 +727,6 @@ int main(int argc, char **argv) {
     tcase_add_test(good, a_million_events);
     tcase_add_test(good, tags_of_every_schema);
     tcase_add_test(good, browser_shows_tags);
-    tcase_add_test(good, line_profile_records_left_unread);
     suite_add_tcase(s, good);
     TCase *bad = tcase_create("bad files");
     tcase_set_timeout(bad, 120);
