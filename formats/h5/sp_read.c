@@ -185,15 +185,17 @@ int sp_attr_tags(hid_t obj, char **out, char *msg, size_t len) {
     return rc;
 }
 
-/* An integer attribute of obj; 0 with *v set, -1 when absent or no integer. */
-int sp_attr_int(hid_t obj, const char *name, int64_t *v) {
+/* One number attribute of obj read as mem_type (HDF5 converts): an
+ * integer, or (floats) a float too.  0 with *v set, or -1. */
+static int attr_number(hid_t obj, const char *name, hid_t mem_type, int floats, void *v) {
     if (H5Aexists(obj, name) <= 0)
         return -1;
     hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
     int ok = 0;
     hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    if (sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1 && sp_is_class(a, 0, H5T_INTEGER))
-        ok = H5Aread(a, H5T_NATIVE_INT64, v) >= 0;
+    if (sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1 &&
+        (sp_is_class(a, 0, H5T_INTEGER) || (floats && sp_is_class(a, 0, H5T_FLOAT))))
+        ok = H5Aread(a, mem_type, v) >= 0;
     if (sp >= 0)
         H5Sclose(sp);
     if (a >= 0)
@@ -201,18 +203,10 @@ int sp_attr_int(hid_t obj, const char *name, int64_t *v) {
     return ok ? 0 : -1;
 }
 
+int sp_attr_int(hid_t obj, const char *name, int64_t *v) {
+    return attr_number(obj, name, H5T_NATIVE_INT64, 0, v);
+}
+
 int sp_attr_double(hid_t obj, const char *name, double *v) {
-    if (H5Aexists(obj, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-    int ok = 0;
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    if (sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1 &&
-        (sp_is_class(a, 0, H5T_FLOAT) || sp_is_class(a, 0, H5T_INTEGER)))
-        ok = H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0;
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (a >= 0)
-        H5Aclose(a);
-    return ok ? 0 : -1;
+    return attr_number(obj, name, H5T_NATIVE_DOUBLE, 1, v);
 }

@@ -50,4 +50,20 @@ static inline void sp_refused(const char *scope_tui, const char *scratch, const 
     ck_assert_msg(strstr(line, path) && strstr(line, want), "%s: %s", path, line);
 }
 
+/* A fresh scratch folder under $TMPDIR (or /tmp) named after name, made
+ * before the suite runs (no check may fail there).  0, or -1 with errno. */
+static inline int sp_make_scratch(char *dir, size_t cap, const char *name) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, cap, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+/* Removes the scratch folder and what the tests left in it. */
+static inline void sp_remove_scratch(const char *dir) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
 #endif

@@ -709,9 +709,7 @@ int main(int argc, char **argv) {
     }
     fixtures = argv[1];
     scope_tui = argv[2];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/scope-sp-import-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
+    if (sp_make_scratch(dir, sizeof dir, "scope-sp-import") < 0) {
         perror(dir);
         return EXIT_FAILURE;
     }
@@ -742,9 +740,6 @@ int main(int argc, char **argv) {
     tcase_add_test(bad, a_file_that_crashes_hdf5);
     suite_add_tcase(s, bad);
     int rc = unit_run(s);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    sp_remove_scratch(dir);
     return rc;
 }
