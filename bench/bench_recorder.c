@@ -695,6 +695,7 @@ static int snapshot_child(const char *dir, int nodes) {
     printf("  %-40s %10.2f ms (median of %d)\n", what, median(ms, SNAP_FLUSHES), SNAP_FLUSHES);
     printf("  %-40s %10.0f bytes\n", "  snapshot frame, mean",
            (double)fs.snap_bytes / fs.snap_frames);
+    fflush(stdout); /* the caller leaves by _exit */
     return 0;
 }
 
