@@ -93,20 +93,29 @@ static void copy_counter(const void *from, void *to) {
 
 /* ---- one thread ------------------------------------------------------------ */
 
+static scope_record thread_record(const rec_thread *t) {
+    scope_record r = {.type = SCOPE_REC_THREAD};
+    r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono_ns, REC_STR(t->name)};
+    return r;
+}
+
+static scope_record node_record(const rec_thread *t, const rec_node *n) {
+    scope_record r = {.type = SCOPE_REC_PHASE_NODE};
+    r.u.phase_node =
+        (scope_rec_phase_node){n->id, n->parent_id, n->name, t->index, n->flags, n->file, n->line};
+    return r;
+}
+
 /* What the log lacks of t's definitions; a snapshot restates them all. */
 static void add_definitions(const rec_frame_ctx *f, rec_thread *t, uint32_t nn) {
     scope_record r;
     if (!t->w_defined || f->snapshot) {
-        r = (scope_record){.type = SCOPE_REC_THREAD};
-        r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono_ns, REC_STR(t->name)};
+        r = thread_record(t);
         rec_frame_add(f, &r);
         t->w_defined = 1;
     }
     for (uint32_t i = f->snapshot ? 1 : t->w_nodes + 1; i <= nn; i++) {
-        rec_node *n = rec_node_at(t, i);
-        r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
-        r.u.phase_node = (scope_rec_phase_node){n->id,    n->parent_id, n->name, t->index,
-                                                n->flags, n->file,      n->line};
+        r = node_record(t, rec_node_at(t, i));
         rec_frame_add(f, &r);
     }
     t->w_nodes = nn;
@@ -382,14 +391,10 @@ static void encode(const rec_frame_ctx *f) {
  * definitions and the final values of its aggregates.  It has exited, so
  * its values no longer change. */
 static void keep_final(rec_thread *t) {
-    scope_record r = {.type = SCOPE_REC_THREAD};
-    r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono_ns, REC_STR(t->name)};
+    scope_record r = thread_record(t);
     rec_kept_add(&r);
     for (uint32_t i = 1; i <= t->w_nodes; i++) {
-        rec_node *n = rec_node_at(t, i);
-        r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
-        r.u.phase_node = (scope_rec_phase_node){n->id,    n->parent_id, n->name, t->index,
-                                                n->flags, n->file,      n->line};
+        r = node_record(t, rec_node_at(t, i));
         rec_kept_add(&r);
     }
     for (uint32_t i = 1; i <= t->w_nodes; i++) {
