@@ -226,7 +226,10 @@ static int collect_and_write(int reason, int snapshot) {
             rec_warn("cannot write %s: %s (recording continues in memory)", wr.log.path,
                      strerror((int)-rc));
         wr.last_errno = (uint64_t)-rc;
-        if (scope_log_writer_pending(wr.log.w) > PENDING_LIMIT) {
+        /* A snapshot's records must not wait for the next frame, which is
+         * no snapshot (MARK_STATE belongs in snapshots only): dropped, and
+         * that frame sends everything again instead. */
+        if (snapshot || scope_log_writer_pending(wr.log.w) > PENDING_LIMIT) {
             scope_log_writer_discard(wr.log.w);
             reset_sent_state();
             wr.failed_mark_added = 0; /* it was discarded with the rest */
@@ -268,8 +271,8 @@ static int snapshot_due(int reason) {
 /* One frame and, when due, the snapshot after it.  Only after a frame that
  * reached the file: a frame whose write failed keeps its records pending,
  * events among them, and they must not go into a snapshot.  A snapshot that
- * fails is owed and written after the next frame that succeeds.  Returns the
- * frame's result, which is what a flush waits for. */
+ * fails is dropped, owed, and written after the next frame that succeeds.
+ * Returns the frame's result, which is what a flush waits for. */
 static int write_frame(int reason) {
     int rc = collect_and_write(reason, 0);
     if (rc == 0 && snapshot_due(reason) && collect_and_write(reason, 1) < 0) {
