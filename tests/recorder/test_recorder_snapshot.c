@@ -129,7 +129,11 @@ static void keep_mark(mark **v, size_t *n, const scope_rec_mark *m) {
     ck_assert_ptr_nonnull(*v);
     mark *k = &(*v)[(*n)++];
     k->m = *m;
-    k->text = strndup((const char *)m->text.ptr, m->text.len);
+    k->text = malloc(m->text.len + 1); /* the text is not NUL-terminated */
+    ck_assert_ptr_nonnull(k->text);
+    if (m->text.len)
+        memcpy(k->text, m->text.ptr, m->text.len);
+    k->text[m->text.len] = '\0';
     k->m.text = (scope_bytes){(const uint8_t *)k->text, m->text.len};
 }
 
