@@ -14,7 +14,8 @@
  *          open when it exits: more marks than a snapshot copies
  *   fork   one round, then a forked child works RT_SNAP_ROUNDS / 4 rounds
  *          in phases of its own and exits 0; the parent waits, exits 0
- * The driver sets SCOPE_FRAME_INTERVAL and SCOPE_SAMPLE_INTERVAL. */
+ * The driver sets SCOPE_FRAME_INTERVAL, SCOPE_SAMPLE_INTERVAL and the trace
+ * window (SCOPE_TRACE). */
 #define _GNU_SOURCE
 #include "rt_common.h"
 
@@ -98,7 +99,11 @@ static void work(int rounds, int flush_halfway) {
     pthread_create(&e, NULL, early_exit, NULL);
     pthread_join(e, NULL);
     if (flush_halfway) {
-        sleep_ms((long)rounds * RT_SNAP_ROUND_MS / 2);
+        /* Busy, so the line sampler, which follows only this thread in a
+         * TSan build, has samples to write. */
+        SCOPE_PHASE("main_busy") {
+            spin_us((long)rounds * RT_SNAP_ROUND_MS * 1000 / 2);
+        }
         scope_flush();
     }
     if (atomic_load(&forever)) {
@@ -124,7 +129,6 @@ int main(int argc, char **argv) {
     }
     if (scope_init(argv[1], "snap") != 0)
         return 1;
-    scope_trace_window("outer", 3, 6);
     scope_lines_begin(NULL);
     const char *mode = argv[2];
     if (strcmp(mode, "run") == 0) {
