@@ -12,6 +12,9 @@
  *   bench_recorder --sample-size INTERVAL SECONDS  the samples' part alone,
  *                               sampling every INTERVAL s for SECONDS (the
  *                               1 Hz truth: --sample-size 1 150)
+ *   bench_recorder --snapshot   the time scope_flush() takes to write a
+ *                               snapshot frame of 1,000 and of 10,000 phase
+ *                               nodes, and its size
  *   bench_recorder --sampler    CPU time the resource sampler costs per
  *                               sample, in a process of 16 threads that all
  *                               move bytes
@@ -385,11 +388,21 @@ static void *actor_thread(void *arg) {
     return NULL;
 }
 
-/* Sizes of the log's frames, split by whether they carry histograms. */
+/* Sizes of the log's frames, split by whether they carry histograms; the
+ * snapshot frames apart. */
 typedef struct frame_sizes {
     long total, frames;
     long hist_frames, hist_bytes, plain_frames, plain_bytes;
+    long snap_frames, snap_bytes;
 } frame_sizes;
+
+/* Adds the frame that ends at `end` to its kind. */
+static void count_frame(frame_sizes *fs, int kind, long bytes) {
+    long *n[] = {&fs->plain_frames, &fs->hist_frames, &fs->snap_frames};
+    long *b[] = {&fs->plain_bytes, &fs->hist_bytes, &fs->snap_bytes};
+    *n[kind] += 1;
+    *b[kind] += bytes;
+}
 
 static int measure_log(const char *path, frame_sizes *fs) {
     char msg[256];
@@ -401,26 +414,22 @@ static int measure_log(const char *path, frame_sizes *fs) {
     fs->total = (long)scope_log_reader_info(r)->file_size;
     scope_rec_frame fr;
     uint64_t off, prev_off = 0;
-    int prev_hist = -1;
+    int prev_kind = -1; /* 0 plain, 1 with histograms, 2 a snapshot */
     while (scope_log_reader_next_frame(r, &fr, &off)) {
-        /* Frame 0 is closed as the writer starts, before the workload has
-         * done anything: it represents neither kind. */
-        if (prev_hist >= 0 && fr.seq > 1) {
-            *(prev_hist ? &fs->hist_bytes : &fs->plain_bytes) += (long)(off - prev_off);
-            *(prev_hist ? &fs->hist_frames : &fs->plain_frames) += 1;
-        }
+        /* Frames 0 and 1 (its snapshot) are closed as the writer starts,
+         * before the workload has done anything: they represent no kind. */
+        if (prev_kind >= 0 && fr.seq > 2)
+            count_frame(fs, prev_kind, (long)(off - prev_off));
         scope_record rec;
-        prev_hist = 0;
+        prev_kind = fr.flags & SCOPE_FRAME_F_SNAPSHOT ? 2 : 0;
         while (scope_log_reader_next_record(r, &rec))
-            if (rec.type == SCOPE_REC_PHASE_AGG && rec.u.phase_agg.nbins)
-                prev_hist = 1;
+            if (rec.type == SCOPE_REC_PHASE_AGG && rec.u.phase_agg.nbins && !prev_kind)
+                prev_kind = 1;
         prev_off = off;
         fs->frames++;
     }
-    if (prev_hist >= 0) {
-        *(prev_hist ? &fs->hist_bytes : &fs->plain_bytes) += fs->total - (long)prev_off;
-        *(prev_hist ? &fs->hist_frames : &fs->plain_frames) += 1;
-    }
+    if (prev_kind >= 0)
+        count_frame(fs, prev_kind, fs->total - (long)prev_off);
     scope_log_reader_close(r);
     return 0;
 }
@@ -547,6 +556,36 @@ static int hist_frames_in_hour(int hour, int growth, int *frames) {
     return n;
 }
 
+/* Bytes of hour `hour` under the automatic schedule (hist_frames_in_hour)
+ * with `plain` and `hist` bytes a frame, and, when snap > 0, a snapshot of
+ * `snap` bytes after the first frame and after every periodic frame that
+ * takes the log `snap` bytes past the newest snapshot (recorder/writer.c,
+ * snapshot_due).  *snaps gets the hour's snapshots. */
+static double hour_bytes(int hour, double plain, double hist, double snap, int *snaps) {
+    double last_interval = -1e9, last_sent = 0, bytes = 0, since = 0;
+    int n = 0;
+    for (double t = 5; t <= 3600.0 * (hour + 1); t += t < 300 ? 5 : 30) {
+        int h = last_sent == 0 || t - last_interval >= 120;
+        if (h)
+            last_interval = t;
+        h = h || t >= last_sent * 9 / 8;
+        if (h)
+            last_sent = t;
+        double frame = h ? hist : plain, s = 0;
+        since += frame;
+        if (snap > 0 && (t == 5 || since >= snap)) {
+            s = snap;
+            since = 0;
+        }
+        if (t > 3600.0 * hour) {
+            bytes += frame + s;
+            n += s > 0;
+        }
+    }
+    *snaps = n;
+    return bytes;
+}
+
 static int log_size_bench(const char *dir, int seconds) {
     unsetenv("SCOPE_FRAME_INTERVAL");
     unsetenv("SCOPE_HIST_INTERVAL");
@@ -561,7 +600,7 @@ static int log_size_bench(const char *dir, int seconds) {
         return 1;
     unsetenv("SCOPE_SAMPLE_INTERVAL");
     frame_sizes fs = {0};
-    if (measure_log(path, &fs) < 0 || !fs.plain_frames || !fs.hist_frames)
+    if (measure_log(path, &fs) < 0 || !fs.plain_frames || !fs.hist_frames || !fs.snap_frames)
         return 1;
     double plain = (double)fs.plain_bytes / fs.plain_frames;
     double hist = (double)fs.hist_bytes / fs.hist_frames;
@@ -581,6 +620,8 @@ static int log_size_bench(const char *dir, int seconds) {
            fs.plain_frames);
     printf("  %-40s %10.0f bytes (%ld frames)\n", "frame with histograms, mean", hist,
            fs.hist_frames);
+    double snap = (double)fs.snap_bytes / fs.snap_frames;
+    printf("  %-40s %10.0f bytes (%ld frames)\n", "snapshot frame, mean", snap, fs.snap_frames);
     char what[80];
     snprintf(what, sizeof what, "first process-hour (%d + %d frames)", frames1 - hist1, hist1);
     printf("  %-40s %10.1f KiB\n", what, hour / 1024);
@@ -588,11 +629,91 @@ static int log_size_bench(const char *dir, int seconds) {
     printf("  %-40s %10.1f KiB\n", what, interval_only / 1024);
     snprintf(what, sizeof what, "second process-hour (%d + %d frames)", frames2 - hist2, hist2);
     printf("  %-40s %10.1f KiB\n", what, later / 1024);
+    int snaps1, snaps2;
+    double with1 = hour_bytes(0, plain, hist, snap, &snaps1);
+    double with2 = hour_bytes(1, plain, hist, snap, &snaps2);
+    snprintf(what, sizeof what, "first hour with snapshots (%d of them)", snaps1);
+    printf("  %-40s %10.1f KiB\n", what, with1 / 1024);
+    snprintf(what, sizeof what, "second hour with snapshots (%d)", snaps2);
+    printf("  %-40s %10.1f KiB\n", what, with2 / 1024);
     double samples = sample_bytes_per_hour(dir, 0.05, 10);
     if (samples < 0)
         return 1;
     printf("\n  %-40s %10.1f KiB\n", "phases + samples, first process-hour",
            (hour + samples) / 1024);
+    printf("  %-40s %10.1f KiB\n", "  the same with snapshots", (with1 + samples) / 1024);
+    return 0;
+}
+
+/* ---- a snapshot's cost ------------------------------------------------------- */
+
+#define SNAP_FLUSHES 7
+
+/* In a child process: `nodes` phases (100 top-level, the rest nested one
+ * level under them), each entered 50 times with durations over a few
+ * histogram octaves and a counter each, all on one thread; then
+ * scope_flush() SNAP_FLUSHES times with nothing changed between, each
+ * writing a frame with nothing in it and the snapshot after it (every
+ * definition and aggregate, histograms included).  Prints the median
+ * flush and the last snapshot's size. */
+static int snapshot_child(const char *dir, int nodes) {
+    setenv("SCOPE_QUIET", "1", 1);
+    setenv("SCOPE_FRAME_INTERVAL", "3600", 1); /* no periodic frame meanwhile */
+    setenv("SCOPE_SAMPLE_INTERVAL", "0", 1);
+    if (scope_init(dir, "snapshot") != 0)
+        return 3;
+    char name[32];
+    for (int i = 0; i < nodes; i++) {
+        int top = i % 100;
+        snprintf(name, sizeof name, "top%d", top);
+        scope_phase_begin(name);
+        if (i >= 100) {
+            snprintf(name, sizeof name, "n%d", i);
+            for (int k = 0; k < 50; k++) {
+                scope_phase_begin(name);
+                spin_us((unsigned)(k % 5));
+                scope_count("items", k);
+                scope_phase_end();
+            }
+        }
+        scope_phase_end();
+    }
+    scope_flush(); /* everything, once */
+    double ms[SNAP_FLUSHES];
+    for (int i = 0; i < SNAP_FLUSHES; i++) {
+        uint64_t t0 = now_ns();
+        scope_flush();
+        ms[i] = (double)(now_ns() - t0) / 1e6;
+    }
+    scope_shutdown();
+    char path[4096];
+    frame_sizes fs = {0};
+    if (find_log(dir, path, sizeof path) < 0 || measure_log(path, &fs) < 0 || !fs.snap_frames)
+        return 1;
+    char what[80];
+    snprintf(what, sizeof what, "%d phase nodes: flush + snapshot", nodes);
+    printf("  %-40s %10.2f ms (median of %d)\n", what, median(ms, SNAP_FLUSHES), SNAP_FLUSHES);
+    printf("  %-40s %10.0f bytes\n", "  snapshot frame, mean",
+           (double)fs.snap_bytes / fs.snap_frames);
+    fflush(stdout); /* the caller leaves by _exit */
+    return 0;
+}
+
+static int snapshot_bench(const char *dir) {
+    printf("snapshot frames: the writer thread's time to close one (scope_flush() waits for "
+           "it)\n");
+    static const int sizes[] = {1000, 10000};
+    for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char d[4200];
+        snprintf(d, sizeof d, "%s/snapshot-%d", dir, sizes[i]);
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(snapshot_child(d, sizes[i]));
+        int st;
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            return 1;
+    }
     return 0;
 }
 
@@ -723,6 +844,8 @@ int main(int argc, char **argv) {
     atexit(cleanup);
     if (argc == 2 && !strcmp(argv[1], "--memory"))
         return memory_bench(run_dir);
+    if (argc == 2 && !strcmp(argv[1], "--snapshot"))
+        return snapshot_bench(run_dir);
     if (argc == 2 && !strcmp(argv[1], "--sampler"))
         return sampler_bench(run_dir);
     if (argc == 4 && !strcmp(argv[1], "--sample-size"))
@@ -730,9 +853,9 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "--log-size"))
         return log_size_bench(run_dir, argc > 2 ? atoi(argv[2]) : 60);
     if (argc != 1) {
-        fprintf(stderr,
-                "usage: bench_recorder [--memory | --log-size [SECONDS] | --sampler | --loop MODE "
-                "N]\n");
+        fprintf(stderr, "usage: bench_recorder [--memory | --log-size [SECONDS] | --snapshot | "
+                        "--sampler | --loop MODE "
+                        "N]\n");
         return 2;
     }
 

@@ -17,6 +17,8 @@ typedef struct rec_frame_ctx {
     int with_hist;  /* phase aggregates carry their histograms */
     int stuck_ok;   /* closed for a signal: take what an owner stopped mid-update left */
     int resend_all; /* every aggregate again: the frames before it were lost */
+    int snapshot;   /* this frame is a snapshot (format 1.7, docs/format.md 5.2.1): definitions and
+                       aggregates only, no events */
 } rec_frame_ctx;
 
 #define REC_BYTES(s, n) ((scope_bytes){(const uint8_t *)(s), (n)})
@@ -24,10 +26,19 @@ typedef struct rec_frame_ctx {
 
 /* Adds a record to the open frame.  A frame that would pass the format's
  * size limit (a process with hundreds of thousands of phase nodes) is closed
- * as a periodic frame first, and the record goes into the next one. */
+ * as a periodic frame first, and the record goes into the next one; a
+ * snapshot is never split so (its first part would not be one): the record
+ * is refused and rec_frame_snapshot_overflowed says so. */
 int rec_frame_add(const rec_frame_ctx *f, const scope_record *r);
+/* The same for a record already encoded (type and body). */
+int rec_frame_add_raw(const rec_frame_ctx *f, uint32_t type, const void *body, size_t len);
+/* Whether a record was refused from the snapshot being written since the
+ * last call: it is incomplete and must not be written.  Clears the flag. */
+int rec_frame_snapshot_overflowed(void);
 /* A mark (docs/format.md, MARK); the _sub form also carries a subkind and a
- * second figure, which only unbalanced marks have. */
+ * second figure, which only unbalanced marks have.  Marks are events: a
+ * snapshot frame holds none.  Every mark added is also kept as a copy for
+ * the snapshots' MARK_STATE (mark_copies.h). */
 void rec_frame_mark(const rec_frame_ctx *f, uint32_t kind, uint32_t thread, int64_t value,
                     const char *text);
 void rec_frame_mark_sub(const rec_frame_ctx *f, uint32_t kind, uint32_t subkind, uint32_t thread,

@@ -23,10 +23,12 @@
  *               timers and rings), lines_store (modules, interned stacks,
  *               sample counts)
  *   process     identity (who this process is), logfile (its log)
- *   frames      frame: adding records to the frame being written
+ *   frames      mark_copies (the marks written, for snapshots), frame:
+ *               adding records to the frame being written, kept_records
+ *               (what snapshots restate of threads that are gone)
  *   sources     source (the row type), source_process, source_names,
  *               source_phases, source_lines, source_resources,
- *               source_trace (the rows), sources (the table)
+ *               source_trace, source_marks (the rows), sources (the table)
  *   writer      writer: frames, the writer thread, flush requests
  *   signals     flush on SIGTERM, SIGINT, SIGHUP and SIGUSR1
  *   lifecycle   scope_init, scope_shutdown, scope_flush, exit and fork

@@ -66,15 +66,16 @@ static int room(void **p, uint32_t *cap, uint32_t need, size_t size) {
     return 0;
 }
 
-static void copy_group(uint32_t gi, rec_lines_group *g) {
-    if (g->version == g->w_version)
+/* A group's counts the log lacks; a snapshot's copy takes every count. */
+static void copy_group(uint32_t gi, rec_lines_group *g, int all) {
+    if (g->version == g->w_version && !all)
         return;
     if (room((void **)&snap.groups, &snap.groups_cap, snap.ngroups + 1, sizeof *snap.groups) < 0)
         return; /* no memory: the next frame tries again */
     snap_group *s = &snap.groups[snap.ngroups];
     *s = (snap_group){gi, g->thread, g->node, snap.npairs, 0, g->version};
     for (uint32_t i = 0; i < g->n; i++) {
-        if (g->counts[i].count == g->written[i])
+        if (g->counts[i].count == g->written[i] && (!all || !g->counts[i].count))
             continue;
         if (room((void **)&snap.pairs, &snap.pairs_cap, snap.npairs + 1, sizeof *snap.pairs) < 0)
             return;
@@ -85,7 +86,6 @@ static void copy_group(uint32_t gi, rec_lines_group *g) {
 }
 
 static void select_frame(const rec_frame_ctx *f) {
-    (void)f;
     snap.on = atomic_load(&rec_lines_began);
     snap.ngroups = snap.npairs = 0;
     if (!snap.on)
@@ -97,7 +97,7 @@ static void select_frame(const rec_frame_ctx *f) {
     snap.stacks = rec_lines_store_nstacks();
     uint32_t ng = rec_lines_store_ngroups();
     for (uint32_t gi = 0; gi < ng; gi++)
-        copy_group(gi, rec_lines_store_group(gi));
+        copy_group(gi, rec_lines_store_group(gi), f->snapshot);
     snap.totals = rec_lines_store_totals();
     snap.flags =
         atomic_load(&rec_lines_flags) | (atomic_load(&rec_lines_active) ? SCOPE_LINES_F_ACTIVE : 0);
@@ -124,12 +124,13 @@ static void encode(const rec_frame_ctx *f) {
     if (!snap.on)
         return;
     scope_record r;
-    for (uint32_t id = w_modules + 1; id <= snap.modules; id++) {
+    /* A snapshot restates every definition. */
+    for (uint32_t id = f->snapshot ? 1 : w_modules + 1; id <= snap.modules; id++) {
         r = (scope_record){.type = SCOPE_REC_MODULE};
         r.u.module = *rec_lines_store_module(id);
         rec_frame_add(f, &r);
     }
-    for (uint32_t id = w_stacks + 1; id <= snap.stacks; id++) {
+    for (uint32_t id = f->snapshot ? 1 : w_stacks + 1; id <= snap.stacks; id++) {
         r = (scope_record){.type = SCOPE_REC_STACK};
         r.u.stack = *rec_lines_store_stack(id);
         rec_frame_add(f, &r);

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "config.h"
 #include "frame.h"
+#include "kept_records.h"
 #include "names.h"
 #include "thread.h"
 
@@ -92,19 +93,29 @@ static void copy_counter(const void *from, void *to) {
 
 /* ---- one thread ------------------------------------------------------------ */
 
+static scope_record thread_record(const rec_thread *t) {
+    scope_record r = {.type = SCOPE_REC_THREAD};
+    r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono_ns, REC_STR(t->name)};
+    return r;
+}
+
+static scope_record node_record(const rec_thread *t, const rec_node *n) {
+    scope_record r = {.type = SCOPE_REC_PHASE_NODE};
+    r.u.phase_node =
+        (scope_rec_phase_node){n->id, n->parent_id, n->name, t->index, n->flags, n->file, n->line};
+    return r;
+}
+
+/* What the log lacks of t's definitions; a snapshot restates them all. */
 static void add_definitions(const rec_frame_ctx *f, rec_thread *t, uint32_t nn) {
     scope_record r;
-    if (!t->w_defined) {
-        r = (scope_record){.type = SCOPE_REC_THREAD};
-        r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono_ns, REC_STR(t->name)};
+    if (!t->w_defined || f->snapshot) {
+        r = thread_record(t);
         rec_frame_add(f, &r);
         t->w_defined = 1;
     }
-    for (uint32_t i = t->w_nodes + 1; i <= nn; i++) {
-        rec_node *n = rec_node_at(t, i);
-        r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
-        r.u.phase_node = (scope_rec_phase_node){n->id,    n->parent_id, n->name, t->index,
-                                                n->flags, n->file,      n->line};
+    for (uint32_t i = f->snapshot ? 1 : t->w_nodes + 1; i <= nn; i++) {
+        r = node_record(t, rec_node_at(t, i));
         rec_frame_add(f, &r);
     }
     t->w_nodes = nn;
@@ -121,6 +132,31 @@ static void add_definitions(const rec_frame_ctx *f, rec_thread *t, uint32_t nn) 
 static int hist_grown(const rec_node *n, const node_snap *s) {
     uint64_t sent = n->w_hist_count;
     return sent && s->count - sent >= (sent >> HIST_RESEND_GROWTH_SHIFT) + 1;
+}
+
+/* The PHASE_AGG of node n from its copy s (the buckets in `bins`). */
+static scope_record agg_record(const rec_node *n, const node_snap *s, int with_hist) {
+    scope_record r = {.type = SCOPE_REC_PHASE_AGG};
+    r.u.phase_agg = (scope_rec_phase_agg){
+        .node = n->id,
+        .count = s->count,
+        .wall_ns = s->wall_ns,
+        .min_ns = s->count ? s->min_ns : 0,
+        .max_ns = s->max_ns,
+        .cpu_count = s->cpu_count,
+        .cpu_wall_ns = s->cpu_wall_ns,
+        .cpu_ns = s->cpu_ns,
+        .io_flags = s->io_count ? SCOPE_IO_MEASURED : 0,
+        .io_count = s->io_count,
+        .io_failed = s->io_failed,
+        .disk_read = s->disk_read,
+        .disk_write = s->disk_write,
+        .char_read = s->char_read,
+        .char_write = s->char_write,
+        .nbins = with_hist ? s->nbins : 0,
+        .bins = bins,
+    };
+    return r;
 }
 
 /* with_hist: the aggregate carries the node's histogram.  The frame decides,
@@ -142,26 +178,7 @@ static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
      * next frame writes it whole. */
     if (s.nbins == 0)
         return;
-    scope_record r = {.type = SCOPE_REC_PHASE_AGG};
-    r.u.phase_agg = (scope_rec_phase_agg){
-        .node = n->id,
-        .count = s.count,
-        .wall_ns = s.wall_ns,
-        .min_ns = s.count ? s.min_ns : 0,
-        .max_ns = s.max_ns,
-        .cpu_count = s.cpu_count,
-        .cpu_wall_ns = s.cpu_wall_ns,
-        .cpu_ns = s.cpu_ns,
-        .io_flags = s.io_count ? SCOPE_IO_MEASURED : 0,
-        .io_count = s.io_count,
-        .io_failed = s.io_failed,
-        .disk_read = s.disk_read,
-        .disk_write = s.disk_write,
-        .char_read = s.char_read,
-        .char_write = s.char_write,
-        .nbins = with_hist || !n->w_hist_count ? s.nbins : 0,
-        .bins = bins,
-    };
+    scope_record r = agg_record(n, &s, with_hist || !n->w_hist_count);
     if (r.u.phase_agg.nbins)
         n->w_hist_count = s.hist_total; /* may trail count: then it is resent */
     rec_frame_add(f, &r);
@@ -181,7 +198,7 @@ static void add_counters(const rec_frame_ctx *f, rec_thread *t) {
         rec_frame_add(f, &r);
         c->w_calls = s.calls;
         uint8_t sat = atomic_load_explicit(&c->saturated, memory_order_acquire);
-        if (sat != c->w_saturated) {
+        if (sat != c->w_saturated && !f->snapshot) {
             size_t len = 0;
             const char *name = rec_name_get(c->name, &len);
             char text[200];
@@ -310,13 +327,15 @@ static void add_open(const rec_frame_ctx *f, rec_thread *t) {
     rec_frame_add(f, &r);
 }
 
+/* A snapshot holds no marks: the caveats wait for the next frame. */
 static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
     uint32_t nn = t->w_frame_nodes;
     add_definitions(f, t, nn);
     for (uint32_t i = 1; i <= nn; i++)
         add_aggregate(f, rec_node_at(t, i), f->with_hist || t->w_final);
     add_counters(f, t);
-    add_caveats(f, t);
+    if (!f->snapshot)
+        add_caveats(f, t);
     if (!t->w_final)
         add_open(f, t);
 }
@@ -333,9 +352,10 @@ static rec_thread *frame_threads;
  * interned before it was created.  So the counts are read users first: a
  * thread's counters, then its nodes; and all of this before the names
  * source reads how many names to write (select runs before any encode).
- * Whatever is created after a count was read waits for the next frame. */
+ * Whatever is created after a count was read waits for the next frame.
+ * A thread that exited is retired by an ordinary frame, never a snapshot:
+ * the marks of its last copy (phases left open) are events. */
 static void select_frame(const rec_frame_ctx *f) {
-    (void)f;
     frame_threads = rec_threads_head();
     for (rec_thread *t = frame_threads; t; t = t->next) {
         if (atomic_load_explicit(&t->retired, memory_order_acquire))
@@ -343,13 +363,15 @@ static void select_frame(const rec_frame_ctx *f) {
         /* Read before the counts and the copy: a thread that exits while
          * it is copied has values this frame may not hold, so it is retired
          * a frame later. */
-        t->w_final = atomic_load_explicit(&t->exited, memory_order_acquire);
+        t->w_final = !f->snapshot && atomic_load_explicit(&t->exited, memory_order_acquire);
         t->w_frame_counters = atomic_load_explicit(&t->ncounters, memory_order_acquire);
         t->w_frame_nodes = atomic_load_explicit(&t->nnodes, memory_order_acquire);
     }
 }
 
 static void encode(const rec_frame_ctx *f) {
+    if (f->snapshot)
+        rec_kept_replay(f); /* the threads retired before */
     for (rec_thread *t = frame_threads; t; t = t->next) {
         if (atomic_load_explicit(&t->retired, memory_order_acquire))
             continue;
@@ -357,7 +379,7 @@ static void encode(const rec_frame_ctx *f) {
         if (t->w_final)
             add_open_phases(f, t, "when its thread exited");
     }
-    if (f->reason == SCOPE_FRAME_EXIT) {
+    if (f->reason == SCOPE_FRAME_EXIT && !f->snapshot) {
         for (rec_thread *t = frame_threads; t; t = t->next)
             if (!atomic_load_explicit(&t->retired, memory_order_acquire) &&
                 !atomic_load_explicit(&t->exited, memory_order_acquire))
@@ -365,12 +387,41 @@ static void encode(const rec_frame_ctx *f) {
     }
 }
 
+/* What the snapshots restate of a thread whose nodes are freed: its
+ * definitions and the final values of its aggregates.  It has exited, so
+ * its values no longer change. */
+static void keep_final(rec_thread *t) {
+    scope_record r = thread_record(t);
+    rec_kept_add(&r);
+    for (uint32_t i = 1; i <= t->w_nodes; i++) {
+        r = node_record(t, rec_node_at(t, i));
+        rec_kept_add(&r);
+    }
+    for (uint32_t i = 1; i <= t->w_nodes; i++) {
+        rec_node *n = rec_node_at(t, i);
+        node_snap s;
+        if (snap_node(n, &s, 1) && s.count && s.nbins) {
+            r = agg_record(n, &s, 1);
+            rec_kept_add(&r);
+        }
+    }
+    for (uint32_t i = 1; i <= t->w_frame_counters; i++) {
+        rec_counter *c = rec_counter_at(t, i);
+        counter_snap s;
+        rec_seq_read(&c->seq, copy_counter, c, &s, 1);
+        r = (scope_record){.type = SCOPE_REC_COUNTER};
+        r.u.counter = (scope_rec_counter){c->id, c->name, c->node_id, t->index, s.calls, s.total};
+        rec_kept_add(&r);
+    }
+}
+
 /* Threads that had exited before they were copied are now fully written:
- * free their nodes. */
+ * keep what the snapshots need of them and free their nodes. */
 static void frame_written(const rec_frame_ctx *f) {
     (void)f;
     for (rec_thread *t = rec_threads_head(); t; t = t->next) {
         if (t->w_final && !atomic_load_explicit(&t->retired, memory_order_relaxed)) {
+            keep_final(t);
             rec_thread_free_nodes(t);
             atomic_store_explicit(&t->retired, 1, memory_order_release);
         }
@@ -385,8 +436,14 @@ static void reset_sent(void) {
     }
 }
 
+/* A new file, the first or a forked child's: no thread retired into it. */
+static void writer_start(void) {
+    rec_kept_clear();
+}
+
 const rec_source rec_source_phases = {
     .name = "phases",
+    .writer_start = writer_start,
     .thread_attach = rec_thread_init_recording,
     .fork_child = rec_threads_fork_child,
     .reset_sent = reset_sent,

@@ -94,7 +94,7 @@ static void add_process(const rec_frame_ctx *f) {
 }
 
 static void encode(const rec_frame_ctx *f) {
-    if (!process_written) {
+    if (!process_written || f->snapshot) {
         add_process(f);
         process_written = 1;
     }

@@ -477,12 +477,14 @@ static void select_frame(const rec_frame_ctx *f) {
     /* Rounded up: a signal a moment after the last sample still gets its
      * interval. */
     uint64_t now = grain(rec_mono_ns() + GRAIN_NS - 1);
-    if (f->reason != SCOPE_FRAME_PERIODIC && rec_cfg.sample_interval_ns && smp.started &&
-        now > smp.t0)
+    if (f->reason != SCOPE_FRAME_PERIODIC && !f->snapshot && rec_cfg.sample_interval_ns &&
+        smp.started && now > smp.t0)
         sample(now);
 }
 
 static void encode(const rec_frame_ctx *f) {
+    if (f->snapshot)
+        return; /* intervals and the caveat are events: the next frame has them */
     unsigned g = 0;
     for (unsigned i = 0; i < smp.npending; i++) {
         scope_record rec = {.type = SCOPE_REC_RESOURCE};

@@ -156,7 +156,8 @@ static void encode(const rec_frame_ctx *f) {
     scope_rec_trace_window w;
     if (!rec_trace_window(&w))
         return;
-    if (sel_end > w_sent && add_events(f, w_sent, sel_end) == 0)
+    /* A snapshot holds no events: they wait for the next frame. */
+    if (!f->snapshot && sel_end > w_sent && add_events(f, w_sent, sel_end) == 0)
         w_sent = sel_end;
     w.events = w_sent; /* what the log holds, so far */
     if (!w_window_sent || f->resend_all || !same_window(&w, &w_last)) {

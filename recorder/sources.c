@@ -6,6 +6,7 @@
 #include "sources.h"
 
 #include "source_lines.h"
+#include "source_marks.h"
 #include "source_names.h"
 #include "source_phases.h"
 #include "source_process.h"
@@ -20,6 +21,7 @@ const rec_source *const rec_sources[] = {
     &rec_source_lines,     /* MODULE, STACK, STACK_SAMPLES (name threads and nodes), LINES */
     &rec_source_resources, /* RESOURCE: names phase nodes and threads */
     &rec_source_trace,     /* TRACE_WINDOW, TRACE, TRACE_COUNTS: name strings, threads, nodes */
+    &rec_source_marks,     /* MARK_STATE, in snapshots: copies of the marks above */
 };
 const unsigned rec_nsources = sizeof rec_sources / sizeof rec_sources[0];
 

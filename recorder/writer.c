@@ -59,6 +59,12 @@ static struct writer {
     int failed_mark_added; /* one FLUSH_FAILED mark per streak of failures */
     int resend_all;        /* the frames before were dropped: every aggregate again */
 
+    /* Snapshots (the schedule below): the writer thread's, under `work`. */
+    uint64_t snap_end;  /* the log's size after the newest snapshot; 0: none yet */
+    uint64_t snap_size; /* that snapshot's compressed size */
+    int snap_owed;      /* one was due and could not be written: at the next chance */
+    int snap_off;       /* this file's state is too large for one frame: none */
+
     /* The thread.  `thread`, `wake_fd` and `running` are the lifecycle's,
      * set before `running` publishes them; signal handlers read them. */
     pthread_t thread;
@@ -138,7 +144,7 @@ static void release_reserve(void) {
  * the write had failed, and waits like one.  Its size is not known before
  * it is compressed; its records' size, plus what compression and the frame
  * record can add, bounds it. */
-static long close_frame_below_reserve(int reason) {
+static long close_frame_below_reserve(int reason, uint32_t flags) {
     struct rlimit rl;
     struct stat st;
     size_t raw = scope_log_writer_pending(wr.log.w);
@@ -146,7 +152,8 @@ static long close_frame_below_reserve(int reason) {
         fstat(wr.log.fd, &st) == 0 &&
         (uint64_t)st.st_size + raw + raw / 128 + 512 + LAST_WORDS_RESERVE > rl.rlim_cur)
         return -EFBIG;
-    return scope_log_writer_close_frame(wr.log.w, (uint32_t)reason, rec_mono_ns(), rec_wall_ns());
+    return scope_log_writer_close_frame_flags(wr.log.w, (uint32_t)reason, flags, rec_mono_ns(),
+                                              rec_wall_ns());
 }
 
 /* The process's last frame could not be written (err, a negative errno):
@@ -167,8 +174,11 @@ static long write_last_words(long err) {
     return err;
 }
 
-/* Collects and writes one frame.  Called with `work` held. */
-static int write_frame(int reason) {
+/* Collects and writes one frame, or with `snapshot` a snapshot frame
+ * (docs/format.md 5.2.1): every definition and aggregate again, histograms
+ * included, the marks as MARK_STATE copies, and no event.  Called with
+ * `work` held. */
+static int collect_and_write(int reason, int snapshot) {
     if (!wr.log.w)
         return -1;
     /* Histograms are most of a frame's bytes.  Periodic frames carry the
@@ -180,12 +190,13 @@ static int write_frame(int reason) {
     rec_frame_ctx f = {
         .w = wr.log.w,
         .reason = reason,
-        .with_hist = reason != SCOPE_FRAME_PERIODIC || wr.resend_all ||
+        .with_hist = reason != SCOPE_FRAME_PERIODIC || wr.resend_all || snapshot ||
                      now - wr.last_hist_frame_ns >= rec_cfg.hist_interval_ns,
         .stuck_ok = reason == SCOPE_FRAME_SIGNAL,
-        .resend_all = wr.resend_all,
+        .resend_all = wr.resend_all || snapshot,
+        .snapshot = snapshot,
     };
-    if (f.with_hist)
+    if (f.with_hist && !snapshot)
         wr.last_hist_frame_ns = now;
     for (unsigned i = rec_nsources; i-- > 0;)
         if (rec_sources[i]->select)
@@ -193,17 +204,32 @@ static int write_frame(int reason) {
     for (unsigned i = 0; i < rec_nsources; i++)
         if (rec_sources[i]->encode)
             rec_sources[i]->encode(&f);
-    add_frame_marks(&f);
+    if (snapshot && rec_frame_snapshot_overflowed()) {
+        /* Past the format's frame size: readers of this file read it from
+         * the start.  What the snapshot had taken as written is not. */
+        scope_log_writer_discard(wr.log.w);
+        reset_sent_state();
+        wr.snap_off = 1;
+        rec_warn("%s: the process's state is too large for one snapshot frame; its log is "
+                 "written without snapshots",
+                 wr.log.path);
+        return -1;
+    }
+    if (!snapshot)
+        add_frame_marks(&f);
 
-    long rc = close_frame_below_reserve(reason);
-    if (rc < 0 && reason == SCOPE_FRAME_EXIT)
+    long rc = close_frame_below_reserve(reason, snapshot ? SCOPE_FRAME_F_SNAPSHOT : 0);
+    if (rc < 0 && reason == SCOPE_FRAME_EXIT && !snapshot)
         rc = write_last_words(rc);
     if (rc < 0) {
         if (!wr.failed_writes++)
             rec_warn("cannot write %s: %s (recording continues in memory)", wr.log.path,
                      strerror((int)-rc));
         wr.last_errno = (uint64_t)-rc;
-        if (scope_log_writer_pending(wr.log.w) > PENDING_LIMIT) {
+        /* A snapshot's records must not wait for the next frame, which is
+         * no snapshot (MARK_STATE belongs in snapshots only): dropped, and
+         * that frame sends everything again instead. */
+        if (snapshot || scope_log_writer_pending(wr.log.w) > PENDING_LIMIT) {
             scope_log_writer_discard(wr.log.w);
             reset_sent_state();
             wr.failed_mark_added = 0; /* it was discarded with the rest */
@@ -215,11 +241,45 @@ static int write_frame(int reason) {
     wr.failed_mark_added = 0;
     wr.resend_all = 0;
     atomic_store(&wr.last_flush_failed, 0);
+    if (snapshot) {
+        wr.snap_end = scope_log_writer_bytes(wr.log.w);
+        wr.snap_size = (uint64_t)rc;
+        wr.snap_owed = 0;
+    }
     keep_reserve();
     for (unsigned i = 0; i < rec_nsources; i++)
         if (rec_sources[i]->frame_written)
             rec_sources[i]->frame_written(&f);
     return 0;
+}
+
+/* Whether a snapshot follows the frame just written for `reason`.  After a
+ * flush, an exit or a signal always: a reader of the log as it stands then
+ * starts at the snapshot.  After a periodic frame once the log has grown
+ * since the newest snapshot by that snapshot's own size: snapshots are then
+ * at most about half of the log, and a reader starting at the newest reads
+ * at most about twice its size.  A log's first frame is followed by one at
+ * once, so its identity never rests on one frame. */
+static int snapshot_due(int reason) {
+    if (wr.snap_off)
+        return 0;
+    if (reason != SCOPE_FRAME_PERIODIC || wr.snap_owed || !wr.snap_end)
+        return 1;
+    return scope_log_writer_bytes(wr.log.w) - wr.snap_end >= wr.snap_size;
+}
+
+/* One frame and, when due, the snapshot after it.  Only after a frame that
+ * reached the file: a frame whose write failed keeps its records pending,
+ * events among them, and they must not go into a snapshot.  A snapshot that
+ * fails is dropped, owed, and written after the next frame that succeeds.
+ * Returns the frame's result, which is what a flush waits for. */
+static int write_frame(int reason) {
+    int rc = collect_and_write(reason, 0);
+    if (rc == 0 && snapshot_due(reason) && collect_and_write(reason, 1) < 0) {
+        wr.snap_owed = !wr.snap_off;
+        atomic_store(&wr.last_flush_failed, 0); /* the frame asked for is written */
+    }
+    return rc;
 }
 
 /* ---- the thread ------------------------------------------------------------ */
@@ -307,6 +367,8 @@ int rec_writer_start(char *err, size_t errlen) {
     wr.failed_writes = 0;
     wr.failed_mark_added = 0;
     wr.last_hist_frame_ns = 0;
+    wr.snap_end = wr.snap_size = 0;
+    wr.snap_owed = wr.snap_off = 0;
     atomic_store(&wr.shutdown_reason, SCOPE_SHUTDOWN_EXIT);
     wr.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (wr.wake_fd < 0)

@@ -71,6 +71,8 @@ if ((tsan)); then
     #     pending and no log frame for the signal (TSan runs a program's
     #     handlers deferred, outside the kernel's signal frame); the plain
     #     and ASan runs hold every case of it, 40 rounds of that one.
+    #   test_recorder_snapshot_procs: the snapshot cases that fork or take
+    #     SIGTERM and SIGINT, for the reasons of the two above.
     #   test_recorder_lines, test_recorder_fork_lines,
     #   test_recorder_signals_lines: the line sampler's end-to-end cases and
     #     the line-sampling runs of the two above.  Besides forking threaded
@@ -79,7 +81,7 @@ if ((tsan)); then
     #     pthread_create; docs/recorder.md 15.1).  The sampler's storage and
     #     handler run under TSan in test_lines_store.
     ctest_args+=(-L 'recorder|analysis|unit'
-        -E '^(test_recorder_fork|test_analysis|test_report_cli|test_h5_export|test_recorder_preload|test_log_writer_alloc|test_recorder_exit_line|test_recorder_signals|test_recorder_lines|test_recorder_fork_lines|test_recorder_signals_lines)$')
+        -E '^(test_recorder_fork|test_analysis|test_report_cli|test_h5_export|test_recorder_preload|test_log_writer_alloc|test_recorder_exit_line|test_recorder_signals|test_recorder_snapshot_procs|test_recorder_lines|test_recorder_fork_lines|test_recorder_signals_lines)$')
     # Stop at the first report; races outside the recorder that are the
     # tests' own are suppressed in tests/recorder/tsan.supp, each with why.
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/recorder/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"

@@ -274,25 +274,27 @@ START_TEST(damaged_workers) {
     record(run, sizeof run, "damaged", "", NULL);
     run_model *clean = load(run);
     const run_role *w = run_find_role(clean, "worker");
-    uint64_t off[8], size;
+    uint64_t off[9], size;
 
-    /* Worker 0: flip bytes inside its third frame (the second flush, which
-     * defines nothing new).  The exit frame after it carries full values
-     * again, so no figure is lost, but the caveat says what was skipped. */
+    /* Each log: the first frame, the first flush, the second and the exit,
+     * each followed by its snapshot (docs/format.md 5.2.1).
+     * Worker 0: flip bytes inside its fifth frame (the second flush, which
+     * defines nothing new).  The frames after it carry full values again,
+     * so no figure is lost, but the caveat says what was skipped. */
     worker_path(clean, w, 0, path, sizeof path);
-    ck_assert_uint_eq(frame_offsets(path, off, 8, &size), 4);
+    ck_assert_uint_eq(frame_offsets(path, off, 9, &size), 8);
     int fd = open(path, O_WRONLY);
     ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(pwrite(fd, "\xde\xad\xbe\xef", 4, (off_t)(off[2] + (off[3] - off[2]) / 2)), 4);
+    ck_assert_int_eq(pwrite(fd, "\xde\xad\xbe\xef", 4, (off_t)(off[4] + (off[5] - off[4]) / 2)), 4);
     close(fd);
     char damaged_label[400];
     run_worker_label(clean, w->workers[0], damaged_label, sizeof damaged_label);
 
-    /* Worker 1: cut inside its last frame, as a kill during the write
+    /* Worker 1: cut inside its exit frame, as a kill during the write
      * would: it keeps the first five iterations. */
     worker_path(clean, w, 1, path, sizeof path);
-    ck_assert_uint_eq(frame_offsets(path, off, 8, &size), 4);
-    ck_assert_int_eq(truncate(path, (off_t)(off[3] + (size - off[3]) / 2)), 0);
+    ck_assert_uint_eq(frame_offsets(path, off, 9, &size), 8);
+    ck_assert_int_eq(truncate(path, (off_t)(off[6] + (off[7] - off[6]) / 2)), 0);
     run_worker_label(clean, w->workers[1], label, sizeof label);
     run_free(clean);
 

@@ -91,9 +91,14 @@ fi
 SCOPE_TRACE=iteration:3-5 expect_rc 0 "$pipeline" --quick --actors 2 --run-dir pipe --out ckpt
 check_trace pipe pipe.json phase iteration 3 3
 python3 "$check" pipe.json phase load_batch 1 3 2>check.err || fail "learner: $(cat check.err)"
-# Each log says how its window went.
-expect_rc 0 "$scope_tui" dump pipe/workers/*/*.scope
-[ "$(grep -c 'TRACE_WINDOW phase [0-9]* entries 3-5 closed' out)" = 3 ] ||
-    fail "not three closed windows in the pipeline's logs: $(grep TRACE_WINDOW out)"
+# Each log says how its window went: its newest TRACE_WINDOW (snapshot
+# frames restate it) says closed.
+closed=0
+for log in pipe/workers/*/*.scope; do
+    expect_rc 0 "$scope_tui" dump "$log"
+    grep TRACE_WINDOW out | tail -n 1 | grep -q 'TRACE_WINDOW phase [0-9]* entries 3-5 closed' &&
+        closed=$((closed + 1))
+done
+[ "$closed" = 3 ] || fail "not three closed windows in the pipeline's logs: $closed"
 
 finish

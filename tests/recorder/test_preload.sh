@@ -26,8 +26,9 @@ mapfile -t logs < <(find "$tmp/run/workers" -name '*.scope' | sort)
 roles="" runs=""
 for log in "${logs[@]}"; do
     out=$("$scope_tui" dump "$log") || fail "dump of $log exited $?"
-    roles+=$(sed -n 's/.* role "\([^"]*\)".*/\1/p' <<<"$out")" "
-    runs+=$(sed -n 's/.*PROCESS run "\([^"]*\)".*/\1/p' <<<"$out")" "
+    # Snapshot frames restate the PROCESS record: the first says it.
+    roles+=$(sed -n 's/.* role "\([^"]*\)".*/\1/p' <<<"$out" | head -n 1)" "
+    runs+=$(sed -n 's/.*PROCESS run "\([^"]*\)".*/\1/p' <<<"$out" | head -n 1)" "
     grep -q 'PROCESS run' <<<"$out" || fail "$log has no PROCESS record: $out"
     # sleep returns from main (atexit runs); dash leaves by _exit().
     if grep -q 'role "sleep"' <<<"$out"; then

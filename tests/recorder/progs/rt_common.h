@@ -89,4 +89,11 @@ static const char *const rt_odd_names[] = {
 #define RT_SYNC_ENTRIES  5     /* entries of the sync phase */
 #define RT_SYNC_DRAIN_US 20000 /* what the stand-in runtime's synchronize takes */
 
+/* ---- rt_snap: snapshot frames ------------------------------------------------ */
+
+#define RT_SNAP_WORKERS  3  /* threads nesting "outer" { "inner" } */
+#define RT_SNAP_ROUNDS   40 /* rounds of work, RT_SNAP_ROUND_MS apart */
+#define RT_SNAP_ROUND_MS 10
+#define RT_SNAP_CHURN    1100 /* rt_snap churn: threads that exit with a phase open */
+
 #endif
