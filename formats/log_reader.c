@@ -528,34 +528,44 @@ static void budget_from(scope_log_reader *r, size_t lo) {
     r->records = (uint64_t)lo * SCOPE_LOG_MAX_RECORDS_PER_BYTE;
 }
 
+/* The first stretch a backward search reads from its end; each stretch
+ * that holds no intact frame doubles the next, so that the common case
+ * (the last frame within its frame's length of the end) reads little. */
+#define TAIL_CHUNK ((size_t)64 << 10)
+
 /* The newest intact frame starting in [lo, hi): 1 with its offset and
  * FRAME record (r->frame holds it), 0 when there is none. */
 static int last_frame_in(scope_log_reader *r, size_t lo, size_t hi, size_t *at,
                          scope_rec_frame *fr) {
     unsigned walks = 0;
+    size_t chunk = TAIL_CHUNK;
     budget_from(r, lo);
     while (hi > lo && walks < TAIL_WALKS) {
-        /* The window is filled once per search, and again only after a
-         * candidate's walk moved it: a tail of chance magics whose headers
-         * are unusable costs a header each. */
-        size_t want = hi - lo + 3, got;
-        const uint8_t *p = view(r, lo, want, &got);
-        if (lo + got < hi + 3)
-            hi = lo + got > 3 ? lo + got - 3 : lo; /* the file ends sooner */
-        if (hi <= lo)
-            break;
-        const uint8_t *q = find_magic_last(p, hi - lo + 3 < got ? hi - lo + 3 : got);
-        if (!q)
-            break;
-        size_t c = lo + (size_t)(q - p), csize, body_at, base = r->base;
-        int st = try_frame(r, c, &csize, fr, &body_at);
-        if (st == FRAME_OK) {
-            *at = c;
-            return 1;
+        /* The candidates starting in [from, hi), the nearest to hi first.
+         * The stretch is read once, and again only after a candidate's walk
+         * moved the window: a tail of chance magics whose headers are
+         * unusable costs a header each. */
+        size_t from = hi - lo > chunk ? hi - chunk : lo;
+        while (hi > from && walks < TAIL_WALKS) {
+            size_t want = hi - from + 3, got;
+            const uint8_t *p = view(r, from, want, &got);
+            if (from + got < hi + 3)
+                hi = from + got > 3 ? from + got - 3 : from; /* the file ends sooner */
+            const uint8_t *q = hi > from ? find_magic_last(p, hi - from + 3) : NULL;
+            if (!q)
+                break;
+            size_t c = from + (size_t)(q - p), csize, body_at, base = r->base;
+            int st = try_frame(r, c, &csize, fr, &body_at);
+            if (st == FRAME_OK) {
+                *at = c;
+                return 1;
+            }
+            if (st != FRAME_BAD_HEADER || r->base != base)
+                walks++;
+            hi = c;
         }
-        if (st != FRAME_BAD_HEADER || r->base != base)
-            walks++;
-        hi = c;
+        hi = from;
+        chunk = chunk < SCOPE_LOG_TAIL_SCAN / 2 ? chunk * 2 : SCOPE_LOG_TAIL_SCAN;
     }
     return 0;
 }

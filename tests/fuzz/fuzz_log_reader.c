@@ -615,8 +615,7 @@ static uint64_t read_from_snapshot(const uint8_t *data, size_t size, const char 
     size_t opened = scope_log_reader_damage_count(r);
     scope_log_snapshot s;
     if (scope_log_reader_find_snapshot(r, &s) != 0 || scope_log_reader_damage_count(r) != opened) {
-        fprintf(stderr, "fuzz: find_snapshot failed, or reported damage
-");
+        fprintf(stderr, "fuzz: find_snapshot failed, or reported damage\n");
         abort();
     }
     mix(&h, (uint64_t)s.status);
@@ -631,9 +630,8 @@ static uint64_t read_from_snapshot(const uint8_t *data, size_t size, const char 
             scope_log_reader_seek(r, s.offset, s.seq) != 0 ||
             scope_log_reader_next_frame(r, &fr, &at) != 1 || at != s.offset || fr.seq != s.seq ||
             !(fr.flags & SCOPE_FRAME_F_SNAPSHOT)) {
-            fprintf(stderr, "fuzz: the snapshot found at %llu is not where reading starts
-                            ",
-                            (unsigned long long)s.offset);
+            fprintf(stderr, "fuzz: the snapshot found at %llu is not where reading starts\n",
+                    (unsigned long long)s.offset);
             abort();
         }
         scope_record rec;
