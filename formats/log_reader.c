@@ -498,6 +498,155 @@ int scope_log_reader_seek(scope_log_reader *r, uint64_t offset, uint64_t next_se
     return 0;
 }
 
+/* ---- the newest snapshot (docs/format.md 9.8) ------------------------------ */
+
+/* Candidates a backward search examines past their frame header, at most.
+ * The last frame of a real log is found at the first candidate, or the
+ * second when the file ends inside a frame; a tail of forged frames costs
+ * no more than these few walks (each within the work budget) and then
+ * counts as no snapshot, which reads the file from the start. */
+#define TAIL_WALKS 16
+/* Snapshot frames a reader tries before it reads from the start: the
+ * newest and the few before it, when damage hit them one after another. */
+#define SNAPSHOT_TRIES 4
+
+/* The start of the last whole magic in p[0..n), or NULL.  A plain loop:
+ * sanitizers check the whole range of memrchr on every call. */
+static const uint8_t *find_magic_last(const uint8_t *p, size_t n) {
+    for (size_t i = n >= 4 ? n - 4 + 1 : 0; i-- > 0;)
+        if (p[i] == zstd_magic_bytes[0] && memcmp(p + i, zstd_magic_bytes, 4) == 0)
+            return p + i;
+    return NULL;
+}
+
+/* Lets the work of a search that starts at `lo` use the budget the
+ * reader's limits give the bytes from lo on (9.7), as if it had read
+ * everything before: what a backward search costs follows what it
+ * searches, not the length of the file. */
+static void budget_from(scope_log_reader *r, size_t lo) {
+    r->work = (uint64_t)lo * SCOPE_LOG_MAX_INFLATION;
+    r->records = (uint64_t)lo * SCOPE_LOG_MAX_RECORDS_PER_BYTE;
+}
+
+/* The first stretch a backward search reads from its end; each stretch
+ * that holds no intact frame doubles the next, so that the common case
+ * (the last frame within its frame's length of the end) reads little. */
+#define TAIL_CHUNK ((size_t)64 << 10)
+
+/* The newest intact frame starting in [lo, hi): 1 with its offset and
+ * FRAME record (r->frame holds it), 0 when there is none. */
+static int last_frame_in(scope_log_reader *r, size_t lo, size_t hi, size_t *at,
+                         scope_rec_frame *fr) {
+    unsigned walks = 0;
+    size_t chunk = TAIL_CHUNK;
+    budget_from(r, lo);
+    while (hi > lo && walks < TAIL_WALKS) {
+        /* The candidates starting in [from, hi), the nearest to hi first.
+         * The stretch is read once, and again only after a candidate's walk
+         * moved the window: a tail of chance magics whose headers are
+         * unusable costs a header each. */
+        size_t from = hi - lo > chunk ? hi - chunk : lo;
+        while (hi > from && walks < TAIL_WALKS) {
+            size_t want = hi - from + 3, got;
+            const uint8_t *p = view(r, from, want, &got);
+            if (from + got < hi + 3)
+                hi = from + got > 3 ? from + got - 3 : from; /* the file ends sooner */
+            const uint8_t *q = hi > from ? find_magic_last(p, hi - from + 3) : NULL;
+            if (!q)
+                break;
+            size_t c = from + (size_t)(q - p), csize, body_at, base = r->base;
+            int st = try_frame(r, c, &csize, fr, &body_at);
+            if (st == FRAME_OK) {
+                *at = c;
+                return 1;
+            }
+            if (st != FRAME_BAD_HEADER || r->base != base)
+                walks++;
+            hi = c;
+        }
+        hi = from;
+        chunk = chunk < SCOPE_LOG_TAIL_SCAN / 2 ? chunk * 2 : SCOPE_LOG_TAIL_SCAN;
+    }
+    return 0;
+}
+
+static size_t search_start(size_t end) {
+    return end > SCOPE_LOG_HEADER_SIZE + SCOPE_LOG_TAIL_SCAN ? end - SCOPE_LOG_TAIL_SCAN
+                                                             : SCOPE_LOG_HEADER_SIZE;
+}
+
+/* Whether the frame at x is intact and a snapshot (decoded into *sf). */
+static int snapshot_at(scope_log_reader *r, size_t x, scope_rec_frame *sf) {
+    size_t csize, body_at;
+    budget_from(r, x);
+    return try_frame(r, x, &csize, sf, &body_at) == FRAME_OK &&
+           (sf->flags & SCOPE_FRAME_F_SNAPSHOT);
+}
+
+static void find_snapshot(scope_log_reader *r, scope_log_snapshot *s) {
+    size_t at;
+    scope_rec_frame fr, sf;
+    if (r->size <= SCOPE_LOG_HEADER_SIZE ||
+        !last_frame_in(r, search_start(r->size), r->size, &at, &fr))
+        return;
+    for (unsigned tries = 0; tries < SNAPSHOT_TRIES; tries++) {
+        size_t x = at;
+        if (fr.flags & SCOPE_FRAME_F_SNAPSHOT) {
+            sf = fr;
+        } else {
+            /* A snapshot written before this frame, never at or after it:
+             * anything else names no snapshot, and ends the chain. */
+            if (fr.last_snapshot < SCOPE_LOG_HEADER_SIZE || fr.last_snapshot >= at)
+                return;
+            x = (size_t)fr.last_snapshot;
+            if (!snapshot_at(r, x, &sf)) {
+                /* Damaged, or not a snapshot: the snapshot before it is
+                 * named by the intact frame nearest before it. */
+                if (!s->passed_over++)
+                    s->damaged_offset = x;
+                if (!last_frame_in(r, search_start(x), x, &at, &fr))
+                    return;
+                continue;
+            }
+        }
+        s->status = s->passed_over ? SCOPE_SNAPSHOT_OLDER : SCOPE_SNAPSHOT_NEWEST;
+        s->offset = x;
+        s->seq = sf.seq;
+        s->mono_ns = sf.mono_ns;
+        s->wall_ns = sf.wall_ns;
+        return;
+    }
+}
+
+int scope_log_reader_find_snapshot(scope_log_reader *r, scope_log_snapshot *s) {
+    memset(s, 0, sizeof *s);
+    if (r->frames_read || r->in_frame)
+        return -EINVAL;
+    uint64_t work = r->work, records = r->records;
+    find_snapshot(r, s);
+    if (s->status == SCOPE_SNAPSHOT_NONE) {
+        s->damaged_offset = 0;
+        s->passed_over = 0;
+    }
+    /* The search used the frame buffer: a frame found while opening (past a
+     * damaged header) is decoded again, so that reading from the start
+     * finds it as it was. */
+    if (r->pending) {
+        size_t csize, body_at;
+        scope_rec_frame fr;
+        if (try_frame(r, r->pending_at, &csize, &fr, &body_at) == FRAME_OK) {
+            r->frame_rec = fr;
+            r->rec_pos = body_at;
+        } else {
+            r->pending = 0; /* the file changed under us: read from that frame on */
+            r->pos = r->pending_at;
+        }
+    }
+    r->work = work;
+    r->records = records;
+    return 0;
+}
+
 void scope_log_reader_skip_kinds(scope_log_reader *r, uint64_t mask) {
     r->skip_kinds = mask;
 }

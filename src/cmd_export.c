@@ -89,7 +89,9 @@ int scope_cmd_export(int argc, char **argv) {
         {NULL, 0, NULL, 0},
     };
     const char *format_name = NULL, *out_path = NULL;
-    run_options ro = {0};
+    /* Every format exports events (trace events, each resource interval)
+     * that a read from the newest snapshot leaves out. */
+    run_options ro = {.read_all = 1};
     int c;
     optind = 1;
     opterr = 0;

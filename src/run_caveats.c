@@ -125,6 +125,11 @@ static void damage(caveat_list *l, size_t i, const worker_log *log) {
         stretches++;
     }
     char bytes[32];
+    if (log->snapshot_damaged)
+        add(l, RUN_CAVEAT_DAMAGED, i,
+            "its newest snapshot (byte %" PRIu64 ") is damaged, so its log was read from an "
+            "older one (byte %" PRIu64 ") and the frames after it",
+            log->snapshot_damaged, log->snapshot_offset);
     if (stretches) {
         const scope_log_damage *first = NULL;
         for (size_t d = 0; d < log->ndamage && !first; d++)

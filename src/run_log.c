@@ -98,6 +98,23 @@ static void on_resource(worker_log *log, const scope_rec_resource *r, const scop
 
 /* ---- the log ------------------------------------------------------------ */
 
+/* A MARK_STATE record of the snapshot the read began at: a mark written
+ * in an earlier frame, which this read did not see. */
+static void on_mark_state(worker_log *log, const scope_rec_mark *mk, const scope_rec_frame *fr) {
+    /* A snapshot closed for a signal follows the frame the signal closed
+     * (docs/format.md 5.2.1): its newest signal mark is then that frame's,
+     * which is how the process ended if nothing follows.  An older signal
+     * (a flushing one the process lived through) says nothing of the end. */
+    if (mk->kind == SCOPE_MARK_SIGNAL) {
+        if (fr->reason == SCOPE_FRAME_SIGNAL && fr->seq > 0) {
+            log->last_signal = (int)mk->value;
+            log->signal_frame = fr->seq; /* that of the frame before, plus 1 */
+        }
+        return;
+    }
+    on_mark(log, mk, 0);
+}
+
 static void read_frames(worker_log *log, scope_log_reader *r) {
     scope_rec_frame fr;
     uint64_t off;
@@ -106,7 +123,14 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
             fr.mono_ns - log->last_mono_ns > log->max_gap_ns)
             log->max_gap_ns = fr.mono_ns - log->last_mono_ns;
         log->frames++;
-        log->last_seq = fr.seq;
+        /* A snapshot restates the frame before it and holds no events, so
+         * for how the process ended it stands for that frame: a signal
+         * frame followed by its snapshot still ends the log. */
+        int snapshot = (fr.flags & SCOPE_FRAME_F_SNAPSHOT) != 0;
+        log->last_seq = snapshot && fr.seq > 0 ? fr.seq - 1 : fr.seq;
+        /* Marks before the read began are copied into the snapshot it began
+         * at; later snapshots copy marks this read has already seen. */
+        int mark_state = log->snapshot_offset && off == log->snapshot_offset;
         log->last_mono_ns = fr.mono_ns;
         log->last_wall_ns = fr.wall_ns;
         log_frame_begins(log, fr.mono_ns);
@@ -130,6 +154,10 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
                 break;
             case SCOPE_REC_MARK:
                 on_mark(log, &rec.u.mark, fr.seq);
+                break;
+            case SCOPE_REC_MARK_STATE:
+                if (mark_state)
+                    on_mark_state(log, &rec.u.mark_state, &fr);
                 break;
             case SCOPE_REC_RESOURCE:
                 if (!log->no_samples)
@@ -205,6 +233,20 @@ static void settle_end(worker_log *log) {
         w->end = RUN_END_KILLED;
 }
 
+/* Moves the reader to the newest intact snapshot, when the log has one:
+ * it restates every definition and aggregate, so nothing before it needs
+ * reading (docs/format.md 9.8).  A log without one is read whole. */
+static void start_at_snapshot(worker_log *log, scope_log_reader *r) {
+    scope_log_snapshot s;
+    if (scope_log_reader_find_snapshot(r, &s) < 0 || s.status == SCOPE_SNAPSHOT_NONE ||
+        scope_log_reader_seek(r, s.offset, s.seq) < 0)
+        return;
+    log->snapshot_offset = s.offset;
+    log->snapshot_mono_ns = s.mono_ns ? s.mono_ns : 1; /* 0 would say "from the start" */
+    if (s.status == SCOPE_SNAPSHOT_OLDER)
+        log->snapshot_damaged = s.damaged_offset;
+}
+
 void log_read(int dirfd, const char *relpath, worker_log *log) {
     run_worker *w = &log->w;
     scope_log_reader *r;
@@ -215,6 +257,8 @@ void log_read(int dirfd, const char *relpath, worker_log *log) {
     w->readable = 1;
     if (log->no_samples)
         scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE);
+    if (!log->read_all)
+        start_at_snapshot(log, r);
     read_frames(log, r);
     log->ndamage = scope_log_reader_damage_count(r);
     if (log->ndamage) {

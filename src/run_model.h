@@ -290,6 +290,8 @@ typedef struct run_options {
     size_t ndominant;           /* 0: 8 */
     int threads;                /* loader threads; 0: the number of CPUs, at most 8 */
     int no_samples;             /* skip the resource samples: phases only, loads faster */
+    int read_all; /* read every log whole, not from its newest snapshot (docs/format.md 9.8):
+                     for what needs every event before it, such as an export */
 } run_options;
 
 /* Why a run could not be loaded at all (one worker failing is a caveat,

@@ -112,7 +112,16 @@ typedef struct worker_log {
     int nomem;
 
     int no_samples; /* set before reading: RESOURCE records are skipped */
-    res_proc *res;  /* its resource samples; NULL when none (w.res points here) */
+    int read_all;   /* set before reading: every frame from the start, never from a snapshot */
+
+    /* Where the read began (docs/format.md 9.8): the newest intact snapshot,
+     * or the start of the file. */
+    uint64_t snapshot_mono_ns; /* the snapshot frame the read began at (its FRAME mono_ns); 0: read
+                                  from the start */
+    uint64_t snapshot_offset;  /* its byte offset; 0: read from the start */
+    uint64_t snapshot_damaged; /* the newest snapshot's offset when it was damaged and an older
+                                  one was read from; 0 otherwise */
+    res_proc *res;             /* its resource samples; NULL when none (w.res points here) */
 } worker_log;
 
 /* Readies a zeroed log: identity unknown (ranks -1), end unknown. */

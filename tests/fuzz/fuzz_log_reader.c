@@ -567,6 +567,8 @@ static void capture_header(void) {
 }
 
 #if SCOPE_FUZZ_MODE != 3
+static void snapshot_both(const uint8_t *data, size_t size, const char *path);
+
 /* Reads data[0..size) again as a file, through the reader's window: it must
  * give what the reader over memory gave (`want`), reading each byte once. */
 static void read_as_file(const uint8_t *data, size_t size, uint64_t want) {
@@ -592,6 +594,78 @@ static void read_as_file(const uint8_t *data, size_t size, uint64_t want) {
     }
     if (g_pread_bytes > size) {
         fprintf(stderr, "fuzz: the reader read %llu bytes of a %zu-byte file\n",
+                (unsigned long long)g_pread_bytes, size);
+        abort();
+    }
+    snapshot_both(data, size, path);
+}
+#endif
+
+#if SCOPE_FUZZ_MODE != 3
+/* Reads data[0..size) (or the file at path) from its newest snapshot
+ * (docs/format.md 9.8) and returns the digest of what it read.  The search
+ * must name an intact snapshot frame that reading then starts at, or none. */
+static uint64_t read_from_snapshot(const uint8_t *data, size_t size, const char *path) {
+    uint64_t h = FNV_BASIS;
+    scope_log_reader *r = NULL;
+    int rc = path ? scope_log_reader_open(&r, path, NULL, 0)
+                  : scope_log_reader_open_mem(&r, data, size, NULL, 0);
+    if (rc < 0)
+        return h;
+    size_t opened = scope_log_reader_damage_count(r);
+    scope_log_snapshot s;
+    if (scope_log_reader_find_snapshot(r, &s) != 0 || scope_log_reader_damage_count(r) != opened) {
+        fprintf(stderr, "fuzz: find_snapshot failed, or reported damage\n");
+        abort();
+    }
+    mix(&h, (uint64_t)s.status);
+    mix(&h, s.offset);
+    mix(&h, s.seq);
+    mix(&h, s.damaged_offset);
+    mix(&h, s.passed_over);
+    if (s.status != SCOPE_SNAPSHOT_NONE) {
+        scope_rec_frame fr;
+        uint64_t at;
+        if (s.offset < SCOPE_LOG_HEADER_SIZE || s.offset >= size ||
+            scope_log_reader_seek(r, s.offset, s.seq) != 0 ||
+            scope_log_reader_next_frame(r, &fr, &at) != 1 || at != s.offset || fr.seq != s.seq ||
+            !(fr.flags & SCOPE_FRAME_F_SNAPSHOT)) {
+            fprintf(stderr, "fuzz: the snapshot found at %llu is not where reading starts\n",
+                    (unsigned long long)s.offset);
+            abort();
+        }
+        scope_record rec;
+        while (scope_log_reader_next_record(r, &rec) == 1)
+            mix_record(&h, &rec);
+    } else if (s.offset || s.passed_over || s.damaged_offset) {
+        fprintf(stderr, "fuzz: no snapshot, but an offset\n");
+        abort();
+    }
+    scope_rec_frame frame;
+    while (scope_log_reader_next_frame(r, &frame, NULL) == 1) {
+        mix_frame(&h, &frame);
+        scope_record rec;
+        while (scope_log_reader_next_record(r, &rec) == 1)
+            mix_record(&h, &rec);
+    }
+    read_damage(r, &h);
+    scope_log_reader_close(r);
+    return h;
+}
+
+/* The snapshot read over memory and over a file agree, and the file's
+ * reads stay within a few times its length: the search reads the tail
+ * once, and again only after a candidate's walk moved the window, a few
+ * times at most. */
+static void snapshot_both(const uint8_t *data, size_t size, const char *path) {
+    uint64_t want = read_from_snapshot(data, size, NULL);
+    g_pread_bytes = 0;
+    if (read_from_snapshot(data, size, path) != want) {
+        fprintf(stderr, "fuzz: snapshot reads over a file and over memory differ\n");
+        abort();
+    }
+    if (g_pread_bytes > 80 * (uint64_t)size) {
+        fprintf(stderr, "fuzz: the snapshot read read %llu bytes of a %zu-byte file\n",
                 (unsigned long long)g_pread_bytes, size);
         abort();
     }

@@ -9,8 +9,10 @@
  * into a private run directory, log i into the folder the recorder makes
  * for host_names[i] ("h", ".", ".."), so every input also checks that the
  * reader finds a log whatever its host is called.  Each record is added with
- * scope_log_writer_add_raw and each frame closed with the clocks and reason
- * of the FRAME record it starts with (the writer numbers the frames itself).
+ * scope_log_writer_add_raw and each frame closed with the clocks, reason and
+ * flags of the FRAME record it starts with (the writer numbers the frames
+ * itself, and keeps last_snapshot), so a snapshot flag in the input makes the
+ * loader start reading at that frame (docs/format.md 9.8).
  * So the fuzzer mutates records (ids, parents, names, figures, bins, marks,
  * identities), not zstd bytes that would only fail their checksum, and every
  * log is readable; what the reader must survive is fuzz_log_reader's job.
@@ -181,7 +183,7 @@ static const uint8_t *next_frame_sep(const uint8_t *p, const uint8_t *end, enum 
  * records are dropped (the writer writes the one FRAME record itself), and
  * so is whatever follows a record header that runs past the end. */
 static long write_frame(scope_log_writer *w, const uint8_t *p, const uint8_t *end) {
-    uint64_t mono = 0, wall = 0, reason = 0;
+    uint64_t mono = 0, wall = 0, reason = 0, flags = 0;
     for (int first = 1; p < end; first = 0) {
         uint64_t type, len;
         if (!get_varint(&p, end, &type) || !get_varint(&p, end, &len) || len > (uint64_t)(end - p))
@@ -192,8 +194,8 @@ static long write_frame(scope_log_writer *w, const uint8_t *p, const uint8_t *en
             uint64_t seq;
             const uint8_t *f = body;
             if (first && get_varint(&f, body + len, &seq) && get_varint(&f, body + len, &mono) &&
-                get_varint(&f, body + len, &wall))
-                get_varint(&f, body + len, &reason);
+                get_varint(&f, body + len, &wall) && get_varint(&f, body + len, &reason))
+                get_varint(&f, body + len, &flags);
             continue;
         }
         if (type > UINT32_MAX)
@@ -205,7 +207,8 @@ static long write_frame(scope_log_writer *w, const uint8_t *p, const uint8_t *en
             abort();
         }
     }
-    long n = scope_log_writer_close_frame(w, (uint32_t)reason, mono, wall);
+    /* Its flags too: a snapshot frame makes the loader start there (9.8). */
+    long n = scope_log_writer_close_frame_flags(w, (uint32_t)reason, (uint32_t)flags, mono, wall);
     if (n < 0) {
         fprintf(stderr, "fuzz: scope_log_writer_close_frame: %s\n", strerror((int)-n));
         abort();

@@ -1130,6 +1130,18 @@ static const sample_node sample_nodes[NNODES] = {
     {{11, 0, S_ENV_STEP, T_ENV, 0, S_ENV_C, 130}, 200, 0, 170000ull, 980},
 };
 
+/* A resource figure's series for snapshots (docs/format.md 5.19), folded
+ * from the RESOURCE records the log holds: a few buckets whose width
+ * doubles as the log grows longer, as a recorder keeps it. */
+#define SAMPLE_SERIES_BUCKETS 8
+typedef struct sample_series {
+    uint32_t figure, device;
+    uint64_t bucket_ns, samples_total;
+    scope_series_bucket b[SAMPLE_SERIES_BUCKETS];
+} sample_series;
+#define SAMPLE_SERIES 32 /* 8 process figures and 5 per GPU, two GPUs at most */
+#define SAMPLE_MARKS  64
+
 /* Running totals, written as full values each frame ("newest wins"). */
 typedef struct sample_state {
     uint64_t rng;
@@ -1140,6 +1152,15 @@ typedef struct sample_state {
     int64_t counter_total[5];
     uint64_t stack_counts[3][12];
     unsigned nstacks;
+    /* What a snapshot frame restates (docs/format.md 5.2.1). */
+    unsigned last_f;      /* the newest data frame written */
+    uint64_t last_mono;   /* its close time */
+    int has_trace_window; /* one was written: the newest stands */
+    scope_rec_trace_window trace_window;
+    scope_rec_mark marks[SAMPLE_MARKS]; /* copies of the marks written, for MARK_STATE */
+    unsigned nmarks;
+    sample_series series[SAMPLE_SERIES];
+    unsigned nseries;
 } sample_state;
 
 static int add(scope_log_writer *w, const scope_record *rec) {
@@ -1269,8 +1290,44 @@ static int write_stack(scope_log_writer *w, uint32_t id) {
     return add(w, &rec);
 }
 
-static int write_aggregates(scope_log_writer *w, sample_state *st, unsigned f) {
+/* Node i's aggregate as it stands: its running totals and histogram. */
+static int emit_agg(scope_log_writer *w, sample_state *st, unsigned i) {
+    uint32_t nbins = 0;
+    for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++) {
+        if (st->hist[i][b])
+            st->bins[nbins++] = (scope_hist_bin){b, st->hist[i][b]};
+    }
     scope_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_PHASE_AGG;
+    rec.u.phase_agg = st->agg[i];
+    rec.u.phase_agg.nbins = nbins;
+    rec.u.phase_agg.bins = st->bins;
+    return add(w, &rec);
+}
+
+static const struct {
+    uint32_t name, node, thread;
+} sample_counters[5] = {
+    {S_MCTS_SIMS, 3, T_MAIN},         {S_ENV_STEPS, 11, T_ENV},
+    {S_SAMPLES_LOADED, 10, T_LOADER}, {S_BYTES_CHECKPOINTED, 9, T_MAIN},
+    {S_QUEUE_DELTA, 0, T_LOADER},
+};
+
+static int emit_counter(scope_log_writer *w, const sample_state *st, unsigned c) {
+    scope_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = SCOPE_REC_COUNTER;
+    rec.u.counter = (scope_rec_counter){c + 1,
+                                        sample_counters[c].name,
+                                        sample_counters[c].node,
+                                        sample_counters[c].thread,
+                                        st->counter_calls[c],
+                                        st->counter_total[c]};
+    return add(w, &rec);
+}
+
+static int write_aggregates(scope_log_writer *w, sample_state *st, unsigned f) {
     int rc;
     for (unsigned i = 0; i < NNODES; i++) {
         const sample_node *n = &sample_nodes[i];
@@ -1316,28 +1373,11 @@ static int write_aggregates(scope_log_writer *w, sample_state *st, unsigned f) {
                 }
             }
         }
-        uint32_t nbins = 0;
-        for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++) {
-            if (st->hist[i][b])
-                st->bins[nbins++] = (scope_hist_bin){b, st->hist[i][b]};
-        }
-        memset(&rec, 0, sizeof rec);
-        rec.type = SCOPE_REC_PHASE_AGG;
-        rec.u.phase_agg = *a;
-        rec.u.phase_agg.nbins = nbins;
-        rec.u.phase_agg.bins = st->bins;
-        if ((rc = add(w, &rec)) < 0)
+        if ((rc = emit_agg(w, st, i)) < 0)
             return rc;
     }
 
-    static const struct {
-        uint32_t name, node, thread;
-    } counters[5] = {
-        {S_MCTS_SIMS, 3, T_MAIN},         {S_ENV_STEPS, 11, T_ENV},
-        {S_SAMPLES_LOADED, 10, T_LOADER}, {S_BYTES_CHECKPOINTED, 9, T_MAIN},
-        {S_QUEUE_DELTA, 0, T_LOADER},
-    };
-    for (unsigned c = 0; c < NELEM(counters); c++) {
+    for (unsigned c = 0; c < NELEM(sample_counters); c++) {
         /* What one 2-second frame adds to each counter. */
         uint64_t calls = 12;
         int64_t amount = 0;
@@ -1365,18 +1405,84 @@ static int write_aggregates(scope_log_writer *w, sample_state *st, unsigned f) {
             continue;
         st->counter_calls[c] += calls;
         st->counter_total[c] += amount;
-        memset(&rec, 0, sizeof rec);
-        rec.type = SCOPE_REC_COUNTER;
-        rec.u.counter = (scope_rec_counter){c + 1,
-                                            counters[c].name,
-                                            counters[c].node,
-                                            counters[c].thread,
-                                            st->counter_calls[c],
-                                            st->counter_total[c]};
-        if ((rc = add(w, &rec)) < 0)
+        if ((rc = emit_counter(w, st, c)) < 0)
             return rc;
     }
     return 0;
+}
+
+/* Adds one interval's value to the series of (figure, device). */
+static void fold(sample_state *st, uint32_t figure, uint32_t device, uint64_t start_mono,
+                 const scope_rec_resource *r, uint64_t value) {
+    sample_series *x = NULL;
+    for (unsigned i = 0; i < st->nseries && !x; i++)
+        if (st->series[i].figure == figure && st->series[i].device == device)
+            x = &st->series[i];
+    if (!x) {
+        if (st->nseries == SAMPLE_SERIES)
+            return;
+        x = &st->series[st->nseries++];
+        *x = (sample_series){.figure = figure, .device = device, .bucket_ns = 4000000000ull};
+    }
+    uint64_t at = r->mono_ns > start_mono ? r->mono_ns - start_mono : 0;
+    while (at / x->bucket_ns >= SAMPLE_SERIES_BUCKETS) {
+        /* Twice as wide: neighbours merge, and the second half empties. */
+        for (unsigned i = 0; i < SAMPLE_SERIES_BUCKETS; i++) {
+            scope_series_bucket m = {0};
+            for (unsigned k = 2 * i; k < 2 * i + 2 && k < SAMPLE_SERIES_BUCKETS; k++) {
+                const scope_series_bucket *b = &x->b[k];
+                if (!b->samples)
+                    continue;
+                m.min = m.samples && m.min < b->min ? m.min : b->min;
+                m.max = m.samples && m.max > b->max ? m.max : b->max;
+                m.samples += b->samples;
+                m.covered_ns += b->covered_ns;
+                m.sum += b->sum;
+            }
+            x->b[i] = m;
+        }
+        x->bucket_ns *= 2;
+    }
+    scope_series_bucket *b = &x->b[at / x->bucket_ns];
+    b->min = b->samples && b->min < value ? b->min : value;
+    b->max = b->samples && b->max > value ? b->max : value;
+    b->samples++;
+    b->covered_ns += r->interval_ns;
+    b->sum += value;
+    x->samples_total++;
+}
+
+static void fold_resource(sample_state *st, const scope_rec_resource *r, uint64_t start_mono) {
+    static const struct {
+        uint32_t bit, figure;
+    } figures[] = {
+        {SCOPE_RES_RSS, SCOPE_SERIES_RSS},
+        {SCOPE_RES_CPU_USER, SCOPE_SERIES_CPU_USER},
+        {SCOPE_RES_CPU_SYS, SCOPE_SERIES_CPU_SYS},
+        {SCOPE_RES_DISK_READ, SCOPE_SERIES_DISK_READ},
+        {SCOPE_RES_DISK_WRITE, SCOPE_SERIES_DISK_WRITE},
+        {SCOPE_RES_CHAR_READ, SCOPE_SERIES_CHAR_READ},
+        {SCOPE_RES_CHAR_WRITE, SCOPE_SERIES_CHAR_WRITE},
+        {SCOPE_RES_RSS_PEAK, SCOPE_SERIES_RSS_PEAK},
+    };
+    const uint64_t values[] = {r->rss,        r->cpu_user_ns, r->cpu_sys_ns, r->disk_read,
+                               r->disk_write, r->char_read,   r->char_write, r->rss_peak};
+    for (unsigned i = 0; i < NELEM(figures); i++)
+        if (r->present & figures[i].bit)
+            fold(st, figures[i].figure, 0, start_mono, r, values[i]);
+    for (uint32_t g = 0; g < r->ngpus; g++) {
+        const scope_gpu_figures *x = &r->gpus[g];
+        if (x->present & SCOPE_GPU_BUSY)
+            fold(st, SCOPE_SERIES_GPU_BUSY, x->index, start_mono, r, x->busy_permyriad);
+        if (x->present & SCOPE_GPU_RUN)
+            fold(st, SCOPE_SERIES_GPU_RUN, x->index, start_mono, r, x->run_permyriad);
+        if (x->present & SCOPE_GPU_MEM_USED)
+            fold(st, SCOPE_SERIES_GPU_MEM_USED, x->index, start_mono, r, x->mem_used);
+        if (x->present & SCOPE_GPU_MEM_RUN)
+            fold(st, SCOPE_SERIES_GPU_MEM_RUN, x->index, start_mono, r, x->mem_run);
+        if (x->present & SCOPE_GPU_MEM_TOTAL)
+            fold(st, SCOPE_SERIES_GPU_MEM_TOTAL, x->index, start_mono, r, x->mem_total);
+    }
 }
 
 static int write_resources(scope_log_writer *w, sample_state *st, unsigned seed, unsigned f,
@@ -1428,9 +1534,16 @@ static int write_resources(scope_log_writer *w, sample_state *st, unsigned seed,
         int rc = add(w, &rec);
         if (rc < 0)
             return rc;
+        fold_resource(st, r, start_mono);
     }
     return 0;
 }
+
+static const struct sample_where {
+    uint32_t thread, node;
+} sample_where[3] = {{T_MAIN, 4}, {T_MAIN, 7}, {T_LOADER, 10}};
+
+static int emit_stack_samples(scope_log_writer *w, const sample_state *st);
 
 static int write_samples(scope_log_writer *w, sample_state *st, unsigned f) {
     int rc;
@@ -1439,18 +1552,24 @@ static int write_samples(scope_log_writer *w, sample_state *st, unsigned f) {
         if ((rc = write_stack(w, ++st->nstacks)) < 0)
             return rc;
     }
-    static const struct {
-        uint32_t thread, node;
-    } where[3] = {{T_MAIN, 4}, {T_MAIN, 7}, {T_LOADER, 10}};
-    for (unsigned k = 0; k < NELEM(where); k++) {
-        scope_stack_count counts[12];
-        uint32_t n = 0;
-        for (uint32_t s = 0; s < st->nstacks; s++) {
+    for (unsigned k = 0; k < NELEM(sample_where); k++)
+        for (uint32_t s = 0; s < st->nstacks; s++)
             if ((s + k) % 3 == 0 || s + 1 == st->nstacks)
                 st->stack_counts[k][s] += rnd_range(&st->rng, 1, 60);
+    (void)f;
+    return emit_stack_samples(w, st);
+}
+
+/* Every (thread, node)'s samples per stack so far (newest wins). */
+static int emit_stack_samples(scope_log_writer *w, const sample_state *st) {
+    const struct sample_where *where = sample_where;
+    int rc;
+    for (unsigned k = 0; k < NELEM(sample_where); k++) {
+        scope_stack_count counts[12];
+        uint32_t n = 0;
+        for (uint32_t s = 0; s < st->nstacks; s++)
             if (st->stack_counts[k][s])
                 counts[n++] = (scope_stack_count){s + 1, st->stack_counts[k][s]};
-        }
         scope_record rec;
         memset(&rec, 0, sizeof rec);
         rec.type = SCOPE_REC_STACK_SAMPLES;
@@ -1462,12 +1581,14 @@ static int write_samples(scope_log_writer *w, sample_state *st, unsigned f) {
         if ((rc = add(w, &rec)) < 0)
             return rc;
     }
-    (void)f;
     return 0;
 }
 
-static int write_mark(scope_log_writer *w, uint32_t kind, uint32_t thread, uint64_t mono,
-                      int64_t value, const char *text) {
+/* Writes a mark and keeps its copy for the snapshots' MARK_STATE records
+ * (docs/format.md 5.20): of a running total (DROPPED) only the newest per
+ * thread.  Texts are literals, so the copies may point at them. */
+static int write_mark(scope_log_writer *w, sample_state *st, uint32_t kind, uint32_t thread,
+                      uint64_t mono, int64_t value, const char *text) {
     scope_record rec;
     memset(&rec, 0, sizeof rec);
     rec.type = SCOPE_REC_MARK;
@@ -1476,6 +1597,17 @@ static int write_mark(scope_log_writer *w, uint32_t kind, uint32_t thread, uint6
                                   .mono_ns = mono,
                                   .value = value,
                                   .text = text ? bytes_of(text) : NO_BYTES};
+    unsigned i = 0;
+    if (kind == SCOPE_MARK_DROPPED)
+        while (i < st->nmarks && !(st->marks[i].kind == kind && st->marks[i].thread == thread))
+            i++;
+    else
+        i = st->nmarks;
+    if (i < SAMPLE_MARKS) {
+        st->marks[i] = rec.u.mark;
+        if (i == st->nmarks)
+            st->nmarks++;
+    }
     return add(w, &rec);
 }
 
@@ -1529,6 +1661,8 @@ static int write_trace(scope_log_writer *w, sample_state *st, uint64_t t0) {
     rec.type = SCOPE_REC_TRACE_WINDOW;
     rec.u.trace_window = (scope_rec_trace_window){
         S_ITERATION, 3, 3, SCOPE_TRACE_CLOSED, t0, t, NELEM(ev) + NELEM(counts), 1u << 20, 0};
+    st->trace_window = rec.u.trace_window;
+    st->has_trace_window = 1;
     return add(w, &rec);
 }
 
@@ -1544,6 +1678,72 @@ static int write_open(scope_log_writer *w, uint64_t mono, int last) {
     rec.type = SCOPE_REC_OPEN;
     rec.u.open = (scope_rec_open){T_MAIN, last ? 0 : NELEM(open), open};
     return add(w, &rec);
+}
+
+/* A snapshot frame's records (docs/format.md 5.2.1): every definition, the
+ * full value of every aggregate, the marks written so far and the resource
+ * series, as of the newest data frame, and no event. */
+static int write_snapshot(scope_log_writer *w, sample_state *st, unsigned seed, uint64_t start_mono,
+                          uint64_t start_wall, int last) {
+    int rc;
+    if ((rc = write_definitions(w, seed, start_mono, start_wall)) < 0)
+        return rc;
+    for (uint32_t id = 1; id <= st->nstacks; id++)
+        if ((rc = write_stack(w, id)) < 0)
+            return rc;
+    for (unsigned i = 0; i < NNODES; i++)
+        if (st->agg[i].count && (rc = emit_agg(w, st, i)) < 0)
+            return rc;
+    for (unsigned c = 0; c < NELEM(sample_counters); c++)
+        if (st->counter_calls[c] && (rc = emit_counter(w, st, c)) < 0)
+            return rc;
+    if ((rc = emit_stack_samples(w, st)) < 0 || (rc = write_lines(w, st->last_f)) < 0 ||
+        (rc = write_open(w, st->last_mono, last)) < 0)
+        return rc;
+    scope_record rec;
+    if (st->has_trace_window) {
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_TRACE_WINDOW;
+        rec.u.trace_window = st->trace_window;
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+    for (unsigned i = 0; i < st->nmarks; i++) {
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_MARK_STATE;
+        rec.u.mark_state = st->marks[i];
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+    for (unsigned i = 0; i < st->nseries; i++) {
+        const sample_series *x = &st->series[i];
+        scope_series_bucket b[SAMPLE_SERIES_BUCKETS];
+        uint32_t n = 0;
+        for (unsigned k = 0; k < SAMPLE_SERIES_BUCKETS; k++)
+            if (x->b[k].samples)
+                n = k + 1; /* the buckets after the newest measured one are not written */
+        for (unsigned k = 0; k < n; k++)
+            b[k] = x->b[k];
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_RESOURCE_SERIES;
+        rec.u.resource_series = (scope_rec_resource_series){
+            0, x->figure, x->device, start_mono, x->bucket_ns, x->samples_total, n, b};
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Whether frame i of n is a snapshot: the one right after the exit frame
+ * (the last), and one after every fourth data frame, as a recorder writes
+ * them once the bytes since the last snapshot reach its size.  A one-frame
+ * log has none: its process died before its first. */
+static int sample_is_snapshot(unsigned i, unsigned n) {
+    return n >= 2 && (i + 1 == n || (i % 5 == 4 && i + 2 < n));
+}
+
+int log_sample_is_snapshot(unsigned frame, unsigned nframes) {
+    return sample_is_snapshot(frame, nframes);
 }
 
 int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint64_t *frame_offsets,
@@ -1562,13 +1762,40 @@ int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint
     const uint64_t start_wall = 1786660000000000000ull + (uint64_t)seed * 1000003;
     const uint64_t frame_ns = 2000000000ull;
 
-    for (unsigned f = 0; f < nframes; f++) {
+    /* Data frames are numbered f = 0, 1, 2 ... (2 simulated seconds each);
+     * a snapshot frame follows one closely and adds no time of its own. */
+    unsigned ndata = 0;
+    for (unsigned i = 0; i < nframes; i++)
+        ndata += !sample_is_snapshot(i, nframes);
+    for (unsigned i = 0, f = 0; i < nframes; i++) {
+        if (sample_is_snapshot(i, nframes)) {
+            int last = f == ndata;
+            uint64_t mono = st->last_mono + 1000;
+            struct stat sb;
+            if ((rc = write_snapshot(w, st, seed, start_mono, start_wall, last)) < 0)
+                goto out;
+            if (fstat(fd, &sb) < 0) {
+                rc = -errno;
+                goto out;
+            }
+            if (frame_offsets)
+                frame_offsets[i] = (uint64_t)sb.st_size;
+            /* Closed for the same reason as the frame it follows (5.2.1). */
+            long n = scope_log_writer_close_frame_flags(
+                w, last ? SCOPE_FRAME_EXIT : SCOPE_FRAME_PERIODIC, SCOPE_FRAME_F_SNAPSHOT, mono,
+                start_wall + (mono - start_mono));
+            if (n < 0) {
+                rc = (int)n;
+                goto out;
+            }
+            continue;
+        }
         uint64_t mono = start_mono + (f + 1) * frame_ns;
         if (f == 0) {
             if ((rc = write_definitions(w, seed, start_mono, start_wall)) < 0)
                 goto out;
             if (seed % 3 == 0 &&
-                (rc = write_mark(w, SCOPE_MARK_CAVEAT, 0, start_mono + 1000, 0,
+                (rc = write_mark(w, st, SCOPE_MARK_CAVEAT, 0, start_mono + 1000, 0,
                                  "GPU figures unavailable: libnvidia-ml.so.1 not found")) < 0)
                 goto out;
         }
@@ -1576,23 +1803,25 @@ int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint
             (rc = write_resources(w, st, seed, f, start_mono)) < 0 ||
             (rc = write_samples(w, st, f)) < 0 || (rc = write_lines(w, f)) < 0)
             goto out;
-        if (f == 1 && (rc = write_mark(w, SCOPE_MARK_FORK, T_MAIN, mono - 700000000ull,
+        if (f == 1 && (rc = write_mark(w, st, SCOPE_MARK_FORK, T_MAIN, mono - 700000000ull,
                                        40000 + (int64_t)(seed % 20000) + 17, NULL)) < 0)
             goto out;
-        if (f % 5 == 3 && (rc = write_mark(w, SCOPE_MARK_DROPPED, T_LOADER, mono - 1000,
+        if (f % 5 == 3 && (rc = write_mark(w, st, SCOPE_MARK_DROPPED, T_LOADER, mono - 1000,
                                            (int64_t)(f * 3 + 1), "trace events")) < 0)
             goto out;
-        /* A trace window now and then; a one-frame log gets one too, so that
-         * every kind appears in any sample log. */
-        if ((f == 1 || f % 4 == 3 || nframes == 1) &&
+        /* A trace window now and then; a log of one or two data frames gets
+         * one too, so that every kind appears in any sample log. */
+        if ((f == 1 || f % 4 == 3 || ndata == 1) &&
             (rc = write_trace(w, st, mono - frame_ns + 5000)) < 0)
             goto out;
-        int last = f + 1 == nframes;
+        int last = f + 1 == ndata;
         if ((rc = write_open(w, mono, last)) < 0)
             goto out;
-        if (last &&
-            (rc = write_mark(w, SCOPE_MARK_SHUTDOWN, 0, mono - 10, SCOPE_SHUTDOWN_EXIT, NULL)) < 0)
+        if (last && (rc = write_mark(w, st, SCOPE_MARK_SHUTDOWN, 0, mono - 10, SCOPE_SHUTDOWN_EXIT,
+                                     NULL)) < 0)
             goto out;
+        st->last_f = f;
+        st->last_mono = mono;
 
         /* The file is appended to, so its size before a close is where that
          * frame will begin. */
@@ -1602,13 +1831,14 @@ int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint
             goto out;
         }
         if (frame_offsets)
-            frame_offsets[f] = (uint64_t)sb.st_size;
+            frame_offsets[i] = (uint64_t)sb.st_size;
         long n = scope_log_writer_close_frame(w, last ? SCOPE_FRAME_EXIT : SCOPE_FRAME_PERIODIC,
                                               mono, start_wall + (f + 1) * frame_ns);
         if (n < 0) {
             rc = (int)n;
             goto out;
         }
+        f++;
     }
     if (file_size) {
         struct stat sb;

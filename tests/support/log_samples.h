@@ -11,12 +11,20 @@
 /* Writes a log of `nframes` data frames to `path` (created or truncated)
  * through scope_log_writer: the first frame holds a PROCESS record and the
  * definitions, later frames hold aggregates, counters, resource samples,
- * stacks, marks and trace events, so every record kind appears.  `seed` varies
+ * stacks, marks and trace events, and snapshot frames restate them
+ * (log_sample_is_snapshot), so every record kind appears when nframes >= 2.  `seed` varies
  * the figures.  When frame_offsets is not NULL it receives the byte offset of
  * each data frame, and file_size (if not NULL) the final size.
  * Returns 0, or a negative errno. */
 int log_sample_write_log(const char *path, unsigned nframes, unsigned seed, uint64_t *frame_offsets,
                          uint64_t *file_size);
+
+/* Whether frame `frame` (0..) of a sample log of `nframes` frames is a
+ * snapshot frame (docs/format.md 5.2.1): the last, right after the exit
+ * frame, and one after every fourth data frame; none in a one-frame log.
+ * A snapshot restates every definition and aggregate, and copies the marks
+ * (MARK_STATE) and the resource samples (RESOURCE_SERIES) before it. */
+int log_sample_is_snapshot(unsigned frame, unsigned nframes);
 
 /* ---- single sample records (round-trip tests) ------------------------- */
 

@@ -661,10 +661,14 @@ static void check_sample_record(const scope_record *rec, defs *d, unsigned seed,
 /* The sample logs feed the fuzz corpus and the benchmarks, so they must be
  * what they claim: intact, every kind present, definitions before use,
  * figures that agree with each other, and the same bytes for the same seed. */
-/* Kinds only a snapshot frame holds (format 1.7); the sample log writes no
- * snapshot yet, so they are checked by their own round trips above. */
-static int snapshot_only(uint32_t t) {
-    return t == SCOPE_REC_RESOURCE_SERIES || t == SCOPE_REC_MARK_STATE;
+/* The offset of the newest snapshot frame before frame f of a sample log;
+ * 0 when none. */
+static uint64_t last_snapshot_before(const uint64_t *offsets, size_t f, unsigned nframes) {
+    uint64_t at = 0;
+    for (size_t k = 0; k < f; k++)
+        if (log_sample_is_snapshot((unsigned)k, nframes))
+            at = offsets[k];
+    return at;
 }
 
 START_TEST(test_sample_logs) {
@@ -684,6 +688,7 @@ START_TEST(test_sample_logs) {
         memset(&d, 0, sizeof d);
         unsigned seen[SCOPE_REC_TYPE_LIMIT] = {0};
         uint64_t prev_mono = 0;
+        unsigned snapshots = 0;
         for (size_t f = 0; f < NFRAMES; f++) {
             scope_rec_frame fr;
             uint64_t off;
@@ -693,15 +698,31 @@ START_TEST(test_sample_logs) {
             ck_assert_uint_eq(fr.seq, f);
             ck_assert_uint_gt(fr.mono_ns, prev_mono);
             prev_mono = fr.mono_ns;
+            /* The last frame is the snapshot after the exit frame, closed
+             * for the same reason. */
             ck_assert_uint_eq(fr.reason,
-                              f + 1 == NFRAMES ? SCOPE_FRAME_EXIT : SCOPE_FRAME_PERIODIC);
+                              f + 2 >= NFRAMES ? SCOPE_FRAME_EXIT : SCOPE_FRAME_PERIODIC);
+            int snapshot = (fr.flags & SCOPE_FRAME_F_SNAPSHOT) != 0;
+            ck_assert_int_eq(snapshot, log_sample_is_snapshot((unsigned)f, NFRAMES));
+            snapshots += (unsigned)snapshot;
+            /* Every frame names the newest snapshot before it. */
+            ck_assert_uint_eq(fr.last_snapshot, last_snapshot_before(offsets, f, NFRAMES));
             scope_record rec;
             size_t i = 0;
             for (; next_record(r, &rec) == 1; i++) {
                 ck_assert_msg(rec.type > SCOPE_REC_FRAME && rec.type < SCOPE_REC_TYPE_LIMIT,
                               "seed %u frame %zu: record type %u", seed, f, rec.type);
-                if (f == 0 && i == 0)
+                if ((f == 0 || snapshot) && i == 0)
                     ck_assert_uint_eq(rec.type, SCOPE_REC_PROCESS);
+                /* A snapshot frame holds no event (5.2.1); the snapshot
+                 * kinds appear nowhere else. */
+                int event = rec.type == SCOPE_REC_RESOURCE || rec.type == SCOPE_REC_MARK ||
+                            rec.type == SCOPE_REC_TRACE || rec.type == SCOPE_REC_TRACE_COUNTS;
+                int snapshot_kind =
+                    rec.type == SCOPE_REC_RESOURCE_SERIES || rec.type == SCOPE_REC_MARK_STATE;
+                ck_assert_msg(!(snapshot && event) && (snapshot || !snapshot_kind),
+                              "seed %u frame %zu: a %s record", seed, f,
+                              scope_rec_type_name(rec.type));
                 seen[rec.type]++;
                 check_sample_record(&rec, &d, seed, f);
             }
@@ -711,11 +732,13 @@ START_TEST(test_sample_logs) {
         assert_no_damage(r);
         scope_log_reader_close(r);
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++)
-            if (scope_rec_type_known(t) && !snapshot_only(t))
+            if (scope_rec_type_known(t))
                 ck_assert_msg(seen[t] > 0, "seed %u: no %s record", seed, scope_rec_type_name(t));
-        ck_assert_uint_eq(seen[SCOPE_REC_PROCESS], 1);
+        ck_assert_uint_eq(snapshots, 3);
+        ck_assert_uint_eq(seen[SCOPE_REC_PROCESS], 1 + snapshots);
         ck_assert_uint_ge(seen[SCOPE_REC_STRING], 20);
-        ck_assert_uint_eq(seen[SCOPE_REC_RESOURCE], 2 * NFRAMES); /* one per second */
+        /* one per second of the data frames */
+        ck_assert_uint_eq(seen[SCOPE_REC_RESOURCE], 2 * (NFRAMES - snapshots));
 
         /* Same seed, same bytes: a corpus file can be regenerated. */
         uint8_t *a, *b;
@@ -731,7 +754,9 @@ START_TEST(test_sample_logs) {
 END_TEST
 
 /* However short, a sample log holds every kind: the fuzz corpus uses short
- * ones. */
+ * ones.  One frame is the shortest log, with no snapshot (its process died
+ * before its first), so its snapshot kinds are missing; two frames are a
+ * data frame and its snapshot. */
 START_TEST(test_short_sample_logs) {
     for (unsigned nframes = 1; nframes <= 3; nframes++) {
         ck_assert_int_eq(log_sample_write_log(path, nframes, nframes, NULL, NULL), 0);
@@ -746,7 +771,8 @@ START_TEST(test_short_sample_logs) {
         scope_log_reader_close(r);
         ck_assert_uint_eq(frames, nframes);
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++)
-            if (scope_rec_type_known(t) && !snapshot_only(t))
+            if (scope_rec_type_known(t) &&
+                (nframes > 1 || (t != SCOPE_REC_RESOURCE_SERIES && t != SCOPE_REC_MARK_STATE)))
                 ck_assert_msg(seen[t] > 0, "%u frames: no %s record", nframes,
                               scope_rec_type_name(t));
     }

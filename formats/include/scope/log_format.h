@@ -582,6 +582,36 @@ int scope_log_reader_next_frame(scope_log_reader *r, scope_rec_frame *frame, uin
  * offset inside the header or past the end of the file. */
 int scope_log_reader_seek(scope_log_reader *r, uint64_t offset, uint64_t next_seq);
 
+/* Where a reader that needs only the state of a process starts
+ * (docs/format.md 9.8): what scope_log_reader_find_snapshot found. */
+enum scope_log_snapshot_status {
+    SCOPE_SNAPSHOT_NONE = 0, /* no usable snapshot: read the whole file from the start */
+    SCOPE_SNAPSHOT_NEWEST,   /* the newest snapshot the file names is intact */
+    SCOPE_SNAPSHOT_OLDER,    /* the newest was damaged: an older one is used */
+};
+
+typedef struct scope_log_snapshot {
+    int status;       /* enum scope_log_snapshot_status */
+    uint64_t offset;  /* of the snapshot frame to read on from; 0 with SCOPE_SNAPSHOT_NONE */
+    uint64_t seq;     /* its sequence number: the next_seq for scope_log_reader_seek */
+    uint64_t mono_ns; /* its FRAME record's clocks */
+    uint64_t wall_ns;
+    uint64_t damaged_offset; /* SCOPE_SNAPSHOT_OLDER: the newest snapshot's offset, which
+                                is not an intact snapshot frame */
+    unsigned passed_over;    /* snapshots found damaged on the way (SCOPE_SNAPSHOT_OLDER) */
+} scope_log_snapshot;
+
+/* Finds the newest intact snapshot frame from the end of the file, as
+ * docs/format.md 9.8 says: the last intact frame within SCOPE_LOG_TAIL_SCAN
+ * of the end, its last_snapshot, and older snapshots when that one is
+ * damaged.  Reads only the tail, the snapshot frames it names and the
+ * stretches searched before damaged ones, whatever the bytes.  Neither
+ * moves the reader nor adds damage reports: the caller goes on with
+ * scope_log_reader_seek(r, s->offset, s->seq), or reads from the start when
+ * s->status is SCOPE_SNAPSHOT_NONE.  Call it before reading any frame.
+ * Returns 0, or -EINVAL when frames were already read. */
+int scope_log_reader_find_snapshot(scope_log_reader *r, scope_log_snapshot *s);
+
 /* Decodes the next record of the current frame into *rec (pointers inside are
  * valid until the next call).  Returns 1, 0 at the end of the frame.  A record
  * whose body does not decode is reported as damage and skipped. */
