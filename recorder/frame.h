@@ -17,6 +17,8 @@ typedef struct rec_frame_ctx {
     int with_hist;  /* phase aggregates carry their histograms */
     int stuck_ok;   /* closed for a signal: take what an owner stopped mid-update left */
     int resend_all; /* every aggregate again: the frames before it were lost */
+    int snapshot;   /* this frame is a snapshot (format 1.7, docs/format.md 5.2.1): definitions and
+                       aggregates only, no events */
 } rec_frame_ctx;
 
 #define REC_BYTES(s, n) ((scope_bytes){(const uint8_t *)(s), (n)})

@@ -34,6 +34,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
@@ -58,6 +59,7 @@ static struct writer {
     uint64_t failed_writes, last_errno;
     int failed_mark_added; /* one FLUSH_FAILED mark per streak of failures */
     int resend_all;        /* the frames before were dropped: every aggregate again */
+    int series_frames;     /* SCOPE_TEST_SERIES_FRAMES: write_series_frame */
 
     /* The thread.  `thread`, `wake_fd` and `running` are the lifecycle's,
      * set before `running` publishes them; signal handlers read them. */
@@ -167,6 +169,20 @@ static long write_last_words(long err) {
     return err;
 }
 
+/* A test hook for the resource series (source_resources.c) until the
+ * writer writes snapshot frames: with SCOPE_TEST_SERIES_FRAMES set, each
+ * frame closed for a flush, the exit or a signal is followed by a frame of
+ * the same reason holding the resource source's snapshot records alone (its
+ * RESOURCE_SERIES).  The frame is not flagged a snapshot: it restates no
+ * definitions or aggregates. */
+static void write_series_frame(int reason) {
+    rec_frame_ctx f = {.w = wr.log.w, .reason = reason, .snapshot = 1};
+    for (unsigned i = 0; i < rec_nsources; i++)
+        if (!strcmp(rec_sources[i]->name, "resources"))
+            rec_sources[i]->encode(&f);
+    (void)close_frame_below_reserve(reason);
+}
+
 /* Collects and writes one frame.  Called with `work` held. */
 static int write_frame(int reason) {
     if (!wr.log.w)
@@ -219,6 +235,8 @@ static int write_frame(int reason) {
     for (unsigned i = 0; i < rec_nsources; i++)
         if (rec_sources[i]->frame_written)
             rec_sources[i]->frame_written(&f);
+    if (wr.series_frames && reason != SCOPE_FRAME_PERIODIC)
+        write_series_frame(reason);
     return 0;
 }
 
@@ -307,6 +325,7 @@ int rec_writer_start(char *err, size_t errlen) {
     wr.failed_writes = 0;
     wr.failed_mark_added = 0;
     wr.last_hist_frame_ns = 0;
+    wr.series_frames = getenv("SCOPE_TEST_SERIES_FRAMES") != NULL;
     atomic_store(&wr.shutdown_reason, SCOPE_SHUTDOWN_EXIT);
     wr.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (wr.wake_fd < 0)
