@@ -149,6 +149,10 @@ static void add_no_phase(run_res *r, const res_proc *p) {
         cr += by_thread ? n->char_read : n->p_char_read;
         cw += by_thread ? n->char_write : n->p_char_write;
     }
+    /* The bytes a snapshot's series summarize reached no phase and are no
+     * phase's either: the series keep no nodes (res_proc.h). */
+    const res_from_series *fs = &p->series;
+    dr += fs->disk_read, dw += fs->disk_write, cr += fs->char_read, cw += fs->char_write;
     uint64_t dr_np = p->disk_read > dr ? p->disk_read - dr : 0;
     uint64_t cr_np = p->char_read > cr ? p->char_read - cr : 0;
     r->no_phase.disk_read += dr_np;

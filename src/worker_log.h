@@ -111,8 +111,10 @@ typedef struct worker_log {
     scope_rec_trace_window trace; /* the newest TRACE_WINDOW; phase 0: none */
     int nomem;
 
-    int no_samples; /* set before reading: RESOURCE records are skipped */
-    res_proc *res;  /* its resource samples; NULL when none (w.res points here) */
+    int no_samples;            /* set before reading: RESOURCE records are skipped */
+    uint64_t snapshot_mono_ns; /* the snapshot frame the read began at (its FRAME mono_ns); 0: read
+                                  from the start */
+    res_proc *res;             /* its resource samples; NULL when none (w.res points here) */
 } worker_log;
 
 /* Readies a zeroed log: identity unknown (ranks -1), end unknown. */
