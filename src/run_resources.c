@@ -177,6 +177,11 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
         r->present |= p->present;
         r->intervals += p->intervals;
         r->dropped += p->dropped;
+        r->series_intervals += p->series.intervals;
+        r->series_io.disk_read += p->series.disk_read;
+        r->series_io.disk_write += p->series.disk_write;
+        r->series_io.char_read += p->series.char_read;
+        r->series_io.char_write += p->series.char_write;
         if ((double)p->sampled_ns / 1e9 > r->sampled_s)
             r->sampled_s = (double)p->sampled_ns / 1e9;
         r->io.disk_read += p->disk_read;
@@ -213,7 +218,9 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
     r->cache_read_peak =
         (r->present & SCOPE_RES_DISK_READ) && (r->present & SCOPE_RES_CHAR_READ) ? peak_cache : NAN;
     r->disk_write_peak = r->present & SCOPE_RES_DISK_WRITE ? peak_write : NAN;
-    uint64_t moved = r->io.char_read + r->io.char_write;
+    /* Of the bytes that could reach a phase: not a snapshot's series'. */
+    uint64_t moved =
+        r->io.char_read + r->io.char_write - r->series_io.char_read - r->series_io.char_write;
     r->no_phase_share =
         moved ? (double)(r->no_phase.char_read + r->no_phase.char_write) / (double)moved : NAN;
     r->cpu_cores = (r->present & (SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS)) && s > 0

@@ -207,6 +207,22 @@ START_TEST(test_series_count_once_and_say_so) {
                           "%s", m.caveats[i].text);
         }
     ck_assert_uint_eq(found, 1);
+    /* The report's figures: the series' bytes are in the totals and in no
+     * phase, not in "(no phase open)" either, which holds only the bytes
+     * of intervals after the snapshot that began with no phase open. */
+    size_t which = 0;
+    run_res *rr = run_res_of(&m, &which, 1);
+    ck_assert_ptr_nonnull(rr);
+    ck_assert_uint_eq(rr->series_intervals, snap.res->series.intervals);
+    ck_assert_uint_eq(rr->series_io.char_write, snap.res->series.char_write);
+    ck_assert_uint_eq(rr->io.char_write, whole.res->char_write);
+    uint64_t in_phases = 0;
+    for (size_t i = 0; i < snap.res->nnodes; i++)
+        if (snap.res->nodes[i].node)
+            in_phases += snap.res->nodes[i].char_write;
+    ck_assert_uint_eq(rr->no_phase.char_write,
+                      whole.res->char_write - snap.res->series.char_write - in_phases);
+    run_res_free(rr);
     run_caveats_free(&m);
     arena_free(&mem);
     worker_log_release(&told);
