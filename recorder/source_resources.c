@@ -23,16 +23,16 @@
  * next record of the same thread (or of the process) counts it in
  * `dropped`.  Frames closed for a flush, the exit or a signal take a last,
  * shorter sample first, so the totals run to the end.  Records wait here
- * until the next frame.
+ * until the next frame.  The process's files stay open (three
+ * descriptors); a thread's is opened for each read, so that a program of
+ * a thousand threads does not find a thousand of its descriptors taken.
  *
  * Every process record handed to a frame is also folded into a series per
  * figure (res_series.h), and per figure of each GPU: snapshot frames carry
  * those (RESOURCE_SERIES) and no RESOURCE records, which wait for the frame
  * after.  So the series of a snapshot hold exactly the intervals of the
  * frames before it.  Thread records have no series: what they add, the
- * bytes under each phase, a series of time buckets cannot keep.  The process's files stay open
- * (three descriptors); a thread's is opened for each read, so that a program of a thousand threads
- * does not find a thousand of its descriptors taken.
+ * bytes under each phase, a series of time buckets cannot keep.
  */
 #define _GNU_SOURCE
 #include "source_resources.h"
@@ -124,6 +124,7 @@ static struct {
     rec_series *series[PROC_FIGURES];
     gpu_series *gpu_series;
     unsigned ngpu_series;
+    int series_nomem; /* a series could not be allocated: none is written */
 } smp = {.self_fd = -1, .writer_fd = -1, .status_fd = -1};
 
 /* ---- reading the counters ---------------------------------------------------- */
@@ -506,14 +507,16 @@ static void select_frame(const rec_frame_ctx *f) {
 
 /* ---- series ------------------------------------------------------------------ */
 
-/* Folds one measured figure into *sp, allocating it the first time; a
- * series that cannot be allocated is left out of the snapshots (never
- * shown with intervals missing). */
+/* Folds one measured figure into *sp, allocating it the first time.  When
+ * that fails no series is written any more: one missing intervals would
+ * pass for the whole truth. */
 static void fold(rec_series **sp, const scope_rec_resource *r, uint64_t value) {
     if (!*sp) {
         *sp = malloc(sizeof **sp);
-        if (!*sp)
+        if (!*sp) {
+            smp.series_nomem = 1;
             return;
+        }
         rec_series_init(*sp, rec_cfg.sample_interval_ns);
     }
     rec_series_add(*sp, r->mono_ns, r->interval_ns, value);
@@ -526,8 +529,10 @@ static gpu_series *gpu_series_of(uint32_t index) {
     if (smp.ngpu_series >= REC_MAX_GPUS)
         return NULL;
     gpu_series *p = realloc(smp.gpu_series, (smp.ngpu_series + 1) * sizeof *p);
-    if (!p)
+    if (!p) {
+        smp.series_nomem = 1;
         return NULL;
+    }
     smp.gpu_series = p;
     p = &smp.gpu_series[smp.ngpu_series++];
     *p = (gpu_series){.index = index};
@@ -572,6 +577,8 @@ static void add_series(const rec_frame_ctx *f, const rec_series *s, uint32_t fig
 /* A snapshot's records: every series, and none of the pending intervals,
  * which go into the next frame. */
 static void encode_snapshot(const rec_frame_ctx *f) {
+    if (smp.series_nomem)
+        return;
     for (unsigned k = 0; k < PROC_FIGURES; k++)
         add_series(f, smp.series[k], SCOPE_SERIES_RSS + k, 0);
     for (unsigned i = 0; i < smp.ngpu_series; i++)
@@ -582,6 +589,7 @@ static void encode_snapshot(const rec_frame_ctx *f) {
 
 /* Emptied, not freed: a forked child resets them from the fork handler. */
 static void forget_series(void) {
+    smp.series_nomem = 0;
     for (unsigned k = 0; k < PROC_FIGURES; k++)
         if (smp.series[k])
             rec_series_init(smp.series[k], rec_cfg.sample_interval_ns);
