@@ -102,9 +102,12 @@ static uint64_t bucket_char_write(const res_proc *p) {
     return s;
 }
 
-START_TEST(test_snapshot_gives_the_whole_logs_totals) {
-    char run[4200], file[4300], path[8600], rel[4096];
-    rt_mkdir(run, sizeof run, "series");
+/* Runs an_series into a new run directory; gives its log (relative to the
+ * run, and whole) and where the first series frame is. */
+static void run_series(char *run, size_t run_cap, char *rel, size_t rel_cap, char *path,
+                       size_t path_cap, uint64_t *offset, uint64_t *mono) {
+    char file[4300];
+    rt_mkdir(run, run_cap, "series");
     snprintf(file, sizeof file, "%s/data", rt_base);
     const char *env[] = {"SCOPE_SAMPLE_INTERVAL=0.01", "SCOPE_TEST_SERIES_FRAMES=1", NULL};
     char *argv[] = {(char *)rt_prog("an_series"), run, file, NULL};
@@ -112,10 +115,15 @@ START_TEST(test_snapshot_gives_the_whole_logs_totals) {
     rt_run(&p, argv, &(rt_opts){.env = env}, 120);
     ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "an_series %s",
                   rt_status(p.status));
-    find_log(run, rel, sizeof rel);
-    snprintf(path, sizeof path, "%s/%s", run, rel);
+    find_log(run, rel, rel_cap);
+    snprintf(path, path_cap, "%s/%s", run, rel);
+    find_series_frame(path, offset, mono);
+}
+
+START_TEST(test_snapshot_gives_the_whole_logs_totals) {
+    char run[4200], path[8600], rel[4096];
     uint64_t offset, mono;
-    find_series_frame(path, &offset, &mono);
+    run_series(run, sizeof run, rel, sizeof rel, path, sizeof path, &offset, &mono);
 
     char cut[4200];
     cut_run(cut, sizeof cut, path, rel, offset);
@@ -170,17 +178,9 @@ END_TEST
  * must not count them twice.  Read from the snapshot, the model says which
  * figures are approximate. */
 START_TEST(test_series_count_once_and_say_so) {
-    char run[4200], file[4300], path[8600], rel[4096];
-    rt_mkdir(run, sizeof run, "series");
-    snprintf(file, sizeof file, "%s/data", rt_base);
-    const char *env[] = {"SCOPE_SAMPLE_INTERVAL=0.01", "SCOPE_TEST_SERIES_FRAMES=1", NULL};
-    char *argv[] = {(char *)rt_prog("an_series"), run, file, NULL};
-    rt_proc p;
-    rt_run(&p, argv, &(rt_opts){.env = env}, 120);
-    find_log(run, rel, sizeof rel);
-    snprintf(path, sizeof path, "%s/%s", run, rel);
+    char run[4200], path[8600], rel[4096];
     uint64_t offset, mono;
-    find_series_frame(path, &offset, &mono);
+    run_series(run, sizeof run, rel, sizeof rel, path, sizeof path, &offset, &mono);
     worker_log told, whole;
     read_log(run, rel, mono, &told);
     read_log(run, rel, 0, &whole);
