@@ -26,6 +26,13 @@
  * until the next frame.  The process's files stay open (three
  * descriptors); a thread's is opened for each read, so that a program of
  * a thousand threads does not find a thousand of its descriptors taken.
+ *
+ * Every process record handed to a frame is also folded into a series per
+ * figure (res_series.h), and per figure of each GPU: snapshot frames carry
+ * those (RESOURCE_SERIES) and no RESOURCE records, which wait for the frame
+ * after.  So the series of a snapshot hold exactly the intervals of the
+ * frames before it.  Thread records have no series: what they add, the
+ * bytes under each phase, a series of time buckets cannot keep.
  */
 #define _GNU_SOURCE
 #include "source_resources.h"
@@ -36,6 +43,7 @@
 #include "frame.h"
 #include "gpu_nvml.h"
 #include "io_counters.h"
+#include "res_series.h"
 #include "thread.h"
 #include "thread_io.h"
 
@@ -66,6 +74,15 @@ static uint64_t grain(uint64_t ns) {
 
 #define IO_BITS                                                                                    \
     (SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE)
+
+#define PROC_FIGURES 8u /* SCOPE_SERIES_RSS .. SCOPE_SERIES_RSS_PEAK */
+#define GPU_FIGURES  5u /* SCOPE_SERIES_GPU_BUSY .. SCOPE_SERIES_GPU_MEM_TOTAL */
+
+/* One device's series, by NVML index. */
+typedef struct gpu_series {
+    uint32_t index;
+    rec_series *fig[GPU_FIGURES];
+} gpu_series;
 
 /* What the sampler keeps of one recorded thread. */
 typedef struct thread_io {
@@ -102,6 +119,12 @@ static struct {
     unsigned npending_gpus, cap_gpus;
     uint64_t sync_missed0; /* rec_cuda_sync_missed() when this process's log began */
     int sync_caveat_written;
+    /* The process's figures over its life, SCOPE_SERIES_* 1..8 at index
+     * figure - 1, and each GPU's five; allocated when first measured. */
+    rec_series *series[PROC_FIGURES];
+    gpu_series *gpu_series;
+    unsigned ngpu_series;
+    int series_nomem; /* a series could not be allocated: none is written */
 } smp = {.self_fd = -1, .writer_fd = -1, .status_fd = -1};
 
 /* ---- reading the counters ---------------------------------------------------- */
@@ -477,20 +500,118 @@ static void select_frame(const rec_frame_ctx *f) {
     /* Rounded up: a signal a moment after the last sample still gets its
      * interval. */
     uint64_t now = grain(rec_mono_ns() + GRAIN_NS - 1);
-    if (f->reason != SCOPE_FRAME_PERIODIC && !f->snapshot && rec_cfg.sample_interval_ns &&
+    if (!f->snapshot && f->reason != SCOPE_FRAME_PERIODIC && rec_cfg.sample_interval_ns &&
         smp.started && now > smp.t0)
         sample(now);
 }
 
+/* ---- series ------------------------------------------------------------------ */
+
+/* Folds one measured figure into *sp, allocating it the first time.  When
+ * that fails no series is written any more: one missing intervals would
+ * pass for the whole truth. */
+static void fold(rec_series **sp, const scope_rec_resource *r, uint64_t value) {
+    if (!*sp) {
+        *sp = malloc(sizeof **sp);
+        if (!*sp) {
+            smp.series_nomem = 1;
+            return;
+        }
+        rec_series_init(*sp, rec_cfg.sample_interval_ns);
+    }
+    rec_series_add(*sp, r->mono_ns, r->interval_ns, value);
+}
+
+static gpu_series *gpu_series_of(uint32_t index) {
+    for (unsigned i = 0; i < smp.ngpu_series; i++)
+        if (smp.gpu_series[i].index == index)
+            return &smp.gpu_series[i];
+    if (smp.ngpu_series >= REC_MAX_GPUS)
+        return NULL;
+    gpu_series *p = realloc(smp.gpu_series, (smp.ngpu_series + 1) * sizeof *p);
+    if (!p) {
+        smp.series_nomem = 1;
+        return NULL;
+    }
+    smp.gpu_series = p;
+    p = &smp.gpu_series[smp.ngpu_series++];
+    *p = (gpu_series){.index = index};
+    return p;
+}
+
+/* A process record on its way into a frame, into the series. */
+static void fold_record(const scope_rec_resource *r) {
+    const uint64_t v[PROC_FIGURES] = {r->rss,        r->cpu_user_ns, r->cpu_sys_ns, r->disk_read,
+                                      r->disk_write, r->char_read,   r->char_write, r->rss_peak};
+    static const uint32_t bit[PROC_FIGURES] = {
+        SCOPE_RES_RSS,        SCOPE_RES_CPU_USER,  SCOPE_RES_CPU_SYS,    SCOPE_RES_DISK_READ,
+        SCOPE_RES_DISK_WRITE, SCOPE_RES_CHAR_READ, SCOPE_RES_CHAR_WRITE, SCOPE_RES_RSS_PEAK};
+    for (unsigned k = 0; k < PROC_FIGURES; k++)
+        if (r->present & bit[k])
+            fold(&smp.series[k], r, v[k]);
+    for (uint32_t i = 0; i < r->ngpus; i++) {
+        const scope_gpu_figures *g = &r->gpus[i];
+        gpu_series *gs = gpu_series_of(g->index);
+        if (!gs)
+            continue;
+        const uint64_t gv[GPU_FIGURES] = {g->busy_permyriad, g->run_permyriad, g->mem_used,
+                                          g->mem_run, g->mem_total};
+        static const uint32_t gbit[GPU_FIGURES] = {SCOPE_GPU_BUSY, SCOPE_GPU_RUN,
+                                                   SCOPE_GPU_MEM_USED, SCOPE_GPU_MEM_RUN,
+                                                   SCOPE_GPU_MEM_TOTAL};
+        for (unsigned k = 0; k < GPU_FIGURES; k++)
+            if (g->present & gbit[k])
+                fold(&gs->fig[k], r, gv[k]);
+    }
+}
+
+static void add_series(const rec_frame_ctx *f, const rec_series *s, uint32_t figure,
+                       uint32_t device) {
+    if (!s || !s->samples_total)
+        return;
+    scope_record rec = {.type = SCOPE_REC_RESOURCE_SERIES};
+    rec.u.resource_series = rec_series_record(s, 0, figure, device);
+    rec_frame_add(f, &rec);
+}
+
+/* A snapshot's records: every series, and none of the pending intervals,
+ * which go into the next frame. */
+static void encode_snapshot(const rec_frame_ctx *f) {
+    if (smp.series_nomem)
+        return;
+    for (unsigned k = 0; k < PROC_FIGURES; k++)
+        add_series(f, smp.series[k], SCOPE_SERIES_RSS + k, 0);
+    for (unsigned i = 0; i < smp.ngpu_series; i++)
+        for (unsigned k = 0; k < GPU_FIGURES; k++)
+            add_series(f, smp.gpu_series[i].fig[k], SCOPE_SERIES_GPU_BUSY + k,
+                       smp.gpu_series[i].index);
+}
+
+/* Emptied, not freed: a forked child resets them from the fork handler. */
+static void forget_series(void) {
+    smp.series_nomem = 0;
+    for (unsigned k = 0; k < PROC_FIGURES; k++)
+        if (smp.series[k])
+            rec_series_init(smp.series[k], rec_cfg.sample_interval_ns);
+    for (unsigned i = 0; i < smp.ngpu_series; i++)
+        for (unsigned k = 0; k < GPU_FIGURES; k++)
+            if (smp.gpu_series[i].fig[k])
+                rec_series_init(smp.gpu_series[i].fig[k], rec_cfg.sample_interval_ns);
+}
+
 static void encode(const rec_frame_ctx *f) {
-    if (f->snapshot)
-        return; /* intervals and the caveat are events: the next frame has them */
+    if (f->snapshot) {
+        encode_snapshot(f);
+        return;
+    }
     unsigned g = 0;
     for (unsigned i = 0; i < smp.npending; i++) {
         scope_record rec = {.type = SCOPE_REC_RESOURCE};
         rec.u.resource = smp.pending[i];
         rec.u.resource.gpus = rec.u.resource.ngpus ? smp.gpus + g : NULL;
         g += rec.u.resource.ngpus;
+        if (!rec.u.resource.thread)
+            fold_record(&rec.u.resource);
         rec_frame_add(f, &rec);
     }
     smp.npending = 0;
@@ -532,6 +653,7 @@ static void fork_child(void) {
     smp.sync_missed0 = rec_cuda_sync_missed();
     rec_thread_io_fork_child();
     smp.sync_caveat_written = 0;
+    forget_series(); /* the parent's intervals are in the parent's log */
     rec_gpu_fork_child();
 }
 

@@ -61,6 +61,15 @@ static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res
     snprintf(title, sizeof title, "  (sampled about once a second: %s intervals, %s dropped)\n",
              fmt_ucount(n, sizeof n, res->intervals), fmt_ucount(d, sizeof d, res->dropped));
     fputs(title, f);
+    if (res->series_intervals) {
+        /* Read from a snapshot: say which figures are approximate (CAVEATS
+         * says up to when, per process). */
+        snprintf(title, sizeof title,
+                 "  (%s of them known from snapshot series only: totals exact, sparklines and "
+                 "peaks there approximate, their bytes in no phase)\n",
+                 fmt_ucount(n, sizeof n, res->series_intervals));
+        text_dim(f, st, title);
+    }
     text_rule(f, st);
     if (!have_io) {
         text_dim(f, st, "  n/a: no I/O counter could be read by the sampler\n");

@@ -238,6 +238,228 @@ int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
     return 0;
 }
 
+/* ---- a snapshot's series -------------------------------------------------- */
+
+/* Wall time of monotonic time t, by the frame's pair of clocks. */
+static uint64_t wall_of(uint64_t t, uint64_t frame_mono, uint64_t frame_wall) {
+    uint64_t before = frame_mono > t ? frame_mono - t : 0;
+    return frame_wall > before ? frame_wall - before : 0;
+}
+
+/* The bucket's largest interval as a rate over the bucket's mean interval
+ * length: the peak, approximately (the series keeps no interval's own). */
+static float peak_of(const scope_series_bucket *b) {
+    return b->samples ? per_s(b->max, b->covered_ns / b->samples) : 0;
+}
+
+static const scope_rec_resource_series *find_series(const scope_rec_resource_series *s, size_t n,
+                                                    uint32_t figure, uint32_t device) {
+    for (size_t i = 0; i < n; i++)
+        if (!s[i].thread && s[i].figure == figure && s[i].device == device && s[i].bucket_ns)
+            return &s[i];
+    return NULL;
+}
+
+/* The sum of `figure` in the bucket of `like` that starts at the same time
+ * (the figures of one process share their grid unless one was first
+ * measured later); 0 when there is none. */
+static uint64_t sum_at(const scope_rec_resource_series *like, uint64_t t) {
+    if (!like || t < like->start_mono_ns || (t - like->start_mono_ns) % like->bucket_ns)
+        return 0;
+    uint64_t i = (t - like->start_mono_ns) / like->bucket_ns;
+    return i < like->nbuckets ? like->buckets[i].sum : 0;
+}
+
+static void add_proc_series(res_proc *p, const scope_rec_resource_series *s,
+                            const scope_rec_resource_series *all, size_t n, uint64_t fm,
+                            uint64_t fw) {
+    static const uint32_t bit[] = {
+        [SCOPE_SERIES_RSS] = SCOPE_RES_RSS,
+        [SCOPE_SERIES_CPU_USER] = SCOPE_RES_CPU_USER,
+        [SCOPE_SERIES_CPU_SYS] = SCOPE_RES_CPU_SYS,
+        [SCOPE_SERIES_DISK_READ] = SCOPE_RES_DISK_READ,
+        [SCOPE_SERIES_DISK_WRITE] = SCOPE_RES_DISK_WRITE,
+        [SCOPE_SERIES_CHAR_READ] = SCOPE_RES_CHAR_READ,
+        [SCOPE_SERIES_CHAR_WRITE] = SCOPE_RES_CHAR_WRITE,
+        [SCOPE_SERIES_RSS_PEAK] = SCOPE_RES_RSS_PEAK,
+    };
+    const scope_rec_resource_series *disk = find_series(all, n, SCOPE_SERIES_DISK_READ, 0);
+    for (uint32_t i = 0; i < s->nbuckets; i++) {
+        const scope_series_bucket *k = &s->buckets[i];
+        if (!k->samples)
+            continue;
+        uint64_t t = s->start_mono_ns + i * s->bucket_ns;
+        p->present |= bit[s->figure];
+        res_bucket *b = SLOT_OF(&p->s, p->b, merge_bucket, wall_of(t, fm, fw));
+        switch (s->figure) {
+        case SCOPE_SERIES_RSS:
+            if (k->max > p->rss_max)
+                p->rss_max = k->max;
+            if (k->max > b->rss_max)
+                b->rss_max = k->max;
+            p->rss_last = k->sum / k->samples;
+            break;
+        case SCOPE_SERIES_RSS_PEAK:
+            if (k->max > p->rss_peak)
+                p->rss_peak = k->max;
+            break;
+        case SCOPE_SERIES_CPU_USER:
+        case SCOPE_SERIES_CPU_SYS:
+            *(s->figure == SCOPE_SERIES_CPU_USER ? &p->cpu_user_ns : &p->cpu_sys_ns) += k->sum;
+            b->cpu_ns += k->sum;
+            break;
+        case SCOPE_SERIES_DISK_READ:
+            p->disk_read += k->sum;
+            p->series.disk_read += k->sum;
+            b->disk_read += k->sum;
+            if (peak_of(k) > b->peak_read)
+                b->peak_read = peak_of(k);
+            break;
+        case SCOPE_SERIES_DISK_WRITE:
+            p->disk_write += k->sum;
+            p->series.disk_write += k->sum;
+            b->disk_write += k->sum;
+            if (peak_of(k) > b->peak_write)
+                b->peak_write = peak_of(k);
+            break;
+        case SCOPE_SERIES_CHAR_READ: {
+            uint64_t dr = sum_at(disk, t);
+            uint64_t cache = k->sum > dr ? k->sum - dr : 0;
+            p->char_read += k->sum;
+            p->series.char_read += k->sum;
+            b->cache_read += cache;
+            float pc = per_s(cache, k->covered_ns); /* the mean: no interval's own */
+            if (pc > b->peak_cache)
+                b->peak_cache = pc;
+            break;
+        }
+        case SCOPE_SERIES_CHAR_WRITE:
+            p->char_write += k->sum;
+            p->series.char_write += k->sum;
+            b->char_write += k->sum;
+            break;
+        }
+    }
+}
+
+/* A device's figure: busy and run shares weigh each interval by its
+ * length, here each bucket's sum by the mean length. */
+static int add_gpu_series(res_proc *p, const scope_rec_resource_series *s, uint64_t fm,
+                          uint64_t fw) {
+    res_gpu_proc *g = gpu_of(p, s->device);
+    if (!g)
+        return p->ngpus >= RES_MAX_GPUS ? 0 : -1;
+    static const uint32_t bit[] = {
+        [SCOPE_SERIES_GPU_BUSY - SCOPE_SERIES_GPU_BUSY] = SCOPE_GPU_BUSY,
+        [SCOPE_SERIES_GPU_RUN - SCOPE_SERIES_GPU_BUSY] = SCOPE_GPU_RUN,
+        [SCOPE_SERIES_GPU_MEM_USED - SCOPE_SERIES_GPU_BUSY] = SCOPE_GPU_MEM_USED,
+        [SCOPE_SERIES_GPU_MEM_RUN - SCOPE_SERIES_GPU_BUSY] = SCOPE_GPU_MEM_RUN,
+        [SCOPE_SERIES_GPU_MEM_TOTAL - SCOPE_SERIES_GPU_BUSY] = SCOPE_GPU_MEM_TOTAL,
+    };
+    for (uint32_t i = 0; i < s->nbuckets; i++) {
+        const scope_series_bucket *k = &s->buckets[i];
+        if (!k->samples)
+            continue;
+        uint64_t t = s->start_mono_ns + i * s->bucket_ns;
+        res_gpu_bucket *b = SLOT_OF(&g->s, g->b, merge_gpu_bucket, wall_of(t, fm, fw));
+        double mean_len = (double)k->covered_ns / (double)k->samples;
+        uint32_t mx = k->max > 10000 ? 10000 : (uint32_t)k->max;
+        g->present |= bit[s->figure - SCOPE_SERIES_GPU_BUSY];
+        switch (s->figure) {
+        case SCOPE_SERIES_GPU_BUSY:
+            g->busy_ns += k->covered_ns;
+            g->busy_sum += (double)k->sum * mean_len;
+            b->busy_ns += k->covered_ns;
+            b->busy_sum += (double)k->sum * mean_len;
+            if (mx > g->busy_max)
+                g->busy_max = mx;
+            break;
+        case SCOPE_SERIES_GPU_RUN:
+            g->run_ns += k->covered_ns;
+            g->run_sum += (double)k->sum * mean_len;
+            b->run_ns += k->covered_ns;
+            b->run_sum += (double)k->sum * mean_len;
+            if (mx > g->run_max)
+                g->run_max = mx;
+            /* NVML's own word (SCOPE_GPU_RUN_SEEN) has no series: a
+             * share above 0 says it attributed samples. */
+            if (k->max) {
+                g->run_seen = 1;
+                b->run_seen = 1;
+            }
+            break;
+        case SCOPE_SERIES_GPU_MEM_USED:
+            if (k->max > g->mem_used_max)
+                g->mem_used_max = k->max;
+            break;
+        case SCOPE_SERIES_GPU_MEM_RUN:
+            g->mem_run_last = k->sum / k->samples;
+            if (k->max > g->mem_run_max)
+                g->mem_run_max = k->max;
+            b->mem_run_present = 1;
+            if (k->max > b->mem_run_max)
+                b->mem_run_max = k->max;
+            break;
+        case SCOPE_SERIES_GPU_MEM_TOTAL:
+            g->mem_total = k->max;
+            break;
+        }
+    }
+    return 0;
+}
+
+int res_proc_add_series(res_proc **pp, const scope_rec_resource_series *s, size_t n, uint64_t fm,
+                        uint64_t fw) {
+    if (!n)
+        return 0;
+    if (!*pp && !(*pp = calloc(1, sizeof **pp)))
+        return -1;
+    res_proc *p = *pp;
+    /* The intervals: those of the process figure measured most often. */
+    const scope_rec_resource_series *most = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!s[i].thread && s[i].figure >= SCOPE_SERIES_RSS &&
+            s[i].figure <= SCOPE_SERIES_RSS_PEAK && s[i].bucket_ns &&
+            (!most || s[i].samples_total > most->samples_total))
+            most = &s[i];
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].thread || !s[i].bucket_ns)
+            continue;
+        if (s[i].figure >= SCOPE_SERIES_RSS && s[i].figure <= SCOPE_SERIES_RSS_PEAK)
+            add_proc_series(p, &s[i], s, n, fm, fw);
+        else if (s[i].figure >= SCOPE_SERIES_GPU_BUSY &&
+                 s[i].figure <= SCOPE_SERIES_GPU_MEM_TOTAL && add_gpu_series(p, &s[i], fm, fw) < 0)
+            return -1;
+        if (s[i].bucket_ns > p->series.bucket_ns)
+            p->series.bucket_ns = s[i].bucket_ns;
+    }
+    if (most) {
+        uint64_t covered = 0, first = UINT64_MAX, end = 0;
+        for (uint32_t i = 0; i < most->nbuckets; i++) {
+            if (!most->buckets[i].samples)
+                continue;
+            uint64_t t = most->start_mono_ns + i * most->bucket_ns;
+            covered += most->buckets[i].covered_ns;
+            first = t < first ? t : first;
+            end = t + most->bucket_ns;
+        }
+        p->intervals += most->samples_total;
+        p->sampled_ns += covered;
+        p->series.intervals += most->samples_total;
+        p->series.sampled_ns += covered;
+        if (first != UINT64_MAX) {
+            uint64_t w0 = wall_of(first, fm, fw);
+            uint64_t w1 = wall_of(end < fm ? end : fm, fm, fw);
+            if (!p->first_wall_ns || w0 < p->first_wall_ns)
+                p->first_wall_ns = w0;
+            if (w1 > p->last_wall_ns)
+                p->last_wall_ns = w1;
+        }
+    }
+    p->series.until_wall_ns = fw;
+    return 0;
+}
+
 void res_proc_free(res_proc *p) {
     if (!p)
         return;

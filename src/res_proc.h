@@ -15,6 +15,14 @@
  *
  * Bucket times are wall clock (the interval's monotonic start placed on the
  * wall clock by its frame), so processes of one run line up.
+ *
+ * A log read from a snapshot (docs/format.md 9.8) has no RESOURCE records
+ * before it, only the snapshot's RESOURCE_SERIES (5.19): those fold in
+ * through res_proc_add_series, which keeps the totals exact (sums of bytes
+ * and CPU time, the largest RSS) but places each series bucket whole, so
+ * the sparkline and the peak rates before the snapshot are approximate
+ * (a bucket's mean, its largest interval over the mean length), and no
+ * bytes before it reach a phase.  `series` says how much came that way.
  */
 #ifndef SCOPE_RES_PROC_H
 #define SCOPE_RES_PROC_H
@@ -78,6 +86,15 @@ typedef struct res_node_io {
     uint64_t p_disk_read, p_disk_write, p_char_read, p_char_write;
 } res_node_io;
 
+/* What a snapshot's series (res_proc_add_series) added to a process. */
+typedef struct res_from_series {
+    uint64_t intervals;     /* intervals they summarize; 0: none read */
+    uint64_t sampled_ns;    /* their summed length */
+    uint64_t until_wall_ns; /* the snapshot's wall time: the series end before it */
+    uint64_t bucket_ns;     /* their coarsest bucket width */
+    uint64_t disk_read, disk_write, char_read, char_write; /* in no phase's figures */
+} res_from_series;
+
 typedef struct res_proc {
     uint32_t present;                     /* SCOPE_RES_* of any process record */
     uint64_t intervals;                   /* process records (thread 0) */
@@ -96,11 +113,20 @@ typedef struct res_proc {
     res_bucket b[RES_BUCKETS];
     res_gpu_proc *gpus;
     size_t ngpus, cap_gpus;
+    res_from_series series;
 } res_proc;
 
 /* Adds one RESOURCE record whose interval started at wall time start_wall_ns.
  * *p is allocated on first use.  Returns 0, or -1 when out of memory. */
 int res_proc_add(res_proc **p, const scope_rec_resource *r, uint64_t start_wall_ns);
+
+/* The RESOURCE_SERIES records of the snapshot frame a read began at (n of
+ * them), that frame closed at frame_mono_ns / frame_wall_ns: the intervals
+ * before it, as approximate as the header says.  Series of threads and of
+ * figures this build does not know are skipped.  Returns 0, or -1 when out
+ * of memory. */
+int res_proc_add_series(res_proc **p, const scope_rec_resource_series *s, size_t n,
+                        uint64_t frame_mono_ns, uint64_t frame_wall_ns);
 
 void res_proc_free(res_proc *p);
 

@@ -50,6 +50,7 @@ void resources_json_put(json_out *j, cJSON *parent, const char *key, const run_m
     jo_u64(j, o, "sampled_processes", r->nsampled);
     jo_u64(j, o, "intervals", r->intervals);
     jo_u64(j, o, "dropped", r->dropped);
+    jo_u64(j, o, "series_intervals", r->series_intervals);
     jo_num(j, o, "sampled_s", r->sampled_s);
     cJSON *io = jo_object(j, o, "io");
     put_bytes(j, io, &r->io, r->present);

@@ -31,6 +31,7 @@ static const char *const kind_names[RUN_CAVEAT_KIND_LIMIT] = {
     [RUN_CAVEAT_DROPPED] = "dropped",       [RUN_CAVEAT_FLUSH_FAILED] = "flush-failed",
     [RUN_CAVEAT_RECORDER] = "recorder",     [RUN_CAVEAT_INCONSISTENT] = "inconsistent",
     [RUN_CAVEAT_SUPERSEDED] = "superseded", [RUN_CAVEAT_LINES] = "lines",
+    [RUN_CAVEAT_RESOURCES] = "resources",
 };
 
 static_assert(sizeof kind_names / sizeof kind_names[0] == RUN_CAVEAT_KIND_LIMIT,
@@ -264,6 +265,23 @@ static void line_sampler(caveat_list *l, size_t i, const worker_log *log) {
             "without them may be charged to the wrong caller");
 }
 
+/* Resource figures before the snapshot a read began at came from its
+ * series (res_proc.h): say what they can and cannot be trusted for. */
+static void resource_series(caveat_list *l, size_t i, const worker_log *log) {
+    const res_proc *p = log->res;
+    if (!p || !p->series.intervals)
+        return;
+    char n[32], when[64], width[32];
+    add(l, RUN_CAVEAT_RESOURCES, i,
+        "its resource figures up to %s (%s intervals) come from the snapshot's series, "
+        "not its 1 Hz samples: totals exact, but the time series and peak rates there are "
+        "approximate (buckets of %s, each shown as its mean), and none of those bytes is "
+        "attributed to a phase",
+        fmt_wall(when, sizeof when, p->series.until_wall_ns),
+        fmt_ucount(n, sizeof n, p->series.intervals),
+        fmt_duration(width, sizeof width, (double)p->series.bucket_ns));
+}
+
 int run_caveat_append(run_model *m, arena *mem, enum run_caveat_kind kind, size_t worker,
                       const char *fmt, ...) {
     /* Exactly one more: the array's spare room from loading is not known here. */
@@ -314,6 +332,7 @@ int run_add_caveats(run_model *m, arena *mem, const worker_log *logs) {
         ending(&l, i, log);
         recorder_marks(&l, i, log);
         line_sampler(&l, i, log);
+        resource_series(&l, i, log);
     }
     return l.nomem ? -1 : 0;
 }

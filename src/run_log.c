@@ -5,6 +5,8 @@
  */
 #include "run_log.h"
 
+#include <scope/vec.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +98,37 @@ static void on_resource(worker_log *log, const scope_rec_resource *r, const scop
     log->w.res = log->res;
 }
 
+/* The series of the snapshot frame a read began at (worker_log.h,
+ * snapshot_mono_ns): copies, folded in once the frame is read.  Those of
+ * later snapshots are left: the RESOURCE records read since hold the same
+ * intervals exactly.  A read from the start ignores them all. */
+typedef struct series_batch {
+    scope_rec_resource_series *s;
+    size_t n, cap;
+} series_batch;
+
+static void keep_series(worker_log *log, series_batch *sb, const scope_rec_resource_series *r) {
+    scope_series_bucket *b = malloc((r->nbuckets ? r->nbuckets : 1) * sizeof *b);
+    if (!b || SCOPE_VEC_RESERVE(sb->s, sb->cap, sb->n + 1) < 0) {
+        free(b);
+        log->nomem = 1;
+        return;
+    }
+    memcpy(b, r->buckets, r->nbuckets * sizeof *b);
+    sb->s[sb->n] = *r;
+    sb->s[sb->n++].buckets = b;
+}
+
+static void fold_series(worker_log *log, series_batch *sb, const scope_rec_frame *fr) {
+    if (res_proc_add_series(&log->res, sb->s, sb->n, fr->mono_ns, fr->wall_ns) < 0)
+        log->nomem = 1;
+    log->w.res = log->res;
+    for (size_t i = 0; i < sb->n; i++)
+        free((void *)sb->s[i].buckets);
+    free(sb->s);
+    *sb = (series_batch){0};
+}
+
 /* ---- the log ------------------------------------------------------------ */
 
 /* A MARK_STATE record of the snapshot the read began at: a mark written
@@ -134,6 +167,9 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
         log->last_mono_ns = fr.mono_ns;
         log->last_wall_ns = fr.wall_ns;
         log_frame_begins(log, fr.mono_ns);
+        int from_series = !log->no_samples && log->snapshot_mono_ns &&
+                          fr.mono_ns == log->snapshot_mono_ns && !log->res;
+        series_batch sb = {0};
         scope_record rec;
         while (scope_log_reader_next_record(r, &rec) == 1 && !log->nomem) {
             switch (rec.type) {
@@ -182,11 +218,17 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
                 if (rec.u.trace_window.phase)
                     log->trace = rec.u.trace_window; /* newest wins */
                 break;
+            case SCOPE_REC_RESOURCE_SERIES:
+                if (from_series)
+                    keep_series(log, &sb, &rec.u.resource_series);
+                break;
             default: /* trace events: read by export --format chrome (log_trace.c) */
                 break;
             }
             log->nomem |= log->lines.nomem;
         }
+        if (from_series)
+            fold_series(log, &sb, &fr);
         log_settle_pending(log);
     }
 }

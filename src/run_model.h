@@ -114,6 +114,7 @@ enum run_caveat_kind {
     RUN_CAVEAT_INCONSISTENT, /* records that cannot be placed: definitions lost or contradicted */
     RUN_CAVEAT_SUPERSEDED,   /* run-level: older attempts exist and are not merged */
     RUN_CAVEAT_LINES,        /* line samples lost, unsampled, or not symbolized to lines */
+    RUN_CAVEAT_RESOURCES,    /* resource figures partly from a snapshot's series: approximate */
     RUN_CAVEAT_KIND_LIMIT
 };
 

@@ -149,6 +149,10 @@ static void add_no_phase(run_res *r, const res_proc *p) {
         cr += by_thread ? n->char_read : n->p_char_read;
         cw += by_thread ? n->char_write : n->p_char_write;
     }
+    /* The bytes a snapshot's series summarize reached no phase and are no
+     * phase's either: the series keep no nodes (res_proc.h). */
+    const res_from_series *fs = &p->series;
+    dr += fs->disk_read, dw += fs->disk_write, cr += fs->char_read, cw += fs->char_write;
     uint64_t dr_np = p->disk_read > dr ? p->disk_read - dr : 0;
     uint64_t cr_np = p->char_read > cr ? p->char_read - cr : 0;
     r->no_phase.disk_read += dr_np;
@@ -173,6 +177,11 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
         r->present |= p->present;
         r->intervals += p->intervals;
         r->dropped += p->dropped;
+        r->series_intervals += p->series.intervals;
+        r->series_io.disk_read += p->series.disk_read;
+        r->series_io.disk_write += p->series.disk_write;
+        r->series_io.char_read += p->series.char_read;
+        r->series_io.char_write += p->series.char_write;
         if ((double)p->sampled_ns / 1e9 > r->sampled_s)
             r->sampled_s = (double)p->sampled_ns / 1e9;
         r->io.disk_read += p->disk_read;
@@ -209,7 +218,9 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
     r->cache_read_peak =
         (r->present & SCOPE_RES_DISK_READ) && (r->present & SCOPE_RES_CHAR_READ) ? peak_cache : NAN;
     r->disk_write_peak = r->present & SCOPE_RES_DISK_WRITE ? peak_write : NAN;
-    uint64_t moved = r->io.char_read + r->io.char_write;
+    /* Of the bytes that could reach a phase: not a snapshot's series'. */
+    uint64_t moved =
+        r->io.char_read + r->io.char_write - r->series_io.char_read - r->series_io.char_write;
     r->no_phase_share =
         moved ? (double)(r->no_phase.char_read + r->no_phase.char_write) / (double)moved : NAN;
     r->cpu_cores = (r->present & (SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS)) && s > 0

@@ -55,6 +55,11 @@ typedef struct run_res {
     uint64_t intervals; /* sample intervals (process records) */
     uint64_t dropped;   /* intervals dropped because counters could not be read */
     double sampled_s;   /* the longest time one process was sampled, s */
+    /* Of the intervals, those known only from a snapshot's series
+     * (res_proc.h): their time series and peaks are approximate and their
+     * bytes reach no phase; series_io is those bytes. */
+    uint64_t series_intervals;
+    run_res_io series_io;
 
     run_res_io io;
     /* Per second of the run's runtime; NAN when not measured. */

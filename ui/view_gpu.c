@@ -114,6 +114,10 @@ static void fill_gpu(view *v, text_lines *t) {
     text_add(t, TH_DIM, 0,
              "busy: the whole device, any process (other tenants too); this run: the "
              "processes' own share, added up (NVML)");
+    if (res->series_intervals)
+        text_add(t, TH_DIM, 0,
+                 "Before a snapshot the figures come from its series: means and peaks by bucket, "
+                 "approximate (CAVEATS says up to when).");
     for (size_t i = 0; i < res->ngpus; i++) {
         const run_res_gpu *g = &res->gpus[i];
         text_add(t, TH_NORMAL, 0, "%s", "");
