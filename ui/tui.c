@@ -8,6 +8,7 @@
 #include "tui.h"
 
 #include "app.h"
+#include "run_follow.h"
 #include "screen_text.h"
 #include "style.h"
 #include "text_escape.h"
@@ -82,6 +83,8 @@ static void timing(timings *t, const char *what, double ms) {
 /* ---- the screen ------------------------------------------------------------------------ */
 
 static void refresh_screen(app *a) {
+    if (!a->model)
+        return; /* a reload failed and left nothing to show: the app quits */
     app_draw(a);
     if (a->searching && !a->headless) {
         curs_set(1);
@@ -341,7 +344,7 @@ int tui_main(int argc, char **argv) {
     style_utf8 = cs && !strcmp(cs, "UTF-8");
 
     char msg[1200];
-    if (run_load(dir, &a.opt, &a.model, msg, sizeof msg) != RUN_OK) {
+    if (run_follow_open(&a.follow, dir, &a.opt, &a.model, msg, sizeof msg) != RUN_OK) {
         if (!strchr(dir, '/') && access(dir, F_OK) != 0) {
             char shown[256];
             scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
@@ -361,7 +364,12 @@ int tui_main(int argc, char **argv) {
         setvbuf(t.f, NULL, _IOLBF, 0);
     int rc = headless ? run_headless(&a, keys, cols, rows, print, &t) : run_terminal(&a, &t);
     app_release(&a);
+    if (!a.model) {
+        fprintf(stderr, "scope-tui: %s\n", a.message);
+        rc = 1;
+    }
     run_free(a.model);
+    run_follow_close(a.follow);
     if (t.f)
         fclose(t.f);
     return rc;
