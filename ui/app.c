@@ -400,6 +400,34 @@ static void save_screen(app *a) {
         app_message(a, 0, "saved the screen to %s", path);
 }
 
+/* What the follower's refresh read, for the reload's message:
+ * " (1 log read on, 4 unchanged)", " (no log changed)". */
+static void follow_said(const run_follow_stats *st, char *out, size_t cap) {
+    const struct {
+        size_t n;
+        const char *what;
+    } parts[] = {{st->read_on, "read on"},
+                 {st->read_again, "read again"},
+                 {st->added, "new"},
+                 {st->vanished, "gone"},
+                 {st->unchanged, "unchanged"}};
+    if (st->unchanged == st->logs) {
+        snprintf(out, cap, " (no log changed)");
+        return;
+    }
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && len < cap; i++)
+        if (parts[i].n)
+            len +=
+                (size_t)snprintf(out + len, cap - len, "%s%zu%s %s", len ? ", " : " (", parts[i].n,
+                                 len               ? ""
+                                 : parts[i].n == 1 ? " log"
+                                                   : " logs",
+                                 parts[i].what);
+    if (len && len < cap)
+        snprintf(out + len, cap - len, ")");
+}
+
 /* The run read again into *m: by the follower (what changed since; the
  * model before is freed and a->model NULL), or whole.  Returns 0, or -1
  * with msg, a->model as it was when nothing could be read; after a
@@ -479,9 +507,13 @@ static void reload(app *a, int quietly) {
     else if (quietly && !m->nrunning)
         app_message(a, 0, "the run has ended: %zu processes, runtime %s; refreshing stopped",
                     m->nprocs, when);
-    else if (!quietly)
-        app_message(a, 0, "reloaded: %zu processes, %zu caveats, runtime %s", m->nprocs,
-                    m->ncaveats, when);
+    else if (!quietly) {
+        char read[160] = "";
+        if (a->follow)
+            follow_said(run_follow_last(a->follow), read, sizeof read);
+        app_message(a, 0, "reloaded: %zu processes, %zu caveats, runtime %s%s", m->nprocs,
+                    m->ncaveats, when, read);
+    }
 }
 
 int app_refreshing(const app *a) {
