@@ -29,9 +29,10 @@ static uint64_t clock_ns(clockid_t id) {
 }
 
 /* Slack for the process's start on the wall clock: the boot's wall-clock
- * time is worked out now, and NTP may have slewed or stepped the clock by
- * a little since the process started. */
-#define WALL_SLACK_NS (2ull * 1000000000ull)
+ * time is worked out now, and NTP may have slewed the clock by a little
+ * since the process started (a step larger than this makes a running
+ * process read as ended; one of its frames still shows how recent it is). */
+#define WALL_SLACK_NS (5ull * 1000000000ull)
 
 /* Whether pid runs on this host and is the process whose recorder started
  * at start_mono_ns (CLOCK_MONOTONIC) and start_wall_ns (CLOCK_REALTIME): it
