@@ -30,8 +30,8 @@ static uint64_t clock_ns(clockid_t id) {
 
 /* Slack for the process's start on the wall clock: the boot's wall-clock
  * time is worked out now, and NTP may have slewed the clock by a little
- * since the process started (a step larger than this makes a running
- * process read as ended; one of its frames still shows how recent it is). */
+ * since the process started (a step larger than this, backwards, makes
+ * a running process read as ended). */
 #define WALL_SLACK_NS (5ull * 1000000000ull)
 
 /* Whether pid runs on this host and is the process whose recorder started
