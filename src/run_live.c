@@ -30,7 +30,7 @@ static uint64_t clock_ns(clockid_t id) {
 
 /* Slack for the process's start on the wall clock: the boot's wall-clock
  * time is worked out now, and NTP may have slewed the clock by a little
- * since the process started (a step larger than this, backwards, makes
+ * since the process started (a step forwards larger than this makes
  * a running process read as ended). */
 #define WALL_SLACK_NS (5ull * 1000000000ull)
 
