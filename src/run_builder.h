@@ -22,6 +22,12 @@ run_model_builder *run_builder_new(const char *source, const run_options *opt);
  * NULL when out of memory. */
 worker_log *run_builder_add_workers(run_model_builder *b, size_t n);
 
+/* Builds the model from n processes already read, which the caller keeps:
+ * the model reads them (and a merge writes its scratch into them) until
+ * run_free, which leaves them to the caller.  Instead of
+ * run_builder_add_workers, on a builder nothing was added to. */
+void run_builder_borrow_logs(run_model_builder *b, worker_log *logs, size_t n);
+
 /* What the source is, for the header (run_model.source): copied. */
 void run_builder_set_source(run_model_builder *b, const char *text);
 
@@ -41,6 +47,11 @@ void run_builder_abandon(run_model_builder *b);
  * lives as long as the model, for parts of the model computed on demand
  * (hot lines). */
 worker_log *run_model_logs(run_model *m);
+
+/* Hands the processes' tables (and the array holding them; n of them) to
+ * the caller, who frees them (worker_log_release, free) after run_free,
+ * which no longer does. */
+worker_log *run_model_release_logs(run_model *m, size_t *n);
 arena *run_model_arena(run_model *m);
 
 /* A part computed on demand, kept by the model and freed by run_free with

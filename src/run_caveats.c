@@ -212,6 +212,10 @@ static void recorder_marks(caveat_list *l, size_t i, const worker_log *log) {
             "the recorder dropped %s entr%s or counts (nested too deep, past a per-thread "
             "limit, name table full, or no memory): the counts shown are short by that much",
             fmt_ucount(n, sizeof n, w->dropped), w->dropped == 1 ? "y" : "ies");
+    if (log->vanished)
+        add(l, RUN_CAVEAT_UNREADABLE, i,
+            "its log file left the run directory after it was read: its figures are those "
+            "read then, and it is not judged running");
     if (w->flush_failed)
         add(l, RUN_CAVEAT_FLUSH_FAILED, i,
             "some frames could not be written when due (a full disk or a file size limit); "

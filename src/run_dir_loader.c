@@ -27,12 +27,7 @@
 
 /* ---- finding the logs ---------------------------------------------------- */
 
-/* What the walk found: a log to read (why == NULL), or something in its
- * place that is not read, with why, for a caveat naming it. */
-typedef struct found {
-    char *path; /* relative to RUN */
-    const char *why;
-} found;
+typedef run_dir_entry found;
 
 typedef struct path_list {
     found *v;
@@ -301,3 +296,21 @@ const run_loader run_dir_loader = {
     .probe = probe_dir,
     .load = load_dir,
 };
+
+int run_dir_list_logs(const char *dir, run_dir_entry **v, size_t *n) {
+    path_list l = {0};
+    size_t unlisted = 0;
+    int err = list_logs(dir, &l, &unlisted);
+    if (err) {
+        free_paths(&l);
+        return err;
+    }
+    *v = l.v;
+    *n = l.n;
+    return 0;
+}
+
+void run_dir_entries_free(run_dir_entry *v, size_t n) {
+    path_list l = {v, n, n};
+    free_paths(&l);
+}

@@ -28,12 +28,27 @@ static uint64_t clock_ns(clockid_t id) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Whether pid runs on this host, started no later than start_mono_ns (its
- * recorder's start, CLOCK_MONOTONIC).  /proc/PID/stat gives the start in
+/* Slack for the process's start on the wall clock: the boot's wall-clock
+ * time is worked out now, and NTP may have slewed the clock by a little
+ * since the process started (a step forwards larger than this makes
+ * a running process read as ended). */
+#define WALL_SLACK_NS (5ull * 1000000000ull)
+
+/* Whether pid runs on this host and is the process whose recorder started
+ * at start_mono_ns (CLOCK_MONOTONIC) and start_wall_ns (CLOCK_REALTIME): it
+ * must have started no later than that.  /proc/PID/stat gives the start in
  * clock ticks of the boot clock, which runs ahead of the monotonic one by
  * the time the machine was suspended: that difference, now, and two ticks
- * of rounding are allowed.  A zombie has ended. */
-static int pid_runs(int64_t pid, uint64_t start_mono_ns) {
+ * of rounding are allowed.  The monotonic clocks of two boots cannot be
+ * compared, so after a reboot a new process given the same pid could pass
+ * that test: its start on the wall clock (the boot's wall-clock time,
+ * CLOCK_REALTIME - CLOCK_BOOTTIME, plus its start since boot) comes after
+ * the recorder's, which ran on the boot before.  Only "no later" is asked,
+ * never "about the same time": a program may start its recorder long after
+ * it started, and a pid is held by one process at a time, so a process
+ * with it that started before the recorder did is that process.  A zombie
+ * has ended. */
+static int pid_runs(int64_t pid, uint64_t start_mono_ns, uint64_t start_wall_ns) {
     if (pid <= 0 || pid > INT32_MAX)
         return 0;
     char path[64], buf[1024];
@@ -60,9 +75,12 @@ static int pid_runs(int64_t pid, uint64_t start_mono_ns) {
     if (hz <= 0)
         return 0;
     uint64_t tick = 1000000000ull / (uint64_t)hz;
-    uint64_t boot_ahead = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+    uint64_t boot = clock_ns(CLOCK_BOOTTIME);
+    uint64_t boot_ahead = boot - clock_ns(CLOCK_MONOTONIC);
+    uint64_t booted_wall = clock_ns(CLOCK_REALTIME) - boot;
     uint64_t started = (uint64_t)start_ticks * tick;
-    return started <= start_mono_ns + boot_ahead + 2 * tick;
+    return started <= start_mono_ns + boot_ahead + 2 * tick &&
+           booted_wall + started <= start_wall_ns + WALL_SLACK_NS + 2 * tick;
 }
 
 void run_judge_live(run_model *m, const worker_log *logs) {
@@ -73,11 +91,11 @@ void run_judge_live(run_model *m, const worker_log *logs) {
     m->nrunning = 0;
     for (size_t i = 0; i < m->nworkers; i++) {
         run_worker *w = &m->workers[i];
-        if (w->attempt != newest || w->end != RUN_END_KILLED)
+        if (w->attempt != newest || w->end != RUN_END_KILLED || logs[i].vanished)
             continue;
         int running;
         if (w->host.len == strlen(here) && !memcmp(w->host.s, here, w->host.len))
-            running = pid_runs(w->pid, w->start_mono_ns);
+            running = pid_runs(w->pid, w->start_mono_ns, w->start_wall_ns);
         else
             running = now_wall >= w->last_wall_ns &&
                       now_wall - w->last_wall_ns <= run_stale_limit_ns(logs[i].max_gap_ns);

@@ -10,9 +10,11 @@
 #include "worker_log.h"
 
 /* Marks RUN_END_RUNNING each worker of the newest attempt (logs[i] is
- * m->workers[i]) whose log has no ending and whose process still runs: on
- * this host, its pid is alive and started no later than its recorder did
- * (so a reused pid is not taken for it); on another host, where no pid can
+ * m->workers[i]) whose log has no ending and is still in the run directory
+ * (not vanished) and whose process still runs: on this host, its pid is
+ * alive and started no later than its recorder did, by the monotonic clock
+ * and by the wall clock (so a pid reused, after a reboot too, is not taken
+ * for it); on another host, where no pid can
  * be asked, its newest frame is recent by this host's clock (within the
  * limit that makes a worker stale, run_caveats.c).  Sets m->nrunning. */
 void run_judge_live(run_model *m, const worker_log *logs);

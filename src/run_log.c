@@ -161,6 +161,8 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
          * frame followed by its snapshot still ends the log. */
         int snapshot = (fr.flags & SCOPE_FRAME_F_SNAPSHOT) != 0;
         log->last_seq = snapshot && fr.seq > 0 ? fr.seq - 1 : fr.seq;
+        log->last_off = off; /* where a follower reads on (log_read_more) */
+        log->last_frame_seq = fr.seq;
         /* Marks before the read began are copied into the snapshot it began
          * at; later snapshots copy marks this read has already seen. */
         int mark_state = log->snapshot_offset && off == log->snapshot_offset;
@@ -289,35 +291,44 @@ static void start_at_snapshot(worker_log *log, scope_log_reader *r) {
         log->snapshot_damaged = s.damaged_offset;
 }
 
-void log_read(int dirfd, const char *relpath, worker_log *log) {
+/* The reader's damage after what the log kept: a follower's earlier read
+ * may have ended in a frame cut off mid-write, which this read read whole,
+ * so the kept stretches past the newest intact frame (from) are dropped.
+ * The worker's figures of damage then come from the whole list. */
+static void take_damage(worker_log *log, scope_log_reader *r, uint64_t from) {
     run_worker *w = &log->w;
-    scope_log_reader *r;
-    log->open_rc =
-        scope_log_reader_open_beneath(&r, dirfd, relpath, log->open_msg, sizeof log->open_msg);
-    if (log->open_rc < 0)
-        return;
-    w->readable = 1;
-    if (log->no_samples)
-        scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE);
-    if (!log->read_all)
-        start_at_snapshot(log, r);
-    read_frames(log, r);
-    log->ndamage = scope_log_reader_damage_count(r);
-    if (log->ndamage) {
-        log->damage = calloc(log->ndamage, sizeof *log->damage);
-        if (!log->damage)
-            log->nomem = 1, log->ndamage = 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < log->ndamage; i++)
+        if (log->damage[i].offset <= from)
+            log->damage[kept++] = log->damage[i];
+    size_t more = scope_log_reader_damage_count(r);
+    if (more) {
+        scope_log_damage *d = realloc(log->damage, (kept + more) * sizeof *d);
+        if (!d)
+            log->nomem = 1, more = 0;
+        else
+            log->damage = d;
     }
+    for (size_t i = 0; i < more; i++)
+        log->damage[kept + i] = *scope_log_reader_damage(r, i);
+    log->ndamage = kept + more;
+    w->bytes_skipped = w->frames_lost = 0;
+    w->truncated = 0;
     for (size_t i = 0; i < log->ndamage; i++) {
-        const scope_log_damage *d = scope_log_reader_damage(r, i);
-        log->damage[i] = *d;
+        const scope_log_damage *d = &log->damage[i];
         w->bytes_skipped += d->length;
         w->frames_lost += d->frames_lost;
         if (d->truncated)
             w->truncated = 1;
     }
-    scope_log_reader_close(r);
+}
 
+/* After the frames were read: the worker's figures and end, settled, and
+ * the inconsistencies counted so far kept for a model built again. */
+static void finish(worker_log *log, scope_log_reader *r, uint64_t resumed_at) {
+    run_worker *w = &log->w;
+    take_damage(log, r, resumed_at);
+    scope_log_reader_close(r);
     w->frames = log->frames;
     w->last_wall_ns = log->last_wall_ns;
     w->last_mono_ns = log->last_mono_ns;
@@ -326,4 +337,51 @@ void log_read(int dirfd, const char *relpath, worker_log *log) {
     settle_end(log);
     settle_trace(log);
     worker_log_settle(log);
+    log->read_inconsistent = log->inconsistent;
+    memcpy(log->read_inconsistent_what, log->inconsistent_what, sizeof log->read_inconsistent_what);
+}
+
+void log_read(int dirfd, const char *relpath, worker_log *log) {
+    scope_log_reader *r;
+    log->open_rc =
+        scope_log_reader_open_beneath(&r, dirfd, relpath, log->open_msg, sizeof log->open_msg);
+    if (log->open_rc < 0)
+        return;
+    log->w.readable = 1;
+    log->read_size = scope_log_reader_info(r)->file_size;
+    if (log->no_samples)
+        scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE);
+    if (!log->read_all)
+        start_at_snapshot(log, r);
+    read_frames(log, r);
+    finish(log, r, 0);
+}
+
+int log_read_more(int dirfd, const char *relpath, worker_log *log) {
+    if (!log->frames || log->open_rc < 0 || log->nomem)
+        return 0;
+    scope_log_reader *r;
+    char msg[sizeof log->open_msg];
+    if (scope_log_reader_open_beneath(&r, dirfd, relpath, msg, sizeof msg) < 0)
+        return 0;
+    uint64_t size = scope_log_reader_info(r)->file_size;
+    /* The newest frame read before must be there still, the same: else the
+     * file was cut back or rewritten, and reading on would mix two logs. */
+    scope_rec_frame fr;
+    uint64_t off;
+    if (size < log->read_size || scope_log_reader_seek(r, log->last_off, log->last_frame_seq) < 0 ||
+        scope_log_reader_next_frame(r, &fr, &off) != 1 || off != log->last_off ||
+        fr.seq != log->last_frame_seq || fr.mono_ns != log->last_mono_ns ||
+        fr.wall_ns != log->last_wall_ns || scope_log_reader_damage_count(r)) {
+        scope_log_reader_close(r);
+        return 0;
+    }
+    log->read_size = size;
+    log->inconsistent = log->read_inconsistent; /* a merge's count is the merge's */
+    memcpy(log->inconsistent_what, log->read_inconsistent_what, sizeof log->inconsistent_what);
+    if (log->no_samples)
+        scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE);
+    read_frames(log, r); /* the frame just checked is passed over, its records unread */
+    finish(log, r, off);
+    return 1;
 }

@@ -15,4 +15,13 @@
  * memory sets log->nomem. */
 void log_read(int dirfd, const char *relpath, worker_log *log);
 
+/* Reads on a log that log_read (or this) read before, from its newest
+ * intact frame: the frames appended since, a frame that was cut off
+ * mid-write then included, are added and the totals settled again.
+ * Returns 1, or 0 with the log untouched when it cannot go on: no frame was
+ * read before, the file cannot be opened, is shorter than it was, or no
+ * longer holds that frame where it was (it was cut back or replaced), so
+ * the caller reads it again from the start. */
+int log_read_more(int dirfd, const char *relpath, worker_log *log);
+
 #endif

@@ -34,6 +34,7 @@ struct run_model_builder {
     arena mem;
     worker_log *logs; /* logs[i] is pub.workers[i] */
     size_t nlogs, cap_logs;
+    int logs_borrowed;   /* logs belong to someone else (a follower, run_follow.h) */
     run_options opt;     /* as loaded; iteration_name lives in mem */
     worker_role **alone; /* run_worker_role's, per worker (nlogs); NULL until asked */
     void *ext;           /* run_model_set_extension's */
@@ -109,6 +110,20 @@ worker_log *run_builder_add_workers(run_model_builder *b, size_t n) {
         worker_log_init(&added[i]);
     b->nlogs += n;
     return added;
+}
+
+void run_builder_borrow_logs(run_model_builder *b, worker_log *logs, size_t n) {
+    assert(!b->nlogs && !b->logs);
+    b->logs = logs;
+    b->nlogs = b->cap_logs = n;
+    b->logs_borrowed = 1;
+}
+
+worker_log *run_model_release_logs(run_model *m, size_t *n) {
+    run_model_builder *b = builder_of(m);
+    b->logs_borrowed = 1;
+    *n = b->nlogs;
+    return b->logs;
 }
 
 void run_builder_set_source(run_model_builder *b, const char *text) {
@@ -202,9 +217,11 @@ void run_free(run_model *m) {
         for (size_t i = 0; i < m->nworkers; i++)
             run_res_free(m->proc_res[i]);
     free(m->proc_res);
-    for (size_t i = 0; i < b->nlogs; i++)
-        worker_log_release(&b->logs[i]);
-    free(b->logs);
+    if (!b->logs_borrowed) {
+        for (size_t i = 0; i < b->nlogs; i++)
+            worker_log_release(&b->logs[i]);
+        free(b->logs);
+    }
     run_merge_free(m);
     run_caveats_free(m);
     arena_free(&b->mem);

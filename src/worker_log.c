@@ -248,6 +248,10 @@ void log_add_open(worker_log *log, const scope_rec_open *o) {
  * read as open, as they do in a log before format 1.4, not as running to
  * its exit. */
 static void settle_open(worker_log *log) {
+    for (size_t i = 0; i < log->nnodes; i++) { /* an earlier settle's newest frame */
+        log->nodes[i].open_now = 0;
+        log->nodes[i].open_ns = 0;
+    }
     for (size_t i = 0; i < log->nopen && !log->shutdown; i++) {
         log_node *n = log_node_of(log, log->open[i].node);
         if (!n)
@@ -274,14 +278,19 @@ void log_add_note(worker_log *log, scope_bytes text) {
 
 void worker_log_settle(worker_log *log) {
     run_worker *w = &log->w;
+    /* Totals from the tables as they are: settling again after more frames
+     * were read (run_log.h, log_read_more) counts nothing twice. */
+    w->unbalanced = w->dropped = w->phase_ns = 0;
+    w->nthreads = 0;
     for (size_t i = 0; i < log->ntmarks; i++) {
         w->unbalanced += log->tmarks[i].unbalanced_ends + log->tmarks[i].left_in_block;
         w->dropped += log->tmarks[i].dropped;
     }
     w->unbalanced += log->open_phase_marks;
-    if (log->lines.inconsistent) {
+    if (log->lines.inconsistent > log->lines_counted) {
         log_inconsistent(log, "a module or stack id defined twice differently, or as 0");
-        log->inconsistent += log->lines.inconsistent - 1;
+        log->inconsistent += log->lines.inconsistent - log->lines_counted - 1;
+        log->lines_counted = log->lines.inconsistent;
     }
 
     settle_open(log);
@@ -301,6 +310,16 @@ void worker_log_settle(worker_log *log) {
             w->phase_ns += n->wall_ns + n->open_ns;
     }
     idmap_free(&seen);
+}
+
+void worker_log_unmerge(worker_log *log) {
+    for (size_t i = 0; i < log->nnodes; i++) {
+        log->nodes[i].merged = NULL;
+        log->nodes[i].placing = 0;
+        log->nodes[i].unplaced = 0;
+    }
+    log->inconsistent = log->read_inconsistent;
+    memcpy(log->inconsistent_what, log->read_inconsistent_what, sizeof log->inconsistent_what);
 }
 
 void worker_log_release(worker_log *log) {

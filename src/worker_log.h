@@ -107,9 +107,21 @@ typedef struct worker_log {
     char inconsistent_what[160];
     char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */
     size_t nnotes;
+    uint64_t lines_counted;       /* of lines.inconsistent, those already counted above */
     log_lines lines;              /* line samples (run_lines.h reads them) */
     scope_rec_trace_window trace; /* the newest TRACE_WINDOW; phase 0: none */
     int nomem;
+
+    /* Where a follower goes on reading (run_log.h, log_read_more): the
+     * newest intact frame's offset (0: none read), its sequence number
+     * (last_seq stands a snapshot for the frame before it), and the file's
+     * size when it was last opened. */
+    uint64_t last_off, last_frame_seq, read_size;
+    /* The inconsistencies counted by reading and settling, before a merge
+     * added its own: a model built again from this log starts from them. */
+    uint64_t read_inconsistent;
+    char read_inconsistent_what[160];
+    int vanished; /* its file left the run directory after it was read (run_follow.h) */
 
     int no_samples; /* set before reading: RESOURCE records are skipped */
     int read_all;   /* set before reading: every frame from the start, never from a snapshot */
@@ -181,5 +193,10 @@ void log_add_note(worker_log *log, scope_bytes text);
  * (unbalanced, dropped, threads that recorded, phase time, open entries
  * included) come from the tables. */
 void worker_log_settle(worker_log *log);
+
+/* Undoes what a merge (run_merge.h) left in the log: its scratch, and the
+ * inconsistencies it counted, back to those of reading and settling, so
+ * that the log can be merged into another model as if just read. */
+void worker_log_unmerge(worker_log *log);
 
 #endif

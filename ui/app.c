@@ -4,6 +4,7 @@
 
 #include "fmt.h"
 #include "hot_lines.h"
+#include "run_follow.h"
 #include "screen_text.h"
 #include "style.h"
 
@@ -399,6 +400,56 @@ static void save_screen(app *a) {
         app_message(a, 0, "saved the screen to %s", path);
 }
 
+/* What the follower's refresh read, for the reload's message:
+ * " (1 log read on, 4 unchanged)", " (no log changed)". */
+static void follow_said(const run_follow_stats *st, char *out, size_t cap) {
+    const struct {
+        size_t n;
+        const char *what;
+    } parts[] = {{st->read_on, "read on"},
+                 {st->read_again, "read again"},
+                 {st->added, "new"},
+                 {st->vanished, "gone"},
+                 {st->unchanged, "unchanged"}};
+    if (st->unchanged == st->logs) {
+        snprintf(out, cap, " (no log changed)");
+        return;
+    }
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && len < cap; i++)
+        if (parts[i].n)
+            len +=
+                (size_t)snprintf(out + len, cap - len, "%s%zu%s %s", len ? ", " : " (", parts[i].n,
+                                 len               ? ""
+                                 : parts[i].n == 1 ? " log"
+                                                   : " logs",
+                                 parts[i].what);
+    if (len && len < cap)
+        snprintf(out + len, cap - len, ")");
+}
+
+/* The run read again into *m: by the follower (what changed since; the
+ * model before is freed and a->model NULL), or whole.  Returns 0, or -1
+ * with msg, a->model as it was when nothing could be read; after a
+ * follower that failed past reading the run is read whole, and only when
+ * that fails too is there no model left (a->model NULL). */
+static int read_again(app *a, run_model **m, char *msg, size_t len) {
+    if (!a->follow)
+        return run_load(a->run_dir, &a->opt, m, msg, len) == RUN_OK ? 0 : -1;
+    *m = a->model;
+    enum run_load_error e = run_follow_refresh(a->follow, m, msg, len);
+    if (e != RUN_OK && *m) { /* nothing was read: the model stands */
+        *m = NULL;
+        return -1;
+    }
+    a->model = NULL; /* the follower freed it */
+    if (e == RUN_OK)
+        return 0;
+    run_follow_close(a->follow);
+    a->follow = NULL;
+    return run_follow_open(&a->follow, a->run_dir, &a->opt, m, msg, len) == RUN_OK ? 0 : -1;
+}
+
 /* Reads the run again, every view keeping its place.  quietly: the
  * refresh timer's, which neither flashes a message while it reads nor
  * replaces the one shown, unless it fails or finds the run ended. */
@@ -411,10 +462,6 @@ static void reload(app *a, int quietly) {
         app_draw(a);
         refresh();
     }
-    if (run_load(a->run_dir, &a->opt, &m, msg, sizeof msg) != RUN_OK) {
-        app_message(a, 1, "reload failed, still showing what was loaded: %s", msg);
-        return;
-    }
     /* Views keep their place by keys, taken before the old model goes. */
     place places[VIEW_MAX];
     for (size_t i = 0; i < view_count; i++)
@@ -422,6 +469,17 @@ static void reload(app *a, int quietly) {
     char focus[4096] = "";
     if (a->focus_worker != SIZE_MAX)
         snprintf(focus, sizeof focus, "%s", a->model->workers[a->focus_worker].path.s);
+    if (read_again(a, &m, msg, sizeof msg) < 0) {
+        for (size_t i = 0; i < view_count; i++)
+            place_free(&places[i]);
+        if (!a->model) {
+            app_message(a, 1, "reload failed, nothing left to show: %s", msg);
+            a->quit = 1;
+            return;
+        }
+        app_message(a, 1, "reload failed, still showing what was loaded: %s", msg);
+        return;
+    }
     run_free(a->model);
     a->model = m;
     a->loads++;
@@ -449,9 +507,13 @@ static void reload(app *a, int quietly) {
     else if (quietly && !m->nrunning)
         app_message(a, 0, "the run has ended: %zu processes, runtime %s; refreshing stopped",
                     m->nprocs, when);
-    else if (!quietly)
-        app_message(a, 0, "reloaded: %zu processes, %zu caveats, runtime %s", m->nprocs,
-                    m->ncaveats, when);
+    else if (!quietly) {
+        char read[160] = "";
+        if (a->follow)
+            follow_said(run_follow_last(a->follow), read, sizeof read);
+        app_message(a, 0, "reloaded: %zu processes, %zu caveats, runtime %s%s", m->nprocs,
+                    m->ncaveats, when, read);
+    }
 }
 
 int app_refreshing(const app *a) {

@@ -112,9 +112,13 @@ typedef struct app {
      * over after each. */
     int refresh_ms;
     unsigned loads;
+    /* Reads only what changed at each refresh (run_follow.h); NULL for a
+     * source that is not a run directory, read whole each time.  It owns
+     * the processes' tables of model. */
+    struct run_follow *follow;
 
     int headless; /* keys come from --keys; no terminal is touched */
-    int quit;
+    int quit;     /* also when a reload failed and left no model: message says why */
 } app;
 
 #define APP_REFRESH_MS 5000 /* a recorder closes a frame every 5 s in a run's first minutes */

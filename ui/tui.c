@@ -8,6 +8,7 @@
 #include "tui.h"
 
 #include "app.h"
+#include "run_follow.h"
 #include "screen_text.h"
 #include "style.h"
 #include "text_escape.h"
@@ -43,7 +44,8 @@ static void usage(FILE *f) {
             "                     (default 5; 0: only when r is pressed)\n"
             "  --keys KEYS        headless: replay KEYS ('jj<Enter>/mcts<Enter>P'; names in\n"
             "                     <>: <Up> <Down> <Enter> <Esc> <Tab> <PgDn> <resize:WxH>, ...;\n"
-            "                     <refresh>: the refresh timer fires)\n"
+            "                     <refresh>: the refresh timer fires; <wait:PATH>: wait\n"
+            "                     until PATH exists)\n"
             "  --size WxH         headless: the screen's size (default 80x24)\n"
             "  --print            headless: print the final screen as text\n\n"
             "Keys: ? in the browser lists them.  NO_COLOR=1 turns colour off.\n"
@@ -82,6 +84,8 @@ static void timing(timings *t, const char *what, double ms) {
 /* ---- the screen ------------------------------------------------------------------------ */
 
 static void refresh_screen(app *a) {
+    if (!a->model)
+        return; /* a reload failed and left nothing to show: the app quits */
     app_draw(a);
     if (a->searching && !a->headless) {
         curs_set(1);
@@ -91,6 +95,34 @@ static void refresh_screen(app *a) {
     }
     if (!a->headless)
         refresh();
+}
+
+/* "<wait:PATH>" among headless keys: waits until PATH exists (at most
+ * WAIT_KEY_S), so that a test can change the run between two keys, say a
+ * recording program's next frames before a <refresh>.  Returns 1 when *p
+ * was one (consumed), 0 when not, -1 with err when it never came. */
+#define WAIT_KEY_S 60
+static int wait_key(const char **p, char *err, size_t errlen) {
+    if (strncmp(*p, "<wait:", 6) != 0)
+        return 0;
+    const char *end = strchr(*p + 6, '>');
+    char path[4096];
+    size_t n = end ? (size_t)(end - (*p + 6)) : 0;
+    if (!end || n == 0 || n >= sizeof path) {
+        snprintf(err, errlen, "--keys: <wait:PATH> needs a path and a '>'");
+        return -1;
+    }
+    memcpy(path, *p + 6, n);
+    path[n] = '\0';
+    *p = end + 1;
+    for (int i = 0; i < WAIT_KEY_S * 100; i++) {
+        if (access(path, F_OK) == 0)
+            return 1;
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+    }
+    snprintf(err, errlen, "--keys: <wait:%.200s>: it did not appear within %d s", path, WAIT_KEY_S);
+    return -1;
 }
 
 static int run_headless(app *a, const char *keys, int cols, int rows, int print, timings *t) {
@@ -127,6 +159,14 @@ static int run_headless(app *a, const char *keys, int cols, int rows, int print,
     const char *p = keys ? keys : "";
     char err[300];
     while (rc == 0 && !a->quit) {
+        int waited = wait_key(&p, err, sizeof err);
+        if (waited < 0) {
+            fprintf(stderr, "scope-tui: %s\n", err);
+            rc = 2;
+            break;
+        }
+        if (waited)
+            continue;
         int kc = 0, kr = 0, is_char;
         int key = keymap_parse_key(&p, &kc, &kr, &is_char, err, sizeof err);
         if (key == 0)
@@ -341,7 +381,7 @@ int tui_main(int argc, char **argv) {
     style_utf8 = cs && !strcmp(cs, "UTF-8");
 
     char msg[1200];
-    if (run_load(dir, &a.opt, &a.model, msg, sizeof msg) != RUN_OK) {
+    if (run_follow_open(&a.follow, dir, &a.opt, &a.model, msg, sizeof msg) != RUN_OK) {
         if (!strchr(dir, '/') && access(dir, F_OK) != 0) {
             char shown[256];
             scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
@@ -361,7 +401,12 @@ int tui_main(int argc, char **argv) {
         setvbuf(t.f, NULL, _IOLBF, 0);
     int rc = headless ? run_headless(&a, keys, cols, rows, print, &t) : run_terminal(&a, &t);
     app_release(&a);
+    if (!a.model) {
+        fprintf(stderr, "scope-tui: %s\n", a.message);
+        rc = 1;
+    }
     run_free(a.model);
+    run_follow_close(a.follow);
     if (t.f)
         fclose(t.f);
     return rc;
