@@ -12,7 +12,9 @@
  * minutes, then every 30 s; definitions in the first frame after their first
  * use; full values of what changed; histograms at most every 120 s and in the
  * exit frame; adaptive CPU time (an earlier rule than the recorder's, see
- * bench/README.md); an exit frame with a shutdown mark.  Only the
+ * bench/README.md); an exit frame with a shutdown mark; snapshot frames
+ * (docs/format.md 5.2.1) on the recorder's schedule, with resource series
+ * of 256 buckets (bench/gen_series.c).  Only the
  * clock is synthetic, and the workload is a model: a learner or actor tree on
  * a main thread and a helper thread per process, lognormal phase times with
  * per-process speed factors.
@@ -28,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include "gen_run.h"
+#include "gen_series.h"
 
 #include <scope/log_format.h>
 #include <scope/log_hist.h>
@@ -385,6 +388,19 @@ typedef struct proc {
     uint64_t res_next;
     double cpu_rate;
     uint64_t rss_peak, res_dropped;
+    /* What a snapshot restates besides the aggregates (docs/format.md
+     * 5.2.1): the resource series of the RESOURCE records written, the
+     * marks written (the shutdown mark is the generator's only one) and the
+     * trace window, once written. */
+    gen_series_set series;
+    int shutdown_marked, trace_written;
+    scope_rec_mark shutdown;
+    scope_rec_trace_window trace;
+    /* The newest snapshot's compressed size and where it ended: the next
+     * periodic frame is followed by a snapshot once the log has grown by
+     * that size since. */
+    uint64_t snap_size, snap_end;
+    int snapshots;
 } proc;
 
 static int fail(const char *fmt, ...) {
@@ -552,6 +568,7 @@ static int proc_init(proc *p, const gen_config *cfg, int index) {
         }
     }
     p->res_next = p->start_mono + 1000000u;
+    gen_series_set_init(&p->series, p->start_mono);
     return 0;
 }
 
@@ -898,11 +915,9 @@ static void set_exact_io(const node *nd, scope_rec_phase_agg *a) {
     }
 }
 
-static int add_agg(proc *p, node *nd, int with_hist) {
-    static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
-    int stale_hist = with_hist && nd->w_hist_count != nd->count;
-    if (!nd->count || (nd->count == nd->w_count && !stale_hist))
-        return 0;
+/* The node's aggregate as a PHASE_AGG record, its histogram in `bins` when
+ * with_bins. */
+static scope_record agg_record(const node *nd, scope_hist_bin *bins, int with_bins) {
     scope_record r = {.type = SCOPE_REC_PHASE_AGG};
     r.u.phase_agg = (scope_rec_phase_agg){
         .node = nd->id,
@@ -917,10 +932,20 @@ static int add_agg(proc *p, node *nd, int with_hist) {
     };
     if (nd->spec->flags & IO)
         set_exact_io(nd, &r.u.phase_agg);
-    if (with_hist || !nd->w_hist_count) {
+    if (with_bins)
         r.u.phase_agg.nbins = fill_bins(nd, bins);
+    return r;
+}
+
+static int add_agg(proc *p, node *nd, int with_hist) {
+    static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+    int stale_hist = with_hist && nd->w_hist_count != nd->count;
+    if (!nd->count || (nd->count == nd->w_count && !stale_hist))
+        return 0;
+    int with_bins = with_hist || !nd->w_hist_count;
+    scope_record r = agg_record(nd, bins, with_bins);
+    if (with_bins)
         nd->w_hist_count = nd->count;
-    }
     if (add(p, &r) < 0)
         return -1;
     /* The adaptive rule's second half: reads go on or off with the mean of
@@ -1060,6 +1085,7 @@ static int add_resources(proc *p, uint64_t now) {
         };
         if (add(p, &r) < 0)
             return -1;
+        gen_series_set_add(&p->series, &r.u.resource);
         for (int t = 0; t < p->nthreads && t < 2; t++) {
             uint64_t part[4];
             for (int k = 0; k < 4; k++)
@@ -1088,6 +1114,106 @@ static int add_resources(proc *p, uint64_t now) {
 
 static uint64_t wall_at(const proc *p, uint64_t mono) {
     return p->start_wall + (mono - p->start_mono);
+}
+
+/* ---- snapshot frames (docs/format.md 5.2.1) -------------------------------------------- */
+
+/* How long after the frame it follows a snapshot is closed: encoding and
+ * compressing every aggregate again.  Fixed, so that a seed's bytes do not
+ * depend on whether snapshots are written. */
+#define SNAPSHOT_CLOSE_NS 100000u
+
+/* The recorder's schedule: a snapshot right after a frame closed by a flush,
+ * an exit or a signal, and after a periodic frame once the bytes written
+ * since the newest snapshot reach that snapshot's own size (so snapshots
+ * stay about half of the log at most).  Before the first snapshot that size
+ * counts as 0: the first periodic frame is followed by one. */
+static int snapshot_due(const proc *p, uint32_t reason) {
+    if (reason != SCOPE_FRAME_PERIODIC)
+        return 1;
+    return !p->snapshots || scope_log_writer_bytes(p->w) - p->snap_end >= p->snap_size;
+}
+
+/* Every definition and the full value of every aggregate of one thread. */
+static int snapshot_thread(proc *p, const thread *t) {
+    static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+    if (!t->attached)
+        return 0;
+    scope_record r = {.type = SCOPE_REC_THREAD};
+    r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono, B(t->name)};
+    if (add(p, &r) < 0)
+        return -1;
+    for (int k = 0; k < t->ncreated; k++) {
+        const node *nd = &t->nodes[t->order[k]];
+        uint32_t parent = nd->parent >= 0 ? t->nodes[nd->parent].id : 0;
+        r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
+        r.u.phase_node = (scope_rec_phase_node){nd->id,          parent,   nd->name,      t->index,
+                                                nd->spec->flags, nd->file, nd->spec->line};
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    for (int k = 0; k < t->ncreated; k++) {
+        const node *nd = &t->nodes[t->order[k]];
+        if (!nd->count)
+            continue;
+        r = agg_record(nd, bins, 1);
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    for (int k = 0; k < t->ccreated; k++) {
+        const counter *c = &t->counters[t->corder[k]];
+        if (!c->calls)
+            continue;
+        r = (scope_record){.type = SCOPE_REC_COUNTER};
+        r.u.counter =
+            (scope_rec_counter){c->id, c->name, t->nodes[c->node].id, t->index, c->calls, c->total};
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A snapshot frame at `now`, closed with the reason of the frame it
+ * follows: the process, every string, thread, node, aggregate and counter,
+ * the trace window, a MARK_STATE copy of each mark and each resource
+ * series; no event.  What the regular frames send next does not change. */
+static int write_snapshot(proc *p, uint32_t reason, uint64_t now) {
+    if (add_process(p) < 0)
+        return -1;
+    for (uint32_t i = 0; i < p->w_names; i++) {
+        scope_record r = {.type = SCOPE_REC_STRING};
+        r.u.string = (scope_rec_string){i + 1, B(p->names[i])};
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    for (int i = p->nthreads - 1; i >= 0; i--)
+        if (snapshot_thread(p, &p->threads[i]) < 0)
+            return -1;
+    scope_record r;
+    if (p->trace_written) {
+        r = (scope_record){.type = SCOPE_REC_TRACE_WINDOW, .u.trace_window = p->trace};
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    if (p->shutdown_marked) {
+        r = (scope_record){.type = SCOPE_REC_MARK_STATE, .u.mark_state = p->shutdown};
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    for (int i = 0; i < p->series.n; i++) {
+        r = (scope_record){.type = SCOPE_REC_RESOURCE_SERIES};
+        r.u.resource_series = gen_series_record(&p->series.s[i]);
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    long rc = scope_log_writer_close_frame_flags(p->w, reason, SCOPE_FRAME_F_SNAPSHOT, now,
+                                                 wall_at(p, now));
+    if (rc < 0)
+        return fail("%s: cannot write a snapshot: %s", p->path, strerror((int)-rc));
+    p->snap_size = (uint64_t)rc;
+    p->snap_end = scope_log_writer_bytes(p->w);
+    p->snapshots++;
+    return 0;
 }
 
 /* rec_write_frame at `now`: histograms when the frame is not periodic, is
@@ -1127,6 +1253,8 @@ static int write_frame(proc *p, uint32_t reason, uint64_t now) {
         };
         if (add(p, &r) < 0)
             return -1;
+        p->trace = r.u.trace_window;
+        p->trace_written = 1;
     }
     if (reason == SCOPE_FRAME_EXIT) {
         scope_record r = {.type = SCOPE_REC_MARK};
@@ -1134,11 +1262,13 @@ static int write_frame(proc *p, uint32_t reason, uint64_t now) {
             .kind = SCOPE_MARK_SHUTDOWN, .mono_ns = now + 5000, .value = SCOPE_SHUTDOWN_EXIT};
         if (add(p, &r) < 0)
             return -1;
+        p->shutdown = r.u.mark;
+        p->shutdown_marked = 1;
     }
     long rc = scope_log_writer_close_frame(p->w, reason, closed, wall_at(p, closed));
     if (rc < 0)
         return fail("%s: cannot write a frame: %s", p->path, strerror((int)-rc));
-    return 0;
+    return snapshot_due(p, reason) ? write_snapshot(p, reason, closed + SNAPSHOT_CLOSE_NS) : 0;
 }
 
 /* ---- one process's file ---------------------------------------------------------------- */
@@ -1236,12 +1366,14 @@ static void usage(FILE *f) {
         "  --resources  also 1 Hz RESOURCE records, as a resource sampler would add\n"
         "  --trace      also a trace window's record (entries 100-110 of each process's\n"
         "               main phase; capped on rank 1), without its events\n"
-        "  --verify     read every file back and check it (bench/gen_verify.c)\n"
+        "  --verify     read every file back and check it (bench/gen_verify.c and\n"
+        "               gen_verify_snapshot.c)\n"
         "  --live       a run still going: it began H hours (and 4 s) before now, and no\n"
         "               process has shut down (its hosts are not this one, so a reader\n"
         "               judges it by how recent its frames are)\n"
         "\n"
-        "scope_gen_run --check FILE...  checks existing logs as --verify does\n",
+        "scope_gen_run --check FILE...  checks existing logs as --verify does\n"
+        "scope_gen_run --check-snapshots FILE...  only their snapshot frames (a --live run's)\n",
         f);
 }
 
@@ -1396,10 +1528,11 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int verify_files(char **paths, int n) {
+static int verify_files(char **paths, int n, int snapshots_only) {
     int bad = 0;
     for (int i = 0; i < n; i++)
-        bad += gen_verify_file(paths[i], stderr) != 0;
+        bad += (snapshots_only ? gen_verify_snapshots(paths[i], stderr)
+                               : gen_verify_file(paths[i], stderr)) != 0;
     if (bad)
         fprintf(stderr, "scope_gen_run: %d of %d files failed verification\n", bad, n);
     else
@@ -1409,7 +1542,9 @@ static int verify_files(char **paths, int n) {
 
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "--check"))
-        return verify_files(argv + 2, argc - 2) == 0 ? 0 : 1;
+        return verify_files(argv + 2, argc - 2, 0) == 0 ? 0 : 1;
+    if (argc >= 2 && !strcmp(argv[1], "--check-snapshots"))
+        return verify_files(argv + 2, argc - 2, 1) == 0 ? 0 : 1;
     gen_config cfg;
     if (parse_args(argc, argv, &cfg) < 0)
         return 2;
@@ -1439,7 +1574,7 @@ int main(int argc, char **argv) {
         fflush(stdout);
     }
     if (rc == 0 && cfg.verify)
-        rc = verify_files(paths, cfg.procs);
+        rc = verify_files(paths, cfg.procs, 0);
     for (int i = 0; i < cfg.procs; i++)
         free(paths[i]);
     free(paths);

@@ -257,6 +257,10 @@ static void on_record(verifier *v, const scope_record *r, int first) {
     case SCOPE_REC_RESOURCE:
         on_resource(v, &r->u.resource);
         break;
+    case SCOPE_REC_TRACE_WINDOW: /* --trace: in the exit frame */
+        if (v->fr.reason != SCOPE_FRAME_EXIT)
+            problem(v, "a trace window before the exit frame");
+        break;
     case SCOPE_REC_MARK:
         if (r->u.mark.kind == SCOPE_MARK_SHUTDOWN && v->fr.reason == SCOPE_FRAME_EXIT)
             v->shutdown = 1;
@@ -345,6 +349,10 @@ static void read_frames(verifier *v, scope_log_reader *r) {
         if (v->fr.seq != v->frames)
             problem(v, "sequence number %" PRIu64 ", expected %" PRIu64, v->fr.seq, v->frames);
         v->frames = v->fr.seq + 1;
+        /* Snapshots restate what the frames before them wrote: checked
+         * apart (gen_verify_snapshots), and no part of the cadence. */
+        if (v->fr.flags & SCOPE_FRAME_F_SNAPSHOT)
+            continue;
         v->nuses = 0;
         v->hist_again = v->plain_after_hist = v->shutdown = 0;
         scope_record rec;
@@ -377,6 +385,7 @@ int gen_verify_file(const char *path, FILE *out) {
     read_frames(&v, r);
     check_end(&v, r);
     scope_log_reader_close(r);
+    v.problems += gen_verify_snapshots(path, out);
     if (v.problems > MAX_REPORTED)
         fprintf(out, "%s: %d problems in all\n", path, v.problems);
     free(v.nodes);
