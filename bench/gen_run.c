@@ -866,24 +866,40 @@ static int add_names(proc *p) {
     return 0;
 }
 
+static int add_thread_def(proc *p, const thread *t) {
+    scope_record r = {.type = SCOPE_REC_THREAD};
+    r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono, B(t->name)};
+    return add(p, &r);
+}
+
+/* The PHASE_NODE of the k-th node thread t created. */
+static int add_node_def(proc *p, const thread *t, int k) {
+    const node *nd = &t->nodes[t->order[k]];
+    uint32_t parent = nd->parent >= 0 ? t->nodes[nd->parent].id : 0;
+    scope_record r = {.type = SCOPE_REC_PHASE_NODE};
+    r.u.phase_node = (scope_rec_phase_node){nd->id,          parent,   nd->name,      t->index,
+                                            nd->spec->flags, nd->file, nd->spec->line};
+    return add(p, &r);
+}
+
+/* The COUNTER of the k-th counter thread t created. */
+static int add_counter_value(proc *p, const thread *t, int k) {
+    const counter *c = &t->counters[t->corder[k]];
+    scope_record r = {.type = SCOPE_REC_COUNTER};
+    r.u.counter =
+        (scope_rec_counter){c->id, c->name, t->nodes[c->node].id, t->index, c->calls, c->total};
+    return add(p, &r);
+}
+
 static int add_definitions(proc *p, thread *t) {
-    scope_record r;
     if (!t->w_defined) {
-        r = (scope_record){.type = SCOPE_REC_THREAD};
-        r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono, B(t->name)};
-        if (add(p, &r) < 0)
+        if (add_thread_def(p, t) < 0)
             return -1;
         t->w_defined = 1;
     }
-    for (; t->w_nodes < t->ncreated; t->w_nodes++) {
-        const node *nd = &t->nodes[t->order[t->w_nodes]];
-        uint32_t parent = nd->parent >= 0 ? t->nodes[nd->parent].id : 0;
-        r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
-        r.u.phase_node = (scope_rec_phase_node){nd->id,          parent,   nd->name,      t->index,
-                                                nd->spec->flags, nd->file, nd->spec->line};
-        if (add(p, &r) < 0)
+    for (; t->w_nodes < t->ncreated; t->w_nodes++)
+        if (add_node_def(p, t, t->w_nodes) < 0)
             return -1;
-    }
     return 0;
 }
 
@@ -962,10 +978,7 @@ static int add_counters(proc *p, thread *t) {
         counter *c = &t->counters[t->corder[k]];
         if (c->calls == c->w_calls)
             continue;
-        scope_record r = {.type = SCOPE_REC_COUNTER};
-        r.u.counter =
-            (scope_rec_counter){c->id, c->name, t->nodes[c->node].id, t->index, c->calls, c->total};
-        if (add(p, &r) < 0)
+        if (add_counter_value(p, t, k) < 0)
             return -1;
         c->w_calls = c->calls;
     }
@@ -1139,37 +1152,20 @@ static int snapshot_thread(proc *p, const thread *t) {
     static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
     if (!t->attached)
         return 0;
-    scope_record r = {.type = SCOPE_REC_THREAD};
-    r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono, B(t->name)};
-    if (add(p, &r) < 0)
+    if (add_thread_def(p, t) < 0)
         return -1;
+    for (int k = 0; k < t->ncreated; k++)
+        if (add_node_def(p, t, k) < 0)
+            return -1;
     for (int k = 0; k < t->ncreated; k++) {
         const node *nd = &t->nodes[t->order[k]];
-        uint32_t parent = nd->parent >= 0 ? t->nodes[nd->parent].id : 0;
-        r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
-        r.u.phase_node = (scope_rec_phase_node){nd->id,          parent,   nd->name,      t->index,
-                                                nd->spec->flags, nd->file, nd->spec->line};
-        if (add(p, &r) < 0)
+        scope_record r = agg_record(nd, bins, 1);
+        if (nd->count && add(p, &r) < 0)
             return -1;
     }
-    for (int k = 0; k < t->ncreated; k++) {
-        const node *nd = &t->nodes[t->order[k]];
-        if (!nd->count)
-            continue;
-        r = agg_record(nd, bins, 1);
-        if (add(p, &r) < 0)
+    for (int k = 0; k < t->ccreated; k++)
+        if (t->counters[t->corder[k]].calls && add_counter_value(p, t, k) < 0)
             return -1;
-    }
-    for (int k = 0; k < t->ccreated; k++) {
-        const counter *c = &t->counters[t->corder[k]];
-        if (!c->calls)
-            continue;
-        r = (scope_record){.type = SCOPE_REC_COUNTER};
-        r.u.counter =
-            (scope_rec_counter){c->id, c->name, t->nodes[c->node].id, t->index, c->calls, c->total};
-        if (add(p, &r) < 0)
-            return -1;
-    }
     return 0;
 }
 

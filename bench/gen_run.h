@@ -37,4 +37,9 @@ int gen_verify_file(const char *path, FILE *out);
  * there were. */
 int gen_verify_snapshots(const char *path, FILE *out);
 
+/* Grows a zeroed array of *cap elements of `size` bytes so that index `id`
+ * exists (doubling; new elements zeroed).  Returns the array, or NULL when
+ * out of memory (the old one freed, *cap 0). */
+void *gen_cover(void *arr, uint32_t *cap, uint32_t id, size_t size);
+
 #endif

@@ -68,8 +68,7 @@ static void problem(verifier *v, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* Grows a zeroed array so that index `id` exists. */
-static void *cover(void *arr, uint32_t *cap, uint32_t id, size_t size) {
+void *gen_cover(void *arr, uint32_t *cap, uint32_t id, size_t size) {
     if (id < *cap)
         return arr;
     uint32_t n = *cap ? *cap : 64;
@@ -87,7 +86,7 @@ static void *cover(void *arr, uint32_t *cap, uint32_t id, size_t size) {
 }
 
 #define COVER(v, field, id)                                                                        \
-    ((v)->field = cover((v)->field, &(v)->field##_cap, (id), sizeof *(v)->field))
+    ((v)->field = gen_cover((v)->field, &(v)->field##_cap, (id), sizeof *(v)->field))
 
 static void use(verifier *v, uint32_t kind, uint32_t id) {
     if (v->nuses == v->uses_cap) {

@@ -90,18 +90,9 @@ static void problem(snap_verifier *v, const char *fmt, ...) {
 }
 
 static body *slot(snap_verifier *v, keyed *k, uint32_t id) {
-    if (id >= k->cap) {
-        uint32_t n = k->cap ? k->cap : 64;
-        while (n <= id)
-            n *= 2;
-        body *p = realloc(k->at, n * sizeof *p);
-        if (!p) {
-            problem(v, "out of memory");
-            return NULL;
-        }
-        memset(p + k->cap, 0, (n - k->cap) * sizeof *p);
-        k->at = p;
-        k->cap = n;
+    if (!(k->at = gen_cover(k->at, &k->cap, id, sizeof *k->at))) {
+        problem(v, "out of memory");
+        return NULL;
     }
     return &k->at[id];
 }
@@ -146,18 +137,9 @@ static void free_keyed(keyed *k) {
 }
 
 static agg *agg_at(snap_verifier *v, uint32_t node) {
-    if (node >= v->aggs_cap) {
-        uint32_t n = v->aggs_cap ? v->aggs_cap : 64;
-        while (n <= node)
-            n *= 2;
-        agg *p = realloc(v->aggs, n * sizeof *p);
-        if (!p) {
-            problem(v, "out of memory");
-            return NULL;
-        }
-        memset(p + v->aggs_cap, 0, (n - v->aggs_cap) * sizeof *p);
-        v->aggs = p;
-        v->aggs_cap = n;
+    if (!(v->aggs = gen_cover(v->aggs, &v->aggs_cap, node, sizeof *v->aggs))) {
+        problem(v, "out of memory");
+        return NULL;
     }
     return &v->aggs[node];
 }
@@ -447,17 +429,8 @@ typedef struct tail_state {
 } tail_state;
 
 static int mark_def(uint8_t **set, uint32_t *n, uint32_t id) {
-    if (id >= *n) {
-        uint32_t cap = *n ? *n : 64;
-        while (cap <= id)
-            cap *= 2;
-        uint8_t *p = realloc(*set, cap);
-        if (!p)
-            return -1;
-        memset(p + *n, 0, cap - *n);
-        *set = p;
-        *n = cap;
-    }
+    if (!(*set = gen_cover(*set, n, id, 1)))
+        return -1;
     (*set)[id] = 1;
     return 0;
 }
