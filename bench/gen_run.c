@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -357,6 +358,7 @@ typedef struct thread {
 typedef struct gen_config {
     const char *out;
     int procs, hosts, threads, resources, verify, trace;
+    int jobs;       /* --jobs: processes written at once, each by a child of its own */
     uint64_t wall0; /* CLOCK_REALTIME at the first rank's start */
     int live;       /* --live: still running, its last frames written just now */
     double hours;
@@ -1282,14 +1284,21 @@ static int mkdir_p(char *path) {
     return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static int open_log(proc *p, int *fd) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/workers/%s", p->cfg->out, p->host);
-    if (mkdir_p(dir) < 0)
-        return fail("cannot create %s: %s", dir, strerror(errno));
+/* The process's log path into p->path, and its directory into dir. */
+static int log_path(proc *p, char *dir, size_t dirlen) {
+    snprintf(dir, dirlen, "%s/workers/%s", p->cfg->out, p->host);
     if (snprintf(p->path, sizeof p->path, "%s/w_%s_%" PRId64 "_%s.%s", dir, p->cfg->run_id, p->pid,
                  p->uuid, SCOPE_LOG_FILE_EXT) >= (int)sizeof p->path)
         return fail("%s: path too long", dir);
+    return 0;
+}
+
+static int open_log(proc *p, int *fd) {
+    char dir[4096];
+    if (log_path(p, dir, sizeof dir) < 0)
+        return -1;
+    if (mkdir_p(dir) < 0)
+        return fail("cannot create %s: %s", dir, strerror(errno));
     *fd = open(p->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
     if (*fd < 0)
         return fail("cannot create %s: %s%s", p->path, strerror(errno),
@@ -1350,7 +1359,7 @@ static void usage(FILE *f) {
     fputs(
         "usage: scope_gen_run --out RUN --procs N --hours H [--roles ROLE:COUNT,...]\n"
         "                     [--hosts K] [--threads T] [--seed S] [--resources] [--trace]\n"
-        "                     [--verify] [--live]\n"
+        "                     [--jobs J] [--verify] [--live]\n"
         "\n"
         "Writes RUN/workers/<host>/w_<run>_<pid>_<uuid>.scope for N processes recording\n"
         "for H hours (a decimal number), as the recorder writes them at default settings.\n"
@@ -1362,6 +1371,8 @@ static void usage(FILE *f) {
         "  --resources  also 1 Hz RESOURCE records, as a resource sampler would add\n"
         "  --trace      also a trace window's record (entries 100-110 of each process's\n"
         "               main phase; capped on rank 1), without its events\n"
+        "  --jobs J     write J logs at a time, in J child processes (default 1); the\n"
+        "               bytes are the same\n"
         "  --verify     read every file back and check it (bench/gen_verify.c and\n"
         "               gen_verify_snapshot.c)\n"
         "  --live       a run still going: it began H hours (and 4 s) before now, and no\n"
@@ -1462,6 +1473,8 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
         return parse_int("--hosts", arg, 1, 100000, &cfg->hosts);
     case 't':
         return parse_int("--threads", arg, 1, MAX_THREADS, &cfg->threads);
+    case 'j':
+        return parse_int("--jobs", arg, 1, 64, &cfg->jobs);
     default:
         usage(stderr);
         return -1;
@@ -1470,24 +1483,19 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
 
 static int parse_args(int argc, char **argv, gen_config *cfg) {
     static const struct option opts[] = {
-        {"out", required_argument, 0, 'o'},
-        {"procs", required_argument, 0, 'p'},
-        {"hours", required_argument, 0, 'H'},
-        {"roles", required_argument, 0, 'r'},
-        {"hosts", required_argument, 0, 'k'},
-        {"threads", required_argument, 0, 't'},
-        {"seed", required_argument, 0, 's'},
-        {"resources", no_argument, 0, 'R'},
-        {"trace", no_argument, 0, 'T'},
-        {"verify", no_argument, 0, 'v'},
-        {"live", no_argument, 0, 'L'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+        {"out", required_argument, 0, 'o'},   {"procs", required_argument, 0, 'p'},
+        {"hours", required_argument, 0, 'H'}, {"roles", required_argument, 0, 'r'},
+        {"hosts", required_argument, 0, 'k'}, {"threads", required_argument, 0, 't'},
+        {"jobs", required_argument, 0, 'j'},  {"seed", required_argument, 0, 's'},
+        {"resources", no_argument, 0, 'R'},   {"trace", no_argument, 0, 'T'},
+        {"verify", no_argument, 0, 'v'},      {"live", no_argument, 0, 'L'},
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
     };
     const char *roles = NULL;
     memset(cfg, 0, sizeof *cfg);
     cfg->threads = 2;
     cfg->seed = 1;
+    cfg->jobs = 1;
     for (int c; (c = getopt_long(argc, argv, "", opts, NULL)) != -1;) {
         if (c == 'h') {
             usage(stdout);
@@ -1536,6 +1544,61 @@ static int verify_files(char **paths, int n, int snapshots_only) {
     return bad ? -1 : 0;
 }
 
+/* Writes the logs of ranks first, first + step, ... */
+static int write_share(const gen_config *cfg, proc *p, int first, int step, totals *tot) {
+    int rc = 0;
+    for (int i = first; i < cfg->procs && rc == 0; i += step) {
+        rc = proc_init(p, cfg, i);
+        if (rc == 0)
+            rc = write_process(p, tot);
+        proc_free(p);
+    }
+    return rc;
+}
+
+/* --jobs: child k writes ranks k, k + jobs, ... and sends its totals back
+ * through a pipe; each process's bytes depend on its rank alone. */
+static int write_in_children(const gen_config *cfg, proc *p, totals *tot) {
+    int fds[64][2], rc = 0, started = 0;
+    pid_t pids[64];
+    fflush(NULL);
+    for (; started < cfg->jobs; started++) {
+        if (pipe(fds[started]) < 0) {
+            rc = fail("pipe: %s", strerror(errno));
+            break;
+        }
+        pids[started] = fork();
+        if (pids[started] < 0) {
+            rc = fail("fork: %s", strerror(errno));
+            close(fds[started][0]);
+            close(fds[started][1]);
+            break;
+        }
+        if (pids[started] == 0) {
+            totals mine = {0};
+            close(fds[started][0]);
+            int bad = write_share(cfg, p, started, cfg->jobs, &mine) < 0;
+            bad |= write(fds[started][1], &mine, sizeof mine) != (ssize_t)sizeof mine;
+            _exit(bad);
+        }
+        close(fds[started][1]);
+    }
+    for (int k = 0; k < started; k++) {
+        totals part;
+        int status;
+        if (read(fds[k][0], &part, sizeof part) == (ssize_t)sizeof part) {
+            tot->files += part.files;
+            tot->bytes += part.bytes;
+            tot->frames += part.frames;
+            tot->records += part.records;
+        }
+        close(fds[k][0]);
+        if (waitpid(pids[k], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+            rc = -1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "--check"))
         return verify_files(argv + 2, argc - 2, 0) == 0 ? 0 : 1;
@@ -1554,11 +1617,12 @@ int main(int argc, char **argv) {
     }
     totals tot = {0};
     double t0 = now_s();
-    int rc = 0;
+    int rc = cfg.jobs > 1 ? write_in_children(&cfg, p, &tot) : write_share(&cfg, p, 0, 1, &tot);
     for (int i = 0; i < cfg.procs && rc == 0; i++) {
+        char dir[4096];
         rc = proc_init(p, &cfg, i);
         if (rc == 0)
-            rc = write_process(p, &tot);
+            rc = log_path(p, dir, sizeof dir);
         paths[i] = strdup(p->path);
         proc_free(p);
     }

@@ -13,6 +13,7 @@
 #     of the RESOURCE intervals before it, figure by figure, and it holds no
 #     event record;
 #   - a --live run leaves snapshots too, and they pass the same check;
+#   - --jobs 2 writes the same bytes as one process;
 #   - the existing reader reads the runs: `report` succeeds on both and the
 #     logs read without damage.
 #
@@ -97,6 +98,10 @@ done
 
 expect_rc 0 "$tui" report done
 expect_in_output "Processes 3"
+
+# --jobs: the same bytes, written by child processes.
+expect_rc 0 "$gen_run" --out jobs --procs 3 --hours 0.5 --resources --trace --jobs 2
+diff -r done jobs >/dev/null || fail "--jobs 2 wrote other bytes than one process"
 
 # ---- a live run ----------------------------------------------------------------------
 
