@@ -12,7 +12,9 @@
  * minutes, then every 30 s; definitions in the first frame after their first
  * use; full values of what changed; histograms at most every 120 s and in the
  * exit frame; adaptive CPU time (an earlier rule than the recorder's, see
- * bench/README.md); an exit frame with a shutdown mark.  Only the
+ * bench/README.md); an exit frame with a shutdown mark; snapshot frames
+ * (docs/format.md 5.2.1) on the recorder's schedule, with resource series
+ * of 256 buckets (bench/gen_series.c).  Only the
  * clock is synthetic, and the workload is a model: a learner or actor tree on
  * a main thread and a helper thread per process, lognormal phase times with
  * per-process speed factors.
@@ -28,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include "gen_run.h"
+#include "gen_series.h"
 
 #include <scope/log_format.h>
 #include <scope/log_hist.h>
@@ -42,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -354,6 +358,7 @@ typedef struct thread {
 typedef struct gen_config {
     const char *out;
     int procs, hosts, threads, resources, verify, trace;
+    int jobs;       /* --jobs: processes written at once, each by a child of its own */
     uint64_t wall0; /* CLOCK_REALTIME at the first rank's start */
     int live;       /* --live: still running, its last frames written just now */
     double hours;
@@ -385,6 +390,19 @@ typedef struct proc {
     uint64_t res_next;
     double cpu_rate;
     uint64_t rss_peak, res_dropped;
+    /* What a snapshot restates besides the aggregates (docs/format.md
+     * 5.2.1): the resource series of the RESOURCE records written, the
+     * marks written (the shutdown mark is the generator's only one) and the
+     * trace window, once written. */
+    gen_series_set series;
+    int shutdown_marked, trace_written;
+    scope_rec_mark shutdown;
+    scope_rec_trace_window trace;
+    /* The newest snapshot's compressed size and where it ended: the next
+     * periodic frame is followed by a snapshot once the log has grown by
+     * that size since. */
+    uint64_t snap_size, snap_end;
+    int snapshots;
 } proc;
 
 static int fail(const char *fmt, ...) {
@@ -552,6 +570,7 @@ static int proc_init(proc *p, const gen_config *cfg, int index) {
         }
     }
     p->res_next = p->start_mono + 1000000u;
+    gen_series_set_init(&p->series, p->start_mono);
     return 0;
 }
 
@@ -849,24 +868,40 @@ static int add_names(proc *p) {
     return 0;
 }
 
+static int add_thread_def(proc *p, const thread *t) {
+    scope_record r = {.type = SCOPE_REC_THREAD};
+    r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono, B(t->name)};
+    return add(p, &r);
+}
+
+/* The PHASE_NODE of the k-th node thread t created. */
+static int add_node_def(proc *p, const thread *t, int k) {
+    const node *nd = &t->nodes[t->order[k]];
+    uint32_t parent = nd->parent >= 0 ? t->nodes[nd->parent].id : 0;
+    scope_record r = {.type = SCOPE_REC_PHASE_NODE};
+    r.u.phase_node = (scope_rec_phase_node){nd->id,          parent,   nd->name,      t->index,
+                                            nd->spec->flags, nd->file, nd->spec->line};
+    return add(p, &r);
+}
+
+/* The COUNTER of the k-th counter thread t created. */
+static int add_counter_value(proc *p, const thread *t, int k) {
+    const counter *c = &t->counters[t->corder[k]];
+    scope_record r = {.type = SCOPE_REC_COUNTER};
+    r.u.counter =
+        (scope_rec_counter){c->id, c->name, t->nodes[c->node].id, t->index, c->calls, c->total};
+    return add(p, &r);
+}
+
 static int add_definitions(proc *p, thread *t) {
-    scope_record r;
     if (!t->w_defined) {
-        r = (scope_record){.type = SCOPE_REC_THREAD};
-        r.u.thread = (scope_rec_thread){t->index, t->tid, t->start_mono, B(t->name)};
-        if (add(p, &r) < 0)
+        if (add_thread_def(p, t) < 0)
             return -1;
         t->w_defined = 1;
     }
-    for (; t->w_nodes < t->ncreated; t->w_nodes++) {
-        const node *nd = &t->nodes[t->order[t->w_nodes]];
-        uint32_t parent = nd->parent >= 0 ? t->nodes[nd->parent].id : 0;
-        r = (scope_record){.type = SCOPE_REC_PHASE_NODE};
-        r.u.phase_node = (scope_rec_phase_node){nd->id,          parent,   nd->name,      t->index,
-                                                nd->spec->flags, nd->file, nd->spec->line};
-        if (add(p, &r) < 0)
+    for (; t->w_nodes < t->ncreated; t->w_nodes++)
+        if (add_node_def(p, t, t->w_nodes) < 0)
             return -1;
-    }
     return 0;
 }
 
@@ -898,11 +933,9 @@ static void set_exact_io(const node *nd, scope_rec_phase_agg *a) {
     }
 }
 
-static int add_agg(proc *p, node *nd, int with_hist) {
-    static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
-    int stale_hist = with_hist && nd->w_hist_count != nd->count;
-    if (!nd->count || (nd->count == nd->w_count && !stale_hist))
-        return 0;
+/* The node's aggregate as a PHASE_AGG record, its histogram in `bins` when
+ * with_bins. */
+static scope_record agg_record(const node *nd, scope_hist_bin *bins, int with_bins) {
     scope_record r = {.type = SCOPE_REC_PHASE_AGG};
     r.u.phase_agg = (scope_rec_phase_agg){
         .node = nd->id,
@@ -917,10 +950,20 @@ static int add_agg(proc *p, node *nd, int with_hist) {
     };
     if (nd->spec->flags & IO)
         set_exact_io(nd, &r.u.phase_agg);
-    if (with_hist || !nd->w_hist_count) {
+    if (with_bins)
         r.u.phase_agg.nbins = fill_bins(nd, bins);
+    return r;
+}
+
+static int add_agg(proc *p, node *nd, int with_hist) {
+    static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+    int stale_hist = with_hist && nd->w_hist_count != nd->count;
+    if (!nd->count || (nd->count == nd->w_count && !stale_hist))
+        return 0;
+    int with_bins = with_hist || !nd->w_hist_count;
+    scope_record r = agg_record(nd, bins, with_bins);
+    if (with_bins)
         nd->w_hist_count = nd->count;
-    }
     if (add(p, &r) < 0)
         return -1;
     /* The adaptive rule's second half: reads go on or off with the mean of
@@ -937,10 +980,7 @@ static int add_counters(proc *p, thread *t) {
         counter *c = &t->counters[t->corder[k]];
         if (c->calls == c->w_calls)
             continue;
-        scope_record r = {.type = SCOPE_REC_COUNTER};
-        r.u.counter =
-            (scope_rec_counter){c->id, c->name, t->nodes[c->node].id, t->index, c->calls, c->total};
-        if (add(p, &r) < 0)
+        if (add_counter_value(p, t, k) < 0)
             return -1;
         c->w_calls = c->calls;
     }
@@ -1060,6 +1100,7 @@ static int add_resources(proc *p, uint64_t now) {
         };
         if (add(p, &r) < 0)
             return -1;
+        gen_series_set_add(&p->series, &r.u.resource);
         for (int t = 0; t < p->nthreads && t < 2; t++) {
             uint64_t part[4];
             for (int k = 0; k < 4; k++)
@@ -1088,6 +1129,89 @@ static int add_resources(proc *p, uint64_t now) {
 
 static uint64_t wall_at(const proc *p, uint64_t mono) {
     return p->start_wall + (mono - p->start_mono);
+}
+
+/* ---- snapshot frames (docs/format.md 5.2.1) -------------------------------------------- */
+
+/* How long after the frame it follows a snapshot is closed: encoding and
+ * compressing every aggregate again.  Fixed, so that a seed's bytes do not
+ * depend on whether snapshots are written. */
+#define SNAPSHOT_CLOSE_NS 100000u
+
+/* The recorder's schedule: a snapshot right after a frame closed by a flush,
+ * an exit or a signal, and after a periodic frame once the bytes written
+ * since the newest snapshot reach that snapshot's own size (so snapshots
+ * stay about half of the log at most).  Before the first snapshot that size
+ * counts as 0: the first periodic frame is followed by one. */
+static int snapshot_due(const proc *p, uint32_t reason) {
+    if (reason != SCOPE_FRAME_PERIODIC)
+        return 1;
+    return !p->snapshots || scope_log_writer_bytes(p->w) - p->snap_end >= p->snap_size;
+}
+
+/* Every definition and the full value of every aggregate of one thread. */
+static int snapshot_thread(proc *p, const thread *t) {
+    static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+    if (!t->attached)
+        return 0;
+    if (add_thread_def(p, t) < 0)
+        return -1;
+    for (int k = 0; k < t->ncreated; k++)
+        if (add_node_def(p, t, k) < 0)
+            return -1;
+    for (int k = 0; k < t->ncreated; k++) {
+        const node *nd = &t->nodes[t->order[k]];
+        scope_record r = agg_record(nd, bins, 1);
+        if (nd->count && add(p, &r) < 0)
+            return -1;
+    }
+    for (int k = 0; k < t->ccreated; k++)
+        if (t->counters[t->corder[k]].calls && add_counter_value(p, t, k) < 0)
+            return -1;
+    return 0;
+}
+
+/* A snapshot frame at `now`, closed with the reason of the frame it
+ * follows: the process, every string, thread, node, aggregate and counter,
+ * the trace window, a MARK_STATE copy of each mark and each resource
+ * series; no event.  What the regular frames send next does not change. */
+static int write_snapshot(proc *p, uint32_t reason, uint64_t now) {
+    if (add_process(p) < 0)
+        return -1;
+    for (uint32_t i = 0; i < p->w_names; i++) {
+        scope_record r = {.type = SCOPE_REC_STRING};
+        r.u.string = (scope_rec_string){i + 1, B(p->names[i])};
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    for (int i = p->nthreads - 1; i >= 0; i--)
+        if (snapshot_thread(p, &p->threads[i]) < 0)
+            return -1;
+    scope_record r;
+    if (p->trace_written) {
+        r = (scope_record){.type = SCOPE_REC_TRACE_WINDOW, .u.trace_window = p->trace};
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    if (p->shutdown_marked) {
+        r = (scope_record){.type = SCOPE_REC_MARK_STATE, .u.mark_state = p->shutdown};
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    for (int i = 0; i < p->series.n; i++) {
+        r = (scope_record){.type = SCOPE_REC_RESOURCE_SERIES};
+        r.u.resource_series = gen_series_record(&p->series.s[i]);
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    long rc = scope_log_writer_close_frame_flags(p->w, reason, SCOPE_FRAME_F_SNAPSHOT, now,
+                                                 wall_at(p, now));
+    if (rc < 0)
+        return fail("%s: cannot write a snapshot: %s", p->path, strerror((int)-rc));
+    p->snap_size = (uint64_t)rc;
+    p->snap_end = scope_log_writer_bytes(p->w);
+    p->snapshots++;
+    return 0;
 }
 
 /* rec_write_frame at `now`: histograms when the frame is not periodic, is
@@ -1127,6 +1251,8 @@ static int write_frame(proc *p, uint32_t reason, uint64_t now) {
         };
         if (add(p, &r) < 0)
             return -1;
+        p->trace = r.u.trace_window;
+        p->trace_written = 1;
     }
     if (reason == SCOPE_FRAME_EXIT) {
         scope_record r = {.type = SCOPE_REC_MARK};
@@ -1134,11 +1260,13 @@ static int write_frame(proc *p, uint32_t reason, uint64_t now) {
             .kind = SCOPE_MARK_SHUTDOWN, .mono_ns = now + 5000, .value = SCOPE_SHUTDOWN_EXIT};
         if (add(p, &r) < 0)
             return -1;
+        p->shutdown = r.u.mark;
+        p->shutdown_marked = 1;
     }
     long rc = scope_log_writer_close_frame(p->w, reason, closed, wall_at(p, closed));
     if (rc < 0)
         return fail("%s: cannot write a frame: %s", p->path, strerror((int)-rc));
-    return 0;
+    return snapshot_due(p, reason) ? write_snapshot(p, reason, closed + SNAPSHOT_CLOSE_NS) : 0;
 }
 
 /* ---- one process's file ---------------------------------------------------------------- */
@@ -1156,14 +1284,21 @@ static int mkdir_p(char *path) {
     return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static int open_log(proc *p, int *fd) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/workers/%s", p->cfg->out, p->host);
-    if (mkdir_p(dir) < 0)
-        return fail("cannot create %s: %s", dir, strerror(errno));
+/* The process's log path into p->path, and its directory into dir. */
+static int log_path(proc *p, char *dir, size_t dirlen) {
+    snprintf(dir, dirlen, "%s/workers/%s", p->cfg->out, p->host);
     if (snprintf(p->path, sizeof p->path, "%s/w_%s_%" PRId64 "_%s.%s", dir, p->cfg->run_id, p->pid,
                  p->uuid, SCOPE_LOG_FILE_EXT) >= (int)sizeof p->path)
         return fail("%s: path too long", dir);
+    return 0;
+}
+
+static int open_log(proc *p, int *fd) {
+    char dir[4096];
+    if (log_path(p, dir, sizeof dir) < 0)
+        return -1;
+    if (mkdir_p(dir) < 0)
+        return fail("cannot create %s: %s", dir, strerror(errno));
     *fd = open(p->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
     if (*fd < 0)
         return fail("cannot create %s: %s%s", p->path, strerror(errno),
@@ -1224,7 +1359,7 @@ static void usage(FILE *f) {
     fputs(
         "usage: scope_gen_run --out RUN --procs N --hours H [--roles ROLE:COUNT,...]\n"
         "                     [--hosts K] [--threads T] [--seed S] [--resources] [--trace]\n"
-        "                     [--verify] [--live]\n"
+        "                     [--jobs J] [--verify] [--live]\n"
         "\n"
         "Writes RUN/workers/<host>/w_<run>_<pid>_<uuid>.scope for N processes recording\n"
         "for H hours (a decimal number), as the recorder writes them at default settings.\n"
@@ -1236,12 +1371,16 @@ static void usage(FILE *f) {
         "  --resources  also 1 Hz RESOURCE records, as a resource sampler would add\n"
         "  --trace      also a trace window's record (entries 100-110 of each process's\n"
         "               main phase; capped on rank 1), without its events\n"
-        "  --verify     read every file back and check it (bench/gen_verify.c)\n"
+        "  --jobs J     write J logs at a time, in J child processes (default 1); the\n"
+        "               bytes are the same\n"
+        "  --verify     read every file back and check it (bench/gen_verify.c and\n"
+        "               gen_verify_snapshot.c)\n"
         "  --live       a run still going: it began H hours (and 4 s) before now, and no\n"
         "               process has shut down (its hosts are not this one, so a reader\n"
         "               judges it by how recent its frames are)\n"
         "\n"
-        "scope_gen_run --check FILE...  checks existing logs as --verify does\n",
+        "scope_gen_run --check FILE...  checks existing logs as --verify does\n"
+        "scope_gen_run --check-snapshots FILE...  only their snapshot frames (a --live run's)\n",
         f);
 }
 
@@ -1334,6 +1473,8 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
         return parse_int("--hosts", arg, 1, 100000, &cfg->hosts);
     case 't':
         return parse_int("--threads", arg, 1, MAX_THREADS, &cfg->threads);
+    case 'j':
+        return parse_int("--jobs", arg, 1, 64, &cfg->jobs);
     default:
         usage(stderr);
         return -1;
@@ -1342,24 +1483,19 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
 
 static int parse_args(int argc, char **argv, gen_config *cfg) {
     static const struct option opts[] = {
-        {"out", required_argument, 0, 'o'},
-        {"procs", required_argument, 0, 'p'},
-        {"hours", required_argument, 0, 'H'},
-        {"roles", required_argument, 0, 'r'},
-        {"hosts", required_argument, 0, 'k'},
-        {"threads", required_argument, 0, 't'},
-        {"seed", required_argument, 0, 's'},
-        {"resources", no_argument, 0, 'R'},
-        {"trace", no_argument, 0, 'T'},
-        {"verify", no_argument, 0, 'v'},
-        {"live", no_argument, 0, 'L'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+        {"out", required_argument, 0, 'o'},   {"procs", required_argument, 0, 'p'},
+        {"hours", required_argument, 0, 'H'}, {"roles", required_argument, 0, 'r'},
+        {"hosts", required_argument, 0, 'k'}, {"threads", required_argument, 0, 't'},
+        {"jobs", required_argument, 0, 'j'},  {"seed", required_argument, 0, 's'},
+        {"resources", no_argument, 0, 'R'},   {"trace", no_argument, 0, 'T'},
+        {"verify", no_argument, 0, 'v'},      {"live", no_argument, 0, 'L'},
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
     };
     const char *roles = NULL;
     memset(cfg, 0, sizeof *cfg);
     cfg->threads = 2;
     cfg->seed = 1;
+    cfg->jobs = 1;
     for (int c; (c = getopt_long(argc, argv, "", opts, NULL)) != -1;) {
         if (c == 'h') {
             usage(stdout);
@@ -1396,10 +1532,11 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int verify_files(char **paths, int n) {
+static int verify_files(char **paths, int n, int snapshots_only) {
     int bad = 0;
     for (int i = 0; i < n; i++)
-        bad += gen_verify_file(paths[i], stderr) != 0;
+        bad += (snapshots_only ? gen_verify_snapshots(paths[i], stderr)
+                               : gen_verify_file(paths[i], stderr)) != 0;
     if (bad)
         fprintf(stderr, "scope_gen_run: %d of %d files failed verification\n", bad, n);
     else
@@ -1407,9 +1544,66 @@ static int verify_files(char **paths, int n) {
     return bad ? -1 : 0;
 }
 
+/* Writes the logs of ranks first, first + step, ... */
+static int write_share(const gen_config *cfg, proc *p, int first, int step, totals *tot) {
+    int rc = 0;
+    for (int i = first; i < cfg->procs && rc == 0; i += step) {
+        rc = proc_init(p, cfg, i);
+        if (rc == 0)
+            rc = write_process(p, tot);
+        proc_free(p);
+    }
+    return rc;
+}
+
+/* --jobs: child k writes ranks k, k + jobs, ... and sends its totals back
+ * through a pipe; each process's bytes depend on its rank alone. */
+static int write_in_children(const gen_config *cfg, proc *p, totals *tot) {
+    int fds[64][2], rc = 0, started = 0;
+    pid_t pids[64];
+    fflush(NULL);
+    for (; started < cfg->jobs; started++) {
+        if (pipe(fds[started]) < 0) {
+            rc = fail("pipe: %s", strerror(errno));
+            break;
+        }
+        pids[started] = fork();
+        if (pids[started] < 0) {
+            rc = fail("fork: %s", strerror(errno));
+            close(fds[started][0]);
+            close(fds[started][1]);
+            break;
+        }
+        if (pids[started] == 0) {
+            totals mine = {0};
+            close(fds[started][0]);
+            int bad = write_share(cfg, p, started, cfg->jobs, &mine) < 0;
+            bad |= write(fds[started][1], &mine, sizeof mine) != (ssize_t)sizeof mine;
+            _exit(bad);
+        }
+        close(fds[started][1]);
+    }
+    for (int k = 0; k < started; k++) {
+        totals part;
+        int status;
+        if (read(fds[k][0], &part, sizeof part) == (ssize_t)sizeof part) {
+            tot->files += part.files;
+            tot->bytes += part.bytes;
+            tot->frames += part.frames;
+            tot->records += part.records;
+        }
+        close(fds[k][0]);
+        if (waitpid(pids[k], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+            rc = -1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "--check"))
-        return verify_files(argv + 2, argc - 2) == 0 ? 0 : 1;
+        return verify_files(argv + 2, argc - 2, 0) == 0 ? 0 : 1;
+    if (argc >= 2 && !strcmp(argv[1], "--check-snapshots"))
+        return verify_files(argv + 2, argc - 2, 1) == 0 ? 0 : 1;
     gen_config cfg;
     if (parse_args(argc, argv, &cfg) < 0)
         return 2;
@@ -1423,11 +1617,12 @@ int main(int argc, char **argv) {
     }
     totals tot = {0};
     double t0 = now_s();
-    int rc = 0;
+    int rc = cfg.jobs > 1 ? write_in_children(&cfg, p, &tot) : write_share(&cfg, p, 0, 1, &tot);
     for (int i = 0; i < cfg.procs && rc == 0; i++) {
+        char dir[4096];
         rc = proc_init(p, &cfg, i);
         if (rc == 0)
-            rc = write_process(p, &tot);
+            rc = log_path(p, dir, sizeof dir);
         paths[i] = strdup(p->path);
         proc_free(p);
     }
@@ -1439,7 +1634,7 @@ int main(int argc, char **argv) {
         fflush(stdout);
     }
     if (rc == 0 && cfg.verify)
-        rc = verify_files(paths, cfg.procs);
+        rc = verify_files(paths, cfg.procs, 0);
     for (int i = 0; i < cfg.procs; i++)
         free(paths[i]);
     free(paths);

@@ -29,4 +29,17 @@ static inline uint64_t gen_frame_interval(uint64_t since_start_ns) {
  * there were, or -1 when the file cannot be read as a log. */
 int gen_verify_file(const char *path, FILE *out);
 
+/* The snapshot frames of a generated log (bench/gen_verify_snapshot.c): the
+ * recorder's schedule, each one complete (every definition, the newest
+ * aggregates, marks and resource series recomputed from the intervals
+ * before it), and the log read from the newest one alone ending where the
+ * whole log ends.  Prints at most a few problems to out; returns how many
+ * there were. */
+int gen_verify_snapshots(const char *path, FILE *out);
+
+/* Grows a zeroed array of *cap elements of `size` bytes so that index `id`
+ * exists (doubling; new elements zeroed).  Returns the array, or NULL when
+ * out of memory (the old one freed, *cap 0). */
+void *gen_cover(void *arr, uint32_t *cap, uint32_t id, size_t size);
+
 #endif

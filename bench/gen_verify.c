@@ -68,8 +68,7 @@ static void problem(verifier *v, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* Grows a zeroed array so that index `id` exists. */
-static void *cover(void *arr, uint32_t *cap, uint32_t id, size_t size) {
+void *gen_cover(void *arr, uint32_t *cap, uint32_t id, size_t size) {
     if (id < *cap)
         return arr;
     uint32_t n = *cap ? *cap : 64;
@@ -87,7 +86,7 @@ static void *cover(void *arr, uint32_t *cap, uint32_t id, size_t size) {
 }
 
 #define COVER(v, field, id)                                                                        \
-    ((v)->field = cover((v)->field, &(v)->field##_cap, (id), sizeof *(v)->field))
+    ((v)->field = gen_cover((v)->field, &(v)->field##_cap, (id), sizeof *(v)->field))
 
 static void use(verifier *v, uint32_t kind, uint32_t id) {
     if (v->nuses == v->uses_cap) {
@@ -257,6 +256,10 @@ static void on_record(verifier *v, const scope_record *r, int first) {
     case SCOPE_REC_RESOURCE:
         on_resource(v, &r->u.resource);
         break;
+    case SCOPE_REC_TRACE_WINDOW: /* --trace: in the exit frame */
+        if (v->fr.reason != SCOPE_FRAME_EXIT)
+            problem(v, "a trace window before the exit frame");
+        break;
     case SCOPE_REC_MARK:
         if (r->u.mark.kind == SCOPE_MARK_SHUTDOWN && v->fr.reason == SCOPE_FRAME_EXIT)
             v->shutdown = 1;
@@ -345,6 +348,10 @@ static void read_frames(verifier *v, scope_log_reader *r) {
         if (v->fr.seq != v->frames)
             problem(v, "sequence number %" PRIu64 ", expected %" PRIu64, v->fr.seq, v->frames);
         v->frames = v->fr.seq + 1;
+        /* Snapshots restate what the frames before them wrote: checked
+         * apart (gen_verify_snapshots), and no part of the cadence. */
+        if (v->fr.flags & SCOPE_FRAME_F_SNAPSHOT)
+            continue;
         v->nuses = 0;
         v->hist_again = v->plain_after_hist = v->shutdown = 0;
         scope_record rec;
@@ -377,6 +384,7 @@ int gen_verify_file(const char *path, FILE *out) {
     read_frames(&v, r);
     check_end(&v, r);
     scope_log_reader_close(r);
+    v.problems += gen_verify_snapshots(path, out);
     if (v.problems > MAX_REPORTED)
         fprintf(out, "%s: %d problems in all\n", path, v.problems);
     free(v.nodes);

@@ -103,8 +103,11 @@ round_trip pipe "example pipeline" lines
         >/dev/null || fail "scope_gen_run"
 mapfile -t newest < <(ls -t gen/workers/*/*.scope | head -5 | sort)
 if [ "${#newest[@]}" -ge 3 ]; then
-    size=$(stat -c %s "${newest[0]}")
-    truncate -s $((size - 300)) "${newest[0]}"
+    # Cut inside the exit frame: 300 bytes short of the snapshot after it.
+    exit_snap=$("$tui" dump --frames "${newest[0]}" |
+        sed -n 's/^frame [0-9]* at byte \([0-9]*\), exit, snapshot,.*/\1/p')
+    [ -n "$exit_snap" ] || fail "no snapshot after the exit frame in ${newest[0]}"
+    truncate -s $((${exit_snap:-300} - 300)) "${newest[0]}"
     printf 'XXXXXXXXXXXXXXXX' | dd of="${newest[2]}" bs=1 seek=3000 conv=notrunc 2>/dev/null
 fi
 "$tui" report gen >gen.txt 2>&1

@@ -45,7 +45,10 @@ cp -r run caveats
 cp older/workers/*/*.scope caveats/workers/node01/
 victim=$(find caveats/workers/node01 -name '*_43553_*.scope' | head -1)
 [ -n "$victim" ] || { echo "FAIL: fixture: no log of pid 43553 (did scope_gen_run change?)" >&2; exit 1; }
-truncate -s -100 "$victim"
+# Cut inside its exit frame: 100 bytes short of the snapshot that follows it.
+exit_snap=$("$tui" dump --frames "$victim" | sed -n 's/^frame [0-9]* at byte \([0-9]*\), exit, snapshot,.*/\1/p')
+[ -n "$exit_snap" ] || { echo "FAIL: fixture: no snapshot after the exit frame in $victim" >&2; exit 1; }
+truncate -s $((exit_snap - 100)) "$victim"
 # "hot": line samples of lines_fixture's own statements, known counts;
 # its sources (recorded under /scope-fixture) are found with --source-dir.
 # "hot-hostile" adds a process whose hot function and file hold escapes.
