@@ -1140,13 +1140,14 @@ static uint64_t wall_at(const proc *p, uint64_t mono) {
 
 /* The recorder's schedule: a snapshot right after a frame closed by a flush,
  * an exit or a signal, and after a periodic frame once the bytes written
- * since the newest snapshot reach that snapshot's own size (so snapshots
- * stay about half of the log at most).  Before the first snapshot that size
+ * since the newest snapshot reach SCOPE_LOG_SNAPSHOT_SPACING times that
+ * snapshot's size (so snapshots stay under a fifth of the log).  Before the first snapshot that size
  * counts as 0: the first periodic frame is followed by one. */
 static int snapshot_due(const proc *p, uint32_t reason) {
     if (reason != SCOPE_FRAME_PERIODIC)
         return 1;
-    return !p->snapshots || scope_log_writer_bytes(p->w) - p->snap_end >= p->snap_size;
+    return !p->snapshots ||
+           scope_log_writer_bytes(p->w) - p->snap_end >= SCOPE_LOG_SNAPSHOT_SPACING * p->snap_size;
 }
 
 /* Every definition and the full value of every aggregate of one thread. */

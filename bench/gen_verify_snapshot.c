@@ -3,8 +3,8 @@
  * back through the real reader:
  *
  * - the schedule: a snapshot after every frame closed by other than the
- *   timer, after a periodic frame once the log grew by the newest
- *   snapshot's size since it (the first periodic frame when there is none
+ *   timer, after a periodic frame once the log grew by
+ *   SCOPE_LOG_SNAPSHOT_SPACING times the newest snapshot's size since it (the first periodic frame when there is none
  *   yet), and never two in a row; every FRAME's last_snapshot names the
  *   newest snapshot before it;
  * - each snapshot is complete: it restates every definition and the newest
@@ -379,7 +379,7 @@ static void close_prev(snap_verifier *v, uint64_t end, int next_is_snap) {
         return;
     }
     int due = v->prev_reason != SCOPE_FRAME_PERIODIC || !v->snapshots ||
-              end - v->snap_end >= v->snap_size;
+              end - v->snap_end >= SCOPE_LOG_SNAPSHOT_SPACING * v->snap_size;
     if (due != next_is_snap)
         problem(v,
                 due ? "no snapshot after frame %" PRIu64 " (%s, %" PRIu64 " bytes since the last)"

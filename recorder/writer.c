@@ -266,7 +266,8 @@ static int snapshot_due(int reason) {
         return 0;
     if (reason != SCOPE_FRAME_PERIODIC || wr.snap_owed || !wr.snap_end)
         return 1;
-    return scope_log_writer_bytes(wr.log.w) - wr.snap_end >= wr.snap_size;
+    return scope_log_writer_bytes(wr.log.w) - wr.snap_end >=
+           SCOPE_LOG_SNAPSHOT_SPACING * wr.snap_size;
 }
 
 /* One frame and, when due, the snapshot after it.  Only after a frame that

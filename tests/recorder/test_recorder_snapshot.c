@@ -472,7 +472,7 @@ static uint64_t expect_mark_state(const mark *before, size_t nbefore, const stat
 
 /* The frames' order: a snapshot after the first frame, after every frame
  * that is not periodic, and after a periodic one exactly when the log grew
- * by the newest snapshot's size since it; every frame names the newest
+ * by SCOPE_LOG_SNAPSHOT_SPACING times the newest snapshot's size since it; every frame names the newest
  * snapshot before it. */
 static void expect_schedule(const log_frames *fl) {
     uint64_t last = 0, last_end = 0, last_size = 0;
@@ -491,7 +491,8 @@ static void expect_schedule(const log_frames *fl) {
             continue;
         }
         int due =
-            i == 0 || f->reason != SCOPE_FRAME_PERIODIC || next->offset - last_end >= last_size;
+            i == 0 || f->reason != SCOPE_FRAME_PERIODIC ||
+            next->offset - last_end >= SCOPE_LOG_SNAPSHOT_SPACING * last_size;
         ck_assert_msg(is_snap(next) == due,
                       "frame %zu (reason %u, %llu bytes since the snapshot of %llu): %s", i,
                       f->reason, (unsigned long long)(next->offset - last_end),

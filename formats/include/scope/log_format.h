@@ -43,6 +43,13 @@ extern "C" {
 #define SCOPE_LOG_HEADER_PAYLOAD  24u
 #define SCOPE_LOG_HEADER_SIZE     (8u + SCOPE_LOG_HEADER_PAYLOAD)
 
+/* The reference writer's snapshot schedule (docs/format.md 5.2.1): after a
+ * periodic frame once the bytes written since the newest snapshot reach this
+ * many times that snapshot's size, so that snapshots stay under a fifth of a
+ * long log and a reader starting at the newest reads at most about five
+ * times its size. */
+#define SCOPE_LOG_SNAPSHOT_SPACING 4
+
 /* How far back from the end of a file a reader searches for its last intact
  * frame, to find the newest snapshot (format 1.7, docs/format.md 9.8). */
 #define SCOPE_LOG_TAIL_SCAN (4u << 20)
