@@ -101,6 +101,8 @@ static void mix_frame(uint64_t *h, const scope_rec_frame *f) {
     mix(h, f->wall_ns);
     mix(h, f->reason);
     mix_name(h, scope_frame_reason_name(f->reason));
+    mix(h, f->flags);
+    mix(h, f->last_snapshot);
 }
 
 static void mix_record(uint64_t *h, const scope_record *rec) {
@@ -255,13 +257,34 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
         break;
     }
     case SCOPE_REC_MARK:
+    case SCOPE_REC_MARK_STATE: /* the same body */
         mix(h, rec->u.mark.kind);
         mix_name(h, scope_mark_kind_name(rec->u.mark.kind));
         mix(h, rec->u.mark.thread);
         mix(h, rec->u.mark.mono_ns);
         mix(h, (uint64_t)rec->u.mark.value);
         mix_bytes(h, rec->u.mark.text);
+        mix(h, rec->u.mark.subkind);
+        mix(h, (uint64_t)rec->u.mark.value2);
         break;
+    case SCOPE_REC_RESOURCE_SERIES: {
+        const scope_rec_resource_series *s = &rec->u.resource_series;
+        mix(h, s->thread);
+        mix(h, s->figure);
+        mix(h, s->device);
+        mix(h, s->start_mono_ns);
+        mix(h, s->bucket_ns);
+        mix(h, s->samples_total);
+        mix(h, s->nbuckets);
+        for (uint32_t i = 0; i < s->nbuckets; i++) {
+            mix(h, s->buckets[i].samples);
+            mix(h, s->buckets[i].covered_ns);
+            mix(h, s->buckets[i].min);
+            mix(h, s->buckets[i].max);
+            mix(h, s->buckets[i].sum);
+        }
+        break;
+    }
     case SCOPE_REC_LINES:
         mix_bytes(h, rec->u.lines.project);
         mix(h, rec->u.lines.hz);
