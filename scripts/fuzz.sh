@@ -24,6 +24,10 @@
 # through the symbolizer), fuzz_sp_import (HDF5 files of any content through
 # the scope-profiler importer and the real HDF5 library; seeded with
 # tests/fixtures/scope-profiler-h5); `all` runs each for N seconds.
+#
+# --jobs N (default 2, or $SCOPE_JOBS) is both the build's parallelism and
+# how many targets fuzz at once, each on one CPU for its N seconds; the
+# replays before fuzzing run one at a time.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -130,6 +134,20 @@ judge_hdf5_crashes() {
     return "$failed"
 }
 
+timed=()
+if chrt -f 1 true 2>/dev/null; then
+    timed=(chrt -f 1)
+fi
+
+# Where target $1's seed corpus is written.
+seeds_of() {
+    if [[ "$1" == fuzz_log_reader ]]; then
+        echo "$build/corpus"
+    else
+        echo "$build/corpus-${corpus_mode[$1]}"
+    fi
+}
+
 mkdir -p "$build/artifacts" "$build/logs"
 # Artifacts of earlier runs stay (they may not be saved anywhere else); the
 # marker tells this run's crashes from theirs.
@@ -139,8 +157,7 @@ status=0
 declare -a summary
 
 for t in "${targets[@]}"; do
-    seeds="$build/corpus"
-    [[ "$t" == fuzz_log_reader ]] || seeds="$build/corpus-${corpus_mode[$t]}"
+    seeds=$(seeds_of "$t")
     found="$build/corpus-found/$t"
     rm -rf "$seeds"
     mkdir -p "$found"
@@ -162,7 +179,11 @@ for t in "${targets[@]}"; do
     fi
 
     # Inputs too large to fuzz that once hung or crashed the reader or the
-    # analysis: each must now be read in well under the timeout.
+    # analysis: each must now be read in well under the timeout.  They run
+    # at the lowest real-time priority where this script may set it (as
+    # root, as CI runs), so that the timeout holds what they cost, not the
+    # load beside them: at a load of 30 on 2 cores stress_upward_chain took
+    # 13.7 s, and 1.2 s so.
     stress_mode=
     [[ "$t" == fuzz_run_load ]] && stress_mode=stress
     [[ "$t" == fuzz_log_reader ]] && stress_mode=reader-stress
@@ -171,24 +192,28 @@ for t in "${targets[@]}"; do
         rm -rf "$stress"
         "$build/tests/fuzz/make_corpus" --mode "$stress_mode" "$stress"
         echo "== replaying $(find "$stress" -type f | wc -l) stress input(s) for $t"
-        if ! "$(bin_of "$t")" -runs=0 -timeout=5 -rss_limit_mb=2048 "$stress" \
+        if ! ${timed[@]+"${timed[@]}"} "$(bin_of "$t")" -runs=0 -timeout=5 -rss_limit_mb=2048 "$stress" \
             >"$build/logs/$t-stress.log" 2>&1; then
             echo "fuzz.sh: $t: a stress input fails or takes too long; see $build/logs/$t-stress.log" >&2
             status=1
         fi
     fi
+done
 
-    echo "== fuzzing $t for ${seconds}s"
-    log="$build/logs/$t.log"
+# The fuzzing itself, $jobs targets at a time: each libFuzzer process runs on
+# one thread, so each target still gets its N seconds of one CPU.  The
+# replays above ran before, alone, since their inputs must each be read
+# within a timeout.
+fuzz_one() {
+    local t=$1 rc=0
     # fuzz_sp_import feeds damaged files to the HDF5 library, which crashes
     # on some of them in its own code (tests/fuzz/README.md): fuzzing goes on
     # past a crash (-fork=1 -ignore_crashes=1), and each crash is judged
     # below by where it happened.
-    keep_going=()
+    local keep_going=()
     [[ "$t" == fuzz_sp_import ]] && keep_going=(-fork=1 -ignore_crashes=1)
     # Writable folder first: libFuzzer adds new inputs to the first one only,
     # so the regenerated seeds stay as make_corpus wrote them.
-    rc=0
     "$(bin_of "$t")" ${keep_going[@]+"${keep_going[@]}"} \
         -max_total_time="$seconds" \
         -max_len=1048576 \
@@ -196,8 +221,22 @@ for t in "${targets[@]}"; do
         -timeout=10 \
         -print_final_stats=1 \
         -artifact_prefix="$build/artifacts/$t-" \
-        "$found" "$seeds" >"$log" 2>&1 || rc=$?
+        "$build/corpus-found/$t" "$(seeds_of "$t")" >"$build/logs/$t.log" 2>&1 || rc=$?
+    echo "$rc" >"$build/logs/$t.rc"
+}
+for t in "${targets[@]}"; do
+    while (($(jobs -rp | wc -l) >= jobs)); do
+        wait -n || true
+    done
+    echo "== fuzzing $t for ${seconds}s"
+    rm -f "$build/logs/$t.rc"
+    fuzz_one "$t" &
+done
+wait
 
+for t in "${targets[@]}"; do
+    log="$build/logs/$t.log"
+    rc=$(cat "$build/logs/$t.rc" 2>/dev/null || echo 1)
     # The last status line carries the run's totals: "#N DONE cov: C ft: F corp: ...".
     last="$(grep -E '^#[0-9]+' "$log" | tail -n 1 |
         grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[A-Za-z]*' || true)"

@@ -115,12 +115,14 @@ cmake -S "$root" -B "$build_dir" "${cmake_args[@]}"
 echo "==> build ($jobs jobs)"
 cmake --build "$build_dir" -j "$jobs"
 
-echo "==> ctest"
+echo "==> ctest ($jobs jobs)"
 # ctest's status is the script's, so it is kept rather than left to set -e.
 # --no-tests=error: a build that registers no tests must not pass as green.
+# Tests run $jobs at a time; those that time what a program does run alone
+# (RUN_SERIAL in their CMakeLists.txt), so a neighbour cannot take their CPU.
 status=0
-ctest --test-dir "$build_dir" --output-on-failure --no-tests=error ${ctest_args[@]+"${ctest_args[@]}"} ||
-    status=$?
+ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs" \
+    ${ctest_args[@]+"${ctest_args[@]}"} || status=$?
 if ((status == 0)); then
     echo "==> all tests passed ($build_dir)"
 else

@@ -29,11 +29,12 @@ $(cat err)"
     expect_in err "$prefix"
 }
 
-"$workload" base 1
-"$workload" rerun 1
-"$workload" slow 2
-"$workload" extra 1 extra
-"$workload" half 2 half
+# Timed: the checks below hold the runs to the sleeps they were built of.
+timed "$workload" base 1
+timed "$workload" rerun 1
+timed "$workload" slow 2
+timed "$workload" extra 1 extra
+timed "$workload" half 2 half
 
 # The first table row under the header of the first role.
 first_row() { awk '/^phase / { getline; print $1; exit }' out; }

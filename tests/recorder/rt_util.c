@@ -50,10 +50,10 @@ const char *rt_mpirun(void) {
 }
 
 int rt_sanitized(void) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     return 1;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
     return 1;
 #else
     return 0;

@@ -24,8 +24,8 @@ int rt_prog_exists(const char *name);
 /* The mpirun given on the command line, or NULL. */
 const char *rt_mpirun(void);
 
-/* Under the sanitizer build things run several times slower: drivers scale
- * repetitions and deadlines with this. */
+/* Under a sanitizer build (ASan or TSan) things run several times slower:
+ * drivers scale repetitions and deadlines with this. */
 int rt_sanitized(void);
 
 /* The scratch directory of a test case: made before its tests (in the
