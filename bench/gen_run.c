@@ -1141,8 +1141,8 @@ static uint64_t wall_at(const proc *p, uint64_t mono) {
 /* The recorder's schedule: a snapshot right after a frame closed by a flush,
  * an exit or a signal, and after a periodic frame once the bytes written
  * since the newest snapshot reach SCOPE_LOG_SNAPSHOT_SPACING times that
- * snapshot's size (so snapshots stay under a fifth of the log).  Before the first snapshot that size
- * counts as 0: the first periodic frame is followed by one. */
+ * snapshot's size (so snapshots stay under a fifth of the log).  Before the first snapshot that
+ * size counts as 0: the first periodic frame is followed by one. */
 static int snapshot_due(const proc *p, uint32_t reason) {
     if (reason != SCOPE_FRAME_PERIODIC)
         return 1;

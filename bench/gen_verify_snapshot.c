@@ -4,9 +4,9 @@
  *
  * - the schedule: a snapshot after every frame closed by other than the
  *   timer, after a periodic frame once the log grew by
- *   SCOPE_LOG_SNAPSHOT_SPACING times the newest snapshot's size since it (the first periodic frame when there is none
- *   yet), and never two in a row; every FRAME's last_snapshot names the
- *   newest snapshot before it;
+ *   SCOPE_LOG_SNAPSHOT_SPACING times the newest snapshot's size since it (the first periodic frame
+ * when there is none yet), and never two in a row; every FRAME's last_snapshot names the newest
+ * snapshot before it;
  * - each snapshot is complete: it restates every definition and the newest
  *   value of every aggregate written before it (the same bodies; phase
  *   aggregates with their whole histogram), the trace window, a MARK_STATE

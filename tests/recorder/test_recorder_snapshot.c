@@ -472,8 +472,8 @@ static uint64_t expect_mark_state(const mark *before, size_t nbefore, const stat
 
 /* The frames' order: a snapshot after the first frame, after every frame
  * that is not periodic, and after a periodic one exactly when the log grew
- * by SCOPE_LOG_SNAPSHOT_SPACING times the newest snapshot's size since it; every frame names the newest
- * snapshot before it. */
+ * by SCOPE_LOG_SNAPSHOT_SPACING times the newest snapshot's size since it; every frame names the
+ * newest snapshot before it. */
 static void expect_schedule(const log_frames *fl) {
     uint64_t last = 0, last_end = 0, last_size = 0;
     for (size_t i = 0; i < fl->n; i++) {
@@ -490,9 +490,8 @@ static void expect_schedule(const log_frames *fl) {
             last_size = next->offset - f->offset;
             continue;
         }
-        int due =
-            i == 0 || f->reason != SCOPE_FRAME_PERIODIC ||
-            next->offset - last_end >= SCOPE_LOG_SNAPSHOT_SPACING * last_size;
+        int due = i == 0 || f->reason != SCOPE_FRAME_PERIODIC ||
+                  next->offset - last_end >= SCOPE_LOG_SNAPSHOT_SPACING * last_size;
         ck_assert_msg(is_snap(next) == due,
                       "frame %zu (reason %u, %llu bytes since the snapshot of %llu): %s", i,
                       f->reason, (unsigned long long)(next->offset - last_end),
