@@ -275,6 +275,8 @@ static enum run_load_error load_dir(run_model_builder *b, const char *dir, const
         logs[i].w.path = run_str_dup(&logs[i].mem, paths.v[i].path, strlen(paths.v[i].path));
         logs[i].no_samples = opt->no_samples;
         logs[i].read_all = opt->read_all;
+        logs[i].snapshot_min_size =
+            opt->snapshot_min_bytes ? opt->snapshot_min_bytes : RUN_SNAPSHOT_MIN_BYTES;
     }
     /* RUN was listed through its own descriptor; its logs are read through
      * one too, so that RUN cannot be swapped in between. */

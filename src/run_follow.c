@@ -158,6 +158,9 @@ static void read_fresh(refresh_job *job, const run_dir_entry *e, worker_log *log
     worker_log_init(log);
     log->w.path = run_str_dup(&log->mem, e->path, strlen(e->path));
     log->no_samples = job->f->opt.no_samples;
+    log->read_all = job->f->opt.read_all;
+    log->snapshot_min_size =
+        job->f->opt.snapshot_min_bytes ? job->f->opt.snapshot_min_bytes : RUN_SNAPSHOT_MIN_BYTES;
     memset(id, 0, sizeof *id);
     if (e->why) {
         log->open_rc = -1;

@@ -351,7 +351,7 @@ void log_read(int dirfd, const char *relpath, worker_log *log) {
     log->read_size = scope_log_reader_info(r)->file_size;
     if (log->no_samples)
         scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE);
-    if (!log->read_all)
+    if (!log->read_all && log->read_size >= log->snapshot_min_size)
         start_at_snapshot(log, r);
     read_frames(log, r);
     finish(log, r, 0);

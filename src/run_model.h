@@ -293,7 +293,16 @@ typedef struct run_options {
     int no_samples;             /* skip the resource samples: phases only, loads faster */
     int read_all; /* read every log whole, not from its newest snapshot (docs/format.md 9.8):
                      for what needs every event before it, such as an export */
+    /* Logs smaller than this are read whole even without read_all: reading
+     * them costs little, and the events before a snapshot are what give
+     * each interval's I/O to its phase and the exact resource intervals.
+     * 0: RUN_SNAPSHOT_MIN_BYTES. */
+    uint64_t snapshot_min_bytes;
 } run_options;
+
+/* A log of at least this many bytes is read from its newest snapshot:
+ * about an hour of a process with its 1 Hz resource samples. */
+#define RUN_SNAPSHOT_MIN_BYTES (256u << 10)
 
 /* Why a run could not be loaded at all (one worker failing is a caveat,
  * not an error). */

@@ -125,6 +125,8 @@ typedef struct worker_log {
 
     int no_samples; /* set before reading: RESOURCE records are skipped */
     int read_all;   /* set before reading: every frame from the start, never from a snapshot */
+    uint64_t snapshot_min_size; /* set before reading: a smaller log is read whole; 0: always
+                                   from the newest snapshot */
 
     /* Where the read began (docs/format.md 9.8): the newest intact snapshot,
      * or the start of the file. */

@@ -615,8 +615,9 @@ START_TEST(test_snapshots_of_a_run) {
     ck_assert_msg(s.resources > 0 && s.traces > 0 && s.marks > 0,
                   "%zu resource intervals, %zu traces, %zu marks", s.resources, s.traces, s.marks);
     ck_assert_msg(s.whole.nsamples > 0, "no line samples");
-    /* One after the first frame, the flush, the exit, and periodic ones. */
-    ck_assert_msg(s.snapshots >= 4, "%zu snapshots in %zu frames", s.snapshots, s.frames);
+    /* One after the first frame, the flush and the exit; periodic ones as
+     * the log grows (expect_schedule holds each to the rule). */
+    ck_assert_msg(s.snapshots >= 3, "%zu snapshots in %zu frames", s.snapshots, s.frames);
     int flush_snap = 0;
     for (size_t i = 0; i < s.fl.n; i++)
         flush_snap |= is_snap(&s.fl.f[i]) && s.fl.f[i].reason == SCOPE_FRAME_FLUSH;
@@ -701,7 +702,7 @@ START_TEST(test_sigkill_leaves_complete_snapshots) {
     one_log(dir, path, sizeof path);
     summary s;
     check_log(path, &s);
-    ck_assert_msg(s.snapshots >= 3, "%zu snapshots in %zu frames", s.snapshots, s.frames);
+    ck_assert_msg(s.snapshots >= 2, "%zu snapshots in %zu frames", s.snapshots, s.frames);
     summary_free(&s);
 }
 END_TEST

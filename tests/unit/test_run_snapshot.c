@@ -44,7 +44,9 @@ static void new_run(const char *tag, char *run, size_t runcap, char *log, size_t
 }
 
 static run_model *load(const char *run, int read_all) {
-    run_options opt = {.threads = 1, .no_samples = 1, .read_all = read_all};
+    /* Sample logs are small: from their snapshot whatever their size. */
+    run_options opt = {
+        .threads = 1, .no_samples = 1, .read_all = read_all, .snapshot_min_bytes = 1};
     run_model *m = NULL;
     char msg[512] = "";
     ck_assert_msg(run_load(run, &opt, &m, msg, sizeof msg) == RUN_OK, "%s", msg);
