@@ -557,23 +557,26 @@ static int hist_frames_in_hour(int hour, int growth, int *frames) {
 }
 
 /* Bytes of hour `hour` under the automatic schedule (hist_frames_in_hour)
- * with `plain` and `hist` bytes a frame, and, when snap > 0, a snapshot of
- * `snap` bytes after the first frame and after every periodic frame that
- * takes the log `snap` bytes past the newest snapshot (recorder/writer.c,
- * snapshot_due).  *snaps gets the hour's snapshots. */
-static double hour_bytes(int hour, double plain, double hist, double snap, int *snaps) {
+ * with `plain` and `hist` bytes a frame plus `per_s` bytes of resource
+ * samples a second, and, when snap > 0, a snapshot of `snap` bytes after
+ * the first frame and after every periodic frame that takes the log
+ * SCOPE_LOG_SNAPSHOT_SPACING times `snap` bytes past the newest snapshot
+ * (recorder/writer.c, snapshot_due).  *snaps gets the hour's snapshots. */
+static double hour_bytes(int hour, double plain, double hist, double per_s, double snap,
+                         int *snaps) {
     double last_interval = -1e9, last_sent = 0, bytes = 0, since = 0;
     int n = 0;
-    for (double t = 5; t <= 3600.0 * (hour + 1); t += t < 300 ? 5 : 30) {
+    for (double t = 5, prev = 0; t <= 3600.0 * (hour + 1); prev = t, t += t < 300 ? 5 : 30) {
+        double step = t - prev; /* the frame closed at t holds the samples since prev */
         int h = last_sent == 0 || t - last_interval >= 120;
         if (h)
             last_interval = t;
         h = h || t >= last_sent * 9 / 8;
         if (h)
             last_sent = t;
-        double frame = h ? hist : plain, s = 0;
+        double frame = (h ? hist : plain) + per_s * step, s = 0;
         since += frame;
-        if (snap > 0 && (t == 5 || since >= snap)) {
+        if (snap > 0 && (t == 5 || since >= SCOPE_LOG_SNAPSHOT_SPACING * snap)) {
             s = snap;
             since = 0;
         }
@@ -585,6 +588,10 @@ static double hour_bytes(int hour, double plain, double hist, double snap, int *
     *snaps = n;
     return bytes;
 }
+
+/* The 8 process figures' series after an hour at 1 Hz, compressed as a
+ * snapshot carries them: `build/bench/bench_series 1 0` prints it. */
+#define SERIES_HOUR_BYTES (23.6 * 1024)
 
 static int log_size_bench(const char *dir, int seconds) {
     unsetenv("SCOPE_FRAME_INTERVAL");
@@ -630,8 +637,8 @@ static int log_size_bench(const char *dir, int seconds) {
     snprintf(what, sizeof what, "second process-hour (%d + %d frames)", frames2 - hist2, hist2);
     printf("  %-40s %10.1f KiB\n", what, later / 1024);
     int snaps1, snaps2;
-    double with1 = hour_bytes(0, plain, hist, snap, &snaps1);
-    double with2 = hour_bytes(1, plain, hist, snap, &snaps2);
+    double with1 = hour_bytes(0, plain, hist, 0, snap, &snaps1);
+    double with2 = hour_bytes(1, plain, hist, 0, snap, &snaps2);
     snprintf(what, sizeof what, "first hour with snapshots (%d of them)", snaps1);
     printf("  %-40s %10.1f KiB\n", what, with1 / 1024);
     snprintf(what, sizeof what, "second hour with snapshots (%d)", snaps2);
@@ -641,7 +648,13 @@ static int log_size_bench(const char *dir, int seconds) {
         return 1;
     printf("\n  %-40s %10.1f KiB\n", "phases + samples, first process-hour",
            (hour + samples) / 1024);
-    printf("  %-40s %10.1f KiB\n", "  the same with snapshots", (with1 + samples) / 1024);
+    /* With samples a snapshot also carries the resource series, whose size
+     * grows with the run up to its fixed number of buckets: the hour's
+     * series as bench_series measures them (SERIES_HOUR_BYTES). */
+    int snaps3;
+    double with3 = hour_bytes(0, plain, hist, samples / 3600, snap + SERIES_HOUR_BYTES, &snaps3);
+    snprintf(what, sizeof what, "  the same with snapshots (%d of them)", snaps3);
+    printf("  %-40s %10.1f KiB\n", what, with3 / 1024);
     return 0;
 }
 
