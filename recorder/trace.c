@@ -145,12 +145,24 @@ int scope_trace_window(const char *phase, uint64_t first, uint64_t last) {
 
 /* ---- transitions ------------------------------------------------------------- */
 
+/* The end is read from the clock after the state changed, not taken from
+ * the caller's `now`: a thread that read its clock and then still saw the
+ * window open (rec_trace_entered, rec_trace_counted) read it before this
+ * change, so its event starts no later than the end.  The end is then a
+ * few nanoseconds after the LAST-th entry's end, never before an event. */
 static void end_window(uint32_t how, uint64_t now) {
     uint32_t open = SCOPE_TRACE_OPEN;
     if (atomic_compare_exchange_strong(&win.state, &open, how)) {
-        atomic_store(&win.end_ns, now);
+        uint64_t after = rec_mono_ns();
+        atomic_store(&win.end_ns, after > now ? after : now);
         set_hot(0);
     }
+}
+
+/* Whether the window is still open now that the event's clock was read:
+ * an event whose clock was read after the window ended is not in it. */
+static int still_open(void) {
+    return atomic_load(&win.state) == SCOPE_TRACE_OPEN;
 }
 
 /* A slot for one event, or NULL past the cap (which ends the window). */
@@ -198,8 +210,11 @@ void rec_trace_entered(rec_thread *t, uint32_t depth, uint32_t name) {
     }
     if (st != SCOPE_TRACE_OPEN)
         return;
-    if (!now)
+    if (!now) {
         now = rec_mono_ns();
+        if (!still_open())
+            return;
+    }
     rec_frame *f = &t->stack[depth];
     if (f->node == &t->dropped) {
         if (mark == REC_TRACE_CLOSER)
@@ -228,6 +243,8 @@ void rec_trace_counted(rec_thread *t, uint32_t name, int64_t value) {
     if (atomic_load_explicit(&win.state, memory_order_acquire) != SCOPE_TRACE_OPEN || !name)
         return;
     uint64_t now = rec_mono_ns();
+    if (!still_open())
+        return;
     rec_trace_ev *e = claim(now);
     if (e)
         publish(e, REC_TEV_COUNT, t->index, name, now, (uint64_t)value);
