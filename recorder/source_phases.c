@@ -190,13 +190,17 @@ static void add_counters(const rec_frame_ctx *f, rec_thread *t) {
     for (uint32_t i = 1; i <= nc; i++) {
         rec_counter *c = rec_counter_at(t, i);
         counter_snap s;
-        if (!rec_seq_read(&c->seq, copy_counter, c, &s, f->stuck_ok) ||
-            (s.calls == c->w_calls && !f->resend_all))
+        if (!rec_seq_read(&c->seq, copy_counter, c, &s, f->stuck_ok))
             continue;
-        scope_record r = {.type = SCOPE_REC_COUNTER};
-        r.u.counter = (scope_rec_counter){c->id, c->name, c->node_id, t->index, s.calls, s.total};
-        rec_frame_add(f, &r);
-        c->w_calls = s.calls;
+        if (s.calls != c->w_calls || f->resend_all) {
+            scope_record r = {.type = SCOPE_REC_COUNTER};
+            r.u.counter =
+                (scope_rec_counter){c->id, c->name, c->node_id, t->index, s.calls, s.total};
+            rec_frame_add(f, &r);
+            c->w_calls = s.calls;
+        }
+        /* Apart from whether the total changed: a snapshot, which holds no
+         * mark, may have been the first to write the saturated total. */
         uint8_t sat = atomic_load_explicit(&c->saturated, memory_order_acquire);
         if (sat != c->w_saturated && !f->snapshot) {
             size_t len = 0;

@@ -106,6 +106,11 @@ START_TEST(test_open_stacks_while_running) {
                 ck_assert_msg(op->phases[i].start_ns <= fr.mono_ns,
                               "frame %" PRIu64 ": an open phase begins after its frame", fr.seq);
             }
+            if (op->thread == holder && op->n == 1 && !holder_opens) {
+                /* Caught between its two entries (the snapshot right after
+                 * the first frame may be): the outer one alone. */
+                continue;
+            }
             if (op->thread == holder) {
                 /* The same two entries, open since they began. */
                 ck_assert_uint_eq(op->n, 2);
