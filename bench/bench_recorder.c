@@ -480,16 +480,26 @@ static int count_samples(const char *path, long *bytes, long *procs, long *threa
     scope_log_reader *r;
     if (scope_log_reader_open(&r, path, msg, sizeof msg) < 0)
         return -1;
-    *bytes = (long)scope_log_reader_info(r)->file_size;
+    uint64_t size = scope_log_reader_info(r)->file_size;
+    *bytes = (long)size;
     *procs = *threads = 0;
+    /* Snapshot frames are left out: with samples they carry the series,
+     * whose size the hour's model adds apart (SERIES_HOUR_BYTES). */
     scope_rec_frame fr;
-    uint64_t off;
+    uint64_t off, snap_at = 0;
+    int in_snap = 0;
     while (scope_log_reader_next_frame(r, &fr, &off)) {
+        if (in_snap)
+            *bytes -= (long)(off - snap_at);
+        in_snap = (fr.flags & SCOPE_FRAME_F_SNAPSHOT) != 0;
+        snap_at = off;
         scope_record rec;
         while (scope_log_reader_next_record(r, &rec))
             if (rec.type == SCOPE_REC_RESOURCE)
                 ++*(rec.u.resource.thread ? threads : procs);
     }
+    if (in_snap)
+        *bytes -= (long)(size - snap_at);
     scope_log_reader_close(r);
     return 0;
 }
@@ -523,7 +533,7 @@ static double sample_bytes_per_hour(const char *dir, double interval, double sec
     char what[80];
     snprintf(what, sizeof what, "process + thread records (%g s, every %g s)", seconds, interval);
     printf("  %-40s %10ld + %ld\n", what, procs, threads);
-    printf("  %-40s %10ld - %ld bytes\n", "log with samples - without", b1, b0);
+    printf("  %-40s %10ld - %ld bytes\n", "samples - without, snapshots apart", b1, b0);
     printf("  %-40s %10.1f bytes\n", "per sampled interval", per);
     printf("  %-40s %10.1f KiB\n", "per process-hour at 1 Hz", per * 3600 / 1024);
     return per * 3600;

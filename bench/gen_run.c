@@ -14,7 +14,7 @@
  * exit frame; adaptive CPU time (an earlier rule than the recorder's, see
  * bench/README.md); an exit frame with a shutdown mark; snapshot frames
  * (docs/format.md 5.2.1) on the recorder's schedule, with resource series
- * of 256 buckets (bench/gen_series.c).  Only the
+ * kept by the recorder's own series code (bench/gen_series.c).  Only the
  * clock is synthetic, and the workload is a model: a learner or actor tree on
  * a main thread and a helper thread per process, lognormal phase times with
  * per-process speed factors.
@@ -570,7 +570,7 @@ static int proc_init(proc *p, const gen_config *cfg, int index) {
         }
     }
     p->res_next = p->start_mono + 1000000u;
-    gen_series_set_init(&p->series, p->start_mono);
+    gen_series_set_init(&p->series);
     return 0;
 }
 

@@ -1,12 +1,9 @@
 /*
- * Resource series in constant memory (bench/gen_series.h): a fixed number of
- * buckets from the process's start; when an interval starts past the last
- * bucket, neighbours merge pairwise and the width doubles, as often as it
- * takes.
+ * Resource series in constant memory (bench/gen_series.h), through the
+ * recorder's own series (recorder/res_series.c).
  */
 #include "gen_series.h"
 
-#include <string.h>
 
 int gen_series_figures(const scope_rec_resource *r, gen_figure *out) {
     static const struct {
@@ -48,48 +45,8 @@ int gen_series_figures(const scope_rec_resource *r, gen_figure *out) {
     return n;
 }
 
-void gen_series_set_init(gen_series_set *set, uint64_t start_mono) {
-    set->start_mono = start_mono;
+void gen_series_set_init(gen_series_set *set) {
     set->n = 0;
-}
-
-static void merge(scope_series_bucket *into, const scope_series_bucket *b) {
-    if (!b->samples)
-        return;
-    if (!into->samples) {
-        *into = *b;
-        return;
-    }
-    into->samples += b->samples;
-    into->covered_ns += b->covered_ns;
-    into->sum += b->sum;
-    if (b->min < into->min)
-        into->min = b->min;
-    if (b->max > into->max)
-        into->max = b->max;
-}
-
-/* Halves the resolution: bucket i becomes buckets 2i and 2i+1. */
-static void double_width(gen_series *s) {
-    for (uint32_t i = 0; i < GEN_SERIES_BUCKETS / 2; i++) {
-        scope_series_bucket m = s->b[2 * i];
-        merge(&m, &s->b[2 * i + 1]);
-        s->b[i] = m;
-    }
-    memset(&s->b[GEN_SERIES_BUCKETS / 2], 0, sizeof s->b / 2);
-    s->bucket_ns *= 2;
-    s->used = (s->used + 1) / 2;
-}
-
-static void series_add(gen_series *s, uint64_t at, uint64_t len, uint64_t value) {
-    uint64_t since = at > s->start_mono ? at - s->start_mono : 0;
-    while (since / s->bucket_ns >= GEN_SERIES_BUCKETS)
-        double_width(s);
-    uint32_t i = (uint32_t)(since / s->bucket_ns);
-    merge(&s->b[i], &(scope_series_bucket){1, len, value, value, value});
-    if (i + 1 > s->used)
-        s->used = i + 1;
-    s->samples_total++;
 }
 
 static gen_series *find(gen_series_set *set, uint32_t figure, uint32_t device) {
@@ -99,11 +56,9 @@ static gen_series *find(gen_series_set *set, uint32_t figure, uint32_t device) {
     if (set->n == GEN_SERIES_MAX)
         return NULL;
     gen_series *s = &set->s[set->n++];
-    memset(s, 0, sizeof *s);
     s->figure = figure;
     s->device = device;
-    s->start_mono = set->start_mono;
-    s->bucket_ns = GEN_SERIES_BUCKET0_NS;
+    rec_series_init(&s->s, GEN_SERIES_BUCKET0_NS);
     return s;
 }
 
@@ -113,19 +68,10 @@ void gen_series_set_add(gen_series_set *set, const scope_rec_resource *r) {
     for (int i = 0; i < n; i++) {
         gen_series *s = find(set, f[i].figure, f[i].device);
         if (s)
-            series_add(s, r->mono_ns, r->interval_ns, f[i].value);
+            rec_series_add(&s->s, r->mono_ns, r->interval_ns, f[i].value);
     }
 }
 
 scope_rec_resource_series gen_series_record(const gen_series *s) {
-    return (scope_rec_resource_series){
-        .thread = 0,
-        .figure = s->figure,
-        .device = s->device,
-        .start_mono_ns = s->start_mono,
-        .bucket_ns = s->bucket_ns,
-        .samples_total = s->samples_total,
-        .nbuckets = s->used,
-        .buckets = s->b,
-    };
+    return rec_series_record(&s->s, 0, s->figure, s->device);
 }

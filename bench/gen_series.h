@@ -10,25 +10,23 @@
 #ifndef SCOPE_BENCH_GEN_SERIES_H
 #define SCOPE_BENCH_GEN_SERIES_H
 
+#include "res_series.h"
+
 #include <scope/log_format.h>
 
 #include <stdint.h>
 
-/* Buckets per series: a 12-hour process has 256 s buckets, a sparkline of
- * a 200-column terminal still gets one bucket per column or better.  The
- * recorder chooses its own count; a reader takes what the record says. */
-#define GEN_SERIES_BUCKETS 256
 /* The first bucket width, before any doubling: the sampler's 1 s interval. */
 #define GEN_SERIES_BUCKET0_NS 1000000000ull
 
 /* Per process: the 8 process-level figures and 5 per GPU, for 2 GPUs. */
 #define GEN_SERIES_MAX 18
 
+/* One figure's series, kept by the recorder's own code (recorder/res_series.c),
+ * so that a generated run has the recorder's buckets exactly. */
 typedef struct gen_series {
     uint32_t figure, device; /* thread is always 0: the process as a whole */
-    uint64_t start_mono, bucket_ns, samples_total;
-    uint32_t used; /* buckets up to and including the newest interval's */
-    scope_series_bucket b[GEN_SERIES_BUCKETS];
+    rec_series s;
 } gen_series;
 
 /* One figure of one RESOURCE record: which series it goes to, and its value. */
@@ -44,12 +42,11 @@ int gen_series_figures(const scope_rec_resource *r, gen_figure *out);
 
 /* The process's series: at most GEN_SERIES_MAX, found or added by key. */
 typedef struct gen_series_set {
-    uint64_t start_mono; /* bucket 0 of every series starts here */
     int n;
     gen_series s[GEN_SERIES_MAX];
 } gen_series_set;
 
-void gen_series_set_init(gen_series_set *set, uint64_t start_mono);
+void gen_series_set_init(gen_series_set *set);
 
 /* Folds one process-level RESOURCE record into its figures' series. */
 void gen_series_set_add(gen_series_set *set, const scope_rec_resource *r);

@@ -255,7 +255,7 @@ static void check_series(snap_verifier *v, const scope_rec_resource_series *s) {
         return;
     }
     fp->seen = 1;
-    if (s->samples_total != fp->n || !s->bucket_ns || s->nbuckets > GEN_SERIES_BUCKETS) {
+    if (s->samples_total != fp->n || !s->bucket_ns || s->nbuckets > REC_SERIES_BUCKETS) {
         problem(v,
                 "series of figure %u: %" PRIu64 " samples in %u buckets of %" PRIu64
                 " ns, %zu intervals written",
