@@ -4,7 +4,6 @@
  */
 #include "gen_series.h"
 
-
 int gen_series_figures(const scope_rec_resource *r, gen_figure *out) {
     static const struct {
         uint32_t bit, figure;
