@@ -9,8 +9,9 @@
  * without a histogram (85 entries have not grown an eighth past 80), so
  * the percentiles rest on 80 of 85 entries.  "brief" completes 30 entries
  * of about a microsecond, of which the adaptive CPU-time rule reads the
- * first alone (the next would need 50 us of the phase's time, it has 30),
- * so its wait% rests on 1 of 30 entries.  It prints "ready" after the
+ * first alone on a quiet machine (the next would need 50 us of the phase's
+ * time, it has 30; a preempted entry can give it that), so its wait% rests
+ * on 1 (or a few) of 30 entries.  It prints "ready" after the
  * frames that carry all this and waits for its SIGKILL.  Run it with
  * SCOPE_FRAME_INTERVAL=0.1.
  */
