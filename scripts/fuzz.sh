@@ -110,7 +110,7 @@ judge_hdf5_crashes() {
     local t=$1 a out frame failed=0
     while IFS= read -r a; do
         local replay_rc=0
-        out="$("$(bin_of "$t")" "$a" 2>&1)" || replay_rc=$?
+        out="$("$(bin_of "$t")" -timeout=10 -rss_limit_mb=2048 "$a" 2>&1)" || replay_rc=$?
         if ((replay_rc == 0)); then
             # Read alone, the input does not crash: what crashed was libhdf5's
             # state left by the inputs before it in the same process (its
@@ -208,10 +208,12 @@ fuzz_one() {
     local t=$1 rc=0
     # fuzz_sp_import feeds damaged files to the HDF5 library, which crashes
     # on some of them in its own code (tests/fuzz/README.md): fuzzing goes on
-    # past a crash (-fork=1 -ignore_crashes=1), and each crash is judged
-    # below by where it happened.
+    # past a crash, a timeout or an allocation past the limit (-fork=1
+    # -ignore_*), each kept as an artifact and judged below by where it
+    # happened.
     local keep_going=()
-    [[ "$t" == fuzz_sp_import ]] && keep_going=(-fork=1 -ignore_crashes=1)
+    [[ "$t" == fuzz_sp_import ]] &&
+        keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
     # Writable folder first: libFuzzer adds new inputs to the first one only,
     # so the regenerated seeds stay as make_corpus wrote them.
     "$(bin_of "$t")" ${keep_going[@]+"${keep_going[@]}"} \
