@@ -403,6 +403,13 @@ typedef struct proc {
      * that size since. */
     uint64_t snap_size, snap_end;
     int snapshots;
+    /* A --live run's schedule, decided once (live_schedule): after which of
+     * its frames (counted without snapshots) a snapshot follows.  `planning`
+     * records the byte rule's choices; otherwise a plan, where there is one,
+     * is followed. */
+    uint8_t *plan;
+    size_t nplan, plan_cap, frames_closed;
+    int planning; /* 1 while planning, -1 when the plan could not be kept */
 } proc;
 
 static int fail(const char *fmt, ...) {
@@ -575,6 +582,8 @@ static int proc_init(proc *p, const gen_config *cfg, int index) {
 }
 
 static void proc_free(proc *p) {
+    free(p->plan);
+    p->plan = NULL;
     for (int i = 0; i < p->nthreads; i++)
         for (int k = 0; k < p->threads[i].nnodes; k++)
             free(p->threads[i].nodes[k].hist);
@@ -1143,11 +1152,35 @@ static uint64_t wall_at(const proc *p, uint64_t mono) {
  * since the newest snapshot reach SCOPE_LOG_SNAPSHOT_SPACING times that
  * snapshot's size (so snapshots stay under a fifth of the log).  Before the first snapshot that
  * size counts as 0: the first periodic frame is followed by one. */
-static int snapshot_due(const proc *p, uint32_t reason) {
+static int by_bytes(const proc *p, uint32_t reason) {
     if (reason != SCOPE_FRAME_PERIODIC)
         return 1;
     return !p->snapshots ||
            scope_log_writer_bytes(p->w) - p->snap_end >= SCOPE_LOG_SNAPSHOT_SPACING * p->snap_size;
+}
+
+/* The byte rule, or the plan made for this process (live_schedule).
+ * Called once per frame, after it closed. */
+static int snapshot_due(proc *p, uint32_t reason) {
+    size_t frame = p->frames_closed++;
+    if (p->plan && p->planning == 0)
+        return frame < p->nplan && p->plan[frame];
+    int due = by_bytes(p, reason);
+    if (p->planning > 0) {
+        uint8_t *grown = p->plan;
+        if (frame >= p->plan_cap) {
+            size_t cap = p->plan_cap ? 2 * p->plan_cap : 256;
+            if (!(grown = realloc(p->plan, cap))) {
+                p->planning = -1; /* plan_snapshots fails the process */
+                return due;
+            }
+            p->plan = grown;
+            p->plan_cap = cap;
+        }
+        if (frame == p->nplan)
+            p->plan[p->nplan++] = (uint8_t)due;
+    }
+    return due;
 }
 
 /* Every definition and the full value of every aggregate of one thread. */
@@ -1294,6 +1327,8 @@ static int log_path(proc *p, char *dir, size_t dirlen) {
     return 0;
 }
 
+static int open_writer(proc *p, int fd);
+
 static int open_log(proc *p, int *fd) {
     char dir[4096];
     if (log_path(p, dir, sizeof dir) < 0)
@@ -1304,9 +1339,13 @@ static int open_log(proc *p, int *fd) {
     if (*fd < 0)
         return fail("cannot create %s: %s%s", p->path, strerror(errno),
                     errno == EEXIST ? " (generate into a fresh --out)" : "");
+    return open_writer(p, *fd);
+}
+
+static int open_writer(proc *p, int fd) {
     /* The recorder's own options (recorder/identity.c, rec_open_log). */
     scope_log_writer_options opt = {0, 256 * 1024};
-    int rc = scope_log_writer_open(&p->w, *fd, &opt);
+    int rc = scope_log_writer_open(&p->w, fd, &opt);
     if (rc < 0)
         return fail("%s: %s", p->path, strerror(-rc));
     return 0;
@@ -1378,7 +1417,9 @@ static void usage(FILE *f) {
         "               gen_verify_snapshot.c)\n"
         "  --live       a run still going: it began H hours (and 4 s) before now, and no\n"
         "               process has shut down (its hosts are not this one, so a reader\n"
-        "               judges it by how recent its frames are)\n"
+        "               judges it by how recent its frames are); its snapshots follow\n"
+        "               the frames they follow in the run of the fixed start time, so a\n"
+        "               seed gives the same figures whenever it runs (twice the work)\n"
         "\n"
         "scope_gen_run --check FILE...  checks existing logs as --verify does\n"
         "scope_gen_run --check-snapshots FILE...  only their snapshot frames (a --live run's)\n",
@@ -1545,11 +1586,50 @@ static int verify_files(char **paths, int n, int snapshots_only) {
     return bad ? -1 : 0;
 }
 
+/* A --live run's frames carry wall-clock times counted back from now, and
+ * their compressed sizes move by a few bytes with them.  The byte rule would
+ * then put a snapshot after another frame from one run to the next, and two
+ * runs of one seed would show other histograms (the browser's live screens
+ * are compared with saved ones).  So the process is first written to
+ * /dev/null as if it had started at the fixed time, and the frames its
+ * snapshots followed there are the plan the real file follows. */
+static int plan_snapshots(const gen_config *cfg, proc *p, int index) {
+    gen_config fixed = *cfg;
+    fixed.wall0 = RUN_WALL0;
+    proc *dry = malloc(sizeof *dry);
+    if (!dry)
+        return fail("out of memory");
+    int fd = -1, rc = proc_init(dry, &fixed, index);
+    snprintf(dry->path, sizeof dry->path, "/dev/null (rank %d's snapshot plan)", index);
+    if (rc == 0 && (fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
+        rc = fail("/dev/null: %s", strerror(errno));
+    if (rc == 0)
+        rc = open_writer(dry, fd);
+    if (rc == 0) {
+        dry->planning = 1;
+        rc = write_frames(dry);
+    }
+    if (rc == 0 && dry->planning < 0)
+        rc = fail("rank %d: out of memory for its snapshot plan", index);
+    if (rc == 0) {
+        p->plan = dry->plan;
+        p->nplan = dry->nplan;
+        dry->plan = NULL;
+    }
+    if (fd >= 0)
+        close(fd);
+    proc_free(dry);
+    free(dry);
+    return rc;
+}
+
 /* Writes the logs of ranks first, first + step, ... */
 static int write_share(const gen_config *cfg, proc *p, int first, int step, totals *tot) {
     int rc = 0;
     for (int i = first; i < cfg->procs && rc == 0; i += step) {
         rc = proc_init(p, cfg, i);
+        if (rc == 0 && cfg->live)
+            rc = plan_snapshots(cfg, p, i);
         if (rc == 0)
             rc = write_process(p, tot);
         proc_free(p);

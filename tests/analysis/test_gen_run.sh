@@ -13,6 +13,10 @@
 #     of the RESOURCE intervals before it, figure by figure, and it holds no
 #     event record;
 #   - a --live run leaves snapshots too, and they pass the same check;
+#   - two --live runs of one seed, seconds apart (other wall-clock times,
+#     other compressed sizes), put their snapshots after the same frames and
+#     report the same figures: the browser's live screens are compared with
+#     saved ones;
 #   - --jobs 2 writes the same bytes as one process;
 #   - the existing reader reads the runs: `report` succeeds on both and the
 #     logs read without damage.
@@ -117,5 +121,31 @@ for log in "${live[@]}"; do
     [ "$out" = "series match events: 8 figures" ] || fail "$log (live): $out"
 done
 expect_rc 0 "$tui" report live
+
+# Two live runs of one seed, the second's wall clock 1.2 s later.  64
+# processes: with the byte rule alone, at least one of them put a snapshot
+# after another frame in each of 4 tries.
+expect_rc 0 "$gen_run" --out seed-a --procs 64 --hours 0.1 --live
+sleep 1.2
+expect_rc 0 "$gen_run" --out seed-b --procs 64 --hours 0.1 --live
+snapshot_frames() { # the numbers of a log's snapshot frames, one line
+    "$tui" dump --frames "$1" | awk '/^frame .*, snapshot,/ {printf "%s ", $2}'
+}
+mapfile -t seeded < <(find seed-a/workers -name '*.scope' | sort)
+[ "${#seeded[@]}" -eq 64 ] || fail "seed-a: ${#seeded[@]} logs, not 64"
+for log in "${seeded[@]}"; do
+    again=seed-b/${log#seed-a/}
+    [ -f "$again" ] || fail "$again: the second live run has no such log"
+    [ "$(snapshot_frames "$log")" = "$(snapshot_frames "$again")" ] ||
+        fail "$log: snapshots after other frames in a second run of the seed:" \
+            "$(snapshot_frames "$log") / $(snapshot_frames "$again")"
+done
+# Every figure but the times of day and the directory's name.
+figures() {
+    "$tui" report "$1" | grep -v -E '[0-9]{4}-[0-9]{2}-[0-9]{2}|ago|^Run ' || true
+}
+[ -n "$(figures seed-a)" ] || fail "report seed-a printed nothing"
+diff <(figures seed-a) <(figures seed-b) >diff.out ||
+    fail "two live runs of one seed report other figures: $(head -20 diff.out)"
 
 finish
