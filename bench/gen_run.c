@@ -33,6 +33,7 @@
 #include "gen_series.h"
 
 #include <scope/log_format.h>
+#include <scope/vec.h>
 #include <scope/log_hist.h>
 
 #include <errno.h>
@@ -390,6 +391,11 @@ typedef struct proc {
     uint64_t res_next;
     double cpu_rate;
     uint64_t rss_peak, res_dropped;
+    /* The frame's intervals, written as one RESOURCE_BATCH; GPU entries in
+     * order in batch_gpus (2 per learner interval). */
+    scope_rec_resource *batch;
+    scope_gpu_figures *batch_gpus;
+    size_t nbatch, cap_batch, nbatch_gpus, cap_batch_gpus;
     /* What a snapshot restates besides the aggregates (docs/format.md
      * 5.2.1): the resource series of the RESOURCE records written, the
      * marks written (the shutdown mark is the generator's only one) and the
@@ -576,7 +582,7 @@ static int proc_init(proc *p, const gen_config *cfg, int index) {
                 return fail("out of memory");
         }
     }
-    p->res_next = p->start_mono + 1000000u;
+    p->res_next = (p->start_mono + (1u << 20)) & ~((1ull << 20) - 1); /* the sampler's grain */
     gen_series_set_init(&p->series);
     return 0;
 }
@@ -584,6 +590,11 @@ static int proc_init(proc *p, const gen_config *cfg, int index) {
 static void proc_free(proc *p) {
     free(p->plan);
     p->plan = NULL;
+    free(p->batch);
+    free(p->batch_gpus);
+    p->batch = NULL;
+    p->batch_gpus = NULL;
+    p->cap_batch = p->cap_batch_gpus = 0;
     for (int i = 0; i < p->nthreads; i++)
         for (int k = 0; k < p->threads[i].nnodes; k++)
             free(p->threads[i].nodes[k].hist);
@@ -1063,12 +1074,55 @@ static void gpu_figures(proc *p, scope_gpu_figures g[2]) {
  * thread.  The main thread moves a quarter of the bytes, the helper thread
  * (loader, sender) the rest.  About one interval an hour cannot be read and
  * is dropped, as a failed /proc read is: the next record counts it. */
+/* One interval into the frame's batch, its GPU entries copied. */
+static int batch_add(proc *p, const scope_rec_resource *r) {
+    if (SCOPE_VEC_RESERVE(p->batch, p->cap_batch, p->nbatch + 1) < 0 ||
+        (r->ngpus &&
+         SCOPE_VEC_RESERVE(p->batch_gpus, p->cap_batch_gpus, p->nbatch_gpus + r->ngpus) < 0))
+        return fail("out of memory");
+    if (r->ngpus)
+        memcpy(p->batch_gpus + p->nbatch_gpus, r->gpus, r->ngpus * sizeof *r->gpus);
+    p->batch[p->nbatch] = *r;
+    p->batch[p->nbatch++].gpus = NULL; /* set in write_batch: batch_gpus may move */
+    p->nbatch_gpus += r->ngpus;
+    return 0;
+}
+
+static int by_thread_then_time(const void *a, const void *b) {
+    const scope_rec_resource *x = a, *y = b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    return x->mono_ns < y->mono_ns ? -1 : x->mono_ns > y->mono_ns;
+}
+
+/* The frame's intervals as the recorder writes them (recorder/
+ * source_resources.c, encode_batch): one RESOURCE_BATCH, each thread's
+ * intervals together in time order. */
+static int write_batch(proc *p) {
+    size_t g = 0;
+    for (size_t i = 0; i < p->nbatch; i++) {
+        p->batch[i].gpus = p->batch[i].ngpus ? p->batch_gpus + g : NULL;
+        g += p->batch[i].ngpus;
+    }
+    qsort(p->batch, p->nbatch, sizeof *p->batch, by_thread_then_time);
+    scope_record r = {.type = SCOPE_REC_RESOURCE_BATCH};
+    r.u.resource_batch = (scope_rec_resource_batch){(uint32_t)p->nbatch, p->batch};
+    int rc = p->nbatch ? add(p, &r) : 0;
+    p->nbatch = p->nbatch_gpus = 0;
+    return rc;
+}
+
+/* The sampler keeps times to 2^20 ns (recorder/source_resources.c, GRAIN_NS). */
+static uint64_t res_grain(uint64_t ns) {
+    return ns & ~((1ull << 20) - 1);
+}
+
 static int add_resources(proc *p, uint64_t now) {
     const role_spec *ro = p->role;
     for (;;) {
-        uint64_t len = GEN_SEC + rng_range(&p->r, 20000, 300000);
+        uint64_t len = res_grain(GEN_SEC + rng_range(&p->r, 20000, 1500000));
         if (p->res_next + len > now)
-            return 0;
+            return write_batch(p);
         if (rng_range(&p->r, 0, 3600) == 0) {
             p->res_dropped++;
             p->res_next += len;
@@ -1096,8 +1150,8 @@ static int add_resources(proc *p, uint64_t now) {
                        SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ |
                        SCOPE_RES_CHAR_WRITE | SCOPE_RES_RSS_PEAK,
             .rss = rss,
-            .cpu_user_ns = (uint64_t)(cpu * 0.93),
-            .cpu_sys_ns = (uint64_t)(cpu * 0.07),
+            .cpu_user_ns = res_grain((uint64_t)(cpu * 0.93)),
+            .cpu_sys_ns = res_grain((uint64_t)(cpu * 0.07)),
             .disk_read = io[0],
             .disk_write = io[1],
             .char_read = io[2],
@@ -1107,7 +1161,7 @@ static int add_resources(proc *p, uint64_t now) {
             .rss_peak = p->rss_peak,
             .dropped = p->res_dropped,
         };
-        if (add(p, &r) < 0)
+        if (batch_add(p, &r.u.resource) < 0)
             return -1;
         gen_series_set_add(&p->series, &r.u.resource);
         for (int t = 0; t < p->nthreads && t < 2; t++) {
@@ -1128,7 +1182,7 @@ static int add_resources(proc *p, uint64_t now) {
                 .char_write = part[3],
                 .thread = p->threads[t].index,
             };
-            if (add(p, &r) < 0)
+            if (batch_add(p, &r.u.resource) < 0)
                 return -1;
         }
         p->res_dropped = 0;

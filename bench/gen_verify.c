@@ -9,6 +9,7 @@
 #include "gen_run.h"
 
 #include <scope/log_format.h>
+#include <scope/vec.h>
 #include <scope/log_hist.h>
 
 #include <inttypes.h>
@@ -55,6 +56,11 @@ typedef struct verifier {
     /* across frames */
     uint64_t frames, start_mono, prev_mono, last_hist_mono, res_start, res_end;
     int have_process, exited;
+    /* the starts of the process's intervals in the frame being read: each
+     * thread record is of one of them (a batch holds the process's
+     * intervals first, then each thread's) */
+    uint64_t *starts;
+    size_t nstarts, starts_cap;
 } verifier;
 
 static void problem(verifier *v, const char *fmt, ...) {
@@ -210,15 +216,20 @@ static void on_counter(verifier *v, const scope_rec_counter *c) {
 
 /* The process's intervals follow each other, with a gap where one was
  * dropped (the next record counts it); a thread's record holds only I/O
- * bytes of the process's last interval. */
+ * bytes of one of the process's intervals of the same frame. */
 static void on_resource(verifier *v, const scope_rec_resource *r) {
     const uint32_t io =
         SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE;
     if (r->node)
         use(v, SCOPE_REC_PHASE_NODE, r->node);
     if (r->thread) {
-        if (r->mono_ns != v->res_start || r->ngpus || (r->present & ~io))
-            problem(v, "thread %u's resource record at %" PRIu64 " is not I/O of the last interval",
+        int of_frame = 0;
+        for (size_t i = v->nstarts; i-- > 0 && !of_frame;)
+            of_frame = v->starts[i] == r->mono_ns;
+        if (!of_frame || r->ngpus || (r->present & ~io))
+            problem(v,
+                    "thread %u's resource record at %" PRIu64
+                    " is not I/O of an interval of its frame",
                     r->thread, r->mono_ns);
         return;
     }
@@ -226,6 +237,10 @@ static void on_resource(verifier *v, const scope_rec_resource *r) {
         problem(v, "resource interval at %" PRIu64 " does not follow the last", r->mono_ns);
     v->res_start = r->mono_ns;
     v->res_end = r->mono_ns + r->interval_ns;
+    if (SCOPE_VEC_RESERVE(v->starts, v->starts_cap, v->nstarts + 1) < 0)
+        problem(v, "out of memory");
+    else
+        v->starts[v->nstarts++] = r->mono_ns;
 }
 
 static void on_record(verifier *v, const scope_record *r, int first) {
@@ -354,6 +369,7 @@ static void read_frames(verifier *v, scope_log_reader *r) {
             continue;
         v->nuses = 0;
         v->hist_again = v->plain_after_hist = v->shutdown = 0;
+        v->nstarts = 0;
         scope_record rec;
         for (int first = 1; scope_log_reader_next_record(r, &rec); first = 0)
             on_record(v, &rec, first);
@@ -392,5 +408,6 @@ int gen_verify_file(const char *path, FILE *out) {
     free(v.strings);
     free(v.threads);
     free(v.uses);
+    free(v.starts);
     return v.problems;
 }

@@ -129,7 +129,13 @@ struct scope_log_reader {
     uint64_t records;       /* in the frames handed out, against the reader's limit */
     uint64_t record_damage; /* malformed records skipped */
     uint64_t skip_kinds;    /* bit 1 << type: passed over undecoded */
-    size_t unlisted_at;     /* 1 + the report counting those past MAX_RECORD_REPORTS */
+    /* The RESOURCE_BATCH being handed out interval by interval (in scratch,
+     * which nothing else decodes into meanwhile), unless whole_batches. */
+    scope_rec_resource_batch batch;
+    scope_bytes batch_raw;
+    uint32_t batch_next;
+    int whole_batches;
+    size_t unlisted_at; /* 1 + the report counting those past MAX_RECORD_REPORTS */
     int have_seq;
     uint64_t next_seq;
 
@@ -401,6 +407,7 @@ static void accept_frame(scope_log_reader *r, size_t at, size_t csize, const sco
     r->frame_rec = *fr;
     r->rec_pos = body_at;
     r->in_frame = 1;
+    r->batch_next = r->batch.n = 0;
     r->frames_read++;
 }
 
@@ -448,7 +455,20 @@ found:
     return 1;
 }
 
+/* The next interval of the batch being handed out, as a RESOURCE record. */
+static int next_of_batch(scope_log_reader *r, scope_record *rec) {
+    if (r->batch_next >= r->batch.n)
+        return 0;
+    memset(&rec->u, 0, sizeof rec->u);
+    rec->type = SCOPE_REC_RESOURCE;
+    rec->raw = r->batch_raw;
+    rec->u.resource = r->batch.records[r->batch_next++];
+    return 1;
+}
+
 int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
+    if (r->in_frame && next_of_batch(r, rec))
+        return 1;
     while (r->in_frame && r->rec_pos < r->frame_len) {
         dec_buf b = {r->frame, r->frame_len, r->rec_pos, 0};
         uint64_t type = dec_u64(&b);
@@ -466,7 +486,17 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
         r->rec_pos = b.pos + (size_t)len;
         if (type < 64 && (r->skip_kinds >> type & 1))
             continue;
+        if (type == SCOPE_REC_RESOURCE_BATCH && (r->skip_kinds >> SCOPE_REC_RESOURCE & 1))
+            continue;
         int st = scope_record_decode((uint32_t)type, body, (size_t)len, rec, &r->scratch);
+        if (st == SCOPE_DECODE_OK && type == SCOPE_REC_RESOURCE_BATCH && !r->whole_batches) {
+            r->batch = rec->u.resource_batch;
+            r->batch_raw = rec->raw;
+            r->batch_next = 0;
+            if (next_of_batch(r, rec))
+                return 1;
+            continue; /* an empty batch */
+        }
         if (st == SCOPE_DECODE_OK)
             return 1;
         if (++r->record_damage > MAX_RECORD_REPORTS) {
@@ -492,6 +522,7 @@ int scope_log_reader_seek(scope_log_reader *r, uint64_t offset, uint64_t next_se
         return -EINVAL;
     r->pending = 0;
     r->in_frame = 0;
+    r->batch_next = r->batch.n = 0;
     r->pos = (size_t)offset;
     r->next_seq = next_seq;
     r->have_seq = 1;
@@ -649,6 +680,10 @@ int scope_log_reader_find_snapshot(scope_log_reader *r, scope_log_snapshot *s) {
 
 void scope_log_reader_skip_kinds(scope_log_reader *r, uint64_t mask) {
     r->skip_kinds = mask;
+}
+
+void scope_log_reader_whole_batches(scope_log_reader *r, int whole) {
+    r->whole_batches = whole;
 }
 
 static int reader_init(scope_log_reader *r, char *msg, size_t msglen) {

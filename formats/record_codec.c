@@ -255,6 +255,47 @@ static void enc_mark_state(enc_buf *b, const scope_rec_mark_state *r) {
     enc_mark(b, r);
 }
 
+/* Columns of differences (RESOURCE_SERIES' buckets, RESOURCE_BATCH's
+ * intervals): each column states how many trailing zero bits all its
+ * differences share, then the differences without them (docs/format.md
+ * 5.19, 5.21). */
+/* Trailing zero bits shared by every difference, 0 when all are 0. */
+static unsigned common_shift(unsigned shift, uint64_t diff) {
+    if (!diff)
+        return shift;
+    unsigned tz = (unsigned)__builtin_ctzll(diff);
+    return tz < shift ? tz : shift;
+}
+
+static void enc_diff(enc_buf *b, uint64_t diff, unsigned shift) {
+    enc_i64(b, (int64_t)diff >> shift); /* exact: the low bits are 0 */
+}
+
+/* A series' buckets column by column, each value its difference from the
+ * bucket before (docs/format.md 5.19): neighbouring buckets hold about as
+ * many samples over about as long, and levels move little. */
+enum series_column { SC_SAMPLES, SC_COVERED, SC_MIN, SC_SPREAD, SC_SUM, SERIES_COLUMNS };
+
+static uint64_t series_get(const scope_series_bucket *k, int col) {
+    switch (col) {
+    case SC_SAMPLES:
+        return k->samples;
+    case SC_COVERED:
+        return k->covered_ns;
+    case SC_MIN:
+        return k->min;
+    case SC_SPREAD:
+        return k->max - k->min;
+    default:
+        return k->sum;
+    }
+}
+
+/* Bucket i's value of a column against bucket i - 1's (0 for the first). */
+static uint64_t series_diff(const scope_rec_resource_series *r, uint32_t i, int col) {
+    return series_get(&r->buckets[i], col) - (i ? series_get(&r->buckets[i - 1], col) : 0);
+}
+
 static void enc_resource_series(enc_buf *b, const scope_rec_resource_series *r) {
     enc_u64(b, r->thread);
     enc_u64(b, r->figure);
@@ -263,13 +304,245 @@ static void enc_resource_series(enc_buf *b, const scope_rec_resource_series *r) 
     enc_u64(b, r->bucket_ns);
     enc_u64(b, r->samples_total);
     enc_u64(b, r->nbuckets);
-    for (uint32_t i = 0; i < r->nbuckets; i++) {
-        const scope_series_bucket *k = &r->buckets[i];
-        enc_u64(b, k->samples);
-        enc_u64(b, k->covered_ns);
-        enc_u64(b, k->min);
-        enc_u64(b, k->max - k->min);
-        enc_u64(b, k->sum);
+    for (int col = 0; col < SERIES_COLUMNS; col++) {
+        unsigned shift = 64;
+        for (uint32_t i = 0; i < r->nbuckets; i++)
+            shift = common_shift(shift, series_diff(r, i, col));
+        shift = shift == 64 ? 0 : shift;
+        enc_u64(b, shift);
+        for (uint32_t i = 0; i < r->nbuckets; i++)
+            enc_diff(b, series_diff(r, i, col), shift);
+    }
+}
+
+/* ---- RESOURCE_BATCH (docs/format.md 5.21) ---------------------------------
+ * Column by column, each value written as its difference from the same
+ * field of the record before it in the batch when that one is of the same
+ * thread (from 0 otherwise), and a start as its difference from that
+ * record's end: a sampler's intervals follow each other, and most figures
+ * move little from one second to the next.  Each column first states how
+ * many trailing zero bits all its differences share (times kept to a grain,
+ * memory counted in KiB) and leaves them out. */
+
+enum batch_column {
+    BC_THREAD, /* from the record before, whatever its thread */
+    BC_INTERVAL,
+    BC_MONO, /* from the end of the same thread's record before */
+    BC_NODE,
+    BC_PRESENT,
+    BC_RSS,
+    BC_CPU_USER,
+    BC_CPU_SYS,
+    BC_DISK_READ,
+    BC_DISK_WRITE,
+    BC_CHAR_READ,
+    BC_CHAR_WRITE,
+    BC_RSS_PEAK,
+    BC_DROPPED,
+    BC_NGPUS,
+    BATCH_COLUMNS
+};
+
+/* Columns of the GPU entries, all records' entries in order. */
+enum gpu_column {
+    GC_INDEX,
+    GC_PRESENT,
+    GC_BUSY,
+    GC_RUN,
+    GC_MEM_USED,
+    GC_MEM_RUN,
+    GC_MEM_TOTAL,
+    GPU_COLUMNS
+};
+
+/* Whether a column holds a u32 field: a value past it does not decode. */
+static int batch_column_u32(int col) {
+    return col == BC_THREAD || col == BC_NODE || col == BC_PRESENT || col == BC_NGPUS;
+}
+
+static int gpu_column_u32(int col) {
+    return col <= GC_RUN;
+}
+
+static uint64_t batch_get(const scope_rec_resource *r, int col) {
+    switch (col) {
+    case BC_THREAD:
+        return r->thread;
+    case BC_INTERVAL:
+        return r->interval_ns;
+    case BC_MONO:
+        return r->mono_ns;
+    case BC_NODE:
+        return r->node;
+    case BC_PRESENT:
+        return r->present;
+    case BC_RSS:
+        return r->rss;
+    case BC_CPU_USER:
+        return r->cpu_user_ns;
+    case BC_CPU_SYS:
+        return r->cpu_sys_ns;
+    case BC_DISK_READ:
+        return r->disk_read;
+    case BC_DISK_WRITE:
+        return r->disk_write;
+    case BC_CHAR_READ:
+        return r->char_read;
+    case BC_CHAR_WRITE:
+        return r->char_write;
+    case BC_RSS_PEAK:
+        return r->rss_peak;
+    case BC_DROPPED:
+        return r->dropped;
+    default:
+        return r->ngpus;
+    }
+}
+
+static void batch_set(scope_rec_resource *r, int col, uint64_t v) {
+    switch (col) {
+    case BC_THREAD:
+        r->thread = (uint32_t)v;
+        break;
+    case BC_INTERVAL:
+        r->interval_ns = v;
+        break;
+    case BC_MONO:
+        r->mono_ns = v;
+        break;
+    case BC_NODE:
+        r->node = (uint32_t)v;
+        break;
+    case BC_PRESENT:
+        r->present = (uint32_t)v;
+        break;
+    case BC_RSS:
+        r->rss = v;
+        break;
+    case BC_CPU_USER:
+        r->cpu_user_ns = v;
+        break;
+    case BC_CPU_SYS:
+        r->cpu_sys_ns = v;
+        break;
+    case BC_DISK_READ:
+        r->disk_read = v;
+        break;
+    case BC_DISK_WRITE:
+        r->disk_write = v;
+        break;
+    case BC_CHAR_READ:
+        r->char_read = v;
+        break;
+    case BC_CHAR_WRITE:
+        r->char_write = v;
+        break;
+    case BC_RSS_PEAK:
+        r->rss_peak = v;
+        break;
+    case BC_DROPPED:
+        r->dropped = v;
+        break;
+    default:
+        r->ngpus = (uint32_t)v;
+        break;
+    }
+}
+
+static uint64_t gpu_get(const scope_gpu_figures *g, int col) {
+    switch (col) {
+    case GC_INDEX:
+        return g->index;
+    case GC_PRESENT:
+        return g->present;
+    case GC_BUSY:
+        return g->busy_permyriad;
+    case GC_RUN:
+        return g->run_permyriad;
+    case GC_MEM_USED:
+        return g->mem_used;
+    case GC_MEM_RUN:
+        return g->mem_run;
+    default:
+        return g->mem_total;
+    }
+}
+
+static void gpu_set(scope_gpu_figures *g, int col, uint64_t v) {
+    switch (col) {
+    case GC_INDEX:
+        g->index = (uint32_t)v;
+        break;
+    case GC_PRESENT:
+        g->present = (uint32_t)v;
+        break;
+    case GC_BUSY:
+        g->busy_permyriad = (uint32_t)v;
+        break;
+    case GC_RUN:
+        g->run_permyriad = (uint32_t)v;
+        break;
+    case GC_MEM_USED:
+        g->mem_used = v;
+        break;
+    case GC_MEM_RUN:
+        g->mem_run = v;
+        break;
+    default:
+        g->mem_total = v;
+        break;
+    }
+}
+
+/* The record a value of record i is written against: the one before it
+ * when of the same thread, else none. */
+static const scope_rec_resource *batch_prev(const scope_rec_resource *recs, uint32_t i) {
+    return i > 0 && recs[i - 1].thread == recs[i].thread ? &recs[i - 1] : NULL;
+}
+
+/* What a value of column col of record i is written against. */
+static uint64_t batch_base(const scope_rec_resource *recs, uint32_t i, int col) {
+    if (col == BC_THREAD)
+        return i > 0 ? recs[i - 1].thread : 0;
+    const scope_rec_resource *p = batch_prev(recs, i);
+    if (!p)
+        return 0;
+    return col == BC_MONO ? p->mono_ns + p->interval_ns : batch_get(p, col);
+}
+
+/* The same for GPU entry j of record i: entry j of the record before. */
+static uint64_t gpu_base(const scope_rec_resource *recs, uint32_t i, uint32_t j, int col) {
+    const scope_rec_resource *p = batch_prev(recs, i);
+    return p && j < p->ngpus ? gpu_get(&p->gpus[j], col) : 0;
+}
+
+static void enc_resource_batch(enc_buf *b, const scope_rec_resource_batch *r) {
+    const scope_rec_resource *recs = r->records;
+    uint64_t ngpu = 0;
+    for (uint32_t i = 0; i < r->n; i++)
+        ngpu += recs[i].ngpus;
+    enc_u64(b, r->n);
+    enc_u64(b, ngpu);
+    for (int col = 0; col < BATCH_COLUMNS; col++) {
+        unsigned shift = 64;
+        for (uint32_t i = 0; i < r->n; i++)
+            shift = common_shift(shift, batch_get(&recs[i], col) - batch_base(recs, i, col));
+        shift = shift == 64 ? 0 : shift;
+        enc_u64(b, shift);
+        for (uint32_t i = 0; i < r->n; i++)
+            enc_diff(b, batch_get(&recs[i], col) - batch_base(recs, i, col), shift);
+    }
+    for (int col = 0; col < GPU_COLUMNS; col++) {
+        unsigned shift = 64;
+        for (uint32_t i = 0; i < r->n; i++)
+            for (uint32_t j = 0; j < recs[i].ngpus; j++)
+                shift =
+                    common_shift(shift, gpu_get(&recs[i].gpus[j], col) - gpu_base(recs, i, j, col));
+        shift = shift == 64 ? 0 : shift;
+        enc_u64(b, shift);
+        for (uint32_t i = 0; i < r->n; i++)
+            for (uint32_t j = 0; j < recs[i].ngpus; j++)
+                enc_diff(b, gpu_get(&recs[i].gpus[j], col) - gpu_base(recs, i, j, col), shift);
     }
 }
 
@@ -291,6 +564,14 @@ static int encodable(const scope_record *rec) {
         return 0;
     if (rec->type == SCOPE_REC_RESOURCE && rec->u.resource.ngpus && !rec->u.resource.gpus)
         return 0;
+    if (rec->type == SCOPE_REC_RESOURCE_BATCH) {
+        const scope_rec_resource_batch *t = &rec->u.resource_batch;
+        if (t->n && !t->records)
+            return 0;
+        for (uint32_t i = 0; i < t->n; i++)
+            if (t->records[i].ngpus && !t->records[i].gpus)
+                return 0;
+    }
     if (rec->type == SCOPE_REC_STACK && rec->u.stack.nframes && !rec->u.stack.frames)
         return 0;
     if (rec->type == SCOPE_REC_STACK_SAMPLES && rec->u.stack_samples.n &&
@@ -651,6 +932,18 @@ static void dec_mark_state(dec_ctx *c, scope_rec_mark_state *r) {
     dec_mark(c, r);
 }
 
+/* A column's differences back into values (enc_resource_series, enc_resource_batch). */
+static uint64_t dec_diff(dec_buf *b, unsigned shift) {
+    return (uint64_t)dec_i64(b) << shift;
+}
+
+static unsigned dec_shift(dec_buf *b) {
+    uint64_t shift = dec_u64(b);
+    if (shift > 63)
+        b->bad = 1;
+    return shift > 63 ? 0 : (unsigned)shift;
+}
+
 static void dec_resource_series(dec_ctx *c, scope_rec_resource_series *r) {
     dec_buf *b = &c->b;
     r->thread = dec_u32(b);
@@ -660,18 +953,77 @@ static void dec_resource_series(dec_ctx *c, scope_rec_resource_series *r) {
     r->bucket_ns = dec_u64(b);
     r->samples_total = dec_u64(b);
     r->nbuckets = dec_u32(b);
-    scope_series_bucket *k = scratch_array(c, 0, r->nbuckets, sizeof *k, 5);
-    for (uint32_t i = 0; k && i < r->nbuckets; i++) {
-        k[i].samples = dec_u64(b);
-        k[i].covered_ns = dec_u64(b);
-        k[i].min = dec_u64(b);
-        uint64_t spread = dec_u64(b);
-        if (spread > UINT64_MAX - k[i].min)
-            b->bad = 1; /* a max past 2^64 cannot have been written */
-        k[i].max = k[i].min + spread;
-        k[i].sum = dec_u64(b);
+    /* a byte in each column at least */
+    scope_series_bucket *k = scratch_array(c, 0, r->nbuckets, sizeof *k, SERIES_COLUMNS);
+    for (int col = 0; k && col < SERIES_COLUMNS && !b->bad; col++) {
+        unsigned shift = dec_shift(b);
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < r->nbuckets && !b->bad; i++) {
+            v += dec_diff(b, shift);
+            switch (col) {
+            case SC_SAMPLES:
+                k[i].samples = v;
+                break;
+            case SC_COVERED:
+                k[i].covered_ns = v;
+                break;
+            case SC_MIN:
+                k[i].min = v;
+                break;
+            case SC_SPREAD:
+                if (v > UINT64_MAX - k[i].min)
+                    b->bad = 1; /* a max past 2^64 cannot have been written */
+                k[i].max = k[i].min + v;
+                break;
+            default:
+                k[i].sum = v;
+                break;
+            }
+        }
     }
     r->buckets = k;
+}
+
+static void dec_resource_batch(dec_ctx *c, scope_rec_resource_batch *r) {
+    dec_buf *b = &c->b;
+    r->n = dec_u32(b);
+    uint64_t ngpu = dec_u64(b);
+    /* Every record takes a byte in each column at least, every GPU entry
+     * one in each of its columns. */
+    scope_rec_resource *recs = scratch_array(c, 0, r->n, sizeof *recs, BATCH_COLUMNS);
+    scope_gpu_figures *gpus = scratch_array(c, 1, ngpu, sizeof *gpus, GPU_COLUMNS);
+    if (b->bad || c->status != SCOPE_DECODE_OK)
+        return;
+    if (recs)
+        memset(recs, 0, r->n * sizeof *recs);
+    for (int col = 0; col < BATCH_COLUMNS && !b->bad; col++) {
+        unsigned shift = dec_shift(b);
+        for (uint32_t i = 0; i < r->n && !b->bad; i++) {
+            uint64_t v = batch_base(recs, i, col) + dec_diff(b, shift);
+            if (batch_column_u32(col) && v > UINT32_MAX)
+                b->bad = 1;
+            batch_set(&recs[i], col, v);
+        }
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r->n && !b->bad; i++) {
+        recs[i].gpus = recs[i].ngpus ? gpus + total : NULL;
+        total += recs[i].ngpus;
+    }
+    if (total != ngpu)
+        b->bad = 1; /* the entries the records claim are not those stated */
+    for (int col = 0; col < GPU_COLUMNS && !b->bad; col++) {
+        unsigned shift = dec_shift(b);
+        scope_gpu_figures *g = gpus;
+        for (uint32_t i = 0; i < r->n && !b->bad; i++)
+            for (uint32_t j = 0; j < recs[i].ngpus && !b->bad; j++) {
+                uint64_t v = gpu_base(recs, i, j, col) + dec_diff(b, shift);
+                if (gpu_column_u32(col) && v > UINT32_MAX)
+                    b->bad = 1;
+                gpu_set(g++, col, v);
+            }
+    }
+    r->records = recs;
 }
 
 int scope_record_decode(uint32_t type, const uint8_t *body, size_t len, scope_record *rec,

@@ -12,10 +12,13 @@
  * a week as after a minute, sums and extremes stay exact, and only the
  * time resolution coarsens.
  *
- * REC_SERIES_BUCKETS is 512: once a process has run longer than 256
- * sampling intervals, at least 256 buckets hold its whole run (a 12-hour
- * run at 1 Hz: 338 buckets of 128 s), more than a 200-column terminal's
- * sparkline needs.  A series is 512 x 40 bytes, 20 KiB.
+ * REC_SERIES_BUCKETS is 256: once a process has run longer than 128
+ * sampling intervals, at least 128 buckets hold its whole run (a 12-hour
+ * run at 1 Hz: 169 buckets of 256 s), about what the sparkline of a
+ * 160-column terminal shows; the 1 Hz intervals after the snapshot a
+ * reader starts at are there at full resolution.  A series is 256 x 40
+ * bytes, 10 KiB, and a snapshot carries each process figure's in about
+ * 1 KiB (bench/bench_series).
  */
 #ifndef SCOPE_REC_RES_SERIES_H
 #define SCOPE_REC_RES_SERIES_H
@@ -24,7 +27,7 @@
 
 #include <stdint.h>
 
-#define REC_SERIES_BUCKETS 512u
+#define REC_SERIES_BUCKETS 256u
 
 typedef struct rec_series {
     uint64_t start_ns;      /* start of bucket 0; set by the first interval */

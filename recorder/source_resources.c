@@ -117,6 +117,9 @@ static struct {
     unsigned npending, cap_pending;
     scope_gpu_figures *gpus;
     unsigned npending_gpus, cap_gpus;
+    /* the same records, each thread's together, for the frame's batch */
+    scope_rec_resource *by_thread;
+    unsigned cap_by_thread;
     uint64_t sync_missed0; /* rec_cuda_sync_missed() when this process's log began */
     int sync_caveat_written;
     /* The process's figures over its life, SCOPE_SERIES_* 1..8 at index
@@ -599,21 +602,52 @@ static void forget_series(void) {
                 rec_series_init(smp.gpu_series[i].fig[k], rec_cfg.sample_interval_ns);
 }
 
+/* Each thread's intervals in the order they follow each other. */
+static int by_thread_then_time(const void *a, const void *b) {
+    const scope_rec_resource *x = a, *y = b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    return x->mono_ns < y->mono_ns ? -1 : x->mono_ns > y->mono_ns;
+}
+
+/* The frame's intervals in one RESOURCE_BATCH (docs/format.md 5.21), which
+ * writes each against the one before it of the same thread: so each
+ * thread's go together.  Without memory for the sorted copy they go in the
+ * order taken, as correct and less compact. */
+static void encode_batch(const rec_frame_ctx *f) {
+    unsigned g = 0;
+    for (unsigned i = 0; i < smp.npending; i++) {
+        scope_rec_resource *r = &smp.pending[i];
+        r->gpus = r->ngpus ? smp.gpus + g : NULL;
+        g += r->ngpus;
+        if (!r->thread)
+            fold_record(r);
+    }
+    scope_rec_resource *recs = smp.pending;
+    if (smp.cap_by_thread < smp.npending) {
+        scope_rec_resource *grown = realloc(smp.by_thread, smp.cap_pending * sizeof *grown);
+        if (grown) {
+            smp.by_thread = grown;
+            smp.cap_by_thread = smp.cap_pending;
+        }
+    }
+    if (smp.cap_by_thread >= smp.npending && smp.npending) {
+        memcpy(smp.by_thread, smp.pending, smp.npending * sizeof *recs);
+        qsort(smp.by_thread, smp.npending, sizeof *recs, by_thread_then_time);
+        recs = smp.by_thread;
+    }
+    scope_record rec = {.type = SCOPE_REC_RESOURCE_BATCH};
+    rec.u.resource_batch = (scope_rec_resource_batch){.n = smp.npending, .records = recs};
+    rec_frame_add(f, &rec);
+}
+
 static void encode(const rec_frame_ctx *f) {
     if (f->snapshot) {
         encode_snapshot(f);
         return;
     }
-    unsigned g = 0;
-    for (unsigned i = 0; i < smp.npending; i++) {
-        scope_record rec = {.type = SCOPE_REC_RESOURCE};
-        rec.u.resource = smp.pending[i];
-        rec.u.resource.gpus = rec.u.resource.ngpus ? smp.gpus + g : NULL;
-        g += rec.u.resource.ngpus;
-        if (!rec.u.resource.thread)
-            fold_record(&rec.u.resource);
-        rec_frame_add(f, &rec);
-    }
+    if (smp.npending)
+        encode_batch(f);
     smp.npending = 0;
     smp.npending_gpus = 0;
     uint64_t missed = rec_cuda_sync_missed() - smp.sync_missed0;

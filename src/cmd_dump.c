@@ -290,6 +290,15 @@ static void dump_trace_counts(FILE *f, const scope_rec_trace_counts *r) {
     fputc('\n', f);
 }
 
+/* The batch's line, then each of its intervals as a RESOURCE record's. */
+static void dump_resource_batch(FILE *f, const scope_rec_resource_batch *r) {
+    fprintf(f, "  RESOURCE_BATCH of %" PRIu32 " interval%s\n", r->n, r->n == 1 ? "" : "s");
+    for (uint32_t i = 0; i < r->n; i++) {
+        fputs("  ", f);
+        dump_resource(f, &r->records[i]);
+    }
+}
+
 /* One line (or a few) per record, by the kinds of scope/record_kinds.h. */
 static void dump_record(FILE *f, const scope_record *r) {
     switch (r->type) {
@@ -331,6 +340,7 @@ static int dump_file(FILE *f, const char *path, enum dump_detail detail) {
         fprintf(stderr, ": %s\n", msg);
         return 2;
     }
+    scope_log_reader_whole_batches(r, 1); /* each batch shown as written, its intervals under it */
     const scope_log_info *info = scope_log_reader_info(r);
     fputs("log ", f);
     scope_fput_escaped(f, (const uint8_t *)path, strlen(path), 0);

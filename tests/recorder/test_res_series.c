@@ -59,11 +59,12 @@ START_TEST(test_a_week_in_fixed_memory) {
             doublings++;
         }
     }
-    /* 604,800 s in 512 buckets: 2,048 s wide, after 11 doublings, and 296
+    /* 604,800 s in 256 buckets: 4,096 s wide, after 12 doublings, and 148
      * of them hold the week. */
-    ck_assert_uint_eq(doublings, 11);
-    ck_assert_uint_eq(s->bucket_ns, 2048 * SEC);
-    ck_assert_uint_eq(s->nused, (WEEK + 2047) / 2048);
+    _Static_assert(REC_SERIES_BUCKETS == 256, "the figures below are for 256 buckets");
+    ck_assert_uint_eq(doublings, 12);
+    ck_assert_uint_eq(s->bucket_ns, 4096 * SEC);
+    ck_assert_uint_eq(s->nused, (WEEK + 4095) / 4096);
     ck_assert_uint_eq(s->samples_total, WEEK);
     ck_assert_uint_eq(s->start_ns, t0);
 
@@ -71,7 +72,7 @@ START_TEST(test_a_week_in_fixed_memory) {
     uint64_t tsum = 0, tmin = UINT64_MAX, tmax = 0, tcount = 0;
     for (uint32_t b = 0; b < s->nused; b++) {
         scope_series_bucket want = {.min = UINT64_MAX};
-        for (uint64_t i = b * 2048ull; i < WEEK && i < (b + 1) * 2048ull + 1; i++) {
+        for (uint64_t i = b * 4096ull; i < WEEK && i < (b + 1) * 4096ull + 1; i++) {
             if ((start_of(t0, i) - t0) / s->bucket_ns != b)
                 continue;
             uint64_t v = value_of(i);
@@ -102,7 +103,7 @@ START_TEST(test_a_week_in_fixed_memory) {
     /* The record carries the used buckets and the whole count. */
     scope_rec_resource_series r = rec_series_record(s, 0, SCOPE_SERIES_CHAR_READ, 0);
     ck_assert_uint_eq(r.nbuckets, s->nused);
-    ck_assert_uint_eq(r.bucket_ns, 2048 * SEC);
+    ck_assert_uint_eq(r.bucket_ns, 4096 * SEC);
     ck_assert_uint_eq(r.samples_total, WEEK);
     ck_assert_uint_eq(r.figure, SCOPE_SERIES_CHAR_READ);
     free(s);
@@ -113,6 +114,7 @@ END_TEST
  * are not zeros, and merging a gap with a measured bucket keeps the
  * measured one's minimum. */
 START_TEST(test_gaps_stay_gaps) {
+    const uint32_t N = REC_SERIES_BUCKETS;
     rec_series *s = malloc(sizeof *s);
     ck_assert_ptr_nonnull(s);
     rec_series_init(s, SEC);
@@ -121,24 +123,24 @@ START_TEST(test_gaps_stay_gaps) {
     ck_assert_uint_eq(s->nused, 4);
     ck_assert_uint_eq(s->b[1].samples, 0);
     ck_assert_uint_eq(s->b[2].samples, 0);
-    /* Past the last bucket: 512 s wide buckets... once, then twice. */
-    rec_series_add(s, (10 + 512) * SEC, SEC, 900);
+    /* Past the last bucket (N one-second buckets): once, then twice. */
+    rec_series_add(s, (10 + N) * SEC, SEC, 900);
     ck_assert_uint_eq(s->bucket_ns, 2 * SEC);
     ck_assert_uint_eq(s->b[0].samples, 1);
     ck_assert_uint_eq(s->b[0].min, 500);
     ck_assert_uint_eq(s->b[1].samples, 1);
     ck_assert_uint_eq(s->b[1].min, 700);
-    ck_assert_uint_eq(s->b[256].sum, 900);
-    rec_series_add(s, (10 + 4 * 512) * SEC, SEC, 1);
+    ck_assert_uint_eq(s->b[N / 2].sum, 900);
+    rec_series_add(s, (10 + 4 * N) * SEC, SEC, 1);
     ck_assert_uint_eq(s->bucket_ns, 8 * SEC);
     ck_assert_uint_eq(s->b[0].samples, 2);
     ck_assert_uint_eq(s->b[0].min, 500);
     ck_assert_uint_eq(s->b[0].max, 700);
     ck_assert_uint_eq(s->b[0].sum, 1200);
     ck_assert_uint_eq(s->b[1].samples, 0);
-    ck_assert_uint_eq(s->b[64].sum, 900);
-    ck_assert_uint_eq(s->b[256].sum, 1);
-    ck_assert_uint_eq(s->nused, 257);
+    ck_assert_uint_eq(s->b[N / 8].sum, 900);
+    ck_assert_uint_eq(s->b[N / 2].sum, 1);
+    ck_assert_uint_eq(s->nused, N / 2 + 1);
     /* An interval stamped before the first counts in bucket 0. */
     rec_series_add(s, 9 * SEC, SEC, 3);
     ck_assert_uint_eq(s->b[0].samples, 3);

@@ -66,6 +66,8 @@ static struct {
     scope_trace_event events[2000];
     scope_open_phase open[255];
     scope_trace_count counts_ev[2000];
+    scope_rec_resource batch[600];
+    scope_gpu_figures batch_gpus[600 * 3];
 } big;
 
 static void fill_process(scope_rec_process *p, unsigned variant) {
@@ -323,6 +325,94 @@ static void fill_resource(scope_rec_resource *r, unsigned variant) {
         r->ngpus = NELEM(big.gpus);
         r->gpus = big.gpus;
         break;
+    }
+}
+
+/* RESOURCE_BATCH: 0, three seconds of a learner as the recorder writes them
+ * (each thread's intervals together; times and CPU to the sampler's grain,
+ * memory in KiB); 1, extremes, so that every difference wraps and every u32
+ * column reaches its limit; 2, empty; 3, 600 intervals of 7 threads
+ * interleaved, as a writer that does not sort writes them, with 0 to 3 GPU
+ * entries each. */
+static void fill_resource_batch(scope_rec_resource_batch *b, unsigned variant) {
+    static scope_rec_resource recs[9];
+    static scope_gpu_figures gpus[6];
+    memset(recs, 0, sizeof recs);
+    switch (variant) {
+    case 0:
+        for (unsigned s = 0; s < 3; s++) {
+            scope_rec_resource *p = &recs[s], *t = &recs[3 + s], *u = &recs[6 + s];
+            fill_resource(p, 0);
+            p->mono_ns = (12000ull << 20) + s * (954ull << 20);
+            p->interval_ns = 954ull << 20;
+            p->rss = (3ull << 30) + s * 4096 * 25;
+            p->cpu_user_ns = (880ull + s * 3) << 20;
+            p->present |= SCOPE_RES_RSS_PEAK;
+            p->rss_peak = (3ull << 30) + 3 * 4096 * 25;
+            for (unsigned g = 0; g < 2; g++) {
+                gpus[s * 2 + g] = p->gpus[g];
+                gpus[s * 2 + g].busy_permyriad += s * 7;
+            }
+            p->gpus = gpus + s * 2;
+            *t = (scope_rec_resource){.mono_ns = p->mono_ns,
+                                      .interval_ns = p->interval_ns,
+                                      .node = 9,
+                                      .present = SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE,
+                                      .char_read = 700000 + s * 11,
+                                      .thread = 2};
+            *u = *t;
+            u->thread = 5;
+            u->node = s == 2 ? 12 : 11;
+            u->char_read = 0;
+            u->char_write = 1 << 20;
+        }
+        *b = (scope_rec_resource_batch){9, recs};
+        break;
+    case 1:
+        fill_resource(&recs[0], 1);
+        recs[1].thread = UINT32_MAX; /* every field from its limit to 0 */
+        fill_resource(&recs[2], 1);
+        recs[2].thread = 0;
+        recs[3] = recs[0];
+        recs[3].ngpus = 1; /* one entry against the two before */
+        *b = (scope_rec_resource_batch){4, recs};
+        break;
+    case 2:
+        *b = (scope_rec_resource_batch){0, NULL};
+        break;
+    default: {
+        uint64_t rng = 42;
+        unsigned g = 0;
+        for (unsigned i = 0; i < NELEM(big.batch); i++) {
+            scope_rec_resource *r = &big.batch[i];
+            *r = (scope_rec_resource){.thread = i % 7 == 0 ? 0 : 1000 + i % 7};
+            r->mono_ns = 5000000000ull + (i / 7) * 1000000000ull + rnd_range(&rng, 0, 999);
+            r->interval_ns = 1000000000ull + rnd_range(&rng, 0, 1u << 20);
+            r->node = (uint32_t)rnd_range(&rng, 0, 40);
+            r->present = (uint32_t)rnd_range(&rng, 0, 0xff);
+            r->rss = rnd_range(&rng, 0, 1ull << 40);
+            r->cpu_user_ns = rnd_range(&rng, 0, 4000000000ull);
+            r->cpu_sys_ns = rnd_range(&rng, 0, 400000000ull);
+            r->disk_read = rnd_range(&rng, 0, 1ull << 30);
+            r->disk_write = rnd_range(&rng, 0, 1ull << 30);
+            r->char_read = rnd_range(&rng, 0, 1ull << 34);
+            r->char_write = rnd_range(&rng, 0, 1ull << 34);
+            r->rss_peak = rnd_range(&rng, 0, 1ull << 41);
+            r->dropped = rnd_range(&rng, 0, 3) == 0 ? rnd_range(&rng, 1, 5) : 0;
+            r->ngpus = (uint32_t)(i % 4);
+            r->gpus = r->ngpus ? big.batch_gpus + g : NULL;
+            for (unsigned k = 0; k < r->ngpus; k++, g++)
+                big.batch_gpus[g] = (scope_gpu_figures){k,
+                                                        (uint32_t)rnd_range(&rng, 0, 0x3f),
+                                                        (uint32_t)rnd_range(&rng, 0, 10000),
+                                                        (uint32_t)rnd_range(&rng, 0, 10000),
+                                                        rnd_range(&rng, 0, 80ull << 30),
+                                                        rnd_range(&rng, 0, 80ull << 30),
+                                                        80ull << 30};
+        }
+        *b = (scope_rec_resource_batch){NELEM(big.batch), big.batch};
+        break;
+    }
     }
 }
 
@@ -585,6 +675,9 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     case SCOPE_REC_RESOURCE:
         fill_resource(&rec->u.resource, variant);
         return 0;
+    case SCOPE_REC_RESOURCE_BATCH:
+        fill_resource_batch(&rec->u.resource_batch, variant);
+        return 0;
     case SCOPE_REC_MODULE: {
         static const uint8_t build_id[20] = {0x4c, 0x1d, 0x2e, 0x00, 0xff, 0x10, 0x9a,
                                              0x00, 0x00, 0x7f, 0x80, 0x81, 0xc3, 0x28,
@@ -740,6 +833,46 @@ static int cmp_count(cmp *c, const char *field, uint64_t na, const void *pa, uin
     return c->equal;
 }
 
+/* One resource interval, its fields named after `what`. */
+static void cmp_resource(cmp *cp, const char *what, const scope_rec_resource *x,
+                         const scope_rec_resource *y) {
+    char name[128];
+#define CMP_R(f)                                                                                   \
+    snprintf(name, sizeof name, "%s." #f, what);                                                   \
+    cmp_u64(cp, name, x->f, y->f)
+    CMP_R(mono_ns);
+    CMP_R(interval_ns);
+    CMP_R(node);
+    CMP_R(present);
+    CMP_R(rss);
+    CMP_R(cpu_user_ns);
+    CMP_R(cpu_sys_ns);
+    CMP_R(disk_read);
+    CMP_R(disk_write);
+    CMP_R(char_read);
+    CMP_R(char_write);
+    CMP_R(thread);
+    CMP_R(rss_peak);
+    CMP_R(dropped);
+    snprintf(name, sizeof name, "%s.ngpus", what);
+    if (!cmp_count(cp, name, x->ngpus, x->gpus, y->ngpus, y->gpus))
+        return;
+    for (uint32_t i = 0; i < x->ngpus; i++) {
+#define CMP_GPU(f)                                                                                 \
+    snprintf(name, sizeof name, "%s.gpus[%u]." #f, what, i);                                       \
+    cmp_u64(cp, name, x->gpus[i].f, y->gpus[i].f)
+        CMP_GPU(index);
+        CMP_GPU(present);
+        CMP_GPU(busy_permyriad);
+        CMP_GPU(run_permyriad);
+        CMP_GPU(mem_used);
+        CMP_GPU(mem_run);
+        CMP_GPU(mem_total);
+#undef CMP_GPU
+    }
+#undef CMP_R
+}
+
 #define CMP_U(f)  cmp_u64(&c, #f, x->f, y->f)
 #define CMP_I(f)  cmp_i64(&c, #f, x->f, y->f)
 #define CMP_B(f)  cmp_bytes(&c, #f, x->f, y->f)
@@ -868,37 +1001,16 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         CMP_I(total);
         break;
     }
-    case SCOPE_REC_RESOURCE: {
-        const scope_rec_resource *x = &a->u.resource, *y = &b->u.resource;
-        CMP_U(mono_ns);
-        CMP_U(interval_ns);
-        CMP_U(node);
-        CMP_U(present);
-        CMP_U(rss);
-        CMP_U(cpu_user_ns);
-        CMP_U(cpu_sys_ns);
-        CMP_U(disk_read);
-        CMP_U(disk_write);
-        CMP_U(char_read);
-        CMP_U(char_write);
-        CMP_U(thread);
-        CMP_U(rss_peak);
-        CMP_U(dropped);
-        if (cmp_count(&c, "resource.ngpus", x->ngpus, x->gpus, y->ngpus, y->gpus)) {
-            for (uint32_t i = 0; i < x->ngpus; i++) {
-#define CMP_GPU(f)                                                                                 \
-    snprintf(name, sizeof name, "resource.gpus[%u]." #f, i);                                       \
-    CMP_AU(gpus[i].f)
-                CMP_GPU(index);
-                CMP_GPU(present);
-                CMP_GPU(busy_permyriad);
-                CMP_GPU(run_permyriad);
-                CMP_GPU(mem_used);
-                CMP_GPU(mem_run);
-                CMP_GPU(mem_total);
-#undef CMP_GPU
+    case SCOPE_REC_RESOURCE:
+        cmp_resource(&c, "resource", &a->u.resource, &b->u.resource);
+        break;
+    case SCOPE_REC_RESOURCE_BATCH: {
+        const scope_rec_resource_batch *x = &a->u.resource_batch, *y = &b->u.resource_batch;
+        if (cmp_count(&c, "resource_batch.n", x->n, x->records, y->n, y->records))
+            for (uint32_t i = 0; i < x->n && c.equal; i++) {
+                snprintf(name, sizeof name, "resource_batch.records[%u]", i);
+                cmp_resource(&c, name, &x->records[i], &y->records[i]);
             }
-        }
         break;
     }
     case SCOPE_REC_MODULE: {
@@ -1487,11 +1599,15 @@ static void fold_resource(sample_state *st, const scope_rec_resource *r, uint64_
 
 static int write_resources(scope_log_writer *w, sample_state *st, unsigned seed, unsigned f,
                            uint64_t start_mono) {
-    /* One sample per simulated second, two seconds per frame. */
+    /* One sample per simulated second, two seconds per frame: as one
+     * RESOURCE_BATCH in even frames (the form of 1.7 writers), as two
+     * RESOURCE records in odd ones (the form before). */
     unsigned ngpus = seed % 3;
+    scope_rec_resource iv[2];
+    scope_gpu_figures gpus_of[2][2];
     for (unsigned s = 0; s < 2; s++) {
         uint64_t second = (uint64_t)f * 2 + s;
-        scope_gpu_figures gpus[2];
+        scope_gpu_figures *gpus = gpus_of[s];
         for (unsigned g = 0; g < ngpus; g++) {
             gpus[g].index = g * 2; /* the run uses devices 0 and 2 of the node */
             gpus[g].present = SCOPE_GPU_BUSY | SCOPE_GPU_MEM_USED | SCOPE_GPU_MEM_TOTAL;
@@ -1506,10 +1622,8 @@ static int write_resources(scope_log_writer *w, sample_state *st, unsigned seed,
             gpus[g].mem_used = (30ull << 30) + rnd_range(&st->rng, 0, 1ull << 30);
             gpus[g].mem_run = g == 0 ? gpus[g].mem_used - (2ull << 30) : 0;
         }
-        scope_record rec;
-        memset(&rec, 0, sizeof rec);
-        rec.type = SCOPE_REC_RESOURCE;
-        scope_rec_resource *r = &rec.u.resource;
+        scope_rec_resource *r = &iv[s];
+        memset(r, 0, sizeof *r);
         r->mono_ns = start_mono + second * 1000000000ull;
         r->interval_ns = 1000000000ull + rnd_range(&st->rng, 0, 2000000);
         r->node = s == 0 ? 3 : 7; /* mcts, then forward */
@@ -1531,10 +1645,21 @@ static int write_resources(scope_log_writer *w, sample_state *st, unsigned seed,
         }
         r->ngpus = ngpus;
         r->gpus = ngpus ? gpus : NULL;
+        fold_resource(st, r, start_mono);
+    }
+    scope_record rec;
+    memset(&rec, 0, sizeof rec);
+    if (f % 2 == 0) {
+        rec.type = SCOPE_REC_RESOURCE_BATCH;
+        rec.u.resource_batch = (scope_rec_resource_batch){2, iv};
+        return add(w, &rec);
+    }
+    for (unsigned s = 0; s < 2; s++) {
+        rec.type = SCOPE_REC_RESOURCE;
+        rec.u.resource = iv[s];
         int rc = add(w, &rec);
         if (rc < 0)
             return rc;
-        fold_resource(st, r, start_mono);
     }
     return 0;
 }
@@ -1899,6 +2024,8 @@ static int blob_append(log_sample_frame *f, size_t *cap, const void *p, size_t n
 /* Copies out everything an opened reader gives (see log_sample_dump_mem),
  * then closes it. */
 static int dump_reader(scope_log_reader *r, size_t max_frames, log_sample_dump *d) {
+    /* records as written: a RESOURCE_BATCH counts as one */
+    scope_log_reader_whole_batches(r, 1);
     d->info = *scope_log_reader_info(r);
     d->frames = calloc(max_frames ? max_frames : 1, sizeof *d->frames);
     if (!d->frames)

@@ -46,6 +46,9 @@ static scope_log_reader *open_reader(void) {
     char msg[256] = "";
     int rc = scope_log_reader_open(&r, path, msg, sizeof msg);
     ck_assert_msg(rc == 0 && r, "scope_log_reader_open: %d (%s)", rc, msg);
+    /* Records as written: a RESOURCE_BATCH as itself (test_batches_read_as_intervals
+     * reads them as users of the reader do). */
+    scope_log_reader_whole_batches(r, 1);
     return r;
 }
 
@@ -688,7 +691,7 @@ START_TEST(test_sample_logs) {
         memset(&d, 0, sizeof d);
         unsigned seen[SCOPE_REC_TYPE_LIMIT] = {0};
         uint64_t prev_mono = 0;
-        unsigned snapshots = 0;
+        unsigned snapshots = 0, intervals = 0;
         for (size_t f = 0; f < NFRAMES; f++) {
             scope_rec_frame fr;
             uint64_t off;
@@ -716,7 +719,8 @@ START_TEST(test_sample_logs) {
                     ck_assert_uint_eq(rec.type, SCOPE_REC_PROCESS);
                 /* A snapshot frame holds no event (5.2.1); the snapshot
                  * kinds appear nowhere else. */
-                int event = rec.type == SCOPE_REC_RESOURCE || rec.type == SCOPE_REC_MARK ||
+                int event = rec.type == SCOPE_REC_RESOURCE ||
+                            rec.type == SCOPE_REC_RESOURCE_BATCH || rec.type == SCOPE_REC_MARK ||
                             rec.type == SCOPE_REC_TRACE || rec.type == SCOPE_REC_TRACE_COUNTS;
                 int snapshot_kind =
                     rec.type == SCOPE_REC_RESOURCE_SERIES || rec.type == SCOPE_REC_MARK_STATE;
@@ -724,6 +728,18 @@ START_TEST(test_sample_logs) {
                               "seed %u frame %zu: a %s record", seed, f,
                               scope_rec_type_name(rec.type));
                 seen[rec.type]++;
+                if (rec.type == SCOPE_REC_RESOURCE_BATCH) {
+                    /* even frames: the two intervals in one batch */
+                    ck_assert_uint_eq(rec.u.resource_batch.n, 2);
+                    for (uint32_t k = 0; k < rec.u.resource_batch.n; k++) {
+                        scope_record one = {.type = SCOPE_REC_RESOURCE};
+                        one.u.resource = rec.u.resource_batch.records[k];
+                        check_sample_record(&one, &d, seed, f);
+                        intervals++;
+                    }
+                    continue;
+                }
+                intervals += rec.type == SCOPE_REC_RESOURCE;
                 check_sample_record(&rec, &d, seed, f);
             }
             ck_assert_msg(i > 0, "seed %u frame %zu is empty", seed, f);
@@ -738,7 +754,7 @@ START_TEST(test_sample_logs) {
         ck_assert_uint_eq(seen[SCOPE_REC_PROCESS], 1 + snapshots);
         ck_assert_uint_ge(seen[SCOPE_REC_STRING], 20);
         /* one per second of the data frames */
-        ck_assert_uint_eq(seen[SCOPE_REC_RESOURCE], 2 * (NFRAMES - snapshots));
+        ck_assert_uint_eq(intervals, 2 * (NFRAMES - snapshots));
 
         /* Same seed, same bytes: a corpus file can be regenerated. */
         uint8_t *a, *b;
@@ -756,9 +772,11 @@ END_TEST
 /* However short, a sample log holds every kind: the fuzz corpus uses short
  * ones.  One frame is the shortest log, with no snapshot (its process died
  * before its first), so its snapshot kinds are missing; two frames are a
- * data frame and its snapshot. */
+ * data frame and its snapshot.  Intervals are batches in even frames and
+ * RESOURCE records (the form before 1.7) in odd data frames, which logs of 3
+ * frames or fewer lack. */
 START_TEST(test_short_sample_logs) {
-    for (unsigned nframes = 1; nframes <= 3; nframes++) {
+    for (unsigned nframes = 1; nframes <= 5; nframes++) {
         ck_assert_int_eq(log_sample_write_log(path, nframes, nframes, NULL, NULL), 0);
         scope_log_reader *r = open_reader();
         unsigned seen[SCOPE_REC_TYPE_LIMIT] = {0};
@@ -772,7 +790,8 @@ START_TEST(test_short_sample_logs) {
         ck_assert_uint_eq(frames, nframes);
         for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++)
             if (scope_rec_type_known(t) &&
-                (nframes > 1 || (t != SCOPE_REC_RESOURCE_SERIES && t != SCOPE_REC_MARK_STATE)))
+                (nframes > 1 || (t != SCOPE_REC_RESOURCE_SERIES && t != SCOPE_REC_MARK_STATE)) &&
+                (nframes > 3 || t != SCOPE_REC_RESOURCE))
                 ck_assert_msg(seen[t] > 0, "%u frames: no %s record", nframes,
                               scope_rec_type_name(t));
     }
@@ -780,6 +799,118 @@ START_TEST(test_short_sample_logs) {
 END_TEST
 
 /* Opening by path and opening the same bytes in memory read the same. */
+/* A RESOURCE_BATCH comes out of the reader as the RESOURCE records it holds,
+ * in order, each equal to the interval written; skipping RESOURCE skips the
+ * batches; a batch whose columns run past its body is damage, and none of
+ * its intervals comes out. */
+START_TEST(test_batches_read_as_intervals) {
+    int fd;
+    scope_log_writer *w = open_writer(&fd, NULL);
+    scope_record rec, marker;
+    log_sample_record(&marker, SCOPE_REC_STRING, 0);
+    const unsigned variants[] = {0, 1, 2, 3};
+    for (unsigned k = 0; k < 4; k++) {
+        log_sample_record(&rec, SCOPE_REC_RESOURCE_BATCH, variants[k]);
+        ck_assert_int_eq(scope_log_writer_add(w, &rec), 0);
+    }
+    ck_assert_int_eq(scope_log_writer_add(w, &marker), 0);
+    /* variant 0 with its body cut short by one byte */
+    uint8_t body[4096];
+    log_sample_record(&rec, SCOPE_REC_RESOURCE_BATCH, 0);
+    size_t n = scope_record_encode(&rec, body, sizeof body);
+    ck_assert(n > 1 && n <= sizeof body);
+    ck_assert_int_eq(scope_log_writer_add_raw(w, SCOPE_REC_RESOURCE_BATCH, body, n - 1), 0);
+    ck_assert_int_eq(scope_log_writer_add(w, &marker), 0);
+    ck_assert_int_gt(scope_log_writer_close_frame(w, SCOPE_FRAME_PERIODIC, 1, 2), 0);
+    close_writer(w, fd);
+
+    for (int skip = 0; skip < 2; skip++) {
+        scope_log_reader *r = NULL;
+        char msg[256];
+        ck_assert_int_eq(scope_log_reader_open(&r, path, msg, sizeof msg), 0);
+        if (skip)
+            scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE);
+        ck_assert_int_eq(scope_log_reader_next_frame(r, NULL, NULL), 1);
+        for (unsigned k = 0; k < 4 && !skip; k++) {
+            scope_record batch;
+            log_sample_record(&batch, SCOPE_REC_RESOURCE_BATCH, variants[k]);
+            for (uint32_t i = 0; i < batch.u.resource_batch.n; i++) {
+                char why[256];
+                scope_record want = {.type = SCOPE_REC_RESOURCE};
+                want.u.resource = batch.u.resource_batch.records[i];
+                ck_assert_msg(next_record(r, &rec) == 1, "variant %u: interval %u missing",
+                              variants[k], i);
+                ck_assert_msg(log_sample_record_equal(&want, &rec, why, sizeof why),
+                              "variant %u interval %u: %s", variants[k], i, why);
+            }
+        }
+        ck_assert_int_eq(next_record(r, &rec), 1);
+        ck_assert_uint_eq(rec.type, SCOPE_REC_STRING);
+        /* the cut batch: skipped whole, reported unless skipped undecoded */
+        ck_assert_int_eq(next_record(r, &rec), 1);
+        ck_assert_uint_eq(rec.type, SCOPE_REC_STRING);
+        ck_assert_int_eq(next_record(r, &rec), 0);
+        ck_assert_uint_eq(scope_log_reader_damage_count(r), skip ? 0 : 1);
+        if (!skip)
+            ck_assert_msg(strstr(scope_log_reader_damage(r, 0)->what, "malformed RESOURCE_BATCH"),
+                          "%s", scope_log_reader_damage(r, 0)->what);
+        scope_log_reader_close(r);
+    }
+}
+END_TEST
+
+/* A batch costs less than its intervals as RESOURCE records: what the
+ * columns are for.  Variant 0 is three seconds of a learner as the recorder
+ * writes them, a third of them first of their thread (written whole); what
+ * a log of hours saves, compressed, bench_recorder --sample-size prints. */
+START_TEST(test_batch_is_smaller) {
+    scope_record batch;
+    log_sample_record(&batch, SCOPE_REC_RESOURCE_BATCH, 0);
+    size_t as_batch = scope_record_encode(&batch, NULL, 0), as_records = 0;
+    for (uint32_t i = 0; i < batch.u.resource_batch.n; i++) {
+        scope_record one = {.type = SCOPE_REC_RESOURCE};
+        one.u.resource = batch.u.resource_batch.records[i];
+        as_records += scope_record_encode(&one, NULL, 0) + 2; /* and a record header */
+    }
+    ck_assert_msg(as_batch > 0 && 10 * as_batch < 6 * as_records, "batch %zu bytes, records %zu",
+                  as_batch, as_records);
+}
+END_TEST
+
+/* The worked example of docs/format.md 5.21, byte for byte. */
+START_TEST(test_batch_example) {
+    static const uint8_t want[] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x09, 0xca, 0xb5, 0xee, 0x01, 0x00,
+                                   0x0a, 0xf2, 0x8b, 0xa8, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,
+                                   0x00, 0x0d, 0x80, 0x80, 0x20, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                   0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                   0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                   0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+    scope_rec_resource iv[2] = {
+        {.mono_ns = 10000000000ull,
+         .interval_ns = 1000000000ull,
+         .present = SCOPE_RES_RSS,
+         .rss = 2ull << 30},
+        {.mono_ns = 11000000000ull,
+         .interval_ns = 1000000000ull,
+         .present = SCOPE_RES_RSS,
+         .rss = (2ull << 30) + 8192},
+    };
+    scope_record rec = {.type = SCOPE_REC_RESOURCE_BATCH};
+    rec.u.resource_batch = (scope_rec_resource_batch){2, iv};
+    uint8_t got[128];
+    size_t n = scope_record_encode(&rec, got, sizeof got);
+    ck_assert_uint_eq(n, sizeof want);
+    ck_assert_mem_eq(got, want, sizeof want);
+    size_t one = 0;
+    for (int i = 0; i < 2; i++) {
+        scope_record r = {.type = SCOPE_REC_RESOURCE};
+        r.u.resource = iv[i];
+        one += scope_record_encode(&r, NULL, 0);
+    }
+    ck_assert_uint_eq(one, 2 * 27); /* the doc's comparison */
+}
+END_TEST
+
 START_TEST(test_open_path_matches_mem) {
     uint64_t size;
     ck_assert_int_eq(log_sample_write_log(path, 5, 11, NULL, &size), 0);
@@ -827,6 +958,9 @@ int main(void) {
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_sample_logs);
     tcase_add_test(tc, test_short_sample_logs);
+    tcase_add_test(tc, test_batches_read_as_intervals);
+    tcase_add_test(tc, test_batch_is_smaller);
+    tcase_add_test(tc, test_batch_example);
     tcase_add_test(tc, test_open_path_matches_mem);
     suite_add_tcase(s, tc);
     return unit_run(s);

@@ -467,6 +467,7 @@ START_TEST(test_large_frame) {
     scope_log_reader *r;
     char msg[256];
     ck_assert_int_eq(scope_log_reader_open(&r, path, msg, sizeof msg), 0);
+    scope_log_reader_whole_batches(r, 1);
     for (unsigned f = 0; f < 2; f++) {
         ck_assert_int_eq(scope_log_reader_next_frame(r, NULL, NULL), 1);
         scope_record rec;
@@ -550,6 +551,7 @@ START_TEST(test_levels_and_small_hint) {
         scope_log_reader *r;
         char msg[256];
         ck_assert_int_eq(scope_log_reader_open(&r, path, msg, sizeof msg), 0);
+        scope_log_reader_whole_batches(r, 1);
         for (unsigned v = 0; v < LOG_SAMPLE_VARIANTS; v++) {
             ck_assert_int_eq(scope_log_reader_next_frame(r, NULL, NULL), 1);
             for (uint32_t t = SCOPE_REC_PROCESS; t < SCOPE_REC_TYPE_LIMIT; t++) {

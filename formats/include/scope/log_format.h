@@ -439,6 +439,16 @@ typedef struct scope_rec_resource_series {
     const scope_series_bucket *buckets; /* bucket i covers start + i*bucket_ns .. +bucket_ns */
 } scope_rec_resource_series;
 
+/* A frame's resource intervals in one record, delta-coded column by column
+ * (docs/format.md 5.21): what RESOURCE records cost a third of.  The reader
+ * hands its intervals out as RESOURCE records, one per call, unless asked
+ * for batches as written (scope_log_reader_whole_batches). */
+typedef struct scope_rec_resource_batch {
+    uint32_t n;
+    const scope_rec_resource *records; /* in the order written; their gpus point into the
+                                          batch's own GPU entries */
+} scope_rec_resource_batch;
+
 typedef struct scope_record {
     uint32_t type;   /* enum scope_rec_type, or an unknown kind (then only raw is set) */
     scope_bytes raw; /* the undecoded body */
@@ -630,6 +640,13 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec);
  * is a large part of reading.  A malformed record of those kinds is then
  * not reported either. */
 void scope_log_reader_skip_kinds(scope_log_reader *r, uint64_t mask);
+
+/* RESOURCE_BATCH records come out of next_record as the RESOURCE records
+ * they hold, one per call (their raw body is the batch's), so that a reader
+ * of intervals need not know how a writer grouped them; skipping RESOURCE
+ * skips the batches too.  With whole set, a batch comes out as itself (for
+ * scope-tui dump, and the codec's tests). */
+void scope_log_reader_whole_batches(scope_log_reader *r, int whole);
 
 size_t scope_log_reader_damage_count(const scope_log_reader *r);
 const scope_log_damage *scope_log_reader_damage(const scope_log_reader *r, size_t i);
