@@ -27,6 +27,8 @@
  * run directory, removed at the end.
  */
 #define _GNU_SOURCE
+#include "series_cost.h"
+
 #include <scope/log_format.h>
 #include <scope/scope.h>
 
@@ -484,7 +486,7 @@ static int count_samples(const char *path, long *bytes, long *procs, long *threa
     *bytes = (long)size;
     *procs = *threads = 0;
     /* Snapshot frames are left out: with samples they carry the series,
-     * whose size the hour's model adds apart (SERIES_HOUR_BYTES). */
+     * whose size the hour's model adds apart (series_cost_measure). */
     scope_rec_frame fr;
     uint64_t off, snap_at = 0;
     int in_snap = 0;
@@ -599,10 +601,6 @@ static double hour_bytes(int hour, double plain, double hist, double per_s, doub
     return bytes;
 }
 
-/* The 8 process figures' series after an hour at 1 Hz, compressed as a
- * snapshot carries them: `build/bench/bench_series 1 0` prints it. */
-#define SERIES_HOUR_BYTES (23.6 * 1024)
-
 static int log_size_bench(const char *dir, int seconds) {
     unsetenv("SCOPE_FRAME_INTERVAL");
     unsetenv("SCOPE_HIST_INTERVAL");
@@ -659,10 +657,17 @@ static int log_size_bench(const char *dir, int seconds) {
     printf("\n  %-40s %10.1f KiB\n", "phases + samples, first process-hour",
            (hour + samples) / 1024);
     /* With samples a snapshot also carries the resource series, whose size
-     * grows with the run up to its fixed number of buckets: the hour's
-     * series as bench_series measures them (SERIES_HOUR_BYTES). */
+     * grows with the run up to its fixed number of buckets: the 8 process
+     * figures' series after an hour at 1 Hz, measured as bench_series does. */
+    series_cost sc;
+    if (series_cost_measure(1, 0, &sc) < 0) {
+        fprintf(stderr, "bench_recorder: cannot measure the resource series\n");
+        return 1;
+    }
+    printf("  %-40s %10.1f KiB\n", "a snapshot's series after an hour", sc.compressed / 1024.0);
     int snaps3;
-    double with3 = hour_bytes(0, plain, hist, samples / 3600, snap + SERIES_HOUR_BYTES, &snaps3);
+    double with3 =
+        hour_bytes(0, plain, hist, samples / 3600, snap + (double)sc.compressed, &snaps3);
     snprintf(what, sizeof what, "  the same with snapshots (%d of them)", snaps3);
     printf("  %-40s %10.1f KiB\n", what, with3 / 1024);
     return 0;
