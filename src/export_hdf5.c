@@ -359,11 +359,12 @@ static void put_resources(export_ctx *x, const run_model *m, const worker_log *l
 }
 
 static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs) {
-    batch mb, fb, sb, rb;
+    batch mb, fb, sb, rb, xb;
     batch_begin(x, &mb, &h5t_modules);
     batch_begin(x, &fb, &h5t_frames);
     batch_begin(x, &sb, &h5t_samples);
     batch_begin(x, &rb, &h5t_sampler);
+    batch_begin(x, &xb, &h5t_measured);
     for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
         const log_lines *l = &logs[i].lines;
         uint32_t pi = (uint32_t)i;
@@ -405,11 +406,19 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
                     .truncated = l->rec.truncated,
                 };
         }
+        for (size_t k = 0; k < l->nmeasured; k++) {
+            const log_measured_line *ml = &l->measured[k];
+            h5_measured_row *r = batch_row(x, &xb);
+            if (r)
+                *r = (h5_measured_row){pi,       cs(ml->region), cs(ml->file), cs(ml->function),
+                                       ml->line, ml->hits,       ml->seconds};
+        }
     }
     batch_end(x, &mb);
     batch_end(x, &fb);
     batch_end(x, &sb);
     batch_end(x, &rb);
+    batch_end(x, &xb);
 }
 
 /* ---- the model -------------------------------------------------------------- */
@@ -642,15 +651,19 @@ static void put_hot_lines(export_ctx *x, run_model *m) {
             const run_line *l = &r.rows[i];
             h5_line_row *row = batch_row(x, &b);
             if (row)
-                *row = (h5_line_row){cs(l->file),
-                                     cs(l->function),
-                                     cs(l->module),
-                                     l->line,
-                                     (uint8_t)l->approximate,
-                                     l->samples,
-                                     l->seconds,
-                                     l->share,
-                                     l->share_sd};
+                *row = (h5_line_row){
+                    .file = cs(l->file),
+                    .function = cs(l->function),
+                    .module = cs(l->module),
+                    .kind = l->kind == RUN_LINE_MEASURED ? "measured" : "sampled",
+                    .line = l->line,
+                    .approximate = (uint8_t)l->approximate,
+                    .samples = l->samples,
+                    .hits = l->hits,
+                    .seconds = l->seconds,
+                    .share = l->share,
+                    .share_sd = l->share_sd,
+                };
         }
         /* The rows' strings belong to the result: out before it is freed. */
         batch_flush(x, &b);
