@@ -410,8 +410,14 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
             const log_measured_line *ml = &l->measured[k];
             h5_measured_row *r = batch_row(x, &xb);
             if (r)
-                *r = (h5_measured_row){pi,       cs(ml->region), cs(ml->file), cs(ml->function),
-                                       ml->line, ml->hits,       ml->seconds};
+                *r = (h5_measured_row){.process = pi,
+                                       .region = cs(ml->region),
+                                       .file = cs(ml->file),
+                                       .function = cs(ml->function),
+                                       .line = ml->line,
+                                       .def_line = ml->def_line,
+                                       .hits = ml->hits,
+                                       .seconds = ml->seconds};
         }
     }
     batch_end(x, &mb);

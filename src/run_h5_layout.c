@@ -192,8 +192,8 @@ TABLE(h5t_sampler, "/line_sampler", h5_sampler_row, sampler_fields);
 static const scope_h5_field measured_fields[] = {
     F(h5_measured_row, process, U32), F(h5_measured_row, region, STR),
     F(h5_measured_row, file, STR),    F(h5_measured_row, function, STR),
-    F(h5_measured_row, line, U32),    F(h5_measured_row, hits, U64),
-    F(h5_measured_row, seconds, F64),
+    F(h5_measured_row, line, U32),    F(h5_measured_row, def_line, U32),
+    F(h5_measured_row, hits, U64),    F(h5_measured_row, seconds, F64),
 };
 TABLE(h5t_measured, "/line_measured", h5_measured_row, measured_fields);
 

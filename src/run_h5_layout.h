@@ -155,7 +155,7 @@ typedef struct h5_sampler_row {
 typedef struct h5_measured_row {
     uint32_t process;
     const char *region, *file, *function; /* region "": none named */
-    uint32_t line;
+    uint32_t line, def_line;              /* def_line: the function's first line, 0 not said */
     uint64_t hits;
     double seconds;
 } h5_measured_row;

@@ -566,6 +566,7 @@ static void load_measured(h5_load *l) {
                                    .function = view(r[k].function),
                                    .region = view(r[k].region),
                                    .line = r[k].line,
+                                   .def_line = r[k].def_line,
                                    .hits = r[k].hits,
                                    .seconds = r[k].seconds,
                                });
