@@ -9,6 +9,7 @@
 #include "run_builder.h"
 #include "run_h5_layout.h"
 #include "run_lines.h"
+#include "run_live.h"
 #include "worker_log.h"
 
 #include <h5_table.h>
@@ -154,7 +155,9 @@ static void put_processes(export_ctx *x, const run_model *m, const worker_log *l
             .phase_ns = w->phase_ns,
             .open_rc = log->open_rc,
             .open_msg = log->open_msg,
-            .max_gap_ns = log->max_gap_ns,
+            /* What staleness is judged by: the file keeps no PROCESS
+             * settings, so the interval they state is folded in. */
+            .max_gap_ns = run_frame_gap_ns(log),
             .open_phase_marks = log->open_phase_marks,
             .inconsistent = log->inconsistent,
             .inconsistent_what = log->inconsistent_what,
