@@ -4,6 +4,14 @@
  * The window's state moves one way: waiting -> open -> closed or capped.
  * Only the transitions write rec_trace_hot, and each is one compare-and-
  * swap on `state`, so two threads ending it at once end it once.
+ *
+ * A window may be asked for while the writer thread and the program's
+ * threads run (scope_trace_window after scope_init).  `phase` publishes it:
+ * every other field is written first and `phase` is stored last, with
+ * release; whoever reads a field loads `phase` with acquire first and
+ * finds the window whole, or sees 0 and no window.  The recording threads
+ * reach the fields only through `state`, which the thread that opened the
+ * window changed after its own acquire of `phase`.
  */
 #include "trace.h"
 
@@ -21,7 +29,8 @@
 uint8_t rec_trace_hot;
 
 static struct {
-    _Atomic uint32_t phase; /* name id; 0: no window asked for */
+    _Atomic uint32_t phase;  /* name id; 0: no window asked for (or one being set) */
+    _Atomic uint32_t arming; /* 1 while a thread sets the window's fields */
     _Atomic uint64_t first, last;
     _Atomic uint32_t state; /* enum scope_trace_state */
     _Atomic uint64_t entries;
@@ -78,11 +87,8 @@ static uint64_t cap_from_env(void) {
     return n;
 }
 
-int rec_trace_set(const char *phase, uint64_t first, uint64_t last, char *err, size_t errlen) {
-    if (!phase || !*phase || first == 0 || last < first) {
-        snprintf(err, errlen, "a trace window needs a phase name and entries 1 <= FIRST <= LAST");
-        return -1;
-    }
+/* rec_trace_set's work, by one thread at a time (`arming`). */
+static int set_fields(const char *phase, uint64_t first, uint64_t last, char *err, size_t errlen) {
     uint32_t st = atomic_load(&win.state);
     if (atomic_load(&win.phase) && st != SCOPE_TRACE_WAITING) {
         snprintf(err, errlen, "this process's trace window has already opened");
@@ -105,17 +111,36 @@ int rec_trace_set(const char *phase, uint64_t first, uint64_t last, char *err, s
         snprintf(err, errlen, "the name table is full");
         return -1;
     }
+    /* A window asked for again before it opened: withdrawn while its
+     * bounds change, so no entry counts against bounds half set. */
+    atomic_store(&win.phase, 0);
     atomic_store(&win.first, first);
     atomic_store(&win.last, last);
     atomic_store(&win.entries, 0);
-    atomic_store(&win.phase, id);
     /* Nodes of the phase created from now on count their own entries; a
      * name met before may have nodes already, which only the test on every
      * entry sees until the window opens. */
     atomic_store(&rec_trace_watch_name, id);
     win.every_entry = id <= known;
     set_hot(win.every_entry);
+    /* Last: the window is whole for whoever sees its phase. */
+    atomic_store_explicit(&win.phase, id, memory_order_release);
     return 0;
+}
+
+int rec_trace_set(const char *phase, uint64_t first, uint64_t last, char *err, size_t errlen) {
+    if (!phase || !*phase || first == 0 || last < first) {
+        snprintf(err, errlen, "a trace window needs a phase name and entries 1 <= FIRST <= LAST");
+        return -1;
+    }
+    uint32_t idle = 0;
+    if (!atomic_compare_exchange_strong(&win.arming, &idle, 1)) {
+        snprintf(err, errlen, "another thread is asking for a trace window at the same time");
+        return -1;
+    }
+    int rc = set_fields(phase, first, last, err, errlen);
+    atomic_store(&win.arming, 0);
+    return rc;
 }
 
 void rec_trace_from_env(void) {
@@ -190,7 +215,9 @@ void rec_trace_entered(rec_thread *t, uint32_t depth, uint32_t name) {
     uint32_t st = atomic_load_explicit(&win.state, memory_order_acquire);
     uint8_t mark = REC_TRACE_IN;
     uint64_t now = 0;
-    if (name && name == atomic_load_explicit(&win.phase, memory_order_relaxed)) {
+    /* Acquire: the window's fields, then its slots, are read below and by
+     * the threads that see the state this thread opens. */
+    if (name && name == atomic_load_explicit(&win.phase, memory_order_acquire)) {
         uint64_t k = atomic_fetch_add_explicit(&win.entries, 1, memory_order_relaxed) + 1;
         uint64_t first = atomic_load_explicit(&win.first, memory_order_relaxed);
         uint64_t last = atomic_load_explicit(&win.last, memory_order_relaxed);
@@ -253,7 +280,7 @@ void rec_trace_counted(rec_thread *t, uint32_t name, int64_t value) {
 /* ---- the writer thread's side -------------------------------------------------- */
 
 int rec_trace_window(scope_rec_trace_window *w) {
-    uint32_t phase = atomic_load(&win.phase);
+    uint32_t phase = atomic_load_explicit(&win.phase, memory_order_acquire);
     if (!phase)
         return 0;
     uint64_t next = atomic_load(&win.next);
@@ -274,6 +301,8 @@ int rec_trace_window(scope_rec_trace_window *w) {
 }
 
 uint64_t rec_trace_ready(uint64_t from) {
+    if (!atomic_load_explicit(&win.phase, memory_order_acquire))
+        return from; /* none, or not whole yet: cap and slots are not to be read */
     uint64_t next = atomic_load_explicit(&win.next, memory_order_relaxed);
     uint64_t end = next < win.cap ? next : win.cap;
     while (from < end && atomic_load_explicit(&win.ev[from].kind, memory_order_acquire))
@@ -308,4 +337,5 @@ void rec_trace_fork_child(void) {
     /* Every node of the child is new, so each knows whether to count. */
     win.every_entry = 0;
     set_hot(0);
+    atomic_store(&win.arming, 0); /* a thread the fork left behind was setting it */
 }

@@ -163,7 +163,8 @@ for t in "${targets[@]}"; do
     mkdir -p "$found"
     echo "== seed corpus for $t ($seeds)"
     if [[ "${corpus_mode[$t]}" == h5scope ]]; then
-        "$build/tests/fuzz/make_h5_corpus" "$seeds"
+        "$build/tests/fuzz/make_h5_corpus" "$seeds" \
+            "$root/tests/fixtures/scope-profiler-h5/line-profile.h5"
     else
         "$build/tests/fuzz/make_corpus" --mode "${corpus_mode[$t]}" "$seeds"
     fi

@@ -9,6 +9,7 @@
 #include "run_builder.h"
 #include "run_h5_layout.h"
 #include "run_lines.h"
+#include "run_live.h"
 #include "worker_log.h"
 
 #include <h5_table.h>
@@ -154,7 +155,9 @@ static void put_processes(export_ctx *x, const run_model *m, const worker_log *l
             .phase_ns = w->phase_ns,
             .open_rc = log->open_rc,
             .open_msg = log->open_msg,
-            .max_gap_ns = log->max_gap_ns,
+            /* What staleness is judged by: the file keeps no PROCESS
+             * settings, so the interval they state is folded in. */
+            .max_gap_ns = run_frame_gap_ns(log),
             .open_phase_marks = log->open_phase_marks,
             .inconsistent = log->inconsistent,
             .inconsistent_what = log->inconsistent_what,
@@ -359,11 +362,12 @@ static void put_resources(export_ctx *x, const run_model *m, const worker_log *l
 }
 
 static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs) {
-    batch mb, fb, sb, rb;
+    batch mb, fb, sb, rb, xb;
     batch_begin(x, &mb, &h5t_modules);
     batch_begin(x, &fb, &h5t_frames);
     batch_begin(x, &sb, &h5t_samples);
     batch_begin(x, &rb, &h5t_sampler);
+    batch_begin(x, &xb, &h5t_measured);
     for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
         const log_lines *l = &logs[i].lines;
         uint32_t pi = (uint32_t)i;
@@ -405,11 +409,25 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
                     .truncated = l->rec.truncated,
                 };
         }
+        for (size_t k = 0; k < l->nmeasured; k++) {
+            const log_measured_line *ml = &l->measured[k];
+            h5_measured_row *r = batch_row(x, &xb);
+            if (r)
+                *r = (h5_measured_row){.process = pi,
+                                       .region = cs(ml->region),
+                                       .file = cs(ml->file),
+                                       .function = cs(ml->function),
+                                       .line = ml->line,
+                                       .def_line = ml->def_line,
+                                       .hits = ml->hits,
+                                       .seconds = ml->seconds};
+        }
     }
     batch_end(x, &mb);
     batch_end(x, &fb);
     batch_end(x, &sb);
     batch_end(x, &rb);
+    batch_end(x, &xb);
 }
 
 /* ---- the model -------------------------------------------------------------- */
@@ -642,15 +660,19 @@ static void put_hot_lines(export_ctx *x, run_model *m) {
             const run_line *l = &r.rows[i];
             h5_line_row *row = batch_row(x, &b);
             if (row)
-                *row = (h5_line_row){cs(l->file),
-                                     cs(l->function),
-                                     cs(l->module),
-                                     l->line,
-                                     (uint8_t)l->approximate,
-                                     l->samples,
-                                     l->seconds,
-                                     l->share,
-                                     l->share_sd};
+                *row = (h5_line_row){
+                    .file = cs(l->file),
+                    .function = cs(l->function),
+                    .module = cs(l->module),
+                    .kind = l->kind == RUN_LINE_MEASURED ? "measured" : "sampled",
+                    .line = l->line,
+                    .approximate = (uint8_t)l->approximate,
+                    .samples = l->samples,
+                    .hits = l->hits,
+                    .seconds = l->seconds,
+                    .share = l->share,
+                    .share_sd = l->share_sd,
+                };
         }
         /* The rows' strings belong to the result: out before it is freed. */
         batch_flush(x, &b);

@@ -74,6 +74,10 @@ int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
             jo_u64(&j, o, "last_line", fn->last_line);
         else
             jo_null(&j, o, "last_line");
+        if (fn->def_line)
+            jo_u64(&j, o, "def_line", fn->def_line);
+        else
+            jo_null(&j, o, "def_line");
     }
     cJSON *cav = jo_array(&j, root, "caveats");
     for (size_t i = 0; i < m->ncaveats; i++)

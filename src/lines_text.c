@@ -144,7 +144,11 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
     }
     fputs("\nFunction: ", f);
     put_name(f, fn->function);
-    if (fn->first_line)
+    /* Where the function starts, when its profiler said, as line_profiler
+     * prints it; else the span of the lines that have figures. */
+    if (fn->def_line)
+        fprintf(f, " at line %u", fn->def_line);
+    else if (fn->first_line)
         fprintf(f, " at lines %u-%u", fn->first_line, fn->last_line);
     fputs("\n\n", f);
     if (fn->kind == RUN_LINE_MEASURED)
@@ -164,10 +168,13 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
         if (shown(l, o))
             rows[nrows++] = l;
     }
-    int span = fn->first_line && fn->last_line - fn->first_line < MAX_SPAN;
+    /* From the function's first line when it is known (its def line, with
+     * no figures, as line_profiler lists it), else its first with figures. */
+    uint32_t start = fn->def_line && fn->def_line <= fn->first_line ? fn->def_line : fn->first_line;
+    int span = fn->first_line && fn->last_line - start < MAX_SPAN;
     const char *missing = NULL;
     char whybuf[200];
-    uint32_t from = span ? fn->first_line : 0, to = span ? fn->last_line : 0;
+    uint32_t from = span ? start : 0, to = span ? fn->last_line : 0;
     size_t next = 0;
     /* Rows without a line first (function-level), then the span. */
     while (next < nrows && !rows[next]->line) {

@@ -43,8 +43,9 @@ typedef struct log_stack_count {
  * region (a phase's name) that measured it. */
 typedef struct log_measured_line {
     run_str file, function;
-    run_str region; /* len 0: none named */
-    uint32_t line;  /* >= 1 */
+    run_str region;    /* len 0: none named */
+    uint32_t line;     /* >= 1 */
+    uint32_t def_line; /* the function's first line (line_profiler's first_lineno); 0: not said */
     uint64_t hits;
     double seconds;
 } log_measured_line;

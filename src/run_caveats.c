@@ -170,7 +170,7 @@ static void ending(caveat_list *l, size_t i, const worker_log *log) {
      * or hung).  Judged against the run's newest frame, never this
      * reader's clock, so a run read long after it ended is not stale. */
     if (w->end == RUN_END_KILLED || w->end == RUN_END_RUNNING) {
-        if (behind > run_stale_limit_ns(log->max_gap_ns)) {
+        if (behind > run_stale_limit_ns(run_frame_gap_ns(log))) {
             w->stale = 1;
             w->stale_ns = behind;
             add(l, RUN_CAVEAT_STALE, i,

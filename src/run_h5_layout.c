@@ -189,6 +189,14 @@ static const scope_h5_field sampler_fields[] = {
 };
 TABLE(h5t_sampler, "/line_sampler", h5_sampler_row, sampler_fields);
 
+static const scope_h5_field measured_fields[] = {
+    F(h5_measured_row, process, U32), F(h5_measured_row, region, STR),
+    F(h5_measured_row, file, STR),    F(h5_measured_row, function, STR),
+    F(h5_measured_row, line, U32),    F(h5_measured_row, def_line, U32),
+    F(h5_measured_row, hits, U64),    F(h5_measured_row, seconds, F64),
+};
+TABLE(h5t_measured, "/line_measured", h5_measured_row, measured_fields);
+
 static const scope_h5_field attempt_fields[] = {
     F(h5_attempt_row, run_id, STR),
     F(h5_attempt_row, nprocs, U64),
@@ -268,6 +276,7 @@ static const scope_h5_field line_fields[] = {
     F(h5_line_row, file, STR),    F(h5_line_row, line, U32),       F(h5_line_row, function, STR),
     F(h5_line_row, module, STR),  F(h5_line_row, approximate, U8), F(h5_line_row, samples, U64),
     F(h5_line_row, seconds, F64), F(h5_line_row, share, F64),      F(h5_line_row, share_sd, F64),
+    F(h5_line_row, kind, STR),    F(h5_line_row, hits, U64),
 };
 TABLE(h5t_lines, "/lines", h5_line_row, line_fields);
 

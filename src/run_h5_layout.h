@@ -150,6 +150,16 @@ typedef struct h5_sampler_row {
     uint64_t period_ns, samples, dropped, truncated;
 } h5_sampler_row;
 
+/* A line measured exactly (an imported line_profiler record, log_lines.h):
+ * its hits and time, in the function and region that measured it. */
+typedef struct h5_measured_row {
+    uint32_t process;
+    const char *region, *file, *function; /* region "": none named */
+    uint32_t line, def_line;              /* def_line: the function's first line, 0 not said */
+    uint64_t hits;
+    double seconds;
+} h5_measured_row;
+
 /* ---- the model -------------------------------------------------------------- */
 
 typedef struct h5_attempt_row {
@@ -220,12 +230,13 @@ typedef struct h5_caveat_row {
 } h5_caveat_row;
 
 /* Hot lines of the whole newest attempt, project attribution, most time
- * first: `scope-tui lines RUN` symbolized once, at export. */
+ * first: `scope-tui lines RUN` symbolized once, at export.  kind is
+ * "sampled" (samples, an estimate) or "measured" (hits, exact). */
 typedef struct h5_line_row {
-    const char *file, *function, *module;
+    const char *file, *function, *module, *kind;
     uint32_t line; /* 0: function-level only */
     uint8_t approximate;
-    uint64_t samples;
+    uint64_t samples, hits;
     double seconds, share, share_sd;
 } h5_line_row;
 
@@ -237,7 +248,7 @@ typedef struct run_h5_table {
 
 extern const run_h5_table h5t_processes, h5t_damage, h5t_notes, h5t_nodes, h5t_bins, h5t_counters,
     h5t_res, h5t_res_buckets, h5t_res_nodes, h5t_gpus, h5t_gpu_buckets, h5t_modules, h5t_frames,
-    h5t_samples, h5t_sampler, h5t_attempts, h5t_roles, h5t_role_processes, h5t_phases,
+    h5t_samples, h5t_sampler, h5t_measured, h5t_attempts, h5t_roles, h5t_role_processes, h5t_phases,
     h5t_phase_counters, h5t_caveats, h5t_lines, h5t_dominant, h5t_phase_processes;
 
 /* The phases' histograms: a matrix of /phases rows x SCOPE_HIST_BUCKETS. */

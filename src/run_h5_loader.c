@@ -539,6 +539,43 @@ static void load_samples(h5_load *l) {
     scope_h5_table_free(&h5t_sampler.t, r, n);
 }
 
+/* A row's string as it is, copied by whoever keeps it. */
+static run_str view(const char *s) {
+    return (run_str){s ? s : "", s ? strlen(s) : 0};
+}
+
+/* Lines measured exactly.  An export made before the table existed has
+ * none: it could hold no measured lines. */
+static void load_measured(h5_load *l) {
+    if (l->failed || !scope_h5_exists(l->f, h5t_measured.path))
+        return;
+    size_t n;
+    h5_measured_row *r = read_table(l, &h5t_measured, &n);
+    for (size_t k = 0; r && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_measured, k, r[k].process);
+        if (!log)
+            break;
+        if (r[k].line == 0 || !(r[k].seconds >= 0)) {
+            bad(l, "%s row %zu: line %u, %g s: a measured line needs a line >= 1 and a time >= 0",
+                h5t_measured.path, k, r[k].line, r[k].seconds);
+            break;
+        }
+        log_lines_add_measured(&log->lines, &log->mem,
+                               &(log_measured_line){
+                                   .file = view(r[k].file),
+                                   .function = view(r[k].function),
+                                   .region = view(r[k].region),
+                                   .line = r[k].line,
+                                   .def_line = r[k].def_line,
+                                   .hits = r[k].hits,
+                                   .seconds = r[k].seconds,
+                               });
+        if (log->lines.nomem)
+            bad(l, "out of memory");
+    }
+    scope_h5_table_free(&h5t_measured.t, r, n);
+}
+
 /* ---- the loader -------------------------------------------------------------------- */
 
 /* The layout named by the file's root attribute; "" when it names none. */
@@ -637,6 +674,7 @@ static enum run_load_error load(run_model_builder *b, const char *path, const ru
     load_modules(&l);
     load_stacks(&l);
     load_samples(&l);
+    load_measured(&l);
     for (size_t i = 0; !l.failed && i < nprocs; i++)
         settle_process(&l, i);
     free(l.next_string);

@@ -48,7 +48,9 @@ typedef struct lines_loc {
     run_str file, function, module; /* interned */
     uint32_t line;
     int approximate;
-    int measured; /* a measured line's location: never shared with samples */
+    int measured;      /* a measured line's location: never shared with samples */
+    uint32_t def_line; /* measured: its function's first line, the lowest said; not part of
+                          what the location is */
 } lines_loc;
 
 /* One (process, thread, node, stack) count, or one measured line. */
@@ -394,6 +396,11 @@ static void load_measured(lines_cache *c, run_model *m, size_t w, worker_log *lo
                        .line = ml->line,
                        .measured = 1};
         uint32_t loc = loc_of(c, &l);
+        if (c->nomem)
+            break;
+        uint32_t *def = &c->locs[loc].def_line;
+        if (ml->def_line && (!*def || ml->def_line < *def))
+            *def = ml->def_line;
         add_group(c, &(lines_group){.worker = w,
                                     .phase = phase_of_region(log, role, ml->region),
                                     .self = loc,
@@ -711,6 +718,8 @@ static int group_functions(run_lines_result *r) {
                 f->first_line = l->line;
             if (l->line > f->last_line)
                 f->last_line = l->line;
+            if (l->def_line && (!f->def_line || l->def_line < f->def_line))
+                f->def_line = l->def_line;
         }
         if (f->kind == RUN_LINE_MEASURED) {
             f->share = r->measured_seconds > 0 ? f->seconds / r->measured_seconds : 0;
@@ -837,6 +846,7 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
                 .seconds = a[l].seconds,
                 .share = out->measured_seconds > 0 ? a[l].seconds / out->measured_seconds : 0,
                 .share_sd = NAN,
+                .def_line = loc->def_line,
             };
             continue;
         }

@@ -62,20 +62,22 @@ enum run_line_kind {
 /* One source line (or one function when the line is unknown). */
 typedef struct run_line {
     enum run_line_kind kind;
-    run_str file;     /* source file as the debug info names it; len 0: unknown */
-    uint32_t line;    /* 0: no line information (a function-level row) */
-    run_str function; /* innermost function at that line, inlined ones included;
-                         "??" when unknown */
-    run_str module;   /* path of the module the address lies in */
-    uint64_t samples; /* samples attributed to this line (0 for a measured row) */
-    uint64_t hits;    /* measured: times the line ran (0 for a sampled row) */
-    double seconds;   /* sampled: estimated CPU time, sum of samples x their period;
-                         measured: the time measured on the line */
-    double share;     /* sampled: samples / the query's samples; measured: seconds /
-                         the query's measured seconds; 0..1 */
-    double share_sd;  /* sampled: one standard deviation of share, sqrt(share (1 - share)
-                         / n); measured: NAN (exact, no interval) */
-    int approximate;  /* 1: function-level only (no debug info or build-id mismatch) */
+    run_str file;      /* source file as the debug info names it; len 0: unknown */
+    uint32_t line;     /* 0: no line information (a function-level row) */
+    run_str function;  /* innermost function at that line, inlined ones included;
+                          "??" when unknown */
+    run_str module;    /* path of the module the address lies in */
+    uint64_t samples;  /* samples attributed to this line (0 for a measured row) */
+    uint64_t hits;     /* measured: times the line ran (0 for a sampled row) */
+    double seconds;    /* sampled: estimated CPU time, sum of samples x their period;
+                          measured: the time measured on the line */
+    double share;      /* sampled: samples / the query's samples; measured: seconds /
+                          the query's measured seconds; 0..1 */
+    double share_sd;   /* sampled: one standard deviation of share, sqrt(share (1 - share)
+                          / n); measured: NAN (exact, no interval) */
+    int approximate;   /* 1: function-level only (no debug info or build-id mismatch) */
+    uint32_t def_line; /* measured: the line its function starts at, as the profiler said
+                          (line_profiler's first_lineno); 0: not said, or sampled */
 } run_line;
 
 /* One function: the seed's print_stats groups lines under these. */
@@ -83,6 +85,8 @@ typedef struct run_lines_function {
     enum run_line_kind kind; /* of all its rows */
     run_str function, file, module;
     uint32_t first_line, last_line; /* of its rows with a line; 0, 0 when none */
+    uint32_t def_line;              /* measured: where it starts, as its rows say (the lowest
+                                       they name); 0: none says */
     uint64_t samples, hits;
     double seconds, share, share_sd; /* as run_line's, of its kind */
     size_t first_row, nrows;         /* its rows: rows[function_rows[first_row + k]] for k < nrows,

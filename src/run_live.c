@@ -21,6 +21,23 @@ uint64_t run_stale_limit_ns(uint64_t max_gap_ns) {
     return limit < STALE_MIN_NS ? STALE_MIN_NS : limit;
 }
 
+/* The writer's automatic schedule (docs/recorder.md, SCOPE_FRAME_INTERVAL):
+ * a frame every 5 s in a process's first 5 minutes, then every 30 s. */
+#define AUTO_EARLY_NS  (5ull * 1000000000ull)
+#define AUTO_LATE_NS   (30ull * 1000000000ull)
+#define AUTO_SWITCH_NS (300ull * 1000000000ull)
+
+uint64_t run_frame_gap_ns(const worker_log *log) {
+    uint64_t stated = log->stated_interval_ns;
+    if (log->interval_auto) {
+        /* As of its newest frame: the interval it was writing at then. */
+        uint64_t age =
+            log->last_mono_ns > log->w.start_mono_ns ? log->last_mono_ns - log->w.start_mono_ns : 0;
+        stated = age < AUTO_SWITCH_NS ? AUTO_EARLY_NS : AUTO_LATE_NS;
+    }
+    return stated > log->max_gap_ns ? stated : log->max_gap_ns;
+}
+
 static uint64_t clock_ns(clockid_t id) {
     struct timespec ts;
     if (clock_gettime(id, &ts) != 0)
@@ -98,7 +115,7 @@ void run_judge_live(run_model *m, const worker_log *logs) {
             running = pid_runs(w->pid, w->start_mono_ns, w->start_wall_ns);
         else
             running = now_wall >= w->last_wall_ns &&
-                      now_wall - w->last_wall_ns <= run_stale_limit_ns(logs[i].max_gap_ns);
+                      now_wall - w->last_wall_ns <= run_stale_limit_ns(run_frame_gap_ns(&logs[i]));
         if (running) {
             w->end = RUN_END_RUNNING;
             m->nrunning++;

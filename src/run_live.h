@@ -24,4 +24,11 @@ void run_judge_live(run_model *m, const worker_log *logs);
  * least 30 s. */
 uint64_t run_stale_limit_ns(uint64_t max_gap_ns);
 
+/* A worker's longest interval between frames, for run_stale_limit_ns: the
+ * longest gap between the frames read, or the interval its process states
+ * (PROCESS frame_interval_s) when that is longer.  A log read from a
+ * snapshot near its end, or with one frame so far, shows few gaps or
+ * none; the stated interval does not depend on how much was read. */
+uint64_t run_frame_gap_ns(const worker_log *log);
+
 #endif

@@ -59,6 +59,28 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
 
 /* A later PROCESS record (a later scope_init naming a role) replaces the
  * identity; the format says only role and argv may differ. */
+static int bytes_are(scope_bytes b, const char *s) {
+    return b.len == strlen(s) && !memcmp(b.ptr, s, b.len);
+}
+
+/* The PROCESS record's frame_interval_s: "auto", or seconds ("60.000").
+ * Anything else (a damaged or foreign log) says nothing. */
+static void on_frame_interval(worker_log *log, scope_bytes v) {
+    log->interval_auto = bytes_are(v, "auto");
+    log->stated_interval_ns = 0;
+    char s[32];
+    if (log->interval_auto || !v.len || v.len >= sizeof s)
+        return;
+    memcpy(s, v.ptr, v.len);
+    s[v.len] = '\0';
+    char *end;
+    double secs = strtod(s, &end);
+    /* The recorder takes 0.05 to 3600 s; a day bounds what is believed. */
+    if (*end || !(secs > 0 && secs <= 86400))
+        return;
+    log->stated_interval_ns = (uint64_t)(secs * 1e9);
+}
+
 static void on_process(worker_log *log, const scope_rec_process *p) {
     run_worker *w = &log->w;
     arena *a = &log->mem;
@@ -86,6 +108,9 @@ static void on_process(worker_log *log, const scope_rec_process *p) {
     w->restarts = p->restarts;
     w->start_wall_ns = p->start_wall_ns;
     w->start_mono_ns = p->start_mono_ns;
+    for (uint32_t i = 0; i < p->nsettings; i++)
+        if (bytes_are(p->settings[i].key, "frame_interval_s"))
+            on_frame_interval(log, p->settings[i].value);
 }
 
 /* A sample interval, placed on the wall clock by the frame that holds it

@@ -152,6 +152,7 @@ static int add_profiles(worker_log *log, const sp_rank *r) {
                                        .region = p->region ? (run_str){p->region, strlen(p->region)}
                                                            : (run_str){"", 0},
                                        .line = (uint32_t)p->line[i],
+                                       .def_line = (uint32_t)p->first_lineno,
                                        .hits = (uint64_t)p->hits[i],
                                        .seconds = (double)p->times[i] * p->unit,
                                    });

@@ -93,7 +93,12 @@ typedef struct worker_log {
 
     /* Filled by the scope log reader (run_log.c) as it goes. */
     uint64_t frames, last_seq, last_mono_ns, last_wall_ns;
-    uint64_t max_gap_ns;   /* longest wait between consecutive frames */
+    uint64_t max_gap_ns; /* longest wait between consecutive frames */
+    /* The frame interval its PROCESS record states (frame_interval_s):
+     * stated_interval_ns when fixed, interval_auto for the writer's
+     * automatic schedule, neither when it does not say. */
+    uint64_t stated_interval_ns;
+    int interval_auto;
     uint64_t signal_frame; /* seq + 1 of the frame holding the newest signal mark, 0 none */
     int last_signal;
     int shutdown;     /* a SHUTDOWN mark was read */

@@ -6,7 +6,9 @@
  * the editor there, Backspace goes back.  A source file that cannot be found
  * leaves the table of sampled lines, without text, and says so.  Lines
  * that line_profiler measured show their hits in the count column and
- * their share of the function's measured time.
+ * their share of the function's measured time, and the function is named
+ * and listed from the line line_profiler says it starts at ("work at line
+ * 28") to its last measured line, as line_profiler prints it.
  *
  * It has no key and no tab of its own: Enter on a line of the Lines view
  * and H open it (views.c, key 0).
@@ -40,8 +42,9 @@ typedef struct source_state {
     run_lines_result res; /* the function's rows */
     uint64_t samples;     /* the function's samples (hits, when measured) in this file */
     double seconds;
-    int measured; /* its rows are measured lines (run_lines.h) */
-    size_t *rank; /* list rows of sampled lines, hottest first */
+    int measured;      /* its rows are measured lines (run_lines.h) */
+    uint32_t def_line; /* where the function starts, as its profiler said; 0: not said */
+    size_t *rank;      /* list rows of sampled lines, hottest first */
     size_t nrank;
     const run_str *text; /* the file's lines, owned by the model; NULL when not found */
     size_t ntext;
@@ -130,6 +133,7 @@ static int source_build(view *v) {
     st->samples = 0;
     st->seconds = 0;
     st->measured = 0;
+    st->def_line = 0;
     if (!st->open) {
         snprintf(st->msg, sizeof st->msg,
                  "no line chosen: Enter on a line of the Lines view, or H, shows its source here");
@@ -154,6 +158,8 @@ static int source_build(view *v) {
             first = l->line;
         if (l->line > last)
             last = l->line;
+        if (l->def_line && (!st->def_line || l->def_line < st->def_line))
+            st->def_line = l->def_line;
     }
     if (!st->samples && !st->measured) {
         char fn[600];
@@ -180,6 +186,12 @@ static int source_build(view *v) {
         size_t lo = first, hi = last;
         if (st->text)
             span(st, first, last, &lo, &hi);
+        if (st->def_line && st->def_line <= first) {
+            /* From where its profiler said it starts to its last line with
+             * figures, as line_profiler lists a function. */
+            lo = st->def_line;
+            hi = last;
+        }
         if (hi < last)
             hi = last;   /* the file is shorter than its samples say: changed since the run */
         size_t next = 0; /* the next sampled row in line order */
@@ -234,8 +246,10 @@ static source_cols lay_out(int width) {
 static void draw_header(view *v, WINDOW *w, int y, int width) {
     source_state *st = v->priv;
     app *a = v->app;
-    char fn[600], file[700], line[1800], n[48], t[48];
-    style_escape((run_str){st->function, st->function_len}, fn, sizeof fn);
+    char fn[640], file[700], line[1800], n[48], t[48];
+    style_escape((run_str){st->function, st->function_len}, fn, sizeof fn - 24);
+    if (st->def_line) /* as line_profiler names it: "work at line 28" */
+        snprintf(fn + strlen(fn), sizeof fn - strlen(fn), " at line %u", st->def_line);
     if (st->file_len)
         hot_file_shown(a, (run_str){st->file, st->file_len}, file, sizeof file);
     else

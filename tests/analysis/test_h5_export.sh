@@ -23,6 +23,7 @@ pipeline=$3
 workload=$4
 doc=$5
 unset SCOPE_PROFILE SCOPE_RUN_DIR SCOPE_RUN_ID SCOPE_ROLE SCOPE_LINES
+fixtures=$(cd "$(dirname "${BASH_SOURCE[0]}")/../fixtures/scope-profiler-h5" && pwd)
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 
@@ -140,6 +141,58 @@ expect_in killed.txt "never shut down cleanly"
 round_trip killed "a worker killed inside a phase"
 SCOPE_CPU_TIME=always "$workload" names names >wl.out 2>&1 || fail "an_workload names: $(cat wl.out)"
 round_trip names "names with escapes and invalid UTF-8"
+
+# ---- an imported line_profiler file: measured lines -------------------------------------
+# Each rank's measured lines, with their kind and hits, read back from the
+# export as from the file imported: whole, per rank, and as text.  (The
+# text report is not compared: the import's names its source file.)
+cp "$fixtures/line-profile.h5" lp.h5
+expect_rc 0 "$tui" export lp.h5 --format hdf5 -o lp.h5.h5
+"$tui" report --json lp.h5 >lp.a.json 2>&1 || fail "report --json of the line profile"
+"$tui" report --json lp.h5.h5 >lp.b.json 2>&1 || fail "report --json of its export"
+same_json lp.a.json lp.b.json "the line profile: report --json"
+"$tui" lines --json --top 0 lp.h5 >lp.all.json 2>&1 || fail "lines --json of the line profile"
+"$tui" lines --json --top 0 lp.h5.h5 >lp.all.b.json 2>&1 || fail "lines --json of its export"
+same_json lp.all.json lp.all.b.json "the line profile: lines --json"
+grep -q '"kind":[[:space:]]*"measured"' lp.all.b.json || fail "the export's lines --json has no measured row"
+for rank in 0 1; do
+    "$tui" lines --json --rank "$rank" lp.h5 >lp.ra.json 2>&1 || fail "lines --json --rank $rank"
+    "$tui" lines --json --rank "$rank" lp.h5.h5 >lp.rb.json 2>&1 ||
+        fail "lines --json --rank $rank of the export"
+    same_json lp.ra.json lp.rb.json "the line profile's rank $rank: lines --json"
+    "$tui" lines --rank "$rank" lp.h5 >lp.ra.txt 2>&1
+    "$tui" lines --rank "$rank" lp.h5.h5 >lp.rb.txt 2>&1
+    cmp -s lp.ra.txt lp.rb.txt || fail "the line profile's rank $rank: the lines texts differ:
+$(diff lp.ra.txt lp.rb.txt | head -20)"
+done
+echo "ok: the line profile's measured lines read back from its export"
+# /lines names each row's kind and hits as lines --json does.
+"$py" - lp.h5.h5 lp.all.json <<'PY' || fail "/lines differs from lines --json (above)"
+import h5py, json, sys
+rows = h5py.File(sys.argv[1], "r")["lines"][:]
+want = sorted((r["file"], r["line"], r["function"], r["kind"], r["hits"])
+              for r in json.load(open(sys.argv[2]))["lines"])
+got = sorted((r["file"].decode(), int(r["line"]), r["function"].decode(), r["kind"].decode(),
+              int(r["hits"])) for r in rows)
+if got != want:
+    print("file:", got[:4], "\nlines --json:", want[:4], file=sys.stderr)
+    sys.exit(1)
+assert any(k == "measured" for _, _, _, k, _ in got)
+PY
+echo "ok: /lines holds each row's kind and hits"
+# An export made before measured lines were exported (no /line_measured, no
+# kind or hits in /lines) reads as before: sampled lines only.
+cp pipe.h5 old_lines.h5
+"$py" - old_lines.h5 <<'PY' || fail "could not make old_lines.h5"
+import h5py, sys
+import numpy.lib.recfunctions as rf
+f = h5py.File(sys.argv[1], "r+")
+c = f["lines"][:]
+del f["lines"], f["line_measured"]
+f["lines"] = rf.drop_fields(c, ["kind", "hits"], usemask=False)
+PY
+"$tui" lines --json old_lines.h5 >old_lines.json 2>&1 || fail "lines --json of an older export"
+same_json pipe.lb.json old_lines.json "an export without measured lines"
 
 # ---- the model part, read with h5py ------------------------------------------------------
 "$py" - pipe.h5 pipe.a.json <<'PY' || fail "the model tables differ from report --json (above)"

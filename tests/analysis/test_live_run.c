@@ -4,7 +4,12 @@
  * run is loaded.  Its open phases count their time up to its newest frame
  * (so no share passes 100% and a parent's total covers its children's),
  * the run is in progress and its process running; then it finishes and
- * the run reads as ended, with the final figures.
+ * the run reads as ended, with the final figures.  A process whose frames
+ * are a minute apart (SCOPE_FRAME_INTERVAL=60) is neither stale nor
+ * ended 40 s after its last frame, on this host or on another, while a
+ * second process writes frames every half second: its log, read whole or
+ * from its final snapshot, holds one gap of a fraction of a second, and
+ * the interval it states is what counts.
  */
 #define _GNU_SOURCE
 #include "an_util.h"
@@ -24,15 +29,19 @@
 
 #define MS 1000000.0
 
-static run_model *load(const char *run) {
+static run_model *load_with(const char *run, const run_options *opt) {
     run_model *m = NULL;
     char msg[512];
-    enum run_load_error e = run_load(run, NULL, &m, msg, sizeof msg);
+    enum run_load_error e = run_load(run, opt, &m, msg, sizeof msg);
     ck_assert_msg(e == RUN_OK, "run_load: %s", msg);
     for (size_t i = 0; i < m->ncaveats; i++)
         fprintf(stderr, "caveat %s: %s\n", run_caveat_kind_name(m->caveats[i].kind),
                 m->caveats[i].text);
     return m;
+}
+
+static run_model *load(const char *run) {
+    return load_with(run, NULL);
 }
 
 /* Every share at most 100%, and every parent's total at least the sum of
@@ -172,6 +181,104 @@ START_TEST(killed_inside_open_phases) {
 }
 END_TEST
 
+/* an_live in run, waiting on fifo (made here) once "flushed", with env;
+ * through `unshare --uts` on a host named elsewhere when `elsewhere`. */
+static void start_live(rt_proc *p, const char *run, const char *fifo, const char *const *env,
+                       const char *elsewhere) {
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    char *plain[] = {(char *)rt_prog("an_live"), (char *)run, (char *)fifo, NULL};
+    char script[200];
+    snprintf(script, sizeof script, "hostname %s && exec \"$0\" \"$@\"",
+             elsewhere ? elsewhere : "");
+    char *moved[] = {"/usr/bin/unshare", "--uts",     "/bin/sh",    "-c", script,
+                     plain[0],           (char *)run, (char *)fifo, NULL};
+    rt_opts o = {.stdout_pipe = 1, .env = env};
+    rt_spawn(p, elsewhere ? moved : plain, &o);
+    ck_assert_msg(rt_wait_line(p->out_fd, "flushed", 60) == 0, "an_live never flushed: %s",
+                  rt_tail(rt_stderr(p)));
+}
+
+static void finish_live(rt_proc *p, const char *fifo) {
+    int fd = open(fifo, O_WRONLY | O_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, "go\n", 3), 3);
+    close(fd);
+    ck_assert_msg(rt_wait(p, 60) == 0 && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0,
+                  "an_live: %s", rt_status(p->status));
+}
+
+static const run_worker *worker_of(const run_model *m, pid_t pid) {
+    for (size_t i = 0; i < m->nworkers; i++)
+        if (m->workers[i].pid == pid)
+            return &m->workers[i];
+    ck_abort_msg("no worker of pid %d", (int)pid);
+    return NULL;
+}
+
+/* Whether this test may give a process a host name of its own: root, in
+ * a kernel that allows UTS namespaces. */
+static int can_move_host(void) {
+    return system("/usr/bin/unshare --uts /bin/true 2>/dev/null") == 0;
+}
+
+START_TEST(far_apart_frames_are_not_stale) {
+    /* How long after the slow processes' last frames the run is read: past
+     * the 30 s that a limit taken from their frames read (one gap, a
+     * fraction of a second) gives, and well within the 3 x 60 s their
+     * stated interval gives, with 10 s for a loaded machine's lag. */
+    const double after_s = 40;
+    char run[4200], fast_fifo[4300], slow_fifo[4300], far_fifo[4300];
+    rt_mkdir(run, sizeof run, "far-apart");
+    snprintf(fast_fifo, sizeof fast_fifo, "%s.fast", run);
+    snprintf(slow_fifo, sizeof slow_fifo, "%s.slow", run);
+    snprintf(far_fifo, sizeof far_fifo, "%s.far", run);
+    const char *fast_env[] = {"SCOPE_RUN_ID=far-apart", "SCOPE_FRAME_INTERVAL=0.5", NULL};
+    const char *slow_env[] = {"SCOPE_RUN_ID=far-apart", "SCOPE_FRAME_INTERVAL=60", NULL};
+    int moved = can_move_host();
+    if (!moved)
+        fprintf(stderr, "skipped: a process on another host (unshare --uts needs root)\n");
+    rt_proc fast, slow, far;
+    start_live(&fast, run, fast_fifo, fast_env, NULL);
+    start_live(&slow, run, slow_fifo, slow_env, NULL);
+    if (moved)
+        start_live(&far, run, far_fifo, slow_env, "scope-elsewhere");
+    double flushed = rt_now();
+    rt_sleep(after_s);
+
+    /* Read whole, and from each log's final snapshot. */
+    run_options from_snapshot = {.snapshot_min_bytes = 1};
+    const run_options *ways[] = {NULL, &from_snapshot};
+    for (size_t k = 0; k < 2; k++) {
+        run_model *m = load_with(run, ways[k]);
+        const run_worker *fw = worker_of(m, fast.pid), *sw = worker_of(m, slow.pid);
+        /* The fast process's frames went on while the slow ones waited. */
+        ck_assert_msg(fw->last_wall_ns > sw->last_wall_ns + 30000000000ull,
+                      "the run's newest frame is only %.1f s after the slow process's last "
+                      "(%.1f s since it flushed)",
+                      (double)(fw->last_wall_ns - sw->last_wall_ns) / 1e9, rt_now() - flushed);
+        ck_assert_int_eq(sw->end, RUN_END_RUNNING);
+        ck_assert_msg(!sw->stale && !an_caveats_with(m, "stale"),
+                      "read %s: the slow process is stale %.1f s after its last frame",
+                      k ? "from its snapshot" : "whole", rt_now() - flushed);
+        if (moved) {
+            const run_worker *aw = worker_of(m, far.pid);
+            ck_assert_msg(aw->host.len == 15 && !memcmp(aw->host.s, "scope-elsewhere", 15),
+                          "host %.*s", (int)aw->host.len, aw->host.s);
+            ck_assert_msg(
+                aw->end == RUN_END_RUNNING && !aw->stale,
+                "read %s: the process on another host is %s%s", k ? "from its snapshot" : "whole",
+                aw->end == RUN_END_RUNNING ? "running" : "not running", aw->stale ? ", stale" : "");
+        }
+        ck_assert_uint_eq(m->nrunning, moved ? 3 : 2);
+        run_free(m);
+    }
+    finish_live(&fast, fast_fifo);
+    finish_live(&slow, slow_fifo);
+    if (moved)
+        finish_live(&far, far_fifo);
+}
+END_TEST
+
 int main(int argc, char **argv) {
     rt_args(argc, argv);
     Suite *s = suite_create("live_run");
@@ -180,6 +287,7 @@ int main(int argc, char **argv) {
     tcase_set_timeout(tc, 180);
     tcase_add_test(tc, report_while_running_then_ended);
     tcase_add_test(tc, killed_inside_open_phases);
+    tcase_add_test(tc, far_apart_frames_are_not_stale);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }

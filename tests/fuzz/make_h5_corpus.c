@@ -2,9 +2,10 @@
  * Seeds for fuzz_h5_scope: real exports, in scope's HDF5 layout, of small
  * runs whose logs are written through the real writer (the sample logs of
  * tests/support, every record kind in them), one of them with a log cut
- * inside its last frame.
+ * inside its last frame; and, given a scope-profiler file with line
+ * profiles, its export, whose /line_measured rows the others lack.
  *
- *   make_h5_corpus OUTDIR
+ *   make_h5_corpus OUTDIR [SCOPE_PROFILER_H5]
  */
 #define _GNU_SOURCE
 #include "export_formats.h"
@@ -18,12 +19,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The run at src exported as OUT_DIR/NAME.h5.  0, or -1 with why on stderr. */
+static int export_seed(const char *src, const char *out_dir, const char *name) {
+    run_model *m = NULL;
+    char msg[1024] = "", out[600];
+    run_options opt = {.threads = 1};
+    if (run_load(src, &opt, &m, msg, sizeof msg) != RUN_OK) {
+        fprintf(stderr, "make_h5_corpus: %s\n", msg);
+        return -1;
+    }
+    snprintf(out, sizeof out, "%s/%s.h5", out_dir, name);
+    int rc = export_format_hdf5.write(m, src, out, msg, sizeof msg);
+    if (rc < 0)
+        fprintf(stderr, "make_h5_corpus: %s: %s\n", out, msg);
+    run_free(m);
+    return rc < 0 ? -1 : 0;
+}
+
 static int write_seed(const char *out_dir, const char *name, unsigned nlogs,
                       const unsigned *nframes, int cut) {
     char run[] = "/tmp/scope-h5-corpus-XXXXXX";
     if (!mkdtemp(run))
         return -1;
-    char dir[512], path[600], out[600];
+    char dir[512], path[600];
     snprintf(dir, sizeof dir, "%s/workers", run);
     mkdir(dir, 0700);
     snprintf(dir, sizeof dir, "%s/workers/h", run);
@@ -36,19 +54,8 @@ static int write_seed(const char *out_dir, const char *name, unsigned nlogs,
         if (rc == 0 && cut && l == nlogs - 1 && size > 40)
             rc = truncate(path, (off_t)(size - 40));
     }
-    run_model *m = NULL;
-    char msg[1024] = "";
-    run_options opt = {.threads = 1};
-    if (rc == 0 && run_load(run, &opt, &m, msg, sizeof msg) != RUN_OK) {
-        fprintf(stderr, "make_h5_corpus: %s\n", msg);
-        rc = -1;
-    }
-    snprintf(out, sizeof out, "%s/%s.h5", out_dir, name);
-    if (rc == 0 && export_format_hdf5.write(m, run, out, msg, sizeof msg) < 0) {
-        fprintf(stderr, "make_h5_corpus: %s: %s\n", out, msg);
-        rc = -1;
-    }
-    run_free(m);
+    if (rc == 0)
+        rc = export_seed(run, out_dir, name);
     for (unsigned l = 0; l < nlogs; l++) {
         snprintf(path, sizeof path, "%s/w_sample_%u.scope", dir, l);
         unlink(path);
@@ -61,8 +68,8 @@ static int write_seed(const char *out_dir, const char *name, unsigned nlogs,
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fputs("usage: make_h5_corpus OUTDIR\n", stderr);
+    if (argc != 2 && argc != 3) {
+        fputs("usage: make_h5_corpus OUTDIR [SCOPE_PROFILER_H5]\n", stderr);
         return 2;
     }
     if (mkdir(argv[1], 0700) < 0 && errno != EEXIST) {
@@ -73,5 +80,7 @@ int main(int argc, char **argv) {
     int failed = write_seed(argv[1], "one", 1, one, 0) < 0;
     failed |= write_seed(argv[1], "three", 3, three, 0) < 0;
     failed |= write_seed(argv[1], "cut", 2, cut, 1) < 0;
+    if (argc == 3)
+        failed |= export_seed(argv[2], argv[1], "measured") < 0;
     return failed ? 1 : 0;
 }

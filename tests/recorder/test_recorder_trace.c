@@ -2,7 +2,9 @@
  * thread's steps FIRST..LAST and everything entered while they ran, each
  * event naming a thread and a phase node defined no later than its frame;
  * the window's record agrees with the events the log holds; the cap ends
- * the window with exactly its number of events.  Run under ThreadSanitizer
+ * the window with exactly its number of events; a window armed with
+ * scope_trace_window while the writer thread writes frames comes back
+ * whole through `scope-tui export --format chrome`.  Run under ThreadSanitizer
  * too (scripts/test.sh --tsan): the slots are published by every thread
  * and read by the writer as they arrive. */
 #include "progs/rt_common.h"
@@ -14,6 +16,8 @@
 #include <sys/wait.h>
 
 #define MAX_IDS 4096
+
+static const char *scope_tui;
 
 /* What one log says of its window. */
 typedef struct seen {
@@ -124,11 +128,12 @@ static void read_log(const char *path, seen *s) {
     check_bounds(s, path);
 }
 
-/* Runs rt_trace with env into a fresh run directory; path gets its log. */
-static void run_trace(const char *tag, const char *const *env, char *path, size_t cap) {
-    char dir[4200];
-    rt_mkdir(dir, sizeof dir, tag);
-    char *argv[] = {(char *)rt_prog("rt_trace"), dir, NULL};
+/* Runs rt_trace with env (and mode, or NULL) into a fresh run directory
+ * dir; path gets its log. */
+static void run_trace(const char *tag, const char *mode, const char *const *env, char *dir,
+                      size_t dircap, char *path, size_t cap) {
+    rt_mkdir(dir, dircap, tag);
+    char *argv[] = {(char *)rt_prog("rt_trace"), dir, (char *)mode, NULL};
     rt_proc p;
     rt_opts o = {.env = env};
     rt_run(&p, argv, &o, rt_sanitized() ? 300 : 60);
@@ -141,8 +146,8 @@ static void run_trace(const char *tag, const char *const *env, char *path, size_
 
 START_TEST(test_window_while_threads_record) {
     const char *env[] = {"SCOPE_TRACE=step:5-15", "SCOPE_FRAME_INTERVAL=0.05", NULL};
-    char path[4300];
-    run_trace("trace-threads", env, path, sizeof path);
+    char dir[4200], path[4300];
+    run_trace("trace-threads", NULL, env, dir, sizeof dir, path, sizeof path);
     seen *s = calloc(1, sizeof *s);
     read_log(path, s);
     ck_assert_uint_eq(s->win.state, SCOPE_TRACE_CLOSED);
@@ -167,8 +172,8 @@ END_TEST
 START_TEST(test_cap_ends_the_window) {
     const char *env[] = {"SCOPE_TRACE=step:2-19", "SCOPE_TRACE_EVENTS=40",
                          "SCOPE_FRAME_INTERVAL=0.05", NULL};
-    char path[4300];
-    run_trace("trace-cap", env, path, sizeof path);
+    char dir[4200], path[4300];
+    run_trace("trace-cap", NULL, env, dir, sizeof dir, path, sizeof path);
     seen *s = calloc(1, sizeof *s);
     read_log(path, s);
     ck_assert_uint_eq(s->win.state, SCOPE_TRACE_CAPPED);
@@ -182,14 +187,70 @@ START_TEST(test_cap_ends_the_window) {
 }
 END_TEST
 
+static size_t count_of(const char *hay, const char *needle) {
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* The program's main thread arms the window after frames were written, the
+ * writer thread writing more (every 50 ms, the shortest interval) meanwhile and the workers
+ * recording: the writer must see the whole window or none of it. */
+START_TEST(test_window_armed_while_writing) {
+    const char *env[] = {"SCOPE_FRAME_INTERVAL=0.05", NULL};
+    char dir[4200], path[4300];
+    run_trace("trace-api", "api", env, dir, sizeof dir, path, sizeof path);
+    seen *s = calloc(1, sizeof *s);
+    read_log(path, s);
+    uint64_t steps = RT_TRACE_API_LAST - RT_TRACE_API_FIRST + 1;
+    ck_assert_uint_eq(s->win.state, SCOPE_TRACE_CLOSED);
+    ck_assert_uint_eq(s->win.first, RT_TRACE_API_FIRST);
+    ck_assert_uint_eq(s->win.last, RT_TRACE_API_LAST);
+    ck_assert_uint_eq(s->win.lost, 0);
+    ck_assert_uint_eq(s->undefined, 0);
+    ck_assert_uint_eq(s->steps, steps);
+    ck_assert_uint_eq(s->inners, steps);
+    ck_assert_uint_eq(s->win.events, s->phase_events + s->count_events);
+    ck_assert_uint_eq(s->early, 0);
+    ck_assert_uint_eq(s->late, 0);
+    free(s);
+
+    char out[4400];
+    snprintf(out, sizeof out, "%s/trace.json", dir);
+    char *argv[] = {(char *)scope_tui, "export", dir, "--format", "chrome", "-o", out, NULL};
+    rt_proc p;
+    rt_run(&p, argv, NULL, rt_sanitized() ? 300 : 60);
+    char *err = rt_stderr(&p);
+    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0, "export: %s; stderr:\n%s",
+                  rt_status(p.status), rt_tail(err));
+    free(err);
+    char *json = rt_slurp(out, NULL);
+    ck_assert_ptr_nonnull(json);
+    ck_assert_uint_eq(count_of(json, "{\"name\":\"step\",\"cat\":\"phase\",\"ph\":\"X\""), steps);
+    ck_assert_uint_eq(count_of(json, "{\"name\":\"inner\",\"cat\":\"phase\",\"ph\":\"X\""), steps);
+    char closed[80];
+    snprintf(closed, sizeof closed, "trace window closed: step entry %d ended", RT_TRACE_API_LAST);
+    ck_assert_msg(strstr(json, closed), "the export lacks \"%s\":\n%s", closed, rt_tail(json));
+    free(json);
+}
+END_TEST
+
 int main(int argc, char **argv) {
-    rt_args(argc, argv);
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s PROGS_DIR SCOPE_TUI\n", argv[0]);
+        return 2;
+    }
+    scope_tui = argv[2];
+    char *args[] = {argv[0], argv[1], NULL};
+    rt_args(2, args);
     Suite *s = suite_create("recorder_trace");
     TCase *tc = tcase_create("trace");
     rt_fixture(tc);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_window_while_threads_record);
     tcase_add_test(tc, test_cap_ends_the_window);
+    tcase_add_test(tc, test_window_armed_while_writing);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }

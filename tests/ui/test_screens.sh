@@ -55,6 +55,11 @@ truncate -s $((exit_snap - 100)) "$victim"
 "$lines_fixture" hot
 "$lines_fixture" hot-hostile --hostile
 cp -r "$here/lines" fixture-src
+# "line-profile.h5": a real line_profiler record imported from a
+# scope-profiler file, its program's source beside it in lineprof-src.
+mkdir lineprof-src
+cp "$here/../fixtures/scope-profiler-h5/line-profile.h5" .
+cp "$here/../fixtures/scope-profiler-h5/line_profile_work.py" lineprof-src/
 
 # ---- the cases ----------------------------------------------------------------------
 # cases.txt: NAME <tab> RUN <tab> SIZE <tab> KEYS (KEYS may be empty; '#'

@@ -40,6 +40,16 @@ typedef struct said_line {
 static said_line said[64];
 static size_t nsaid;
 
+/* Each function's header: "Function: F at line L" (its def line). */
+typedef struct said_function {
+    int rank;
+    char function[32];
+    unsigned def_line;
+} said_function;
+
+static said_function said_fns[16];
+static size_t nsaid_fns;
+
 /* Reads line-profile.stats.txt: "rank N", then line_profiler's show_text
  * for that rank ("Timer unit: U s", "Function: F at line L", rows of line,
  * hits, time, per hit, % time and the text; a line that never ran has no
@@ -52,13 +62,19 @@ static void read_stats(void) {
     int rank = -1;
     double unit = 0;
     char fn[32] = "";
-    nsaid = 0;
+    nsaid = nsaid_fns = 0;
     while (fgets(line, sizeof line, fp)) {
         unsigned no;
         unsigned long long hits;
         double time, per, pct;
-        if (sscanf(line, "rank %d", &rank) == 1 || sscanf(line, "Timer unit: %lf s", &unit) == 1 ||
-            sscanf(line, "Function: %31s at line", fn) == 1)
+        if (sscanf(line, "Function: %31s at line %u", fn, &no) == 2) {
+            ck_assert_uint_lt(nsaid_fns, sizeof said_fns / sizeof *said_fns);
+            said_fns[nsaid_fns] = (said_function){.rank = rank, .def_line = no};
+            snprintf(said_fns[nsaid_fns].function, sizeof said_fns[0].function, "%s", fn);
+            nsaid_fns++;
+            continue;
+        }
+        if (sscanf(line, "rank %d", &rank) == 1 || sscanf(line, "Timer unit: %lf s", &unit) == 1)
             continue;
         if (sscanf(line, "%u %llu %lf %lf %lf", &no, &hits, &time, &per, &pct) != 5)
             continue;
@@ -69,6 +85,7 @@ static void read_stats(void) {
     }
     fclose(fp);
     ck_assert_uint_ge(nsaid, 8);
+    ck_assert_uint_ge(nsaid_fns, 4);
 }
 
 /* Hits and seconds line_profiler printed for (function, line), of one
@@ -199,6 +216,8 @@ START_TEST(json_equals_line_profiler) {
 }
 END_TEST
 
+static char *line_with(const char *text, const char *needle);
+
 /* The text: line_profiler's columns, the source found under --source-dir,
  * and "exact" where sampled rows show their standard deviation. */
 START_TEST(text_in_line_profilers_columns) {
@@ -226,6 +245,31 @@ START_TEST(text_in_line_profilers_columns) {
                       strstr(out, "\n    31       2,000 "),
                   "%s", out);
     free(out);
+
+    /* Each function as line_profiler heads it, from its def line on, which
+     * has no figures, only its text. */
+    read_stats();
+    for (size_t i = 0; i < nsaid_fns; i++) {
+        const said_function *sf = &said_fns[i];
+        snprintf(cmd, sizeof cmd, "'%s' lines --rank %d --source-dir '%s' '%s'", scope_tui,
+                 sf->rank, fixtures, path);
+        out = sp_output_of(cmd, &st);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d: %s", st, out);
+        char head[128], def[128], num[16];
+        snprintf(head, sizeof head, "\nFunction: %s at line %u\n", sf->function, sf->def_line);
+        snprintf(def, sizeof def, "def %s(", sf->function);
+        snprintf(num, sizeof num, "%6u", sf->def_line);
+        ck_assert_msg(strstr(out, head), "rank %d: no \"%s\":\n%s", sf->rank, head + 1, out);
+        /* Its number, no figures (blanks), its text. */
+        char *row = line_with(out, def);
+        ck_assert_msg(row && !strncmp(row, num, strlen(num)) &&
+                          row + strlen(num) + strspn(row + strlen(num), " ") == strstr(row, def),
+                      "rank %d: no row %u of blanks and \"%s\":\n%s", sf->rank, sf->def_line, def,
+                      out);
+        free(row);
+        ck_assert_msg(!strstr(out, " at lines "), "%s", out);
+        free(out);
+    }
 
     snprintf(cmd, sizeof cmd, "'%s' lines --rank 7 '%s' 2>&1", scope_tui, path);
     out = sp_output_of(cmd, &st);
@@ -274,6 +318,11 @@ START_TEST(browser_lines_and_source_views) {
     ck_assert_msg(strstr(screen, " hits, ") && strstr(screen, " measured (exact)"), "%s", screen);
     row = line_with(screen, "total += i * i");
     ck_assert_msg(row && strstr(row, "    31 ") && strstr(row, "  3,000  "), "%s", screen);
+    free(row);
+    /* Named and listed from its def line, as line_profiler does. */
+    ck_assert_msg(strstr(screen, " work at line 28  "), "%s", screen);
+    row = line_with(screen, "def work(n):");
+    ck_assert_msg(row && strstr(row, "    28 "), "%s", screen);
     free(row);
     free(screen);
 }

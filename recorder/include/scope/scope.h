@@ -92,8 +92,10 @@ SCOPE_API void scope_count(const char *name, int64_t n);
  * ends).  The same as SCOPE_TRACE=phase:first-last, which this call
  * overrides.  A forked child counts its own entries from its first.  At
  * most $SCOPE_TRACE_EVENTS events (default 1048576) are kept; reaching that
- * ends the window early, and the log says so.  Returns 0, or -1 for a bad
- * argument, or once this process's window has opened (one a process). */
+ * ends the window early, and the log says so.  Callable before scope_init
+ * and from any thread after it.  Returns 0, or -1 for a bad argument, once
+ * this process's window has opened (one a process), or while another
+ * thread is in this call. */
 SCOPE_API int scope_trace_window(const char *phase, uint64_t first, uint64_t last);
 
 /* ---- hot lines ------------------------------------------------------------ */

@@ -30,6 +30,12 @@ static inline uint64_t rt_thread_trains(int i) {
 
 #define RT_TRACE_WORKERS 3  /* rt_trace: threads entering "work" without pause */
 #define RT_TRACE_STEPS   20 /* rt_trace: entries of "step" by the main thread */
+/* rt_trace api: scope_trace_window("step", FIRST, LAST) before step AFTER
+ * (0-based), WAIT_MS after the previous one; entries count from the call. */
+#define RT_TRACE_API_AFTER   3
+#define RT_TRACE_API_WAIT_MS 300
+#define RT_TRACE_API_FIRST   4
+#define RT_TRACE_API_LAST    12
 
 #define RT_EXIT_THREAD  "rt-exiting" /* its pthread name */
 #define RT_EXIT_STEPS   12           /* entries of "step" */

@@ -1,5 +1,8 @@
 /* Threads recording while a trace window opens and closes.  Usage:
- * rt_trace RUN_DIR (the window comes from SCOPE_TRACE, a phase "step").
+ * rt_trace RUN_DIR [api] (the window comes from SCOPE_TRACE, a phase "step";
+ * with "api", the main thread asks for it with scope_trace_window while
+ * the writer thread writes frames: RT_TRACE_API_FIRST..RT_TRACE_API_LAST
+ * of the steps after RT_TRACE_API_AFTER steps and RT_TRACE_API_WAIT_MS).
  *
  * RT_TRACE_WORKERS threads ("rt-worker") enter "work" and count "units" in
  * it without pause while the main thread enters "step" RT_TRACE_STEPS
@@ -13,6 +16,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <time.h>
 
 static atomic_int stop;
@@ -37,13 +41,21 @@ static void *worker(void *arg) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2 || scope_init(argv[1], "trace") != 0)
+    int api = argc == 3 && !strcmp(argv[2], "api");
+    if ((argc != 2 && !api) || scope_init(argv[1], "trace") != 0)
         return 2;
     pthread_t t[RT_TRACE_WORKERS];
     for (int i = 0; i < RT_TRACE_WORKERS; i++)
         if (pthread_create(&t[i], NULL, worker, NULL) != 0)
             return 3;
     for (int i = 0; i < RT_TRACE_STEPS; i++) {
+        if (api && i == RT_TRACE_API_AFTER) {
+            /* Frames are being written meanwhile: the window is armed
+             * while the writer thread reads it. */
+            nanosleep(&(struct timespec){0, RT_TRACE_API_WAIT_MS * 1000000L}, NULL);
+            if (scope_trace_window("step", RT_TRACE_API_FIRST, RT_TRACE_API_LAST) != 0)
+                return 4;
+        }
         SCOPE_PHASE("step") {
             SCOPE_PHASE("inner") {
                 spin_us(2000);
