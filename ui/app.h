@@ -61,6 +61,9 @@ typedef struct view_ops {
     /* Whether the view's build honours view.reverse, so I may turn the
      * order round; else I says the order is fixed. */
     int reversible;
+    /* Whether the process filter (app.focus_worker) changes what it
+     * shows: then it is built again when the filter changes. */
+    int narrowed;
 } view_ops;
 
 typedef struct view {
@@ -72,6 +75,7 @@ typedef struct view {
     long filter_matches; /* how many rows it matches */
     int sort;            /* the view's own sort order */
     int reverse;         /* the order turned round (smallest first, names Z to A) */
+    int stale;           /* built for another process filter: built again before it is used */
     void *priv;          /* the view's own state, set up by ops->init */
 } view;
 
@@ -159,6 +163,9 @@ void app_message(app *a, int is_error, const char *fmt, ...) __attribute__((form
 
 /* The process filter: SIZE_MAX clears it.  Switches to the phase tree. */
 void app_set_focus(app *a, size_t worker);
+/* Builds the view shown again if it was built for another process filter
+ * (view.stale); every key and every draw calls it first. */
+void app_fresh(app *a);
 
 /* Whether the process filter narrows that view (the phase tree, the hot
  * lines and the source), so its line shows above it. */

@@ -41,11 +41,11 @@ void text_view_release(view *v);
 int text_view_init(view *v, text_fill_fn fill);
 
 /* The view_ops of a prose view, given its init op. */
-#define TEXT_VIEW_OPS(init_op)                                                                     \
+#define TEXT_VIEW_OPS(init_op, ...)                                                                \
     {                                                                                              \
         .init = (init_op), .build = text_view_build, .draw = text_view_draw,                       \
         .row_text = text_view_row_text, .row_key = text_view_row_key,                              \
-        .release = text_view_release,                                                              \
+        .release = text_view_release, __VA_ARGS__                                                  \
     }
 
 #endif

@@ -129,4 +129,4 @@ static int gpu_init(view *v) {
     return text_view_init(v, fill_gpu);
 }
 
-const view_ops gpu_view_ops = TEXT_VIEW_OPS(gpu_init);
+const view_ops gpu_view_ops = TEXT_VIEW_OPS(gpu_init, .narrowed = 1);

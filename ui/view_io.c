@@ -259,4 +259,4 @@ static int io_init(view *v) {
     return text_view_init(v, fill_io);
 }
 
-const view_ops io_view_ops = TEXT_VIEW_OPS(io_init);
+const view_ops io_view_ops = TEXT_VIEW_OPS(io_init, .narrowed = 1);

@@ -614,6 +614,7 @@ static int lines_row_key(view *v, const list_row *r, char *buf, size_t cap) {
 }
 
 const view_ops lines_view_ops = {
+    .narrowed = 1,
     .init = lines_init,
     .build = lines_build,
     .draw = lines_draw,

@@ -775,6 +775,7 @@ static int phases_row_key(view *v, const list_row *r, char *buf, size_t cap) {
 }
 
 const view_ops phases_view_ops = {
+    .narrowed = 1,
     .init = phases_init,
     .build = phases_build,
     .draw = phases_draw,

@@ -480,6 +480,7 @@ static int source_row_key(view *v, const list_row *r, char *buf, size_t cap) {
 }
 
 const view_ops source_view_ops = {
+    .narrowed = 1,
     .init = source_init,
     .build = source_build,
     .draw = source_draw,
