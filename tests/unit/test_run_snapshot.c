@@ -132,6 +132,13 @@ static char *phase_io(run_model *m) {
     return s;
 }
 
+/* The two texts are the same; both are freed. */
+static void assert_same(char *a, char *b) {
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+}
+
 static int has_caveat(const run_model *m, enum run_caveat_kind kind, const char *words) {
     for (size_t i = 0; i < m->ncaveats; i++)
         if (m->caveats[i].kind == kind && strstr(m->caveats[i].text, words))
@@ -153,10 +160,7 @@ START_TEST(test_snapshot_read_equals_whole_read) {
         ck_assert_uint_eq(snap->workers[0].frames, 1); /* the exit snapshot alone */
         ck_assert_int_eq(snap->workers[0].end, RUN_END_EXIT);
         ck_assert_uint_gt(snap->workers[0].dropped, 0);
-        char *a = json(whole), *b = json(snap);
-        ck_assert_str_eq(a, b);
-        free(a);
-        free(b);
+        assert_same(json(whole), json(snap));
         run_free(whole);
         run_free(snap);
     }
@@ -181,11 +185,9 @@ START_TEST(test_snapshot_read_keeps_phase_io) {
             run_model *whole = load_with(run, 1, 1), *snap = load_with(run, 0, 1);
             ck_assert_uint_eq(snap->workers[0].frames, torn ? 4 : 1);
             ck_assert(has_caveat(snap, RUN_CAVEAT_RESOURCES, "bytes under each phase are exact"));
-            char *a = phase_io(whole), *b = phase_io(snap);
+            char *a = phase_io(whole);
             ck_assert_msg(strstr(a, "mcts ") && strstr(a, "forward "), "no sampled I/O: %s", a);
-            ck_assert_str_eq(a, b);
-            free(a);
-            free(b);
+            assert_same(a, phase_io(snap));
             run_free(whole);
             run_free(snap);
         }
@@ -282,10 +284,7 @@ START_TEST(test_truncated_tail_reads_from_the_snapshot) {
     ck_assert_uint_eq(snap->workers[0].frames, 4); /* 4 (the snapshot), 5, 6, 7 */
     ck_assert_int_eq(snap->workers[0].truncated, 1);
     ck_assert(has_caveat(snap, RUN_CAVEAT_TRUNCATED, "ends inside a frame"));
-    char *a = json(whole), *b = json(snap);
-    ck_assert_str_eq(a, b);
-    free(a);
-    free(b);
+    assert_same(json(whole), json(snap));
     run_free(whole);
     run_free(snap);
 }
