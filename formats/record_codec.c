@@ -1033,13 +1033,19 @@ static void dec_resource_batch(dec_ctx *c, scope_rec_resource_batch *r) {
             batch_set(&recs[i], col, v);
         }
     }
+    /* The entries the records claim must be those stated: checked before
+     * pointing into them, as there may be none (gpus NULL). */
     uint64_t total = 0;
     for (uint32_t i = 0; i < r->n && !b->bad; i++) {
+        if (recs[i].ngpus > ngpu - total) {
+            b->bad = 1;
+            break;
+        }
         recs[i].gpus = recs[i].ngpus ? gpus + total : NULL;
         total += recs[i].ngpus;
     }
     if (total != ngpu)
-        b->bad = 1; /* the entries the records claim are not those stated */
+        b->bad = 1;
     for (int col = 0; col < GPU_COLUMNS && !b->bad; col++) {
         unsigned shift = dec_shift(b);
         scope_gpu_figures *g = gpus;
