@@ -1103,6 +1103,8 @@ static int by_thread_then_time(const void *a, const void *b) {
  * source_resources.c, encode_batch): one RESOURCE_BATCH, each thread's
  * intervals together in time order. */
 static int write_batch(proc *p) {
+    if (!p->nbatch)
+        return 0;
     size_t g = 0;
     for (size_t i = 0; i < p->nbatch; i++) {
         p->batch[i].gpus = p->batch[i].ngpus ? p->batch_gpus + g : NULL;
@@ -1111,7 +1113,7 @@ static int write_batch(proc *p) {
     qsort(p->batch, p->nbatch, sizeof *p->batch, by_thread_then_time);
     scope_record r = {.type = SCOPE_REC_RESOURCE_BATCH};
     r.u.resource_batch = (scope_rec_resource_batch){(uint32_t)p->nbatch, p->batch};
-    int rc = p->nbatch ? add(p, &r) : 0;
+    int rc = add(p, &r);
     p->nbatch = p->nbatch_gpus = 0;
     return rc;
 }
