@@ -31,6 +31,7 @@
 #define _GNU_SOURCE
 #include "gen_run.h"
 #include "gen_series.h"
+#include "res_node_io.h"
 
 #include <scope/log_format.h>
 #include <scope/vec.h>
@@ -399,8 +400,10 @@ typedef struct proc {
     /* What a snapshot restates besides the aggregates (docs/format.md
      * 5.2.1): the resource series of the RESOURCE records written, the
      * marks written (the shutdown mark is the generator's only one) and the
-     * trace window, once written. */
+     * trace window, once written; the bytes of those records under each
+     * phase node (NODE_IO, 5.22), by the recorder's own table. */
     gen_series_set series;
+    rec_node_io node_io;
     int shutdown_marked, trace_written;
     scope_rec_mark shutdown;
     scope_rec_trace_window trace;
@@ -592,6 +595,7 @@ static void proc_free(proc *p) {
     p->plan = NULL;
     free(p->batch);
     free(p->batch_gpus);
+    rec_node_io_free(&p->node_io);
     p->batch = NULL;
     p->batch_gpus = NULL;
     p->cap_batch = p->cap_batch_gpus = 0;
@@ -1163,7 +1167,7 @@ static int add_resources(proc *p, uint64_t now) {
             .rss_peak = p->rss_peak,
             .dropped = p->res_dropped,
         };
-        if (batch_add(p, &r.u.resource) < 0)
+        if (batch_add(p, &r.u.resource) < 0 || rec_node_io_add(&p->node_io, &r.u.resource) < 0)
             return -1;
         gen_series_set_add(&p->series, &r.u.resource);
         for (int t = 0; t < p->nthreads && t < 2; t++) {
@@ -1184,7 +1188,7 @@ static int add_resources(proc *p, uint64_t now) {
                 .char_write = part[3],
                 .thread = p->threads[t].index,
             };
-            if (batch_add(p, &r.u.resource) < 0)
+            if (batch_add(p, &r.u.resource) < 0 || rec_node_io_add(&p->node_io, &r.u.resource) < 0)
                 return -1;
         }
         p->res_dropped = 0;
@@ -1263,8 +1267,9 @@ static int snapshot_thread(proc *p, const thread *t) {
 
 /* A snapshot frame at `now`, closed with the reason of the frame it
  * follows: the process, every string, thread, node, aggregate and counter,
- * the trace window, a MARK_STATE copy of each mark and each resource
- * series; no event.  What the regular frames send next does not change. */
+ * the trace window, a MARK_STATE copy of each mark, each resource series
+ * and the bytes under each phase node; no event.  What the regular frames send next does not
+ * change. */
 static int write_snapshot(proc *p, uint32_t reason, uint64_t now) {
     if (add_process(p) < 0)
         return -1;
@@ -1291,6 +1296,11 @@ static int write_snapshot(proc *p, uint32_t reason, uint64_t now) {
     for (int i = 0; i < p->series.n; i++) {
         r = (scope_record){.type = SCOPE_REC_RESOURCE_SERIES};
         r.u.resource_series = gen_series_record(&p->series.s[i]);
+        if (add(p, &r) < 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < p->node_io.n; i++) {
+        r = (scope_record){.type = SCOPE_REC_NODE_IO, .u.node_io = p->node_io.rows[i]};
         if (add(p, &r) < 0)
             return -1;
     }

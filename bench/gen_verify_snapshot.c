@@ -12,7 +12,9 @@
  *   aggregates with their whole histogram), the trace window, a MARK_STATE
  *   copy of every mark, and for every resource figure a RESOURCE_SERIES
  *   whose buckets equal the RESOURCE intervals before it recomputed here,
- *   bucket by bucket; it holds no event;
+ *   bucket by bucket, and for every phase node an interval named a
+ *   NODE_IO whose sums equal those intervals', thread and process records
+ *   apart; it holds no event;
  * - reading from the newest snapshot alone (scope_log_reader_seek) resolves
  *   every id and ends with the same aggregates as reading the whole log.
  */
@@ -60,6 +62,13 @@ typedef struct agg {
     scope_rec_phase_agg a;
 } agg;
 
+/* The sums of the intervals written so far that named one phase node,
+ * and whether the snapshot being read restated them. */
+typedef struct node_sums {
+    scope_rec_node_io want;
+    int seen;
+} node_sums;
+
 typedef struct snap_verifier {
     const char *path;
     FILE *out;
@@ -72,6 +81,8 @@ typedef struct snap_verifier {
     size_t nmarks, marks_cap, mark_copies;
     figure_points figs[GEN_SERIES_MAX];
     int nfigs, have_process;
+    node_sums *node_io; /* by node id */
+    uint32_t node_io_cap;
     /* the schedule */
     int prev_is_snap, prev_due, have_prev, snapshots;
     uint64_t snap_off, snap_seq, snap_size, snap_end, prev_off;
@@ -164,7 +175,26 @@ static figure_points *points_of(snap_verifier *v, uint32_t figure, uint32_t devi
     return &v->figs[v->nfigs++];
 }
 
+static void add_sums(scope_io_sums *s, const scope_rec_resource *r) {
+    s->intervals++;
+    if (r->present & SCOPE_RES_DISK_READ)
+        s->disk_read += r->disk_read;
+    if (r->present & SCOPE_RES_DISK_WRITE)
+        s->disk_write += r->disk_write;
+    if (r->present & SCOPE_RES_CHAR_READ)
+        s->char_read += r->char_read;
+    if (r->present & SCOPE_RES_CHAR_WRITE)
+        s->char_write += r->char_write;
+}
+
 static void on_resource(snap_verifier *v, const scope_rec_resource *r) {
+    if (!(v->node_io = gen_cover(v->node_io, &v->node_io_cap, r->node, sizeof *v->node_io))) {
+        problem(v, "out of memory");
+        return;
+    }
+    scope_rec_node_io *w = &v->node_io[r->node].want;
+    w->node = r->node;
+    add_sums(r->thread ? &w->thread : &w->process, r);
     gen_figure f[GEN_SERIES_MAX];
     int n = gen_series_figures(r, f);
     for (int i = 0; i < n; i++) {
@@ -236,6 +266,7 @@ static void on_event_frame_record(snap_verifier *v, const scope_record *r) {
         break;
     case SCOPE_REC_MARK_STATE:
     case SCOPE_REC_RESOURCE_SERIES:
+    case SCOPE_REC_NODE_IO:
         problem(v, "%s record outside a snapshot", scope_rec_type_name(r->type));
         break;
     default:
@@ -290,6 +321,31 @@ static void check_series(snap_verifier *v, const scope_rec_resource_series *s) {
         problem(v, "series of figure %u: %zu intervals past its last bucket", s->figure, fp->n - k);
 }
 
+static int same_sums(const scope_io_sums *a, const scope_io_sums *b) {
+    return a->intervals == b->intervals && a->disk_read == b->disk_read &&
+           a->disk_write == b->disk_write && a->char_read == b->char_read &&
+           a->char_write == b->char_write;
+}
+
+/* A NODE_IO record holds the sums of the intervals before it that named its node. */
+static void check_node_io(snap_verifier *v, const scope_rec_node_io *r) {
+    node_sums *n = r->node < v->node_io_cap ? &v->node_io[r->node] : NULL;
+    if (!n || !(n->want.thread.intervals | n->want.process.intervals)) {
+        problem(v, "NODE_IO of node %u that no interval named", r->node);
+        return;
+    }
+    if (n->seen)
+        problem(v, "two NODE_IO records of node %u", r->node);
+    n->seen = 1;
+    if (!same_sums(&n->want.thread, &r->thread) || !same_sums(&n->want.process, &r->process))
+        problem(v,
+                "NODE_IO of node %u: threads %" PRIu64 " intervals %" PRIu64
+                " bytes char read, process %" PRIu64 " intervals; the intervals give %" PRIu64
+                ", %" PRIu64 ", %" PRIu64,
+                r->node, r->thread.intervals, r->thread.char_read, r->process.intervals,
+                n->want.thread.intervals, n->want.thread.char_read, n->want.process.intervals);
+}
+
 static void on_snapshot_record(snap_verifier *v, const scope_record *r) {
     switch (r->type) {
     case SCOPE_REC_PROCESS:
@@ -337,6 +393,9 @@ static void on_snapshot_record(snap_verifier *v, const scope_record *r) {
     case SCOPE_REC_RESOURCE_SERIES:
         check_series(v, &r->u.resource_series);
         break;
+    case SCOPE_REC_NODE_IO:
+        check_node_io(v, &r->u.node_io);
+        break;
     default:
         problem(v, "%s record in a snapshot", scope_rec_type_name(r->type));
     }
@@ -363,6 +422,12 @@ static void end_snapshot(snap_verifier *v) {
             problem(v, "snapshot lacks the series of figure %u device %u", v->figs[i].figure,
                     v->figs[i].device);
         v->figs[i].seen = 0;
+    }
+    for (uint32_t i = 0; i < v->node_io_cap; i++) {
+        node_sums *n = &v->node_io[i];
+        if ((n->want.thread.intervals | n->want.process.intervals) && !n->seen)
+            problem(v, "snapshot lacks the NODE_IO of node %u", i);
+        n->seen = 0;
     }
 }
 
@@ -562,6 +627,7 @@ int gen_verify_snapshots(const char *path, FILE *out) {
     free_keyed(&v.counters);
     free_keyed(&v.traces);
     free(v.aggs);
+    free(v.node_io);
     free(v.marks);
     for (int i = 0; i < v.nfigs; i++)
         free(v.figs[i].p);

@@ -165,6 +165,20 @@ static void enc_trace_window(enc_buf *b, const scope_rec_trace_window *r) {
     enc_u64(b, r->lost);
 }
 
+static void enc_io_sums(enc_buf *b, const scope_io_sums *r) {
+    enc_u64(b, r->intervals);
+    enc_u64(b, r->disk_read);
+    enc_u64(b, r->disk_write);
+    enc_u64(b, r->char_read);
+    enc_u64(b, r->char_write);
+}
+
+static void enc_node_io(enc_buf *b, const scope_rec_node_io *r) {
+    enc_u64(b, r->node);
+    enc_io_sums(b, &r->thread);
+    enc_io_sums(b, &r->process);
+}
+
 static void enc_trace_counts(enc_buf *b, const scope_rec_trace_counts *r) {
     enc_u64(b, r->thread);
     enc_u64(b, r->n);
@@ -849,6 +863,20 @@ static void dec_trace_window(dec_ctx *c, scope_rec_trace_window *r) {
     r->lost = dec_u64(b);
 }
 
+static void dec_io_sums(dec_buf *b, scope_io_sums *r) {
+    r->intervals = dec_u64(b);
+    r->disk_read = dec_u64(b);
+    r->disk_write = dec_u64(b);
+    r->char_read = dec_u64(b);
+    r->char_write = dec_u64(b);
+}
+
+static void dec_node_io(dec_ctx *c, scope_rec_node_io *r) {
+    r->node = dec_u32(&c->b);
+    dec_io_sums(&c->b, &r->thread);
+    dec_io_sums(&c->b, &r->process);
+}
+
 static void dec_trace_counts(dec_ctx *c, scope_rec_trace_counts *r) {
     dec_buf *b = &c->b;
     r->thread = dec_u32(b);
@@ -1005,13 +1033,19 @@ static void dec_resource_batch(dec_ctx *c, scope_rec_resource_batch *r) {
             batch_set(&recs[i], col, v);
         }
     }
+    /* The entries the records claim must be those stated: checked before
+     * pointing into them, as there may be none (gpus NULL). */
     uint64_t total = 0;
     for (uint32_t i = 0; i < r->n && !b->bad; i++) {
+        if (recs[i].ngpus > ngpu - total) {
+            b->bad = 1;
+            break;
+        }
         recs[i].gpus = recs[i].ngpus ? gpus + total : NULL;
         total += recs[i].ngpus;
     }
     if (total != ngpu)
-        b->bad = 1; /* the entries the records claim are not those stated */
+        b->bad = 1;
     for (int col = 0; col < GPU_COLUMNS && !b->bad; col++) {
         unsigned shift = dec_shift(b);
         scope_gpu_figures *g = gpus;

@@ -16,7 +16,8 @@
  *               GPU drain through a CUDA the program loaded), exit_line
  *               (where the run went, said at exit on a terminal), launchers
  *               (which launcher started the process: the table),
- *               res_series (a resource figure's fixed-size series)
+ *               res_series (a resource figure's fixed-size series),
+ *               res_node_io (the bytes of resource intervals per phase node)
  *   threads     thread: per-thread recording state, sequence counters;
  *               thread_io: a thread's reads of its own I/O counters;
  *               trace: the trace window's settings, state and events

@@ -32,7 +32,11 @@
  * those (RESOURCE_SERIES) and no RESOURCE records, which wait for the frame
  * after.  So the series of a snapshot hold exactly the intervals of the
  * frames before it.  Thread records have no series: what they add, the
- * bytes under each phase, a series of time buckets cannot keep.
+ * bytes under each phase, a series of time buckets cannot keep.  Instead
+ * every record, of a thread or the process, is folded into a table of the
+ * bytes under each phase node (res_node_io.h), which snapshots carry as
+ * NODE_IO records: a reader starting at one still puts every interval's
+ * bytes before it under the phase they were moved in.
  */
 #define _GNU_SOURCE
 #include "source_resources.h"
@@ -43,6 +47,7 @@
 #include "frame.h"
 #include "gpu_nvml.h"
 #include "io_counters.h"
+#include "res_node_io.h"
 #include "res_series.h"
 #include "thread.h"
 #include "thread_io.h"
@@ -128,6 +133,8 @@ static struct {
     gpu_series *gpu_series;
     unsigned ngpu_series;
     int series_nomem; /* a series could not be allocated: none is written */
+    /* Every record's bytes by phase node, thread and process records apart. */
+    rec_node_io node_io;
 } smp = {.self_fd = -1, .writer_fd = -1, .status_fd = -1};
 
 /* ---- reading the counters ---------------------------------------------------- */
@@ -577,8 +584,10 @@ static void add_series(const rec_frame_ctx *f, const rec_series *s, uint32_t fig
     rec_frame_add(f, &rec);
 }
 
-/* A snapshot's records: every series, and none of the pending intervals,
- * which go into the next frame. */
+/* A snapshot's records: every series, then the bytes under each phase
+ * node, and none of the pending intervals, which go into the next frame.
+ * A table short of some intervals is not written: its rows would pass for
+ * the whole truth. */
 static void encode_snapshot(const rec_frame_ctx *f) {
     if (smp.series_nomem)
         return;
@@ -588,11 +597,19 @@ static void encode_snapshot(const rec_frame_ctx *f) {
         for (unsigned k = 0; k < GPU_FIGURES; k++)
             add_series(f, smp.gpu_series[i].fig[k], SCOPE_SERIES_GPU_BUSY + k,
                        smp.gpu_series[i].index);
+    if (smp.node_io.nomem)
+        return;
+    for (uint32_t i = 0; i < smp.node_io.n; i++) {
+        scope_record rec = {.type = SCOPE_REC_NODE_IO};
+        rec.u.node_io = smp.node_io.rows[i];
+        rec_frame_add(f, &rec);
+    }
 }
 
 /* Emptied, not freed: a forked child resets them from the fork handler. */
 static void forget_series(void) {
     smp.series_nomem = 0;
+    rec_node_io_clear(&smp.node_io);
     for (unsigned k = 0; k < PROC_FIGURES; k++)
         if (smp.series[k])
             rec_series_init(smp.series[k], rec_cfg.sample_interval_ns);
@@ -622,6 +639,7 @@ static void encode_batch(const rec_frame_ctx *f) {
         g += r->ngpus;
         if (!r->thread)
             fold_record(r);
+        rec_node_io_add(&smp.node_io, r);
     }
     scope_rec_resource *recs = smp.pending;
     if (smp.cap_by_thread < smp.npending) {

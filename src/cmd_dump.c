@@ -290,6 +290,21 @@ static void dump_trace_counts(FILE *f, const scope_rec_trace_counts *r) {
     fputc('\n', f);
 }
 
+static void put_io_sums(FILE *f, const char *who, const scope_io_sums *s) {
+    fprintf(f,
+            " %s %" PRIu64 " intervals disk %" PRIu64 "r/%" PRIu64 "w char %" PRIu64 "r/%" PRIu64
+            "w",
+            who, s->intervals, s->disk_read, s->disk_write, s->char_read, s->char_write);
+}
+
+static void dump_node_io(FILE *f, const scope_rec_node_io *r) {
+    fprintf(f, "  NODE_IO node %" PRIu32 ":", r->node);
+    put_io_sums(f, "threads", &r->thread);
+    fputc(',', f);
+    put_io_sums(f, "process", &r->process);
+    fputc('\n', f);
+}
+
 /* The batch's line, then each of its intervals as a RESOURCE record's. */
 static void dump_resource_batch(FILE *f, const scope_rec_resource_batch *r) {
     fprintf(f, "  RESOURCE_BATCH of %" PRIu32 " interval%s\n", r->n, r->n == 1 ? "" : "s");

@@ -66,8 +66,9 @@ static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res
          * says up to when, per process). */
         snprintf(title, sizeof title,
                  "  (%s of them known from snapshot series only: totals exact, sparklines and "
-                 "peaks there approximate, their bytes in no phase)\n",
-                 fmt_ucount(n, sizeof n, res->series_intervals));
+                 "peaks there approximate, %s)\n",
+                 fmt_ucount(n, sizeof n, res->series_intervals),
+                 res->series_no_node_io ? "their bytes in no phase" : "bytes per phase exact");
         text_dim(f, st, title);
     }
     text_rule(f, st);

@@ -460,6 +460,35 @@ int res_proc_add_series(res_proc **pp, const scope_rec_resource_series *s, size_
     return 0;
 }
 
+int res_proc_add_node_io(res_proc **pp, const scope_rec_node_io *r, size_t n) {
+    if (!n)
+        return 0;
+    if (!*pp && !(*pp = calloc(1, sizeof **pp)))
+        return -1;
+    res_proc *p = *pp;
+    for (size_t i = 0; i < n; i++) {
+        res_node_io *io = node_io(p, r[i].node);
+        if (!io)
+            return -1;
+        const scope_io_sums *t = &r[i].thread, *q = &r[i].process;
+        p->thread_records += t->intervals;
+        p->t_disk_read += t->disk_read;
+        p->t_disk_write += t->disk_write;
+        p->t_char_read += t->char_read;
+        p->t_char_write += t->char_write;
+        io->disk_read += t->disk_read;
+        io->disk_write += t->disk_write;
+        io->char_read += t->char_read;
+        io->char_write += t->char_write;
+        io->p_disk_read += q->disk_read;
+        io->p_disk_write += q->disk_write;
+        io->p_char_read += q->char_read;
+        io->p_char_write += q->char_write;
+    }
+    p->series.node_io += n;
+    return 0;
+}
+
 void res_proc_free(res_proc *p) {
     if (!p)
         return;

@@ -21,8 +21,11 @@
  * through res_proc_add_series, which keeps the totals exact (sums of bytes
  * and CPU time, the largest RSS) but places each series bucket whole, so
  * the sparkline and the peak rates before the snapshot are approximate
- * (a bucket's mean, its largest interval over the mean length), and no
- * bytes before it reach a phase.  `series` says how much came that way.
+ * (a bucket's mean, its largest interval over the mean length).  The
+ * bytes before it reach their phases through the snapshot's NODE_IO
+ * records (5.22, res_proc_add_node_io), exactly; a snapshot without them
+ * (its writer ran out of memory) leaves those bytes in no phase.  `series`
+ * says how much came that way.
  */
 #ifndef SCOPE_RES_PROC_H
 #define SCOPE_RES_PROC_H
@@ -92,7 +95,10 @@ typedef struct res_from_series {
     uint64_t sampled_ns;    /* their summed length */
     uint64_t until_wall_ns; /* the snapshot's wall time: the series end before it */
     uint64_t bucket_ns;     /* their coarsest bucket width */
-    uint64_t disk_read, disk_write, char_read, char_write; /* in no phase's figures */
+    /* Their bytes: under their phases when the snapshot's NODE_IO records
+     * were folded (node_io), in no phase's figures when not. */
+    uint64_t disk_read, disk_write, char_read, char_write;
+    uint64_t node_io; /* NODE_IO records folded */
 } res_from_series;
 
 typedef struct res_proc {
@@ -127,6 +133,13 @@ int res_proc_add(res_proc **p, const scope_rec_resource *r, uint64_t start_wall_
  * of memory. */
 int res_proc_add_series(res_proc **p, const scope_rec_resource_series *s, size_t n,
                         uint64_t frame_mono_ns, uint64_t frame_wall_ns);
+
+/* The NODE_IO records of the snapshot frame a read began at (n of them),
+ * after its series (res_proc_add_series): the bytes the intervals before
+ * it put under each phase node, and the thread records' totals, exactly as
+ * reading those intervals would have given them.  Returns 0, or -1 when
+ * out of memory. */
+int res_proc_add_node_io(res_proc **p, const scope_rec_node_io *r, size_t n);
 
 void res_proc_free(res_proc *p);
 

@@ -279,11 +279,13 @@ static void resource_series(caveat_list *l, size_t i, const worker_log *log) {
     add(l, RUN_CAVEAT_RESOURCES, i,
         "its resource figures up to %s (%s intervals) come from the snapshot's series, "
         "not its 1 Hz samples: totals exact, but the time series and peak rates there are "
-        "approximate (buckets of %s, each shown as its mean), and none of those bytes is "
-        "attributed to a phase",
+        "approximate (buckets of %s, each shown as its mean)%s",
         fmt_wall(when, sizeof when, p->series.until_wall_ns),
         fmt_ucount(n, sizeof n, p->series.intervals),
-        fmt_duration(width, sizeof width, (double)p->series.bucket_ns));
+        fmt_duration(width, sizeof width, (double)p->series.bucket_ns),
+        p->series.node_io ? "; the bytes under each phase are exact (the snapshot's NODE_IO)"
+                          : ", and none of those bytes is attributed to a phase (the snapshot "
+                            "holds no NODE_IO)");
 }
 
 int run_caveat_append(run_model *m, arena *mem, enum run_caveat_kind kind, size_t worker,

@@ -123,13 +123,16 @@ static void on_resource(worker_log *log, const scope_rec_resource *r, const scop
     log->w.res = log->res;
 }
 
-/* The series of the snapshot frame a read began at (worker_log.h,
- * snapshot_mono_ns): copies, folded in once the frame is read.  Those of
- * later snapshots are left: the RESOURCE records read since hold the same
- * intervals exactly.  A read from the start ignores them all. */
+/* The series and NODE_IO records of the snapshot frame a read began at
+ * (worker_log.h, snapshot_mono_ns): copies, folded in once the frame is
+ * read.  Those of later snapshots are left: the RESOURCE records read
+ * since hold the same intervals exactly.  A read from the start ignores
+ * them all. */
 typedef struct series_batch {
     scope_rec_resource_series *s;
     size_t n, cap;
+    scope_rec_node_io *io; /* its NODE_IO records, folded after the series */
+    size_t nio, cap_io;
 } series_batch;
 
 static void keep_series(worker_log *log, series_batch *sb, const scope_rec_resource_series *r) {
@@ -144,9 +147,19 @@ static void keep_series(worker_log *log, series_batch *sb, const scope_rec_resou
     sb->s[sb->n++].buckets = b;
 }
 
-static void fold_series(worker_log *log, series_batch *sb, const scope_rec_frame *fr) {
-    if (res_proc_add_series(&log->res, sb->s, sb->n, fr->mono_ns, fr->wall_ns) < 0)
+static void keep_node_io(worker_log *log, series_batch *sb, const scope_rec_node_io *r) {
+    if (SCOPE_VEC_RESERVE(sb->io, sb->cap_io, sb->nio + 1) < 0) {
         log->nomem = 1;
+        return;
+    }
+    sb->io[sb->nio++] = *r;
+}
+
+static void fold_series(worker_log *log, series_batch *sb, const scope_rec_frame *fr) {
+    if (res_proc_add_series(&log->res, sb->s, sb->n, fr->mono_ns, fr->wall_ns) < 0 ||
+        res_proc_add_node_io(&log->res, sb->io, sb->nio) < 0)
+        log->nomem = 1;
+    free(sb->io);
     log->w.res = log->res;
     for (size_t i = 0; i < sb->n; i++)
         free((void *)sb->s[i].buckets);
@@ -248,6 +261,10 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
             case SCOPE_REC_RESOURCE_SERIES:
                 if (from_series)
                     keep_series(log, &sb, &rec.u.resource_series);
+                break;
+            case SCOPE_REC_NODE_IO:
+                if (from_series)
+                    keep_node_io(log, &sb, &rec.u.node_io);
                 break;
             default: /* trace events: read by export --format chrome (log_trace.c) */
                 break;

@@ -149,10 +149,11 @@ static void add_no_phase(run_res *r, const res_proc *p) {
         cr += by_thread ? n->char_read : n->p_char_read;
         cw += by_thread ? n->char_write : n->p_char_write;
     }
-    /* The bytes a snapshot's series summarize reached no phase and are no
-     * phase's either: the series keep no nodes (res_proc.h). */
+    /* The bytes a snapshot's series summarize reached no phase when it
+     * had no NODE_IO records, and are no phase's either (res_proc.h). */
     const res_from_series *fs = &p->series;
-    dr += fs->disk_read, dw += fs->disk_write, cr += fs->char_read, cw += fs->char_write;
+    if (!fs->node_io)
+        dr += fs->disk_read, dw += fs->disk_write, cr += fs->char_read, cw += fs->char_write;
     uint64_t dr_np = p->disk_read > dr ? p->disk_read - dr : 0;
     uint64_t cr_np = p->char_read > cr ? p->char_read - cr : 0;
     r->no_phase.disk_read += dr_np;
@@ -178,10 +179,13 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
         r->intervals += p->intervals;
         r->dropped += p->dropped;
         r->series_intervals += p->series.intervals;
-        r->series_io.disk_read += p->series.disk_read;
-        r->series_io.disk_write += p->series.disk_write;
-        r->series_io.char_read += p->series.char_read;
-        r->series_io.char_write += p->series.char_write;
+        if (p->series.intervals && !p->series.node_io) {
+            r->series_no_node_io++;
+            r->series_io.disk_read += p->series.disk_read;
+            r->series_io.disk_write += p->series.disk_write;
+            r->series_io.char_read += p->series.char_read;
+            r->series_io.char_write += p->series.char_write;
+        }
         if ((double)p->sampled_ns / 1e9 > r->sampled_s)
             r->sampled_s = (double)p->sampled_ns / 1e9;
         r->io.disk_read += p->disk_read;

@@ -56,9 +56,12 @@ typedef struct run_res {
     uint64_t dropped;   /* intervals dropped because counters could not be read */
     double sampled_s;   /* the longest time one process was sampled, s */
     /* Of the intervals, those known only from a snapshot's series
-     * (res_proc.h): their time series and peaks are approximate and their
-     * bytes reach no phase; series_io is those bytes. */
+     * (res_proc.h): their time series and peaks are approximate.  Their
+     * bytes reach their phases through the snapshot's NODE_IO records;
+     * those of the series_no_node_io processes whose snapshot had none
+     * reach no phase, and series_io is those bytes. */
     uint64_t series_intervals;
+    size_t series_no_node_io;
     run_res_io series_io;
 
     run_res_io io;

@@ -209,8 +209,9 @@ static void sampled_block(text_lines *t, const run_model *m, const run_role *r,
     if (res->series_intervals)
         text_add(t, TH_DIM, 2,
                  "  (%s of them known from snapshot series only: totals exact, sparklines and "
-                 "peaks there approximate, their bytes in no phase)",
-                 fmt_ucount(a, sizeof a, res->series_intervals));
+                 "peaks there approximate, %s)",
+                 fmt_ucount(a, sizeof a, res->series_intervals),
+                 res->series_no_node_io ? "their bytes in no phase" : "bytes per phase exact");
     uint32_t pr = res->present;
     sampled_layer(t, m, r->workers, r->nprocs, "Read (from disk)", RUN_RES_DISK_READ,
                   res->io.disk_read, res->disk_read_per_s, res->disk_read_peak,

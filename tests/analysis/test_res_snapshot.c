@@ -6,8 +6,9 @@
  * whole, and a copy holding only the file header and the frames from the
  * series on read as a reader that starts at that snapshot reads it
  * (worker_log.snapshot_mono_ns), give the same bytes, CPU time, RSS and
- * intervals; the second says its figures before the snapshot are
- * approximate and that none of their bytes reached a phase.
+ * intervals, and the same bytes under each phase node (the snapshot's
+ * NODE_IO records); the second says its time series before the snapshot
+ * is approximate and its bytes per phase exact.
  */
 #define _GNU_SOURCE
 #include "an_util.h"
@@ -103,6 +104,13 @@ static uint64_t bucket_char_write(const res_proc *p) {
     return s;
 }
 
+static int same_node_io(const res_node_io *x, const res_node_io *y) {
+    return x->disk_read == y->disk_read && x->disk_write == y->disk_write &&
+           x->char_read == y->char_read && x->char_write == y->char_write &&
+           x->p_disk_read == y->p_disk_read && x->p_disk_write == y->p_disk_write &&
+           x->p_char_read == y->p_char_read && x->p_char_write == y->p_char_write;
+}
+
 /* Runs an_series into a new run directory; gives its log (relative to the
  * run, and whole) and where the first series frame is. */
 static void run_series(char *run, size_t run_cap, char *rel, size_t rel_cap, char *path,
@@ -159,15 +167,33 @@ START_TEST(test_snapshot_gives_the_whole_logs_totals) {
     ck_assert_uint_ge(b->series.char_write, 40 * 32 * KIB);
     ck_assert_uint_lt(b->series.char_write, written);
 
-    /* The phases: the whole log puts write_a's bytes under it; the cut one
-     * has none of them under any phase, nor under "no phase". */
-    uint64_t a_nodes = 0, b_nodes = 0;
+    /* The phases: both put write_a's bytes under it, the cut one through
+     * the snapshot's NODE_IO records; node by node, thread and process
+     * records alike, the same as the whole log. */
+    uint64_t a_nodes = 0;
     for (size_t i = 0; i < a->nnodes; i++)
         a_nodes += a->nodes[i].char_write;
-    for (size_t i = 0; i < b->nnodes; i++)
-        b_nodes += b->nodes[i].char_write;
     ck_assert_uint_eq(a_nodes, written);
-    ck_assert_uint_eq(b_nodes + b->series.char_write, written);
+    ck_assert_uint_gt(b->series.node_io, 0);
+    ck_assert_uint_eq(b->nnodes, a->nnodes);
+    for (size_t i = 0; i < a->nnodes; i++) {
+        const res_node_io *x = &a->nodes[i], *y = NULL;
+        for (size_t k = 0; k < b->nnodes; k++)
+            if (b->nodes[k].node == x->node)
+                y = &b->nodes[k];
+        ck_assert_msg(y != NULL, "node %u missing from the snapshot's read", x->node);
+        ck_assert_msg(same_node_io(x, y),
+                      "node %u: char_write %llu p_char_write %llu whole, %llu %llu from the "
+                      "snapshot",
+                      x->node, (unsigned long long)x->char_write,
+                      (unsigned long long)x->p_char_write, (unsigned long long)y->char_write,
+                      (unsigned long long)y->p_char_write);
+    }
+    ck_assert_uint_eq(b->thread_records, a->thread_records);
+    ck_assert_uint_eq(b->t_disk_read, a->t_disk_read);
+    ck_assert_uint_eq(b->t_disk_write, a->t_disk_write);
+    ck_assert_uint_eq(b->t_char_read, a->t_char_read);
+    ck_assert_uint_eq(b->t_char_write, a->t_char_write);
 
     worker_log_release(&whole);
     worker_log_release(&snap);
@@ -204,25 +230,25 @@ START_TEST(test_series_count_once_and_say_so) {
         if (m.caveats[i].kind == RUN_CAVEAT_RESOURCES) {
             found++;
             ck_assert_msg(strstr(m.caveats[i].text, "approximate") &&
-                              strstr(m.caveats[i].text, "attributed to a phase"),
+                              strstr(m.caveats[i].text, "bytes under each phase are exact"),
                           "%s", m.caveats[i].text);
         }
     ck_assert_uint_eq(found, 1);
-    /* The report's figures: the series' bytes are in the totals and in no
-     * phase, not in "(no phase open)" either, which holds only the bytes
-     * of intervals after the snapshot that began with no phase open. */
+    /* The report's figures: the series' bytes are in the totals and, by
+     * the snapshot's NODE_IO, in the phases that moved them, so "(no
+     * phase open)" holds what it holds reading the whole log. */
     size_t which = 0;
     run_res *rr = run_res_of(&m, &which, 1);
     ck_assert_ptr_nonnull(rr);
     ck_assert_uint_eq(rr->series_intervals, snap.res->series.intervals);
-    ck_assert_uint_eq(rr->series_io.char_write, snap.res->series.char_write);
+    ck_assert_uint_eq(rr->series_no_node_io, 0);
+    ck_assert_uint_eq(rr->series_io.char_write, 0);
     ck_assert_uint_eq(rr->io.char_write, whole.res->char_write);
     uint64_t in_phases = 0;
-    for (size_t i = 0; i < snap.res->nnodes; i++)
-        if (snap.res->nodes[i].node)
-            in_phases += snap.res->nodes[i].char_write;
-    ck_assert_uint_eq(rr->no_phase.char_write,
-                      whole.res->char_write - snap.res->series.char_write - in_phases);
+    for (size_t i = 0; i < whole.res->nnodes; i++)
+        if (whole.res->nodes[i].node)
+            in_phases += whole.res->nodes[i].char_write;
+    ck_assert_uint_eq(rr->no_phase.char_write, whole.res->char_write - in_phases);
     run_res_free(rr);
     run_caveats_free(&m);
     arena_free(&mem);

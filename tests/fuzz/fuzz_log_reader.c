@@ -321,6 +321,19 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
             mix(h, rec->u.open.phases[i].start_ns);
         }
         break;
+    case SCOPE_REC_NODE_IO: {
+        const scope_rec_node_io *n = &rec->u.node_io;
+        const scope_io_sums *sums[2] = {&n->thread, &n->process};
+        mix(h, n->node);
+        for (int i = 0; i < 2; i++) {
+            mix(h, sums[i]->intervals);
+            mix(h, sums[i]->disk_read);
+            mix(h, sums[i]->disk_write);
+            mix(h, sums[i]->char_read);
+            mix(h, sums[i]->char_write);
+        }
+        break;
+    }
     case SCOPE_REC_TRACE_WINDOW:
         mix(h, rec->u.trace_window.phase);
         mix(h, rec->u.trace_window.first);

@@ -266,6 +266,29 @@ static void fill_resource_series(scope_rec_resource_series *r, unsigned variant)
     }
 }
 
+/* NODE_IO: 0, an hour of a learner's phase; 1, every field at its
+ * largest; 2, all zero (node 0, nothing moved); 3, process records only. */
+static void fill_node_io(scope_rec_node_io *r, unsigned variant) {
+    switch (variant) {
+    case 0:
+        *r = (scope_rec_node_io){7,
+                                 {3600, 1ull << 33, 5ull << 30, 3ull << 34, 5ull << 30},
+                                 {3597, 1ull << 32, 4ull << 30, 3ull << 33, 9ull << 29}};
+        break;
+    case 1:
+        *r = (scope_rec_node_io){UINT32_MAX,
+                                 {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX},
+                                 {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}};
+        break;
+    case 2:
+        *r = (scope_rec_node_io){0};
+        break;
+    default:
+        *r = (scope_rec_node_io){3, {0}, {12, 0, 0, 4096, 1}};
+        break;
+    }
+}
+
 static void fill_resource(scope_rec_resource *r, unsigned variant) {
     /* Two devices: the second without this run's share, as when NVML's
      * accounting mode is off. */
@@ -741,6 +764,9 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     case SCOPE_REC_RESOURCE_SERIES:
         fill_resource_series(&rec->u.resource_series, variant);
         return 0;
+    case SCOPE_REC_NODE_IO:
+        fill_node_io(&rec->u.node_io, variant);
+        return 0;
     case SCOPE_REC_MARK_STATE: {
         scope_record m;
         log_sample_record(&m, SCOPE_REC_MARK, variant);
@@ -1141,6 +1167,21 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         }
         break;
     }
+    case SCOPE_REC_NODE_IO: {
+        const scope_rec_node_io *x = &a->u.node_io, *y = &b->u.node_io;
+        CMP_U(node);
+        CMP_U(thread.intervals);
+        CMP_U(thread.disk_read);
+        CMP_U(thread.disk_write);
+        CMP_U(thread.char_read);
+        CMP_U(thread.char_write);
+        CMP_U(process.intervals);
+        CMP_U(process.disk_read);
+        CMP_U(process.disk_write);
+        CMP_U(process.char_read);
+        CMP_U(process.char_write);
+        break;
+    }
     case SCOPE_REC_TRACE_COUNTS: {
         const scope_rec_trace_counts *x = &a->u.trace_counts, *y = &b->u.trace_counts;
         CMP_U(thread);
@@ -1273,6 +1314,7 @@ typedef struct sample_state {
     unsigned nmarks;
     sample_series series[SAMPLE_SERIES];
     unsigned nseries;
+    scope_rec_node_io node_io[NNODES + 1]; /* by node id: the intervals' bytes, for NODE_IO */
 } sample_state;
 
 static int add(scope_log_writer *w, const scope_record *rec) {
@@ -1564,6 +1606,19 @@ static void fold(sample_state *st, uint32_t figure, uint32_t device, uint64_t st
     x->samples_total++;
 }
 
+static void fold_node_io(sample_state *st, const scope_rec_resource *r) {
+    if (r->node > NNODES)
+        return;
+    scope_rec_node_io *n = &st->node_io[r->node];
+    scope_io_sums *s = r->thread ? &n->thread : &n->process;
+    n->node = r->node;
+    s->intervals++;
+    s->disk_read += r->present & SCOPE_RES_DISK_READ ? r->disk_read : 0;
+    s->disk_write += r->present & SCOPE_RES_DISK_WRITE ? r->disk_write : 0;
+    s->char_read += r->present & SCOPE_RES_CHAR_READ ? r->char_read : 0;
+    s->char_write += r->present & SCOPE_RES_CHAR_WRITE ? r->char_write : 0;
+}
+
 static void fold_resource(sample_state *st, const scope_rec_resource *r, uint64_t start_mono) {
     static const struct {
         uint32_t bit, figure;
@@ -1646,6 +1701,7 @@ static int write_resources(scope_log_writer *w, sample_state *st, unsigned seed,
         r->ngpus = ngpus;
         r->gpus = ngpus ? gpus : NULL;
         fold_resource(st, r, start_mono);
+        fold_node_io(st, r);
     }
     scope_record rec;
     memset(&rec, 0, sizeof rec);
@@ -1853,6 +1909,16 @@ static int write_snapshot(scope_log_writer *w, sample_state *st, unsigned seed, 
         rec.type = SCOPE_REC_RESOURCE_SERIES;
         rec.u.resource_series = (scope_rec_resource_series){
             0, x->figure, x->device, start_mono, x->bucket_ns, x->samples_total, n, b};
+        if ((rc = add(w, &rec)) < 0)
+            return rc;
+    }
+    for (unsigned i = 0; i <= NNODES; i++) {
+        const scope_rec_node_io *n = &st->node_io[i];
+        if (!n->thread.intervals && !n->process.intervals)
+            continue;
+        memset(&rec, 0, sizeof rec);
+        rec.type = SCOPE_REC_NODE_IO;
+        rec.u.node_io = *n;
         if ((rc = add(w, &rec)) < 0)
             return rc;
     }

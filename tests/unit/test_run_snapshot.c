@@ -8,6 +8,7 @@
 #include "report_json.h"
 #include "run_load.h"
 #include "run_model.h"
+#include "run_resources.h"
 #include "unit_util.h"
 
 #include <scope/log_format.h>
@@ -43,14 +44,18 @@ static void new_run(const char *tag, char *run, size_t runcap, char *log, size_t
     snprintf(log, logcap, "%s/w_20260813T2241-471c94_40005_0000abcd.scope", p);
 }
 
-static run_model *load(const char *run, int read_all) {
+static run_model *load_with(const char *run, int read_all, int samples) {
     /* Sample logs are small: from their snapshot whatever their size. */
     run_options opt = {
-        .threads = 1, .no_samples = 1, .read_all = read_all, .snapshot_min_bytes = 1};
+        .threads = 1, .no_samples = !samples, .read_all = read_all, .snapshot_min_bytes = 1};
     run_model *m = NULL;
     char msg[512] = "";
     ck_assert_msg(run_load(run, &opt, &m, msg, sizeof msg) == RUN_OK, "%s", msg);
     return m;
+}
+
+static run_model *load(const char *run, int read_all) {
+    return load_with(run, read_all, 0);
 }
 
 /* Every phase of every role: name, count, total, CPU time, histogram
@@ -95,6 +100,45 @@ static char *json(run_model *m) {
     return s;
 }
 
+/* The sampled bytes under every phase of every role, and those of the
+ * whole run: in all, with no phase open, and left to no phase by a
+ * snapshot's series. */
+static void phase_io_text(FILE *f, const run_phase *p) {
+    run_res_io io;
+    if (run_phase_sampled_io(p, &io))
+        fprintf(f, "%.*s %llu %llu %llu %llu %llu|", (int)p->name.len, p->name.s,
+                (unsigned long long)io.disk_read, (unsigned long long)io.cache_read,
+                (unsigned long long)io.disk_write, (unsigned long long)io.char_read,
+                (unsigned long long)io.char_write);
+    for (size_t i = 0; i < p->nchildren; i++)
+        phase_io_text(f, p->children[i]);
+}
+
+static char *phase_io(run_model *m) {
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    ck_assert_ptr_nonnull(f);
+    for (size_t r = 0; r < m->nroles; r++)
+        phase_io_text(f, m->roles[r].root);
+    const run_res *all = run_all_res(m);
+    ck_assert_ptr_nonnull(all);
+    const run_res_io *io[] = {&all->io, &all->no_phase, &all->series_io};
+    for (size_t i = 0; i < 3; i++)
+        fprintf(f, "run %zu: %llu %llu %llu %llu|", i, (unsigned long long)io[i]->disk_read,
+                (unsigned long long)io[i]->disk_write, (unsigned long long)io[i]->char_read,
+                (unsigned long long)io[i]->char_write);
+    fclose(f);
+    return s;
+}
+
+/* The two texts are the same; both are freed. */
+static void assert_same(char *a, char *b) {
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+}
+
 static int has_caveat(const run_model *m, enum run_caveat_kind kind, const char *words) {
     for (size_t i = 0; i < m->ncaveats; i++)
         if (m->caveats[i].kind == kind && strstr(m->caveats[i].text, words))
@@ -116,12 +160,37 @@ START_TEST(test_snapshot_read_equals_whole_read) {
         ck_assert_uint_eq(snap->workers[0].frames, 1); /* the exit snapshot alone */
         ck_assert_int_eq(snap->workers[0].end, RUN_END_EXIT);
         ck_assert_uint_gt(snap->workers[0].dropped, 0);
-        char *a = json(whole), *b = json(snap);
-        ck_assert_str_eq(a, b);
-        free(a);
-        free(b);
+        assert_same(json(whole), json(snap));
         run_free(whole);
         run_free(snap);
+    }
+}
+END_TEST
+
+/* The bytes the resource intervals put under each phase, read from a
+ * snapshot (its NODE_IO records, docs/format.md 5.22, then the intervals
+ * after it) and read whole (every interval, every snapshot's NODE_IO
+ * skipped): the same, for the exit snapshot, and for an older one a torn
+ * tail sends the read back to. */
+START_TEST(test_snapshot_read_keeps_phase_io) {
+    for (unsigned seed = 0; seed < 4; seed++) {
+        char run[4200], log[4400], tag[32];
+        snprintf(tag, sizeof tag, "phase-io%u", seed);
+        new_run(tag, run, sizeof run, log, sizeof log);
+        uint64_t off[NFRAMES], size;
+        ck_assert_int_eq(log_sample_write_log(log, NFRAMES, seed, off, &size), 0);
+        for (int torn = 0; torn < 2; torn++) {
+            if (torn) /* inside frame 8: read from snapshot 4, then 5, 6 and 7 */
+                ck_assert_int_eq(truncate(log, (off_t)((off[8] + off[9]) / 2)), 0);
+            run_model *whole = load_with(run, 1, 1), *snap = load_with(run, 0, 1);
+            ck_assert_uint_eq(snap->workers[0].frames, torn ? 4 : 1);
+            ck_assert(has_caveat(snap, RUN_CAVEAT_RESOURCES, "bytes under each phase are exact"));
+            char *a = phase_io(whole);
+            ck_assert_msg(strstr(a, "mcts ") && strstr(a, "forward "), "no sampled I/O: %s", a);
+            assert_same(a, phase_io(snap));
+            run_free(whole);
+            run_free(snap);
+        }
     }
 }
 END_TEST
@@ -215,10 +284,7 @@ START_TEST(test_truncated_tail_reads_from_the_snapshot) {
     ck_assert_uint_eq(snap->workers[0].frames, 4); /* 4 (the snapshot), 5, 6, 7 */
     ck_assert_int_eq(snap->workers[0].truncated, 1);
     ck_assert(has_caveat(snap, RUN_CAVEAT_TRUNCATED, "ends inside a frame"));
-    char *a = json(whole), *b = json(snap);
-    ck_assert_str_eq(a, b);
-    free(a);
-    free(b);
+    assert_same(json(whole), json(snap));
     run_free(whole);
     run_free(snap);
 }
@@ -281,6 +347,7 @@ int main(void) {
     tcase_add_unchecked_fixture(tc, make_dir, remove_dir);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_snapshot_read_equals_whole_read);
+    tcase_add_test(tc, test_snapshot_read_keeps_phase_io);
     tcase_add_test(tc, test_first_frames_lost_keep_the_process);
     tcase_add_test(tc, test_damaged_newest_snapshot_falls_back);
     tcase_add_test(tc, test_truncated_tail_reads_from_the_snapshot);

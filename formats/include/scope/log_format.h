@@ -439,6 +439,22 @@ typedef struct scope_rec_resource_series {
     const scope_series_bucket *buckets; /* bucket i covers start + i*bucket_ns .. +bucket_ns */
 } scope_rec_resource_series;
 
+/* What the RESOURCE intervals before a snapshot put under one phase node
+ * (format 1.7, docs/format.md 5.22): their count and the bytes each
+ * measured, summed over thread records and over process records apart, as
+ * a reader that read every interval would have them.  Full value, newest
+ * wins, in snapshot frames only. */
+typedef struct scope_io_sums {
+    uint64_t intervals;                                    /* intervals that named the node */
+    uint64_t disk_read, disk_write, char_read, char_write; /* each where measured */
+} scope_io_sums;
+
+typedef struct scope_rec_node_io {
+    uint32_t node;         /* phase node id; 0: no phase open */
+    scope_io_sums thread;  /* thread records (thread != 0) */
+    scope_io_sums process; /* process records (thread 0) */
+} scope_rec_node_io;
+
 /* A frame's resource intervals in one record, delta-coded column by column
  * (docs/format.md 5.21): what RESOURCE records cost a third of.  The reader
  * hands its intervals out as RESOURCE records, one per call, unless asked
