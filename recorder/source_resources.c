@@ -53,6 +53,7 @@
 #include "thread_io.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +156,7 @@ static void close_fd(int *fd) {
  * thread's counters, read right after (the read of the process's file is
  * in the writer's rchar by then, and is taken back out), and what the
  * program's threads' reads of their own counters returned. */
-static int read_process_io(rec_io_counters *out, int on_writer) {
+static int read_process_io_once(rec_io_counters *out, int on_writer) {
     rec_io_counters p, w = {0};
     /* Another thread's read of its own counters may end between this load
      * and the read below: then this interval holds its bytes and the next
@@ -183,6 +184,20 @@ static int read_process_io(rec_io_counters *out, int on_writer) {
     *out = (rec_io_counters){p.rchar - w.rchar, p.wchar - w.wchar, p.read_bytes - w.read_bytes,
                              p.write_bytes - w.write_bytes};
     return 0;
+}
+
+/* The same, read again while a wake write was under way at any moment of
+ * the read (thread_io.h): its bytes counted as the recorder's but not yet
+ * in the kernel's counters would come off the program's.  A few tries at
+ * most: the write is one system call. */
+static int read_process_io(rec_io_counters *out, int on_writer) {
+    for (int tries = 0;; tries++) {
+        uint64_t mark = rec_thread_io_quiet_mark();
+        int rc = read_process_io_once(out, on_writer);
+        if (rc < 0 || tries == 8 || rec_thread_io_quiet_since(mark))
+            return rc;
+        sched_yield(); /* to the writing thread, on a machine of few cores */
+    }
 }
 
 static int kib_field(const char *buf, const char *key, uint64_t *bytes) {
@@ -328,14 +343,23 @@ static void sample_thread(rec_thread *t, thread_io *e, uint64_t now, int fresh, 
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)t->tid);
     rec_io_counters c = {0};
-    int fd = rec_io_open(path);
-    int ok = rec_io_read(fd, &c) >= 0;
-    if (fd >= 0)
-        close(fd);
-    /* Its reads of its own counters and its flush requests are the
-     * recorder's. */
-    uint64_t own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
-    uint64_t own_w = atomic_load_explicit(&t->io_own_written, memory_order_relaxed);
+    int ok = 0;
+    uint64_t own = 0, own_w = 0;
+    /* Read again while a wake write was under way (read_process_io). */
+    for (int tries = 0; tries <= 8; tries++) {
+        uint64_t mark = rec_thread_io_quiet_mark();
+        int fd = rec_io_open(path);
+        ok = rec_io_read(fd, &c) >= 0;
+        if (fd >= 0)
+            close(fd);
+        /* Its reads of its own counters and its flush requests are the
+         * recorder's. */
+        own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
+        own_w = atomic_load_explicit(&t->io_own_written, memory_order_relaxed);
+        if (!ok || rec_thread_io_quiet_since(mark))
+            break;
+        sched_yield();
+    }
     if (ok && c.rchar >= own && c.wchar >= own_w) {
         c.rchar -= own;
         c.wchar -= own_w;

@@ -18,6 +18,9 @@
 #include <stdlib.h>
 
 static _Atomic uint64_t own_total, own_written;
+/* Writes bracketed by rec_thread_io_own_write_begin and _end: begun and
+ * ended, so that started == finished means none is under way. */
+static _Atomic uint64_t writes_started, writes_finished;
 
 /* What a read of the thread's counters returned goes to its own. */
 static void count_own(rec_thread *t, rec_io_counters *c, long n) {
@@ -86,7 +89,31 @@ uint64_t rec_thread_io_own_written(void) {
     return atomic_load_explicit(&own_written, memory_order_relaxed);
 }
 
+void rec_thread_io_own_write_begin(uint64_t n) {
+    atomic_fetch_add(&writes_started, 1);
+    rec_thread_io_own_write(n);
+}
+
+void rec_thread_io_own_write_end(uint64_t n, int written) {
+    if (!written)
+        rec_thread_io_own_write(-n);
+    atomic_fetch_add(&writes_finished, 1);
+}
+
+uint64_t rec_thread_io_quiet_mark(void) {
+    return atomic_load(&writes_finished);
+}
+
+int rec_thread_io_quiet_since(uint64_t mark) {
+    /* started >= finished always: equal to the finished count taken before
+     * the read, none was under way when it began and none began since. */
+    return atomic_load(&writes_started) == mark;
+}
+
 void rec_thread_io_fork_child(void) {
     atomic_store(&own_total, 0);
     atomic_store(&own_written, 0);
+    /* no other thread of the parent is in the child, mid-write */
+    atomic_store(&writes_started, 0);
+    atomic_store(&writes_finished, 0);
 }

@@ -36,6 +36,19 @@ void rec_thread_io_own_read(uint64_t n);
 /* What rec_thread_io_own_write counted, on every thread. */
 uint64_t rec_thread_io_own_written(void);
 
+/* The same for a write a thread is about to make: _begin counts its n
+ * bytes, _end takes them back when the write failed.  Between the two the
+ * bytes are counted but maybe not yet in the kernel's counters, so a sample
+ * read meanwhile would take them off the program's bytes for nothing, and
+ * if it is the last one (the exit's), for good.  A sampler takes
+ * rec_thread_io_quiet_mark() before it reads and rereads while
+ * rec_thread_io_quiet_since(mark) says such a write was under way at any
+ * moment of its read.  All async-signal-safe. */
+void rec_thread_io_own_write_begin(uint64_t n);
+void rec_thread_io_own_write_end(uint64_t n, int written);
+uint64_t rec_thread_io_quiet_mark(void);
+int rec_thread_io_quiet_since(uint64_t mark);
+
 /* In a forked child: its counters start at 0, and so do these totals. */
 void rec_thread_io_fork_child(void);
 

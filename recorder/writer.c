@@ -415,10 +415,11 @@ int rec_request_flush(int reason, int wait_ms) {
     uint64_t one = 1;
     /* Counted before it is written, so that the writer, woken by it,
      * samples the bytes and the count of them together: the sampler
-     * leaves them out of the program's I/O. */
-    rec_thread_io_own_write(sizeof one);
-    if (write(wr.wake_fd, &one, sizeof one) != sizeof one)
-        rec_thread_io_own_write(-sizeof one); /* EAGAIN: already non-zero, the writer will wake */
+     * leaves them out of the program's I/O, and reads again while such a
+     * write is under way (thread_io.h), this one included: the writer may
+     * already be serving the request it wakes for. */
+    rec_thread_io_own_write_begin(sizeof one);
+    rec_thread_io_own_write_end(sizeof one, write(wr.wake_fd, &one, sizeof one) == sizeof one);
     for (int waited = 0; atomic_load(&wr.flush_done) < mine; waited++) {
         if (waited >= wait_ms)
             return -1;
@@ -442,9 +443,8 @@ void rec_writer_stop(int shutdown_reason) {
     rec_request_flush(SCOPE_FRAME_EXIT, 10000);
     atomic_store(&wr.stop, 1);
     uint64_t one = 1;
-    rec_thread_io_own_write(sizeof one);
-    if (write(wr.wake_fd, &one, sizeof one) != sizeof one)
-        rec_thread_io_own_write(-sizeof one);
+    rec_thread_io_own_write_begin(sizeof one);
+    rec_thread_io_own_write_end(sizeof one, write(wr.wake_fd, &one, sizeof one) == sizeof one);
     pthread_join(wr.thread, NULL);
     atomic_store(&wr.running, 0);
     atomic_store(&wr.stop, 0);
