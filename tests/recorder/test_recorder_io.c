@@ -15,11 +15,19 @@
 /* write_bytes counts the pages a thread dirties, and an fsync may dirty a
  * block of the file system's own metadata on the way (a bitmap, an extent
  * block), which the kernel charges to the same thread: a written file's
- * bytes on disk are exact to within these few pages. */
+ * bytes on disk are exact to within these few pages.  Reading such a block
+ * from the disk first, when the page cache no longer holds it, is charged
+ * to the thread as well (a CI run saw 4096 bytes read in the fsync'd write
+ * phase): the bytes a writing phase reads from disk are exact to within as
+ * many. */
 #define METADATA_SLACK (16u * 4096u)
 
 static int disk_write_ok(uint64_t got, uint64_t want) {
     return want ? got >= want && got <= want + METADATA_SLACK : got == 0;
+}
+
+static int disk_read_ok(uint64_t got, uint64_t want, uint64_t disk_written) {
+    return disk_written ? got >= want && got <= want + METADATA_SLACK : got == want;
 }
 
 static const rr_agg *agg_of(const rr_log *log, const char *thread, const char *path) {
@@ -38,17 +46,17 @@ static void expect_io(const rr_log *log, const char *thread, const char *path, u
                       uint64_t char_w) {
     const rr_agg *a = agg_of(log, thread, path);
     int measured = (a->io_flags & SCOPE_IO_MEASURED) != 0;
-    ck_assert_msg(a->io_count == count && a->io_failed == failed && measured == (count > 0) &&
-                      a->disk_read == disk_r && disk_write_ok(a->disk_write, disk_w) &&
-                      a->char_read == char_r && a->char_write == char_w,
-                  "%s: entries %llu failed %llu (flags %u) disk r %llu w %llu char r %llu w %llu; "
-                  "expected %llu %llu disk r %llu w %llu char r %llu w %llu",
-                  path, (unsigned long long)a->io_count, (unsigned long long)a->io_failed,
-                  a->io_flags, (unsigned long long)a->disk_read, (unsigned long long)a->disk_write,
-                  (unsigned long long)a->char_read, (unsigned long long)a->char_write,
-                  (unsigned long long)count, (unsigned long long)failed, (unsigned long long)disk_r,
-                  (unsigned long long)disk_w, (unsigned long long)char_r,
-                  (unsigned long long)char_w);
+    ck_assert_msg(
+        a->io_count == count && a->io_failed == failed && measured == (count > 0) &&
+            disk_read_ok(a->disk_read, disk_r, disk_w) && disk_write_ok(a->disk_write, disk_w) &&
+            a->char_read == char_r && a->char_write == char_w,
+        "%s: entries %llu failed %llu (flags %u) disk r %llu w %llu char r %llu w %llu; "
+        "expected %llu %llu disk r %llu w %llu char r %llu w %llu",
+        path, (unsigned long long)a->io_count, (unsigned long long)a->io_failed, a->io_flags,
+        (unsigned long long)a->disk_read, (unsigned long long)a->disk_write,
+        (unsigned long long)a->char_read, (unsigned long long)a->char_write,
+        (unsigned long long)count, (unsigned long long)failed, (unsigned long long)disk_r,
+        (unsigned long long)disk_w, (unsigned long long)char_r, (unsigned long long)char_w);
 }
 
 START_TEST(test_io_phases_are_exact) {
