@@ -129,7 +129,7 @@ judge_hdf5_crashes() {
             continue
         fi
         frame="$(grep -E '^ +#[0-9]+ ' <<<"$out" |
-            grep -vE ' in (__interceptor_|__asan|__sanitizer|__lsan|__ubsan|fuzzer::|(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp) )' |
+            grep -vE ' in (__interceptor_|__asan|__sanitizer|__lsan|__ubsan|fuzzer::|(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|memchr|strdup|strndup|strlen|strnlen|strcpy|strncpy|strcmp|strncmp) )' |
             grep -vE ' in __(mem|str|wmem|wcs)[a-z0-9_]* .*(sysdeps|libc\.so)' |
             grep -vE ' 0x[0-9a-f]+  \([^)]*libc\.so' |
             head -n 1 || true)"
