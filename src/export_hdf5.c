@@ -536,15 +536,14 @@ static void put_phase(export_ctx *x, phase_out *o, uint32_t role, int64_t parent
         .smp_char_write = p->smp_char_write,
     };
     uint64_t *h = o->hist + o->nhist++ * SCOPE_HIST_BUCKETS;
-    if (p->hist)
-        memcpy(h, p->hist, SCOPE_HIST_BUCKETS * sizeof *h);
-    else
-        memset(h, 0, SCOPE_HIST_BUCKETS * sizeof *h);
-    for (size_t k = 0; p->per_proc_ns && k < o->role->nprocs; k++) {
-        h5_phase_process_row *pr = isnan(p->per_proc_ns[k]) ? NULL : batch_row(x, &o->procs);
+    memset(h, 0, SCOPE_HIST_BUCKETS * sizeof *h);
+    for (size_t k = 0; p->hist && k < p->nhist; k++)
+        h[p->hist[k].bucket] = p->hist[k].count;
+    for (size_t k = 0; k < p->nprocs; k++) { /* the processes that entered it, in order */
+        h5_phase_process_row *pr = batch_row(x, &o->procs);
         if (pr)
-            *pr = (h5_phase_process_row){(uint64_t)row, (uint32_t)o->role->workers[k],
-                                         p->per_proc_ns[k]};
+            *pr = (h5_phase_process_row){
+                (uint64_t)row, (uint32_t)o->role->workers[p->per_proc[k].proc], p->per_proc[k].ns};
     }
     for (size_t k = 0; k < o->role->ndominant; k++)
         if (o->role->dominant[k] == p)

@@ -8,6 +8,7 @@
 #include <scope/log_format.h>
 #include <scope/log_hist.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,19 +235,17 @@ static void put_tags(json_out *j, cJSON *o, run_str tags) {
 
 /* Only the buckets that counted something: 976 mostly empty buckets per
  * phase would bury the document. */
-static void put_hist(json_out *j, cJSON *o, const uint64_t *hist) {
-    if (!hist) {
+static void put_hist(json_out *j, cJSON *o, const run_phase *p) {
+    if (!p->hist) {
         jo_null(j, o, "histogram");
         return;
     }
     cJSON *arr = jo_array(j, o, "histogram");
-    for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++) {
-        if (!hist[b])
-            continue;
+    for (size_t i = 0; i < p->nhist; i++) { /* in bucket order, each with entries */
         cJSON *e = jo_object(j, arr, NULL);
-        jo_u64(j, e, "lower_ns", scope_hist_lower(b));
-        jo_u64(j, e, "upper_ns", scope_hist_upper(b));
-        jo_u64(j, e, "count", hist[b]);
+        jo_u64(j, e, "lower_ns", scope_hist_lower(p->hist[i].bucket));
+        jo_u64(j, e, "upper_ns", scope_hist_upper(p->hist[i].bucket));
+        jo_u64(j, e, "count", p->hist[i].count);
     }
 }
 
@@ -278,8 +277,10 @@ static void put_spread(json_out *j, cJSON *o, const run_phase *p, size_t role_np
         jo_null(j, o, "spread");
     }
     cJSON *per = jo_array(j, o, "per_proc_ns");
-    for (size_t i = 0; p->per_proc_ns && i < role_nprocs; i++)
-        jo_num(j, per, NULL, p->per_proc_ns[i]);
+    for (size_t i = 0, k = 0; i < role_nprocs; i++) { /* null where it never entered */
+        int entered = k < p->nprocs && p->per_proc[k].proc == i;
+        jo_num(j, per, NULL, entered ? p->per_proc[k++].ns : NAN);
+    }
 }
 
 /* Its own frame, so the path buffer is not held across put_phase's
@@ -313,7 +314,7 @@ static void put_phase(json_out *j, cJSON *arr, const run_phase *p, size_t role_n
     put_counters(j, o, "counters", p->counters, p->ncounters);
     put_io(j, o, p);
     resources_json_phase(j, o, "sampled_io", p);
-    put_hist(j, o, p->hist);
+    put_hist(j, o, p);
     cJSON *children = jo_array(j, o, "children");
     for (size_t i = 0; i < p->nchildren; i++)
         put_phase(j, children, p->children[i], role_nprocs);

@@ -31,7 +31,7 @@ static const char *const kind_names[RUN_CAVEAT_KIND_LIMIT] = {
     [RUN_CAVEAT_DROPPED] = "dropped",       [RUN_CAVEAT_FLUSH_FAILED] = "flush-failed",
     [RUN_CAVEAT_RECORDER] = "recorder",     [RUN_CAVEAT_INCONSISTENT] = "inconsistent",
     [RUN_CAVEAT_SUPERSEDED] = "superseded", [RUN_CAVEAT_LINES] = "lines",
-    [RUN_CAVEAT_RESOURCES] = "resources",
+    [RUN_CAVEAT_RESOURCES] = "resources",   [RUN_CAVEAT_CAPPED] = "capped",
 };
 
 static_assert(sizeof kind_names / sizeof kind_names[0] == RUN_CAVEAT_KIND_LIMIT,
@@ -232,6 +232,47 @@ static void recorder_marks(caveat_list *l, size_t i, const worker_log *log) {
             log->inconsistent == 1 ? "was" : "were", log->inconsistent_what);
 }
 
+/* What the reader's caps (read_caps.h) left out of the log: definitions,
+ * then histograms. */
+static void capped(caveat_list *l, size_t i, const worker_log *log) {
+    static const char *const what[READ_KINDS][2] = {
+        [READ_NODES] = {"phase node", "phase nodes"},
+        [READ_COUNTERS] = {"counter", "counters"},
+        [READ_NAMES] = {"name", "names"},
+    };
+    const read_tally *t = &log->tally;
+    char list[600] = "";
+    size_t used = 0, parts = 0;
+    for (int k = 0; k < READ_BINS; k++) {
+        if (!t->hit[k])
+            continue;
+        char n[32], cap[32];
+        enum read_cap_kind kind = (enum read_cap_kind)k;
+        used +=
+            (size_t)snprintf(list + used, sizeof list - used, "%s%s %s (past the cap of %s a %s)",
+                             parts++ ? ", " : "", fmt_ucount(n, sizeof n, t->left_out[k]),
+                             what[k][t->left_out[k] != 1],
+                             fmt_ucount(cap, sizeof cap, read_caps_cap_of(log->caps, t, kind)),
+                             t->by_run[k] ? "run" : "log");
+        if (used >= sizeof list)
+            used = sizeof list - 1;
+    }
+    if (parts)
+        add(l, RUN_CAVEAT_CAPPED, i,
+            "the reader left out %s: their figures are missing, and a phase's time left out "
+            "shows in its parent's self time (docs/trust.md, \"What a reader holds\")",
+            list);
+    if (t->hit[READ_BINS]) {
+        char n[32], cap[32];
+        add(l, RUN_CAVEAT_CAPPED, i,
+            "the reader left out the histograms of %s phase node%s (past the cap of %s "
+            "histogram buckets a %s): the percentiles of their phases rest on fewer entries",
+            fmt_ucount(n, sizeof n, t->left_out[READ_BINS]), t->left_out[READ_BINS] == 1 ? "" : "s",
+            fmt_ucount(cap, sizeof cap, read_caps_cap_of(log->caps, t, READ_BINS)),
+            t->by_run[READ_BINS] ? "run" : "log");
+    }
+}
+
 /* What the line sampler says of itself in its newest LINES record. */
 static void line_sampler(caveat_list *l, size_t i, const worker_log *log) {
     const log_lines *ll = &log->lines;
@@ -337,6 +378,7 @@ int run_add_caveats(run_model *m, arena *mem, const worker_log *logs) {
         damage(&l, i, log);
         ending(&l, i, log);
         recorder_marks(&l, i, log);
+        capped(&l, i, log);
         line_sampler(&l, i, log);
         resource_series(&l, i, log);
     }

@@ -9,6 +9,7 @@
 
 #include "run_builder.h"
 #include "run_dir_loader.h"
+#include "read_caps.h"
 #include "run_load.h"
 #include "run_log.h"
 #include "text_escape.h"
@@ -45,6 +46,7 @@ struct run_follow {
     char *dir;
     run_options opt;
     worker_log *logs; /* sorted by w.path, as the loader lists them */
+    read_caps *caps;  /* what they may hold together: the first model's budget */
     log_id *ids;      /* ids[i] is logs[i]'s file */
     size_t n;
     run_follow_stats last;
@@ -156,6 +158,7 @@ typedef struct refresh_job {
 static void read_fresh(refresh_job *job, const run_dir_entry *e, worker_log *log, log_id *id,
                        slot *s) {
     worker_log_init(log);
+    worker_log_share_caps(log, job->f->caps);
     log->w.path = run_str_dup(&log->mem, e->path, strlen(e->path));
     log->no_samples = job->f->opt.no_samples;
     log->read_all = job->f->opt.read_all;
@@ -292,6 +295,9 @@ enum run_load_error run_follow_open(run_follow **out, const char *path, const ru
     if (opt)
         f->opt = *opt;
     f->logs = run_model_release_logs(*m, &f->n);
+    /* Its logs count against the first model's budget, which they hold;
+     * the logs read from now on count against it too. */
+    f->caps = read_caps_hold(f->n ? f->logs[0].caps : NULL);
     /* Taken after the read: a log grown since has another size than the one
      * read (read_size) and is read on at the first refresh. */
     for (size_t i = 0; i < f->n; i++) {
@@ -409,5 +415,6 @@ void run_follow_close(run_follow *f) {
     free(f->logs);
     free(f->ids);
     free(f->dir);
+    read_caps_drop(f->caps);
     free(f);
 }

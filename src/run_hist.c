@@ -1,4 +1,4 @@
-/* A phase's histogram folded for drawing; see run_model.h. */
+/* A phase's histogram read and folded for drawing; see run_model.h. */
 #include "run_model.h"
 
 #include <scope/log_hist.h>
@@ -6,22 +6,30 @@
 #include <math.h>
 #include <string.h>
 
+uint64_t run_phase_hist_at(const run_phase *p, uint32_t b) {
+    size_t lo = 0, hi = p->hist ? p->nhist : 0;
+    while (lo < hi) { /* the buckets are in order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->hist[mid].bucket == b)
+            return p->hist[mid].count;
+        if (p->hist[mid].bucket < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
 uint64_t run_hist_fold(const run_phase *p, size_t ncols, uint64_t *cols, double *lo_ns,
                        double *hi_ns) {
     if (ncols)
         memset(cols, 0, ncols * sizeof *cols);
     *lo_ns = *hi_ns = NAN;
-    if (!p->hist || !ncols)
+    if (!p->hist || !p->nhist || !ncols)
         return 0;
-    uint32_t first = SCOPE_HIST_BUCKETS, last = 0;
-    for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++)
-        if (p->hist[b]) {
-            if (first == SCOPE_HIST_BUCKETS)
-                first = b;
-            last = b;
-        }
-    if (first == SCOPE_HIST_BUCKETS)
-        return 0;
+    /* Buckets with entries only, in order: the first and last are the
+     * shortest and longest recorded. */
+    uint32_t first = p->hist[0].bucket, last = p->hist[p->nhist - 1].bucket;
     /* The axis runs from the lowest bucket's lower edge to the highest's
      * upper edge; zero-length entries share the first nanosecond. */
     double lo = (double)scope_hist_lower(first), hi = (double)scope_hist_upper(last);
@@ -33,17 +41,16 @@ uint64_t run_hist_fold(const run_phase *p, size_t ncols, uint64_t *cols, double 
     *hi_ns = hi;
     double span = log(hi) - log(lo);
     uint64_t folded = 0;
-    for (uint32_t b = first; b <= last; b++) {
-        if (!p->hist[b])
-            continue;
+    for (size_t i = 0; i < p->nhist; i++) {
+        uint32_t b = p->hist[i].bucket;
         double mid = ((double)scope_hist_lower(b) + (double)scope_hist_upper(b)) / 2;
         if (mid < lo)
             mid = lo;
         size_t c = (size_t)((log(mid) - log(lo)) / span * (double)ncols);
         if (c >= ncols)
             c = ncols - 1;
-        cols[c] += p->hist[b];
-        folded += p->hist[b];
+        cols[c] += p->hist[i].count;
+        folded += p->hist[i].count;
     }
     return folded;
 }

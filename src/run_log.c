@@ -198,6 +198,9 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
          * for how the process ended it stands for that frame: a signal
          * frame followed by its snapshot still ends the log. */
         int snapshot = (fr.flags & SCOPE_FRAME_F_SNAPSHOT) != 0;
+        /* Past the first frame read, a snapshot restates definitions
+         * read before: any the reader's caps left out are counted already. */
+        log->restating = snapshot && log->frames > 1;
         log->last_seq = snapshot && fr.seq > 0 ? fr.seq - 1 : fr.seq;
         log->last_off = off; /* where a follower reads on (log_read_more) */
         log->last_frame_seq = fr.seq;

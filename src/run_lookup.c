@@ -3,6 +3,7 @@
 #include "text_escape.h"
 
 #include <assert.h>
+#include <math.h>
 #include <string.h>
 
 int run_str_eq(run_str a, run_str b) {
@@ -64,4 +65,18 @@ const char *run_phase_path(const run_phase *p, char *buf, size_t cap) {
         buf[used] = '\0';
     }
     return buf;
+}
+
+double run_phase_proc_ns(const run_phase *p, size_t k) {
+    size_t lo = 0, hi = p->per_proc ? p->nprocs : 0;
+    while (lo < hi) { /* in process order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->per_proc[mid].proc == k)
+            return p->per_proc[mid].ns;
+        if (p->per_proc[mid].proc < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NAN;
 }

@@ -7,6 +7,11 @@
  * actor 7 and on thread 1 of actor 3 are the same phase.  Histograms are
  * added bucket by bucket, so merged percentiles are as good as one
  * process's.
+ *
+ * What a phase holds grows with what was merged into it, not with the
+ * histogram's 976 buckets or the role's processes: a phase keeps only the
+ * buckets with entries and the processes that entered it, so that a run of
+ * a million phases of a few entries each fits in memory (docs/trust.md).
  */
 #include "run_merge.h"
 
@@ -102,20 +107,27 @@ typedef struct merge_ctx {
     int nomem;
     name_index children; /* owner: the parent phase */
     name_index counters; /* owner: the address of the counter array */
-    /* Each merged node with entries, by the phase it went into, for exact
-     * percentiles (settle_exact): its sorted durations, or NULL when its
+    /* Each merged node with entries or a histogram, by the phase it went
+     * into: its histogram's buckets (settle_hists), and for exact
+     * percentiles (settle_exact) its sorted durations, or NULL when its
      * source kept only aggregates. */
     struct phase_part {
         run_phase *p;
         exact_part part;
+        const scope_hist_bin *bins;
+        uint32_t nbins;
+        int entries; /* its node had entries (count > 0) */
     } * parts;
     size_t nparts, cap_parts;
+    /* settle_hists' scratch: SCOPE_HIST_BUCKETS counts, and whether each
+     * bucket was met in the phase at hand; both zero between phases. */
+    uint64_t *dense;
+    uint8_t *met;
 } merge_ctx;
 
 static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
     run_phase *p = arena_alloc(c->mem, sizeof *p);
-    double *per_proc = arena_alloc(c->mem, c->role->nprocs * sizeof *per_proc);
-    if (!p || !per_proc) {
+    if (!p) {
         c->nomem = 1;
         return NULL;
     }
@@ -123,9 +135,6 @@ static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
     p->parent = parent;
     assert(!parent || parent->depth < RUN_MAX_DEPTH); /* place_from stops deeper ones */
     p->depth = parent ? parent->depth + 1 : 0;
-    p->per_proc_ns = per_proc;
-    for (size_t i = 0; i < c->role->nprocs; i++)
-        per_proc[i] = NAN;
     if (parent) {
         run_phase **kids = room_for(parent->children, parent->nchildren, sizeof *kids);
         if (!kids || name_add(&c->children, parent, name, parent->nchildren) < 0) {
@@ -212,6 +221,22 @@ static run_phase *place(merge_ctx *c, worker_log *log, log_node *n) {
     return place_from(c, log, n, 0);
 }
 
+/* The total of the process being merged in p, 0 when it is new there.
+ * Processes are merged one after the other, so p->per_proc stays in their
+ * order by appending.  NULL when out of memory. */
+static double *proc_total(merge_ctx *c, run_phase *p) {
+    if (p->nprocs && p->per_proc[p->nprocs - 1].proc == c->proc)
+        return &p->per_proc[p->nprocs - 1].ns;
+    run_proc_ns *grown = room_for(p->per_proc, p->nprocs, sizeof *grown);
+    if (!grown) {
+        c->nomem = 1;
+        return NULL;
+    }
+    p->per_proc = grown;
+    grown[p->nprocs] = (run_proc_ns){c->proc, 0};
+    return &grown[p->nprocs++].ns;
+}
+
 static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
     p->flags |= n->flags;
     if (!p->file.len && n->file) {
@@ -226,8 +251,9 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
         if (t)
             p->tags = *t;
     }
-    if (isnan(p->per_proc_ns[c->proc]))
-        p->per_proc_ns[c->proc] = 0;
+    double *proc_ns = proc_total(c, p);
+    if (!proc_ns)
+        return;
     if (n->left_open || n->open_now)
         p->open_threads++;
     run_dist *d = &p->dist;
@@ -236,16 +262,16 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
      * count, mean or percentiles, which are those of completed entries. */
     d->total_ns += n->open_ns;
     p->open_ns += n->open_ns;
-    p->per_proc_ns[c->proc] += (double)n->open_ns;
+    *proc_ns += (double)n->open_ns;
     if (!n->has_agg)
         return;
-    if (n->count) {
+    if (n->count || n->nbins) {
         if (SCOPE_VEC_RESERVE(c->parts, c->cap_parts, c->nparts + 1) < 0) {
             c->nomem = 1;
             return;
         }
-        c->parts[c->nparts++] =
-            (struct phase_part){p, {n->exact_ns, n->exact_ns ? (size_t)n->count : 0}};
+        c->parts[c->nparts++] = (struct phase_part){
+            p, {n->exact_ns, n->exact_ns ? (size_t)n->count : 0}, n->bins, n->nbins, n->count > 0};
     }
     if (n->count && (!d->count || n->min_ns < d->min_ns))
         d->min_ns = n->min_ns;
@@ -253,7 +279,7 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
         d->max_ns = n->max_ns;
     d->count += n->count;
     d->total_ns += n->wall_ns;
-    p->per_proc_ns[c->proc] += (double)n->wall_ns;
+    *proc_ns += (double)n->wall_ns;
     p->cpu_count += n->cpu_count;
     p->cpu_wall_ns += n->cpu_wall_ns;
     p->cpu_ns += n->cpu_ns;
@@ -266,16 +292,8 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
         p->char_write += n->char_write;
     }
     p->io_failed += n->io_failed;
-    if (!n->nbins)
-        return;
-    p->hist_count += n->hist_count;
-    if (!p->hist && !(p->hist = calloc(SCOPE_HIST_BUCKETS, sizeof *p->hist))) {
-        c->nomem = 1;
-        return;
-    }
-    for (uint32_t i = 0; i < n->nbins; i++)
-        if (n->bins[i].bucket < SCOPE_HIST_BUCKETS)
-            p->hist[n->bins[i].bucket] += n->bins[i].count;
+    if (n->nbins)
+        p->hist_count += n->hist_count; /* its buckets are added up by settle_hists */
 }
 
 /* ---- counters ------------------------------------------------------------- */
@@ -345,7 +363,8 @@ static void merge_log(merge_ctx *c, worker_log *log) {
         const log_counter *lc = &log->counters[i];
         const run_str *name = log_string_of(log, lc->name);
         if (!name) {
-            log_inconsistent(log, "a counter whose name was lost");
+            if (!log->tally.hit[READ_NAMES]) /* else the reader's caps left its name out */
+                log_inconsistent(log, "a counter whose name was lost");
             continue;
         }
         if (!lc->node) {
@@ -356,23 +375,26 @@ static void merge_log(merge_ctx *c, worker_log *log) {
         run_phase *p = n ? place(c, log, n) : NULL;
         if (p)
             add_counter(c, &p->counters, &p->ncounters, *name, lc);
-        else
+        else if (n || !log->tally.hit[READ_NODES]) /* else the caps left its phase out */
             log_inconsistent(log, "a counter whose phase was lost");
     }
 }
 
 /* ---- figures -------------------------------------------------------------- */
 
-/* The q-quantile of a histogram: the middle of the bucket holding the
- * entry of that rank, kept within the exact minimum and maximum. */
-static double quantile(const uint64_t *hist, uint64_t total, double q, uint64_t lo, uint64_t hi) {
+/* The q-quantile of a histogram (its buckets with entries, in order): the
+ * middle of the bucket holding the entry of that rank, kept within the
+ * exact minimum and maximum. */
+static double quantile(const run_hist_bin *hist, size_t nhist, uint64_t total, double q,
+                       uint64_t lo, uint64_t hi) {
     uint64_t rank = (uint64_t)ceil(q * (double)total);
     if (rank < 1)
         rank = 1;
     uint64_t seen = 0;
-    for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++) {
-        seen += hist[b];
+    for (size_t i = 0; i < nhist; i++) {
+        seen += hist[i].count;
         if (seen >= rank) {
+            uint32_t b = hist[i].bucket;
             double mid = ((double)scope_hist_lower(b) + (double)scope_hist_upper(b)) / 2;
             if (mid < (double)lo)
                 mid = (double)lo;
@@ -385,18 +407,17 @@ static double quantile(const uint64_t *hist, uint64_t total, double q, uint64_t 
 }
 
 /* open_ns: the part of total_ns that is entries still open, not in count. */
-static void settle_dist(run_dist *d, const uint64_t *hist, uint64_t open_ns) {
+static void settle_dist(run_dist *d, const run_hist_bin *hist, size_t nhist, uint64_t open_ns) {
     d->mean_ns = d->count ? (double)(d->total_ns - open_ns) / (double)d->count : NAN;
     d->p50_ns = d->p95_ns = d->p99_ns = NAN;
     uint64_t total = 0;
-    if (hist)
-        for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++)
-            total += hist[b];
+    for (size_t i = 0; hist && i < nhist; i++)
+        total += hist[i].count;
     if (!total)
         return;
-    d->p50_ns = quantile(hist, total, 0.50, d->min_ns, d->max_ns);
-    d->p95_ns = quantile(hist, total, 0.95, d->min_ns, d->max_ns);
-    d->p99_ns = quantile(hist, total, 0.99, d->min_ns, d->max_ns);
+    d->p50_ns = quantile(hist, nhist, total, 0.50, d->min_ns, d->max_ns);
+    d->p95_ns = quantile(hist, nhist, total, 0.95, d->min_ns, d->max_ns);
+    d->p99_ns = quantile(hist, nhist, total, 0.99, d->min_ns, d->max_ns);
 }
 
 static int by_phase(const void *a, const void *b) {
@@ -404,11 +425,69 @@ static int by_phase(const void *a, const void *b) {
     return (x->p > y->p) - (x->p < y->p);
 }
 
+/* The buckets of `n` sorted bucket numbers whose counts are in c->dense,
+ * those with entries, into an array of their own (non-NULL even when none
+ * holds entries, since a histogram was recorded); the scratch is zeroed
+ * again.  NULL when out of memory. */
+static run_hist_bin *compact_hist(merge_ctx *c, const uint32_t *buckets, size_t n, size_t *nhist) {
+    run_hist_bin *h = malloc((n ? n : 1) * sizeof *h);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = buckets[i];
+        if (h && c->dense[b])
+            h[k++] = (run_hist_bin){b, c->dense[b]};
+        c->dense[b] = 0;
+        c->met[b] = 0;
+    }
+    *nhist = k;
+    return h;
+}
+
+static int by_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each phase's histogram, its nodes' buckets added up, from the parts
+ * sorted by phase: one dense scratch for the whole role, and each phase
+ * keeps only the buckets with entries. */
+static int settle_hists(merge_ctx *c) {
+    uint32_t touched[SCOPE_HIST_BUCKETS];
+    if (!c->dense && !(c->dense = calloc(SCOPE_HIST_BUCKETS, sizeof *c->dense)))
+        return -1;
+    if (!c->met && !(c->met = calloc(SCOPE_HIST_BUCKETS, sizeof *c->met)))
+        return -1;
+    for (size_t i = 0, j; i < c->nparts; i = j) {
+        size_t nt = 0;
+        int any = 0;
+        for (j = i; j < c->nparts && c->parts[j].p == c->parts[i].p; j++) {
+            const struct phase_part *pt = &c->parts[j];
+            any |= pt->nbins > 0;
+            for (uint32_t k = 0; k < pt->nbins; k++) {
+                uint32_t b = pt->bins[k].bucket;
+                if (b >= SCOPE_HIST_BUCKETS)
+                    continue;
+                if (!c->met[b]) {
+                    c->met[b] = 1;
+                    touched[nt++] = b;
+                }
+                c->dense[b] += pt->bins[k].count;
+            }
+        }
+        if (!any)
+            continue;
+        if (nt > 1)
+            qsort(touched, nt, sizeof *touched, by_u32);
+        run_phase *p = c->parts[i].p;
+        if (!(p->hist = compact_hist(c, touched, nt, &p->nhist)))
+            return -1;
+    }
+    return 0;
+}
+
 /* Percentiles from every entry's duration, for the phases all of whose
  * merged nodes kept them; the histogram's estimates stay for the rest. */
 static int settle_exact(merge_ctx *c) {
-    if (c->nparts)
-        qsort(c->parts, c->nparts, sizeof *c->parts, by_phase);
     exact_part *group = malloc((c->nparts + 1) * sizeof *group);
     if (!group)
         return -1;
@@ -416,6 +495,8 @@ static int settle_exact(merge_ctx *c) {
         int all = 1;
         size_t n = 0;
         for (j = i; j < c->nparts && c->parts[j].p == c->parts[i].p; j++) {
+            if (!c->parts[j].entries)
+                continue; /* a histogram alone: no durations to miss */
             all &= c->parts[j].part.v != NULL;
             group[n++] = c->parts[j].part;
         }
@@ -463,16 +544,14 @@ static void settle_counters(run_counter *k, size_t n, double phase_ns) {
 static void settle_spread(run_phase *p, const run_role *role, double *scratch) {
     size_t n = 0;
     p->spread_max_worker = SIZE_MAX;
-    for (size_t i = 0; i < role->nprocs; i++) {
-        if (isnan(p->per_proc_ns[i]))
-            continue;
-        if (p->spread_max_worker == SIZE_MAX || p->per_proc_ns[i] > p->spread_max_ns) {
-            p->spread_max_ns = p->per_proc_ns[i];
-            p->spread_max_worker = role->workers[i];
+    for (size_t i = 0; i < p->nprocs; i++) { /* in process order */
+        const run_proc_ns *e = &p->per_proc[i];
+        if (p->spread_max_worker == SIZE_MAX || e->ns > p->spread_max_ns) {
+            p->spread_max_ns = e->ns;
+            p->spread_max_worker = role->workers[e->proc];
         }
-        scratch[n++] = p->per_proc_ns[i];
+        scratch[n++] = e->ns;
     }
-    p->nprocs = n;
     if (!n) {
         p->spread_min_ns = p->spread_median_ns = p->spread_max_ns = NAN;
         return;
@@ -496,7 +575,7 @@ static void settle_phase(run_phase *p, const run_role *role, double *scratch) {
         return;
     }
     p->self_ns = p->dist.total_ns > kids ? p->dist.total_ns - kids : 0;
-    settle_dist(&p->dist, p->hist, p->open_ns);
+    settle_dist(&p->dist, p->hist, p->nhist, p->open_ns);
     p->wait = NAN;
     if (p->cpu_count && p->cpu_wall_ns) {
         double w = 1.0 - (double)p->cpu_ns / (double)p->cpu_wall_ns;
@@ -570,9 +649,8 @@ static void add_iterations(run_phase *p, const char *name, run_dist *d, uint64_t
                 d->max_ns = k->dist.max_ns;
             d->count += k->dist.count;
             d->total_ns += k->dist.total_ns - k->open_ns; /* completed iterations only */
-            if (k->hist)
-                for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++)
-                    hist[b] += k->hist[b];
+            for (size_t b = 0; k->hist && b < k->nhist; b++)
+                hist[k->hist[b].bucket] += k->hist[b].count;
             *found = 1;
         } else {
             add_iterations(k, name, d, hist, found);
@@ -582,11 +660,20 @@ static void add_iterations(run_phase *p, const char *name, run_dist *d, uint64_t
 
 static int settle_iterations(run_role *r, const char *name) {
     uint64_t *hist = calloc(SCOPE_HIST_BUCKETS, sizeof *hist);
-    if (!hist)
+    run_hist_bin *bins = malloc(SCOPE_HIST_BUCKETS * sizeof *bins);
+    if (!hist || !bins) {
+        free(hist);
+        free(bins);
         return -1;
+    }
     add_iterations(r->root, name, &r->iterations, hist, &r->has_iterations);
-    settle_dist(&r->iterations, hist, 0);
+    size_t n = 0;
+    for (uint32_t b = 0; b < SCOPE_HIST_BUCKETS; b++)
+        if (hist[b])
+            bins[n++] = (run_hist_bin){b, hist[b]};
+    settle_dist(&r->iterations, bins, n, 0);
     free(hist);
+    free(bins);
     return 0;
 }
 
@@ -620,6 +707,12 @@ static int merge_role(merge_ctx *c, worker_log *logs, const run_options *opt) {
     }
     double *scratch = malloc((r->nprocs + 1) * sizeof *scratch);
     if (c->nomem || !scratch) {
+        free(scratch);
+        return -1;
+    }
+    if (c->nparts)
+        qsort(c->parts, c->nparts, sizeof *c->parts, by_phase);
+    if (settle_hists(c) < 0) {
         free(scratch);
         return -1;
     }
@@ -849,6 +942,8 @@ int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt
     free(c.children.slots);
     free(c.counters.slots);
     free(c.parts);
+    free(c.dense);
+    free(c.met);
     if (rc < 0)
         return -1;
     if (m->nroles)
@@ -881,6 +976,8 @@ int run_merge_alone(run_model *m, arena *mem, worker_log *logs, run_role *role,
     free(c.children.slots);
     free(c.counters.slots);
     free(c.parts);
+    free(c.dense);
+    free(c.met);
     log->inconsistent = inconsistent;
     memcpy(log->inconsistent_what, what, sizeof what);
     return rc;
@@ -893,6 +990,7 @@ static void free_phase(run_phase *p) {
         free_phase(p->children[i]);
     free(p->children);
     free(p->counters);
+    free(p->per_proc);
     free(p->hist);
 }
 

@@ -7,6 +7,7 @@
 #include "run_builder.h"
 
 #include "arena.h"
+#include "read_caps.h"
 #include "run_caveats.h"
 #include "run_live.h"
 #include "run_merge.h"
@@ -36,6 +37,7 @@ struct run_model_builder {
     size_t nlogs, cap_logs;
     int logs_borrowed;   /* logs belong to someone else (a follower, run_follow.h) */
     run_options opt;     /* as loaded; iteration_name lives in mem */
+    read_caps *caps;     /* what its logs may hold together (read_caps.h); NULL until added */
     worker_role **alone; /* run_worker_role's, per worker (nlogs); NULL until asked */
     void *ext;           /* run_model_set_extension's */
     void (*ext_free)(void *);
@@ -102,12 +104,16 @@ run_model_builder *run_builder_new(const char *source, const run_options *opt) {
 
 worker_log *run_builder_add_workers(run_model_builder *b, size_t n) {
     assert(!b->pub.workers); /* not once the model is finished */
+    if (!b->caps && !(b->caps = read_caps_new()))
+        return NULL;
     if (n > SIZE_MAX - b->nlogs || SCOPE_VEC_RESERVE(b->logs, b->cap_logs, b->nlogs + n) < 0)
         return NULL;
     worker_log *added = &b->logs[b->nlogs];
     memset(added, 0, n * sizeof *added);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         worker_log_init(&added[i]);
+        worker_log_share_caps(&added[i], b->caps);
+    }
     b->nlogs += n;
     return added;
 }
@@ -224,6 +230,7 @@ void run_free(run_model *m) {
     }
     run_merge_free(m);
     run_caveats_free(m);
+    read_caps_drop(b->caps);
     arena_free(&b->mem);
     free(b);
 }

@@ -115,6 +115,7 @@ enum run_caveat_kind {
     RUN_CAVEAT_SUPERSEDED,   /* run-level: older attempts exist and are not merged */
     RUN_CAVEAT_LINES,        /* line samples lost, unsampled, or not symbolized to lines */
     RUN_CAVEAT_RESOURCES,    /* resource figures partly from a snapshot's series: approximate */
+    RUN_CAVEAT_CAPPED,       /* definitions past the reader's caps left out (read_caps.h) */
     RUN_CAVEAT_KIND_LIMIT
 };
 
@@ -159,6 +160,19 @@ typedef struct run_counter {
 #define RUN_MAX_DEPTH 256
 _Static_assert(RUN_MAX_DEPTH >= 255, "the model holds every depth the recorder records");
 
+/* A bucket of a phase's histogram that holds entries (scope/log_hist.h
+ * numbers the buckets). */
+typedef struct run_hist_bin {
+    uint32_t bucket;
+    uint64_t count;
+} run_hist_bin;
+
+/* One process's total in a phase: proc indexes run_role.workers. */
+typedef struct run_proc_ns {
+    size_t proc;
+    double ns;
+} run_proc_ns;
+
 typedef struct run_phase run_phase;
 struct run_phase {
     run_str name;
@@ -189,12 +203,17 @@ struct run_phase {
     size_t nprocs;
     double spread_min_ns, spread_median_ns, spread_max_ns;
     size_t spread_max_worker; /* index into run_model.workers */
-    double *per_proc_ns;      /* per role process (run_role.workers order); NAN for a
-                                 process that never entered it */
+    /* Their totals, one per process that entered it (nprocs), in the
+     * order of run_role.workers; run_phase_proc_ns looks one up.  Only
+     * those that entered it: a phase of a role of 1,000 processes that
+     * one of them entered costs one. */
+    run_proc_ns *per_proc;
 
-    /* The histogram of every merged entry (SCOPE_HIST_BUCKETS counts), NULL
-     * when none was recorded. */
-    uint64_t *hist;
+    /* The histogram of every merged entry: its buckets with entries, in
+     * bucket order (nhist of them), so that a phase of a few entries costs
+     * a few; NULL when none was recorded (run_phase_hist_at reads one). */
+    run_hist_bin *hist;
+    size_t nhist;
 
     run_str file;  /* source file of the first call site recorded; len 0 when none */
     uint32_t line; /* 0 when not recorded */
@@ -369,7 +388,15 @@ const char *run_worker_label(const run_model *m, size_t worker, char *buf, size_
  * model: its roles, figures and caveats stay as loaded. */
 const run_role *run_worker_role(run_model *m, size_t worker);
 
-/* ---- histograms drawn small ------------------------------------------------ */
+/* The phase's total in the role's process k (run_role.workers[k]); NAN
+ * when that process never entered it. */
+double run_phase_proc_ns(const run_phase *p, size_t k);
+
+/* ---- histograms ------------------------------------------------------------ */
+
+/* The phase's entries in bucket b of its histogram (0 when none, or when
+ * it has no histogram). */
+uint64_t run_phase_hist_at(const run_phase *p, uint32_t b);
 
 /* The phase's duration histogram folded into ncols columns spread evenly
  * over a logarithmic axis from its shortest to its longest recorded bucket,

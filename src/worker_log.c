@@ -14,6 +14,11 @@ void worker_log_init(worker_log *log) {
     w->trace_state = -1;
 }
 
+void worker_log_share_caps(worker_log *log, read_caps *caps) {
+    read_caps_drop(log->caps);
+    log->caps = read_caps_hold(caps);
+}
+
 run_str run_str_dup(arena *a, const void *p, size_t n) {
     char *s = arena_dup(a, p, n);
     return (run_str){s ? s : "", s ? n : 0};
@@ -41,6 +46,17 @@ void log_inconsistent(worker_log *log, const char *what) {
     (((log)->n < UINT32_MAX && SCOPE_VEC_RESERVE((log)->arr, (log)->cap, (log)->n + 1) == 0) ||    \
      ((log)->nomem = 1, 0))
 
+/* One more definition of kind k, new to the log, within the reader's caps:
+ * 1, or 0 when a cap leaves it out (counted once, where it is defined
+ * rather than restated). */
+static int within_caps(worker_log *log, enum read_cap_kind k) {
+    if (read_caps_take(log->caps, &log->tally, k, 1) == 0)
+        return 1;
+    if (!log->restating)
+        log->tally.left_out[k]++;
+    return 0;
+}
+
 /* Maps id to entry n of a table, just filled: 0, or -1 when out of memory
  * (then the entry is not counted). */
 static int index_entry(worker_log *log, idmap *ix, uint32_t id, size_t n) {
@@ -62,6 +78,8 @@ void log_add_string(worker_log *log, const scope_rec_string *s) {
         log_inconsistent(log, "a name was defined with id 0");
         return;
     }
+    if (!within_caps(log, READ_NAMES))
+        return;
     if (!ROOM_FOR_ONE(log, strings, nstrings, cap_strings))
         return;
     log->strings[log->nstrings] =
@@ -81,7 +99,7 @@ void log_add_node(worker_log *log, const scope_rec_phase_node *n) {
         log_inconsistent(log, "a phase was defined with an impossible id");
         return;
     }
-    if (!ROOM_FOR_ONE(log, nodes, nnodes, cap_nodes))
+    if (!within_caps(log, READ_NODES) || !ROOM_FOR_ONE(log, nodes, nnodes, cap_nodes))
         return;
     log->nodes[log->nnodes] = (log_node){
         .id = n->id,
@@ -94,6 +112,37 @@ void log_add_node(worker_log *log, const scope_rec_phase_node *n) {
     };
     if (index_entry(log, &log->node_ix, n->id, log->nnodes) == 0)
         log->nnodes++;
+}
+
+/* The node's histogram becomes bins[0 .. nbins), held exactly (a node with
+ * one bucket costs one), within the reader's caps on buckets.  Past them
+ * the node keeps no histogram: its percentiles rest on the other entries
+ * merged with it, and the caveats say how many nodes lost theirs. */
+static void set_hist(worker_log *log, log_node *n, const scope_hist_bin *bins, uint32_t nbins) {
+    read_caps_give(log->caps, &log->tally, READ_BINS, n->nbins);
+    if (read_caps_take(log->caps, &log->tally, READ_BINS, nbins) < 0) {
+        if (!n->hist_left_out)
+            log->tally.left_out[READ_BINS]++;
+        n->hist_left_out = 1;
+        nbins = 0;
+    }
+    if (nbins != n->nbins) {
+        scope_hist_bin *b = nbins ? realloc(n->bins, nbins * sizeof *b) : NULL;
+        if (nbins && !b) {
+            read_caps_give(log->caps, &log->tally, READ_BINS, nbins);
+            log->nomem = 1;
+            return;
+        }
+        if (!nbins)
+            free(n->bins);
+        n->bins = b;
+    }
+    if (nbins)
+        memcpy(n->bins, bins, nbins * sizeof *bins);
+    n->nbins = nbins;
+    n->hist_count = 0;
+    for (uint32_t i = 0; i < nbins; i++)
+        n->hist_count += bins[i].count;
 }
 
 static void apply_agg(worker_log *log, log_node *n, const scope_rec_phase_agg *a) {
@@ -118,15 +167,7 @@ static void apply_agg(worker_log *log, log_node *n, const scope_rec_phase_agg *a
     n->char_write = a->char_write;
     if (!a->nbins)
         return; /* the histogram stays the newest one sent (docs/format.md) */
-    if (SCOPE_VEC_RESERVE(n->bins, n->bins_cap, a->nbins) < 0) {
-        log->nomem = 1;
-        return;
-    }
-    memcpy(n->bins, a->bins, a->nbins * sizeof *a->bins);
-    n->nbins = a->nbins;
-    n->hist_count = 0;
-    for (uint32_t i = 0; i < a->nbins; i++)
-        n->hist_count += a->bins[i].count;
+    set_hist(log, n, a->bins, a->nbins);
 }
 
 void log_add_agg(worker_log *log, const scope_rec_phase_agg *a) {
@@ -153,7 +194,7 @@ void log_settle_pending(worker_log *log) {
         log_node *n = log_node_of(log, log->pending[i].node);
         if (n && !log->nomem)
             apply_agg(log, n, &log->pending[i]);
-        else
+        else if (!log->tally.hit[READ_NODES]) /* else its node is one the caps left out */
             log_inconsistent(log, "figures of a phase whose definition was lost");
         free((void *)log->pending[i].bins);
     }
@@ -176,7 +217,7 @@ void log_add_counter(worker_log *log, const scope_rec_counter *c) {
         log_inconsistent(log, "a counter with id 0");
         return;
     }
-    if (!ROOM_FOR_ONE(log, counters, ncounters, cap_counters))
+    if (!within_caps(log, READ_COUNTERS) || !ROOM_FOR_ONE(log, counters, ncounters, cap_counters))
         return;
     log->counters[log->ncounters] =
         (log_counter){c->id, c->name, c->node, c->thread, c->calls, c->total};
@@ -323,6 +364,8 @@ void worker_log_unmerge(worker_log *log) {
 }
 
 void worker_log_release(worker_log *log) {
+    read_caps_give_all(log->caps, &log->tally);
+    read_caps_drop(log->caps);
     for (size_t i = 0; i < log->nnodes; i++) {
         free(log->nodes[i].bins);
         free(log->nodes[i].exact_ns);

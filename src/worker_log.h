@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "idmap.h"
 #include "log_lines.h"
+#include "read_caps.h"
 #include "res_proc.h"
 #include "run_model.h"
 
@@ -29,9 +30,9 @@ typedef struct log_node {
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
     uint32_t io_flags;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
-    uint32_t nbins;      /* the newest histogram sent */
+    uint32_t nbins;      /* the newest histogram sent (bins holds exactly nbins) */
     uint64_t hist_count; /* the entries it holds: count, or fewer when it is older */
-    size_t bins_cap;
+    int hist_left_out;   /* a histogram of it passed the reader's cap (read_caps.h) */
     scope_hist_bin *bins;
     /* Every entry's duration, sorted (count of them), from a source that
      * keeps each interval (an imported trace); the merge then gives exact
@@ -117,6 +118,15 @@ typedef struct worker_log {
     scope_rec_trace_window trace; /* the newest TRACE_WINDOW; phase 0: none */
     int nomem;
 
+    /* The reader's caps (read_caps.h): the run's budget, shared with the
+     * run's other logs (NULL: one log's caps, no run), and what this log
+     * holds of it and had left out.  restating is set while a frame that
+     * only restates definitions is read (a snapshot after the first frame
+     * read), whose refused definitions were counted already. */
+    read_caps *caps;
+    read_tally tally;
+    int restating;
+
     /* Where a follower goes on reading (run_log.h, log_read_more): the
      * newest intact frame's offset (0: none read), its sequence number
      * (last_seq stands a snapshot for the frame before it), and the file's
@@ -145,6 +155,10 @@ typedef struct worker_log {
 
 /* Readies a zeroed log: identity unknown (ranks -1), end unknown. */
 void worker_log_init(worker_log *log);
+
+/* Before reading: the log counts what it holds against the run's budget
+ * (read_caps.h), held by it until it is released. */
+void worker_log_share_caps(worker_log *log, read_caps *caps);
 
 /* Frees what the log holds; it is zeroed afterwards. */
 void worker_log_release(worker_log *log);

@@ -217,7 +217,7 @@ START_TEST(known_figures) {
     while (k < w->nprocs && w->workers[k] != compute->spread_max_worker)
         k++;
     ck_assert_uint_lt(k, w->nprocs);
-    ck_assert_double_eq(compute->per_proc_ns[k], compute->spread_max_ns);
+    ck_assert_double_eq(run_phase_proc_ns(compute, k), compute->spread_max_ns);
 
     /* Counters: exact totals, rate per second of the phase's own time. */
     const run_counter *items = an_counter(compute, "items");
@@ -421,8 +421,9 @@ static size_t same_phase(const cJSON *o, const run_phase *p, const char *role) {
     const cJSON *per = cJSON_GetObjectItemCaseSensitive(o, "per_proc_ns");
     for (int i = 0; i < cJSON_GetArraySize(per); i++) {
         const cJSON *v = cJSON_GetArrayItem(per, i);
-        ck_assert_msg(isnan(p->per_proc_ns[i]) ? cJSON_IsNull(v)
-                                               : fabs(v->valuedouble - p->per_proc_ns[i]) < 1,
+        ck_assert_msg(isnan(run_phase_proc_ns(p, i))
+                          ? cJSON_IsNull(v)
+                          : fabs(v->valuedouble - run_phase_proc_ns(p, i)) < 1,
                       "%s: per_proc_ns[%d]", where, i);
     }
     same_counters(cJSON_GetObjectItemCaseSensitive(o, "counters"), p->counters, p->ncounters,

@@ -825,7 +825,7 @@ START_TEST(threads_merge_by_path) {
     ck_assert_uint_eq(it->self_ns, 1500 - 800 - 100);
     ck_assert_double_eq(it->share, 1.0);
     ck_assert_uint_eq(it->nprocs, 1);
-    ck_assert_double_eq(it->per_proc_ns[0], 1500);
+    ck_assert_double_eq(run_phase_proc_ns(it, 0), 1500);
     /* Children by total, largest first. */
     ck_assert_uint_eq(it->nchildren, 2);
     ck_assert_str_eq(it->children[0]->name.s, "step");
@@ -1078,9 +1078,9 @@ START_TEST(histograms_add_across_processes) {
     ck_assert_uint_eq(step->dist.min_ns, 1010);
     ck_assert_uint_eq(step->dist.max_ns, 100000);
     ck_assert_ptr_nonnull(step->hist);
-    ck_assert_uint_eq(step->hist[scope_hist_bucket(1010)], 60);
-    ck_assert_uint_eq(step->hist[scope_hist_bucket(5000)], 35);
-    ck_assert_uint_eq(step->hist[scope_hist_bucket(100000)], 5);
+    ck_assert_uint_eq(run_phase_hist_at(step, scope_hist_bucket(1010)), 60);
+    ck_assert_uint_eq(run_phase_hist_at(step, scope_hist_bucket(5000)), 35);
+    ck_assert_uint_eq(run_phase_hist_at(step, scope_hist_bucket(100000)), 5);
     /* 100 entries in the histogram: rank 50 in the 1010 bucket, whose
      * midpoint lies below the exact minimum; rank 95 in the 5000 bucket;
      * rank 99 in the 100000 bucket, whose midpoint lies above the maximum. */
@@ -1099,8 +1099,8 @@ START_TEST(histograms_add_across_processes) {
 
     const run_phase *rep = phase_of(r, "replace");
     ck_assert_uint_eq(rep->dist.count, 7);
-    ck_assert_uint_eq(rep->hist[scope_hist_bucket(2000)], 0);
-    ck_assert_uint_eq(rep->hist[scope_hist_bucket(3000)], 7);
+    ck_assert_uint_eq(run_phase_hist_at(rep, scope_hist_bucket(2000)), 0);
+    ck_assert_uint_eq(run_phase_hist_at(rep, scope_hist_bucket(3000)), 7);
     ck_assert_double_eq(rep->dist.p50_ns, 3000); /* clamped to min = max */
     ck_assert_uint_eq(rep->hist_count, 7);
     ck_assert(!run_phase_hist_partial(rep));
@@ -1305,13 +1305,13 @@ START_TEST(wait_share_spread_imbalance) {
     ck_assert_double_eq(step->spread_median_ns, 250);
     ck_assert_double_eq(step->spread_max_ns, 400);
     ck_assert_uint_eq(step->spread_max_worker, w0);
-    ck_assert_double_eq(step->per_proc_ns[slot_of(r, w0)], 400);
-    ck_assert(isnan(step->per_proc_ns[slot_of(r, w4)]));
+    ck_assert_double_eq(run_phase_proc_ns(step, slot_of(r, w0)), 400);
+    ck_assert(isnan(run_phase_proc_ns(step, slot_of(r, w4))));
     const run_phase *only0 = phase_of(r, "only0");
     ck_assert_uint_eq(only0->nprocs, 1);
     ck_assert_double_eq(only0->spread_median_ns, 40);
     for (size_t k = 1; k < r->nprocs; k++)
-        ck_assert(isnan(only0->per_proc_ns[k]));
+        ck_assert(isnan(run_phase_proc_ns(only0, k)));
 
     /* Imbalance: the busiest process's phase time (500) over the mean (230). */
     ck_assert_uint_eq(m->workers[w0].phase_ns, 500);
@@ -1414,7 +1414,7 @@ static void dump_phase(FILE *f, const run_phase *p, size_t nprocs) {
             p->nprocs, p->spread_min_ns, p->spread_median_ns, p->spread_max_ns,
             p->spread_max_worker);
     for (size_t k = 0; p->parent && k < nprocs; k++)
-        fprintf(f, " %.17g", p->per_proc_ns[k]);
+        fprintf(f, " %.17g", run_phase_proc_ns(p, k));
     for (size_t k = 0; k < p->ncounters; k++)
         fprintf(f, " [%s %llu %lld]", p->counters[k].name.s,
                 (unsigned long long)p->counters[k].calls, (long long)p->counters[k].total);
@@ -1518,14 +1518,15 @@ START_TEST(worker_role_alone) {
         ck_assert_uint_eq(it->self_ns, it_ns - step_ns);
         /* Its share of the whole role's figures, exactly. */
         size_t slot = slot_of(full, w);
-        ck_assert_double_eq(phase_of(full, "iteration")->per_proc_ns[slot], (double)it_ns);
-        ck_assert_double_eq(phase_of(full, "iteration/step")->per_proc_ns[slot], (double)step_ns);
+        ck_assert_double_eq(run_phase_proc_ns(phase_of(full, "iteration"), slot), (double)it_ns);
+        ck_assert_double_eq(run_phase_proc_ns(phase_of(full, "iteration/step"), slot),
+                            (double)step_ns);
         /* Shares of this process's phase time, a spread of one. */
         ck_assert_double_eq(it->share, (double)it_ns / (double)total);
         ck_assert_double_eq(step->share, (double)step_ns / (double)total);
         for (const run_phase *p = step; p; p = p == step ? it : NULL) {
             ck_assert_uint_eq(p->nprocs, 1);
-            ck_assert_double_eq(p->per_proc_ns[0], (double)p->dist.total_ns);
+            ck_assert_double_eq(run_phase_proc_ns(p, 0), (double)p->dist.total_ns);
             ck_assert_double_eq(p->spread_min_ns, (double)p->dist.total_ns);
             ck_assert_double_eq(p->spread_median_ns, (double)p->dist.total_ns);
             ck_assert_double_eq(p->spread_max_ns, (double)p->dist.total_ns);
@@ -1665,14 +1666,10 @@ END_TEST
  * middle on a log axis from the lowest bucket's lower edge to the highest's
  * upper edge; every entry is counted once; no histogram folds to nothing. */
 START_TEST(hist_fold_for_sparklines) {
-    uint64_t *hist = calloc(SCOPE_HIST_BUCKETS, sizeof *hist);
-    ck_assert_ptr_nonnull(hist);
     uint32_t b1 = scope_hist_bucket(1000), b2 = scope_hist_bucket(1000000),
              b3 = scope_hist_bucket(1000000000);
-    hist[b1] = 5;
-    hist[b2] = 7;
-    hist[b3] = 2;
-    run_phase p = {.hist = hist};
+    run_hist_bin hist[] = {{b1, 5}, {b2, 7}, {b3, 2}};
+    run_phase p = {.hist = hist, .nhist = 3};
     uint64_t cols[10];
     double lo, hi;
     ck_assert_uint_eq(run_hist_fold(&p, 10, cols, &lo, &hi), 14);
@@ -1689,17 +1686,20 @@ START_TEST(hist_fold_for_sparklines) {
     /* One column holds everything; a single bucket too. */
     ck_assert_uint_eq(run_hist_fold(&p, 1, cols, &lo, &hi), 14);
     ck_assert_uint_eq(cols[0], 14);
-    hist[b1] = hist[b2] = 0;
     /* A single bucket is the whole axis: its entries fall in its middle. */
+    p = (run_phase){.hist = &hist[2], .nhist = 1};
     ck_assert_uint_eq(run_hist_fold(&p, 10, cols, &lo, &hi), 2);
     ck_assert_uint_eq(cols[4] + cols[5], 2);
+    /* Its buckets read one by one. */
+    ck_assert_uint_eq(run_phase_hist_at(&p, b3), 2);
+    ck_assert_uint_eq(run_phase_hist_at(&p, b1), 0);
     /* No histogram: nothing folded, the axis unknown. */
     run_phase none = {0};
     ck_assert_uint_eq(run_hist_fold(&none, 10, cols, &lo, &hi), 0);
     ck_assert(isnan(lo) && isnan(hi));
     for (int i = 0; i < 10; i++)
         ck_assert_uint_eq(cols[i], 0);
-    free(hist);
+    ck_assert_uint_eq(run_phase_hist_at(&none, b1), 0);
 }
 END_TEST
 
