@@ -131,9 +131,9 @@ static void set_hist(worker_log *log, log_node *n, const scope_hist_bin *bins, u
         if (nbins && !b) {
             read_caps_give(log->caps, &log->tally, READ_BINS, nbins);
             log->nomem = 1;
-            return;
+            nbins = 0; /* none held, the old ones freed */
         }
-        if (!nbins)
+        if (!b)
             free(n->bins);
         n->bins = b;
     }
