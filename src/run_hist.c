@@ -4,20 +4,18 @@
 #include <scope/log_hist.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+static int by_bucket(const void *key, const void *bin) {
+    uint32_t b = *(const uint32_t *)key, c = ((const run_hist_bin *)bin)->bucket;
+    return (b > c) - (b < c);
+}
+
 uint64_t run_phase_hist_at(const run_phase *p, uint32_t b) {
-    size_t lo = 0, hi = p->hist ? p->nhist : 0;
-    while (lo < hi) { /* the buckets are in order */
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->hist[mid].bucket == b)
-            return p->hist[mid].count;
-        if (p->hist[mid].bucket < b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return 0;
+    /* The buckets are in order. */
+    const run_hist_bin *h = p->nhist ? bsearch(&b, p->hist, p->nhist, sizeof *h, by_bucket) : NULL;
+    return h ? h->count : 0;
 }
 
 uint64_t run_hist_fold(const run_phase *p, size_t ncols, uint64_t *cols, double *lo_ns,

@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int run_str_eq(run_str a, run_str b) {
@@ -67,16 +68,14 @@ const char *run_phase_path(const run_phase *p, char *buf, size_t cap) {
     return buf;
 }
 
+static int by_proc(const void *key, const void *entry) {
+    size_t k = *(const size_t *)key, e = ((const run_proc_ns *)entry)->proc;
+    return (k > e) - (k < e);
+}
+
 double run_phase_proc_ns(const run_phase *p, size_t k) {
-    size_t lo = 0, hi = p->per_proc ? p->nprocs : 0;
-    while (lo < hi) { /* in process order */
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->per_proc[mid].proc == k)
-            return p->per_proc[mid].ns;
-        if (p->per_proc[mid].proc < k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NAN;
+    /* In process order. */
+    const run_proc_ns *e =
+        p->nprocs ? bsearch(&k, p->per_proc, p->nprocs, sizeof *e, by_proc) : NULL;
+    return e ? e->ns : NAN;
 }
