@@ -121,23 +121,58 @@ static int add_phase(phase_rows *rows, const run_phase *a, const run_phase *b) {
     return compare_counters(row);
 }
 
+static int by_name(const void *x, const void *y) {
+    return run_str_cmp((*(const run_phase *const *)x)->name, (*(const run_phase *const *)y)->name);
+}
+
+/* A phase's children sorted by name, to find a namesake by bisection: a
+ * phase may have hundreds of thousands of children (a name per request),
+ * and a scan for each of them made comparing quadratic.  *out is NULL for
+ * no phase or no children.  0, or -1 when out of memory. */
+static int by_name_of(const run_phase *p, const run_phase ***out) {
+    *out = NULL;
+    if (!p || !p->nchildren)
+        return 0;
+    const run_phase **v = malloc(p->nchildren * sizeof *v);
+    if (!v)
+        return -1;
+    memcpy(v, p->children, p->nchildren * sizeof *v);
+    qsort(v, p->nchildren, sizeof *v, by_name);
+    *out = v;
+    return 0;
+}
+
+/* The child of p named like `like` (names are unique among siblings),
+ * from p's children sorted by name; NULL when none. */
+static const run_phase *namesake(const run_phase *p, const run_phase **sorted,
+                                 const run_phase *like) {
+    const run_phase **hit =
+        sorted ? bsearch(&like, sorted, p->nchildren, sizeof *sorted, by_name) : NULL;
+    return hit ? *hit : NULL;
+}
+
 /* Walks the children of a and b (either may be NULL) together: A's children
  * with their namesakes in B, then B's children that A lacks. */
 static int walk(phase_rows *rows, const run_phase *a, const run_phase *b) {
-    for (size_t i = 0; a && i < a->nchildren; i++) {
-        const run_phase *ca = a->children[i];
-        const run_phase *cb = b ? run_phase_child(b, ca->name.s, ca->name.len) : NULL;
-        if (add_phase(rows, ca, cb) || walk(rows, ca, cb))
-            return -1;
+    const run_phase **sa, **sb;
+    if (by_name_of(a, &sa) < 0 || by_name_of(b, &sb) < 0) {
+        free(sa);
+        return -1;
     }
-    for (size_t i = 0; b && i < b->nchildren; i++) {
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && a && i < a->nchildren; i++) {
+        const run_phase *ca = a->children[i], *cb = namesake(b, sb, ca);
+        rc = add_phase(rows, ca, cb) || walk(rows, ca, cb) ? -1 : 0;
+    }
+    for (size_t i = 0; rc == 0 && b && i < b->nchildren; i++) {
         const run_phase *cb = b->children[i];
-        if (a && run_phase_child(a, cb->name.s, cb->name.len))
+        if (namesake(a, sa, cb))
             continue;
-        if (add_phase(rows, NULL, cb) || walk(rows, NULL, cb))
-            return -1;
+        rc = add_phase(rows, NULL, cb) || walk(rows, NULL, cb) ? -1 : 0;
     }
-    return 0;
+    free(sa);
+    free(sb);
+    return rc;
 }
 
 static double larger_total(const run_cmp_fig *f) {

@@ -6,7 +6,8 @@
 #   - an honest log of 262,144 nodes (a program naming every request):
 #     `report` lists every one with the generator's counts, says no caveat,
 #     and peaks at most 512 MiB (2.2 GB when every phase held a dense
-#     976-bucket histogram);
+#     976-bucket histogram); `compare` of it with itself lists every phase
+#     unchanged;
 #   - a smaller honest log read back through --json: every phase's count,
 #     total, minimum, maximum, percentiles, histogram and per-process total;
 #   - a forged log of 1,100,000 nodes of two names at the default caps: the
@@ -80,6 +81,15 @@ EOF
     if grep -q "^CAVEATS" report.txt; then
         fail "report of an honest log has caveats: $(grep -A3 '^CAVEATS' report.txt)"
     fi
+
+    # compare finds each phase's namesake among its 262,143 siblings: a scan
+    # of them for each made it quadratic (a quarter of an hour, past this
+    # test's timeout).  Every row is there, unchanged.
+    kib=$(peak_kib 3000000 compare.txt "$tui" compare honest honest) ||
+        fail "compare of 262,144 nodes failed ($(tail -3 compare.txt.err))"
+    echo "compare, 262,144 honest nodes twice: peak ${kib} KiB"
+    rows=$(grep -cE '^serve(/request-[0-9]{7})? +[^ ]+ +[^ ]+ +0\.0% ' compare.txt || true)
+    [ "$rows" = 262144 ] || fail "compare of 262,144 nodes: $rows unchanged rows, wanted 262144"
 
     # A forged log past the default cap: left out, said, bounded.
     expect_rc 0 "$gen" --out forged --forged --nodes 1100000
