@@ -1,5 +1,6 @@
 /* h5_file: HDF5 files, groups and attributes for h5_table.h. */
 #include "h5_common.h"
+#include "h5_links.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,15 @@ static scope_h5_file *open_file(const char *path, int create, char *err, size_t 
         h5_fail(err, errlen, "%s",
                 create ? "cannot create an HDF5 file there"
                        : "cannot be opened as HDF5 (damaged or truncated)");
+        free(f);
+        return NULL;
+    }
+    /* A file read is walked before any object is opened by its path
+     * (h5_links.h says why). */
+    char why[1200];
+    if (!create && h5_refuse_outside(f->id, why, sizeof why) < 0) {
+        h5_fail(err, errlen, "%s", why);
+        H5Fclose(f->id);
         free(f);
         return NULL;
     }
