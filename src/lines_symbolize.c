@@ -146,27 +146,16 @@ static void open_module(lines_symbolizer *s, sym_module *m) {
     /* A FIFO or a device named by the log is never opened (open_regular.h). */
     int fd;
     struct stat st;
-    char why[128];
-    switch (open_regular(m->path, SYM_MAX_FILE_BYTES, &fd, &st)) {
-    case OPEN_REGULAR_OK:
-        break;
-    case OPEN_REGULAR_MISSING:
+    enum open_regular r = open_regular(m->path, SYM_MAX_FILE_BYTES, &fd, &st);
+    if (r == OPEN_REGULAR_MISSING) {
         set_state(m, SYM_MISSING, "the file is gone");
         return;
-    case OPEN_REGULAR_UNREADABLE:
-        set_state(m, SYM_MISSING, "the file cannot be opened");
-        return;
-    case OPEN_REGULAR_NOT_REGULAR:
-        snprintf(why, sizeof why, "not a regular file (%s), not opened",
-                 open_regular_kind(st.st_mode));
-        const char *kept = arena_dup(&s->mem, why, strlen(why));
-        set_state(m, SYM_MISSING, kept ? kept : "not a regular file, not opened");
-        return;
-    case OPEN_REGULAR_TOO_LARGE:
-        set_state(m, SYM_MISSING, "the file is too large to be read as a module");
-        return;
-    case OPEN_REGULAR_CHANGED:
-        set_state(m, SYM_MISSING, "the file was replaced while being opened");
+    }
+    if (r != OPEN_REGULAR_OK) {
+        char why[128], text[160];
+        snprintf(text, sizeof text, "%s, not read", open_regular_why(r, &st, why, sizeof why));
+        const char *kept = arena_dup(&s->mem, text, strlen(text));
+        set_state(m, SYM_MISSING, kept ? kept : "the file could not be read");
         return;
     }
     unsigned char magic[SELFMAG];

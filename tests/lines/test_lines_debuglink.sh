@@ -46,7 +46,7 @@ refused="$PWD/selfrec: it has no debug info (functions only): not read as its de
 expect_rc 0 timeout -s KILL "$limit" "$tui" lines --raw run
 expect_in_output "kernel_b"
 expect_in_output "$refused"
-expect_in_output "$device: not a regular file (a character device), not opened"
+expect_in_output "$device: not a regular file (a character device), not read"
 ok "lines: the named pipes and the device refused"
 
 # The Lines view (2), then the overview (6), which lists the caveats the
