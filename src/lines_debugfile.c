@@ -166,6 +166,14 @@ int lines_find_debugfile(Dwfl_Module *mod, void **userdata, const char *modname,
     (void)modname;
     (void)base;
     search s = {.notes = userdata ? *userdata : NULL, .fd = -1};
+    /* dwfl_module_getdwarf below must not start a search for this module
+     * again (it cannot, while the DWARF is there; this makes sure). */
+    if (s.notes && s.notes->searching) {
+        errno = 0;
+        return -1;
+    }
+    if (s.notes)
+        s.notes->searching = 1;
     s.have_module = file_name && stat(file_name, &s.module) == 0;
     /* libdwfl asks for two files: the debug file, named by the module's own
      * .gnu_debuglink (the very pointer it read), and once it has DWARF, a
@@ -207,6 +215,8 @@ int lines_find_debugfile(Dwfl_Module *mod, void **userdata, const char *modname,
             free(real);
         }
     }
+    if (s.notes)
+        s.notes->searching = 0;
     if (!found) {
         errno = 0; /* nothing found: not an error of libdwfl's to report */
         return -1;

@@ -35,6 +35,7 @@
 typedef struct debugfile_notes {
     char text[1024];
     unsigned refused;
+    int searching; /* a search for this module is under way (never nested) */
 } debugfile_notes;
 
 /* libdwfl's find_debuginfo callback (above).  *userdata, when set, is the
