@@ -8,8 +8,9 @@
  * that created it: OUT's directory may be writable by others, who could
  * swap the name for a link to a file of the user's between a close and a
  * reopen.  It takes the mode of the OUT it replaces (a new OUT: 0666 less
- * the umask).  SIGTERM, SIGINT or SIGHUP while it exists removes it before
- * the signal ends the command as it would have.
+ * the umask); an OUT that is not a regular file (a device, a pipe) is
+ * refused, not replaced.  SIGTERM, SIGINT or SIGHUP while it exists removes
+ * it before the signal ends the command as it would have.
  *
  * Exit status: 0 written; 2 bad arguments, a run that cannot be read, or
  * an OUT that cannot be written (one line on stderr saying which).
@@ -18,6 +19,7 @@
 #include "cmd_util.h"
 #include "commands.h"
 #include "export_formats.h"
+#include "open_regular.h"
 #include "text_escape.h"
 
 #include <errno.h>
@@ -252,6 +254,15 @@ int scope_cmd_export(int argc, char **argv) {
     int exists = stat(out_path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
         say("", out_path, "is a directory; -o wants a file");
+        return 2;
+    }
+    /* Renamed over, a device or a pipe would become a regular file (as
+     * root, -o /dev/null would replace /dev/null). */
+    if (exists && !S_ISREG(st.st_mode)) {
+        char why[120];
+        snprintf(why, sizeof why, "is %s, not a regular file; -o wants a file",
+                 open_regular_kind(st.st_mode));
+        say("", out_path, why);
         return 2;
     }
 

@@ -3,7 +3,8 @@
 # a run with a trace window):
 #
 #   - an OUT that exists keeps its mode (0600 stays 0600); a new OUT gets
-#     0666 less the umask;
+#     0666 less the umask; an OUT that is not a regular file (a named pipe
+#     here; /dev/null as root) is refused, not replaced;
 #   - the temporary file beside OUT is written through the descriptor that
 #     created it: its name is opened once, by the O_EXCL create, and never
 #     again (a name opened again could be a link swapped in meanwhile, in a
@@ -47,6 +48,15 @@ for fmt in "${formats[@]}"; do
 done
 [ -z "$(leftovers)" ] || fail "temporary files left: $(leftovers)"
 ok "modes kept and given"
+
+# ---- an OUT that is not a regular file is not replaced ---------------------------
+# (as root, -o /dev/null would otherwise become a regular file.)
+mkfifo pipe.out
+expect_rc 2 "$tui" export run --format json -o pipe.out
+expect_in err "pipe.out: is a named pipe (FIFO), not a regular file; -o wants a file"
+[ -p pipe.out ] || fail "the named pipe OUT was replaced"
+[ -z "$(leftovers)" ] || fail "temporary files left: $(leftovers)"
+ok "a named pipe as OUT is refused"
 
 if ! strace -f -o /dev/null true 2>/dev/null; then
     echo "note: strace is missing or may not trace here: the descriptor and signal checks were not run" >&2
