@@ -163,6 +163,14 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
         c->dir_mode_exact = 1;
     }
 
+    /* Absolute: a relative name would be looked up on the very search path
+     * this setting exists to bypass (gpu_nvml.c). */
+    if ((v = getenv("SCOPE_NVML_LIBRARY")) && *v &&
+        (v[0] != '/' || copy(c->nvml_library, sizeof c->nvml_library, v) < 0)) {
+        snprintf(err, errlen, "SCOPE_NVML_LIBRARY='%.80s' is not an absolute path to a library", v);
+        return -1;
+    }
+
     if (rec_launch_array_dir(c->run_dir, sizeof c->run_dir) < 0)
         goto too_long;
     rec_dir_mode mode = {c->dir_mode, c->dir_mode_exact};

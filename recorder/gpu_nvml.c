@@ -15,12 +15,25 @@
  *   memory   nvmlDeviceGetMemoryInfo (the device's used and total) and
  *            nvmlDeviceGetComputeRunningProcesses_v3 (this pid's, 0 when
  *            it has no context on the device).
- * A call that fails leaves its figures' presence bits clear.
+ * A call that fails leaves its figures' presence bits clear, and so does
+ * one that claims more rows than the buffer it was given (or more than
+ * NVML_MAX_ROWS): the rows past the buffer were never written, and the
+ * ones in it may not be all of them.
+ *
+ * Which library: SCOPE_NVML_LIBRARY when set (that file and nothing else:
+ * the tests' stand-in, or a driver in a place of its own); else the first
+ * of the driver's usual absolute paths that loads; else
+ * dlopen("libnvidia-ml.so.1") through the search path.  Absolute paths come
+ * first because the search path is partly the program's: a DT_RPATH or
+ * DT_RUNPATH holding a directory others can write (".", a build tree, a
+ * shared /tmp folder) would otherwise make the recorder load a library
+ * planted there into a program that never asked for NVML (docs/trust.md).
  */
 #define _GNU_SOURCE
 #include "gpu_nvml.h"
 
 #include "clock.h"
+#include "config.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -71,20 +84,58 @@ static nvmlDevice_t dev[REC_MAX_GPUS];
 static unsigned dev_index[REC_MAX_GPUS];
 static unsigned long long last_seen[REC_MAX_GPUS]; /* newest process sample, per device */
 
+/* More rows than any device lists (processes with a context there, or
+ * utilization samples in NVML's buffer of them): a count past it is a
+ * broken library's, and costs no allocation. */
+#define NVML_MAX_ROWS 16384u
+
 /* A function of the library into its member: POSIX lets dlsym's data
  * pointer stand for a function. */
 #define LOAD(h, field, name) ((*(void **)&nvml.field = dlsym(h, name)) != NULL)
 
-static void start_once(void) {
-    void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        /* The failure's message is allocated for this thread until read,
-         * and twice read to be freed: a child forked later would hold it
-         * with no thread to free it. */
-        while (dlerror())
-            ;
-        return;
+#if defined(__x86_64__)
+#define MULTIARCH "x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define MULTIARCH "aarch64-linux-gnu"
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MULTIARCH "powerpc64le-linux-gnu"
+#endif
+
+/* Where NVIDIA's driver puts the library, by who installs it. */
+static const char *const driver_paths[] = {
+#ifdef MULTIARCH
+    "/usr/lib/" MULTIARCH "/libnvidia-ml.so.1",                /* Debian, Ubuntu */
+    "/usr/lib/" MULTIARCH "/nvidia/current/libnvidia-ml.so.1", /* Debian's own driver */
+#endif
+    "/usr/lib64/libnvidia-ml.so.1",              /* RHEL, Fedora, SUSE; the .run installer */
+    "/usr/lib/libnvidia-ml.so.1",                /* Arch; the .run installer elsewhere */
+    "/usr/local/nvidia/lib64/libnvidia-ml.so.1", /* NVIDIA's container images */
+    "/run/opengl-driver/lib/libnvidia-ml.so.1",  /* NixOS */
+    "/usr/lib/wsl/lib/libnvidia-ml.so.1",        /* WSL 2 */
+};
+
+static void *load_library(void) {
+    void *h = NULL;
+    if (rec_cfg.nvml_library[0])
+        h = dlopen(rec_cfg.nvml_library, RTLD_NOW | RTLD_LOCAL);
+    else {
+        for (size_t i = 0; !h && i < sizeof driver_paths / sizeof *driver_paths; i++)
+            h = dlopen(driver_paths[i], RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     }
+    /* A failure's message is allocated for this thread until read, and
+     * twice read to be freed: a child forked later would hold it with no
+     * thread to free it. */
+    while (dlerror())
+        ;
+    return h;
+}
+
+static void start_once(void) {
+    void *h = load_library();
+    if (!h)
+        return;
     if (!(LOAD(h, init, "nvmlInit_v2") && LOAD(h, count, "nvmlDeviceGetCount_v2") &&
           LOAD(h, handle, "nvmlDeviceGetHandleByIndex_v2") &&
           LOAD(h, utilization, "nvmlDeviceGetUtilizationRates") &&
@@ -121,6 +172,15 @@ void rec_gpu_fork_child(void) {
 
 /* ---- one interval ----------------------------------------------------------------- */
 
+/* The rows to allocate after a first call answered rc with n rows: n and
+ * room for processes that start between the two calls; 0 when there is
+ * nothing to ask again, or n is more than any device holds. */
+static unsigned room_for(nvmlReturn_t rc, unsigned n) {
+    if (rc != NVML_ERROR_INSUFFICIENT_SIZE || n == 0 || n > NVML_MAX_ROWS)
+        return 0;
+    return n + 8;
+}
+
 /* This pid's SM share since the last sample seen on device d. */
 static void run_share(unsigned d, int64_t pid, scope_gpu_figures *g) {
     unsigned int n = 0;
@@ -129,16 +189,17 @@ static void run_share(unsigned d, int64_t pid, scope_gpu_figures *g) {
         g->present |= SCOPE_GPU_RUN; /* no process had work there: a measured 0 */
         return;
     }
-    if (rc != NVML_ERROR_INSUFFICIENT_SIZE || n == 0)
+    unsigned cap = room_for(rc, n);
+    if (!cap)
         return;
-    n += 8; /* room for processes that start between the two calls */
-    nvmlProcessUtilizationSample_t *s = calloc(n, sizeof *s);
+    nvmlProcessUtilizationSample_t *s = calloc(cap, sizeof *s);
     if (!s)
         return;
+    n = cap;
     rc = nvml.process_utilization(dev[d], s, &n, last_seen[d]);
     if (rc == NVML_ERROR_NOT_FOUND) {
         g->present |= SCOPE_GPU_RUN;
-    } else if (rc == NVML_SUCCESS) {
+    } else if (rc == NVML_SUCCESS && n <= cap) {
         uint64_t sum = 0, mine = 0;
         for (unsigned i = 0; i < n; i++) {
             if (s[i].timeStamp > last_seen[d])
@@ -162,13 +223,14 @@ static void run_memory(unsigned d, int64_t pid, scope_gpu_figures *g) {
         g->present |= SCOPE_GPU_MEM_RUN;
         return;
     }
-    if (rc != NVML_ERROR_INSUFFICIENT_SIZE || n == 0)
+    unsigned cap = room_for(rc, n);
+    if (!cap)
         return;
-    n += 8;
-    nvmlProcessInfo_t *p = calloc(n, sizeof *p);
+    nvmlProcessInfo_t *p = calloc(cap, sizeof *p);
     if (!p)
         return;
-    if (nvml.processes(dev[d], &n, p) == NVML_SUCCESS) {
+    n = cap;
+    if (nvml.processes(dev[d], &n, p) == NVML_SUCCESS && n <= cap) {
         uint64_t bytes = 0;
         int known = 1;
         for (unsigned i = 0; i < n; i++) {

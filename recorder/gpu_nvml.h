@@ -1,8 +1,8 @@
 /*
- * GPU figures from NVML, loaded at run time with
- * dlopen("libnvidia-ml.so.1"): LD_LIBRARY_PATH decides which library, and
- * nothing NVIDIA is needed to build libscope.  No library, no driver, no
- * device or an init failure: no devices, nothing printed.
+ * GPU figures from NVML, loaded at run time with dlopen (gpu_nvml.c says
+ * from where: SCOPE_NVML_LIBRARY, else the driver's usual paths, else the
+ * search path), so nothing NVIDIA is needed to build libscope.  No library,
+ * no driver, no device or an init failure: no devices, nothing printed.
  */
 #ifndef SCOPE_REC_GPU_NVML_H
 #define SCOPE_REC_GPU_NVML_H

@@ -70,14 +70,14 @@ step_record() {
     # the project folder is this clone, wherever the script is run from.
     local gpu_env=()
     if ((gpu_stand_in)); then
-        # The recorder loads libnvidia-ml.so.1 from the library path, so the
-        # stand-in the tests build answers in place of a real driver.
+        # SCOPE_NVML_LIBRARY names the NVML the recorder loads, so the
+        # stand-in the tests build answers in place of any real driver.
         local nvml_dir="$build_dir/tests/recorder/progs/fake-nvml"
         if [[ ! -e "$nvml_dir/libnvidia-ml.so.1" ]]; then
             echo "run-example.sh: --gpu-stand-in needs the tests built (no $nvml_dir/libnvidia-ml.so.1)" >&2
             exit 2
         fi
-        gpu_env=(LD_LIBRARY_PATH="$nvml_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+        gpu_env=(SCOPE_NVML_LIBRARY="$nvml_dir/libnvidia-ml.so.1"
             FAKE_NVML_DEVICES="85,15,30000000000,85899345920,2000000000;12,-,1000000000,85899345920,-")
     fi
     env -u SCOPE_RUN_ID -u SCOPE_PROFILE SCOPE_LINES=1 SCOPE_LINES_PROJECT="$root" "${gpu_env[@]}" \

@@ -22,8 +22,9 @@ PACKAGES=(
     # terminfo entry), setpriv (util-linux) to drop root, /usr/bin/time for peak
     # memory, python3 to read JSON output back, python3-h5py to read exported
     # HDF5 files as users do (docs/hdf5.md), vim as the real editor the
-    # browser's o key is tested against
-    hdf5-tools zstd tmux ncurses-term util-linux time python3 python3-h5py vim
+    # browser's o key is tested against, strace to deliver a signal at a
+    # known system call (test_export_output)
+    hdf5-tools zstd tmux ncurses-term util-linux time python3 python3-h5py vim strace
     # unit tests
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes

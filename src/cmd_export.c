@@ -3,7 +3,14 @@
  * format, one row of export_formats[] each (export_formats.h).
  *
  * OUT is written whole or not at all: the writer fills a temporary file
- * beside OUT, which replaces OUT only once the writer succeeded.
+ * beside OUT, which replaces OUT only once the writer succeeded.  That file
+ * is created with O_EXCL (mkstemp) and written only through the descriptor
+ * that created it: OUT's directory may be writable by others, who could
+ * swap the name for a link to a file of the user's between a close and a
+ * reopen.  It takes the mode of the OUT it replaces (a new OUT: 0666 less
+ * the umask); an OUT that is not a regular file (a device, a pipe) is
+ * refused, not replaced.  SIGTERM, SIGINT or SIGHUP while it exists removes
+ * it before the signal ends the command as it would have.
  *
  * Exit status: 0 written; 2 bad arguments, a run that cannot be read, or
  * an OUT that cannot be written (one line on stderr saying which).
@@ -12,13 +19,16 @@
 #include "cmd_util.h"
 #include "commands.h"
 #include "export_formats.h"
+#include "open_regular.h"
 #include "text_escape.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,25 +69,128 @@ static void say(const char *what, const char *path, const char *why) {
     fprintf(stderr, ": %s\n", why);
 }
 
+FILE *export_stream(int fd, char *msg, size_t msglen) {
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    FILE *f = copy >= 0 ? fdopen(copy, "w") : NULL;
+    if (!f) {
+        snprintf(msg, msglen, "cannot write: %s", strerror(errno));
+        if (copy >= 0)
+            close(copy);
+    }
+    return f;
+}
+
+/* ---- the temporary file, removed when a signal stops the export ------------- */
+
+static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
+#define NSTOP (sizeof stop_signals / sizeof *stop_signals)
+
+/* The temporary file's path while it exists under its own name: set and
+ * cleared with stop_signals blocked, so the handler sees a whole pointer to
+ * a file that is there. */
+static char *volatile temp_path;
+
+static void remove_temp_and_stop(int sig) {
+    char *p = temp_path;
+    if (p)
+        unlink(p);
+    /* Ended by the signal itself, as without the handler: a shell sees
+     * 128 + sig.  Blocked while this handler runs, it arrives on return. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+typedef struct stop_guard {
+    struct sigaction old[NSTOP];
+    sigset_t set;
+} stop_guard;
+
+/* Handles the stop signals that are not ignored (nohup's SIGHUP stays
+ * ignored). */
+static void guard_begin(stop_guard *g) {
+    sigemptyset(&g->set);
+    struct sigaction sa = {.sa_handler = remove_temp_and_stop};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSTOP; i++) {
+        sigaddset(&g->set, stop_signals[i]);
+        sigaddset(&sa.sa_mask, stop_signals[i]);
+    }
+    for (size_t i = 0; i < NSTOP; i++) {
+        sigaction(stop_signals[i], NULL, &g->old[i]);
+        if (g->old[i].sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+static void guard_end(stop_guard *g) {
+    for (size_t i = 0; i < NSTOP; i++)
+        sigaction(stop_signals[i], &g->old[i], NULL);
+}
+
+/* Removes the temporary file, with the stop signals blocked so that the
+ * handler removes nothing of the same name after it. */
+static void remove_temp(stop_guard *g, const char *tmp) {
+    sigset_t old;
+    sigprocmask(SIG_BLOCK, &g->set, &old);
+    unlink(tmp);
+    temp_path = NULL;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The mode OUT is to have: the mode of the OUT it replaces (its permission
+ * bits: set-id bits are not handed to new content), else what a new file
+ * gets, 0666 less the umask. */
+static mode_t out_mode(const struct stat *existing) {
+    if (existing)
+        return existing->st_mode & 0777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
 /* The temporary file beside out_path: "OUT.tmpXXXXXX", created empty with
- * the mode a new file gets.  Returns its descriptor, or -1 with errno. */
-static int make_temp_beside(const char *out_path, char **tmp) {
+ * the given mode, its path set in temp_path.  Returns its descriptor, or -1
+ * with errno. */
+static int make_temp_beside(stop_guard *g, const char *out_path, mode_t mode, char **tmp) {
     if (asprintf(tmp, "%s.tmpXXXXXX", out_path) < 0) {
         *tmp = NULL;
         errno = ENOMEM;
         return -1;
     }
-    int fd = mkstemp(*tmp);
+    sigset_t old;
+    sigprocmask(SIG_BLOCK, &g->set, &old);
+    int fd = mkostemp(*tmp, O_CLOEXEC);
+    if (fd >= 0)
+        temp_path = *tmp;
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
         free(*tmp);
         *tmp = NULL;
         return -1;
     }
-    /* mkstemp makes it 0600; an export is an ordinary file of the user's. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    /* mkstemp makes it 0600. */
+    fchmod(fd, mode);
     return fd;
+}
+
+/* Makes the written temporary file OUT: on disk first, so a crash cannot
+ * leave an OUT whose content never reached it. */
+static int replace_out(stop_guard *g, int fd, const char *tmp, const char *out_path, char *msg,
+                       size_t msglen) {
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        snprintf(msg, msglen, "cannot write: %s", strerror(errno));
+        return -1;
+    }
+    sigset_t old;
+    sigprocmask(SIG_BLOCK, &g->set, &old);
+    int rc = rename(tmp, out_path);
+    int saved = errno;
+    if (rc == 0)
+        temp_path = NULL;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0)
+        snprintf(msg, msglen, "cannot write: %s", strerror(saved));
+    return rc;
 }
 
 int scope_cmd_export(int argc, char **argv) {
@@ -138,33 +251,45 @@ int scope_cmd_export(int argc, char **argv) {
         return 2;
     }
     struct stat st;
-    if (stat(out_path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int exists = stat(out_path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
         say("", out_path, "is a directory; -o wants a file");
+        return 2;
+    }
+    /* Renamed over, a device or a pipe would become a regular file (as
+     * root, -o /dev/null would replace /dev/null). */
+    if (exists && !S_ISREG(st.st_mode)) {
+        char why[120];
+        snprintf(why, sizeof why, "is %s, not a regular file; -o wants a file",
+                 open_regular_kind(st.st_mode));
+        say("", out_path, why);
         return 2;
     }
 
     run_model *m = cmd_load_run("export", argv[optind], &ro);
     if (!m)
         return 2;
+    stop_guard guard;
+    guard_begin(&guard);
     char *tmp = NULL;
-    int fd = make_temp_beside(out_path, &tmp);
+    int fd = make_temp_beside(&guard, out_path, out_mode(exists ? &st : NULL), &tmp);
     if (fd < 0) {
+        guard_end(&guard);
         say("cannot write ", out_path, strerror(errno));
         run_free(m);
         return 2;
     }
-    close(fd);
     char msg[1024] = "";
-    int rc = fmt->write(m, argv[optind], tmp, msg, sizeof msg);
+    int rc = fmt->write(m, argv[optind], fd, msg, sizeof msg);
     run_free(m);
-    if (rc == 0 && rename(tmp, out_path) != 0) {
-        snprintf(msg, sizeof msg, "cannot write: %s", strerror(errno));
-        rc = -1;
-    }
+    if (rc == 0)
+        rc = replace_out(&guard, fd, tmp, out_path, msg, sizeof msg);
+    close(fd);
     if (rc != 0) {
-        unlink(tmp);
+        remove_temp(&guard, tmp);
         say("", out_path, msg[0] ? msg : "the export failed");
     }
+    guard_end(&guard);
     free(tmp);
     return rc == 0 ? 0 : 2;
 }

@@ -258,8 +258,7 @@ static int64_t host_shift(const run_model *m, size_t wi, const int64_t *shifts,
     return shifts[wi];
 }
 
-static int write_chrome(const run_model *m, const char *run, const char *out_path, char *msg,
-                        size_t msglen) {
+static int write_chrome(const run_model *m, const char *run, int out_fd, char *msg, size_t msglen) {
     /* Which processes opened a window, from the model: the logs are read
      * only for those. */
     size_t opened = 0, asked = 0;
@@ -315,11 +314,9 @@ static int write_chrome(const run_model *m, const char *run, const char *out_pat
             base = start;
     }
 
-    f = fopen(out_path, "w");
-    if (!f) {
-        snprintf(msg, msglen, "cannot write: %s", strerror(errno));
+    f = export_stream(out_fd, msg, msglen);
+    if (!f)
         goto out;
-    }
     chrome_out o = {f, 1, 0};
     fputs("{\"traceEvents\":[", f);
     for (size_t i = 0; i < m->nworkers; i++) {

@@ -2,9 +2,10 @@
  * The formats `scope-tui export` writes, one row each.  A row's writer
  * gets the loaded model, the path the run was loaded from (for a format
  * that reads more than the model holds, such as a trace window's events)
- * and the path to write: a fresh, empty file the command renames over the
- * user's OUT only when the writer succeeds, so a failed export never
- * destroys an earlier one.
+ * and a descriptor to write through: a fresh, empty file the command
+ * renames over the user's OUT only when the writer succeeds, so a failed
+ * export never destroys an earlier one.  A writer never opens that file by
+ * a name (cmd_export.c says why) and leaves the descriptor open.
  */
 #ifndef SCOPE_EXPORT_FORMATS_H
 #define SCOPE_EXPORT_FORMATS_H
@@ -12,14 +13,18 @@
 #include "run_model.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct export_format {
     const char *name;    /* --format NAME */
     const char *summary; /* one line for --help */
     /* Returns 0, or -1 with one plain line in msg saying what failed. */
-    int (*write)(const run_model *m, const char *run, const char *out_path, char *msg,
-                 size_t msglen);
+    int (*write)(const run_model *m, const char *run, int fd, char *msg, size_t msglen);
 } export_format;
+
+/* A stream writing through fd (a duplicate of it, which fclose closes), or
+ * NULL with msg set. */
+FILE *export_stream(int fd, char *msg, size_t msglen);
 
 /* Every format, NULL-terminated, in the order --help lists them. */
 extern const export_format *const export_formats[];

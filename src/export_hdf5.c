@@ -705,10 +705,9 @@ static void put_header(export_ctx *x, const run_model *m, const char *run) {
         }
 }
 
-static int write_hdf5(const run_model *m, const char *run, const char *out_path, char *msg,
-                      size_t msglen) {
+static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
     export_ctx x = {.msg = msg, .msglen = msglen};
-    x.f = scope_h5_create(out_path, msg, msglen);
+    x.f = scope_h5_create_fd(fd, msg, msglen);
     if (!x.f)
         return -1;
     /* The loaded processes' tables are the model's own; writing them

@@ -6,14 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static int write_json(const run_model *m, const char *run, const char *out_path, char *msg,
-                      size_t msglen) {
+static int write_json(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
     (void)run;
-    FILE *f = fopen(out_path, "w");
-    if (!f) {
-        snprintf(msg, msglen, "cannot write: %s", strerror(errno));
+    FILE *f = export_stream(fd, msg, msglen);
+    if (!f)
         return -1;
-    }
     int rc = report_json_print(f, m);
     int saved = errno;
     if (fclose(f) != 0 && rc == 0) {

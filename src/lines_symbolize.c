@@ -9,6 +9,8 @@
 #include "lines_symbolize.h"
 
 #include "arena.h"
+#include "lines_debugfile.h"
+#include "open_regular.h"
 
 #include <dwarf.h>
 #include <elf.h>
@@ -33,6 +35,7 @@ struct sym_module {
     uint64_t vaddr0; /* virtual address of file offset 0 */
     enum sym_state state;
     const char *why;
+    debugfile_notes *notes; /* debug files refused; NULL until the file is reported */
 };
 
 /* One address's frames, cached. */
@@ -51,7 +54,6 @@ struct lines_symbolizer {
     sym_module too_many; /* what every module past SYM_MAX_MODULES gets */
     addr_entry *addrs;
     size_t cap_addrs, naddrs;
-    char *debuginfo_path; /* NULL: libdwfl's default (beside the file, .debug, /usr/lib/debug) */
     Dwfl_Callbacks callbacks;
 };
 
@@ -65,11 +67,13 @@ lines_symbolizer *lines_sym_new(void) {
     lines_symbolizer *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    /* libdwfl opens nothing by itself: modules are reported with their
+     * descriptors, and debug files come from lines_debugfile.h, which
+     * opens regular files only (elfutils' own finder blocks on a FIFO). */
     s->callbacks = (Dwfl_Callbacks){
-        .find_elf = dwfl_build_id_find_elf,
-        .find_debuginfo = dwfl_standard_find_debuginfo,
+        .find_elf = lines_find_no_elf,
+        .find_debuginfo = lines_find_debugfile,
         .section_address = dwfl_offline_section_address,
-        .debuginfo_path = &s->debuginfo_path,
     };
     s->too_many = (sym_module){
         .path = "",
@@ -139,28 +143,35 @@ static void open_module(lines_symbolizer *s, sym_module *m) {
                                           : "its path is not absolute");
         return;
     }
-    /* O_NONBLOCK: a FIFO named by the log must not hang the open. */
-    int fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        set_state(m, SYM_MISSING,
-                  errno == ENOENT ? "the file is gone" : "the file cannot be opened");
-        return;
-    }
+    /* A FIFO or a device named by the log is never opened (open_regular.h). */
+    int fd;
     struct stat st;
-    unsigned char magic[SELFMAG];
-    const char *bad = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        bad = "not a regular file";
-    else if ((uint64_t)st.st_size > SYM_MAX_FILE_BYTES)
-        bad = "the file is too large to be read as a module";
-    else if (pread(fd, magic, sizeof magic, 0) != (ssize_t)sizeof magic ||
-             memcmp(magic, ELFMAG, SELFMAG) != 0)
-        bad = "not an ELF file";
-    if (bad) {
-        close(fd);
-        set_state(m, SYM_MISSING, bad);
+    enum open_regular r = open_regular(m->path, SYM_MAX_FILE_BYTES, &fd, &st);
+    if (r == OPEN_REGULAR_MISSING) {
+        set_state(m, SYM_MISSING, "the file is gone");
         return;
     }
+    if (r != OPEN_REGULAR_OK) {
+        char why[128], text[160];
+        snprintf(text, sizeof text, "%s, not read", open_regular_why(r, &st, why, sizeof why));
+        const char *kept = arena_dup(&s->mem, text, strlen(text));
+        set_state(m, SYM_MISSING, kept ? kept : "the file could not be read");
+        return;
+    }
+    unsigned char magic[SELFMAG];
+    if (pread(fd, magic, sizeof magic, 0) != (ssize_t)sizeof magic ||
+        memcmp(magic, ELFMAG, SELFMAG) != 0) {
+        close(fd);
+        set_state(m, SYM_MISSING, "not an ELF file");
+        return;
+    }
+    m->notes = arena_alloc(&s->mem, sizeof *m->notes);
+    if (!m->notes) {
+        close(fd);
+        set_state(m, SYM_MISSING, "out of memory");
+        return;
+    }
+    memset(m->notes, 0, sizeof *m->notes);
     m->dwfl = dwfl_begin(&s->callbacks);
     if (!m->dwfl) {
         close(fd);
@@ -177,6 +188,9 @@ static void open_module(lines_symbolizer *s, sym_module *m) {
         set_state(m, SYM_MISSING, "not an ELF file elfutils can read");
         return;
     }
+    void **userdata;
+    dwfl_module_info(m->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+    *userdata = m->notes; /* lines_find_debugfile writes its refusals there */
     const unsigned char *bits;
     GElf_Addr note_vaddr;
     int n = dwfl_module_build_id(m->mod, &bits, &note_vaddr);
@@ -191,7 +205,15 @@ static void open_module(lines_symbolizer *s, sym_module *m) {
     }
     Dwarf_Addr bias;
     if (!dwfl_module_getdwarf(m->mod, &bias)) {
-        set_state(m, SYM_FUNCTIONS, "it has no debug info (functions only)");
+        const char *why = "it has no debug info (functions only)";
+        if (m->notes->refused) {
+            char buf[sizeof m->notes->text + 120];
+            snprintf(buf, sizeof buf,
+                     "it has no debug info (functions only): not read as its debug file: %s",
+                     m->notes->text);
+            why = arena_dup(&s->mem, buf, strlen(buf));
+        }
+        set_state(m, SYM_FUNCTIONS, why ? why : "it has no debug info (functions only)");
         return;
     }
     set_state(m, SYM_LINES, "");

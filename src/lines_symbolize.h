@@ -2,8 +2,8 @@
  * Offline symbolization of sampled addresses with elfutils (libdwfl): a
  * module found by its recorded path and checked against its recorded GNU
  * build-id, its debug info found beside it (.gnu_debuglink) or under
- * /usr/lib/debug/.build-id, addresses turned into source lines with inlined
- * frames expanded.
+ * /usr/lib/debug (lines_debugfile.h), addresses turned into source lines
+ * with inlined frames expanded.
  *
  * Never wrong lines: a module whose file is missing, is not a regular ELF
  * file, or whose build-id differs from the recorded one gives no line; one
@@ -11,8 +11,10 @@
  * symbol table only.  Each case says why, for the caveats.
  *
  * A log may name any file, so the work is bounded: only regular files
- * starting with the ELF magic and under SYM_MAX_FILE_BYTES are opened, at
- * most SYM_MAX_MODULES of them per symbolizer.  Results are cached per
+ * starting with the ELF magic and under SYM_MAX_FILE_BYTES are read, at
+ * most SYM_MAX_MODULES of them per symbolizer, and nothing else is even
+ * opened (open_regular.h): not a FIFO or a device named as a module, nor
+ * one named by a module's .gnu_debuglink.  Results are cached per
  * module (by path and build-id) and per address.
  */
 #ifndef SCOPE_LINES_SYMBOLIZE_H

@@ -51,13 +51,15 @@ static void bad(h5_load *l, const char *fmt, ...) {
     if (l->failed)
         return;
     l->failed = 1;
-    char what[600], shown[400];
+    char what[600], what_shown[700], shown[400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     scope_escape((const uint8_t *)l->path, strlen(l->path), shown, sizeof shown, 0);
-    snprintf(l->msg, l->msglen, "%s: %s", shown, what);
+    /* It may quote the file's own names (a link's target). */
+    scope_escape((const uint8_t *)what, strlen(what), what_shown, sizeof what_shown, 0);
+    snprintf(l->msg, l->msglen, "%s: %s", shown, what_shown);
 }
 
 static size_t max_rows(const h5_load *l, const scope_h5_table *t) {

@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "lines_symbolize.h"
+#include "open_regular.h"
 #include "run_builder.h"
 #include "run_caveats.h"
 #include "text_escape.h"
@@ -897,20 +898,31 @@ void run_lines_free(run_lines_result *r) {
 
 /* ---- source files ---------------------------------------------------------- */
 
-/* Reads a regular file of at most MAX_SOURCE_BYTES; NULL with why set. */
+/* Reads a regular file of at most MAX_SOURCE_BYTES (its name comes from
+ * debug info: a FIFO or a device is not even opened, open_regular.h); NULL
+ * with why set. */
 static char *read_small(const char *path, size_t *len, const char **why) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        *why = errno == ENOENT ? "no such file" : "cannot be opened";
+    int fd;
+    struct stat st;
+    switch (open_regular(path, MAX_SOURCE_BYTES, &fd, &st)) {
+    case OPEN_REGULAR_OK:
+        break;
+    case OPEN_REGULAR_MISSING:
+        *why = "no such file";
+        return NULL;
+    case OPEN_REGULAR_NOT_REGULAR:
+        *why = "not a regular file";
+        return NULL;
+    case OPEN_REGULAR_TOO_LARGE:
+        *why = "larger than 16 MiB, not read";
+        return NULL;
+    case OPEN_REGULAR_UNREADABLE:
+    case OPEN_REGULAR_CHANGED:
+        *why = "cannot be opened";
         return NULL;
     }
-    struct stat st;
     char *buf = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        *why = "not a regular file";
-    else if ((uint64_t)st.st_size > MAX_SOURCE_BYTES)
-        *why = "larger than 16 MiB, not read";
-    else if ((buf = malloc((size_t)st.st_size + 1))) {
+    if ((buf = malloc((size_t)st.st_size + 1))) {
         size_t got = 0;
         ssize_t r;
         while (got < (size_t)st.st_size && (r = read(fd, buf + got, (size_t)st.st_size - got)) > 0)

@@ -164,14 +164,22 @@ static int probe_h5(const char *path) {
     return scope_h5_probe(path);
 }
 
+/* The reader's message, which may quote names from the file (a region,
+ * a link's target), escaped like every name shown. */
+static const char *escaped(const char *why, char *buf, size_t cap) {
+    scope_escape((const uint8_t *)why, strlen(why), buf, cap, 0);
+    return buf;
+}
+
 static enum run_load_error load_h5(run_model_builder *b, const char *path, const run_options *opt,
                                    char *msg, size_t msglen) {
     (void)opt;
-    char shown[512], why[512];
+    char shown[512], why[512], why_shown[600];
     scope_escape((const uint8_t *)path, strlen(path), shown, sizeof shown, 0);
     sp_child *f;
     if (sp_child_open(path, &f, why, sizeof why) < 0)
-        return run_load_fail(msg, msglen, RUN_ERR_NOT_RUN, "%s: %s", shown, why);
+        return run_load_fail(msg, msglen, RUN_ERR_NOT_RUN, "%s: %s", shown,
+                             escaped(why, why_shown, sizeof why_shown));
     const sp_meta *meta = sp_child_meta(f);
     char source[1024];
     int len = snprintf(source, sizeof source, "scope-profiler HDF5, schema %d", sp_child_schema(f));
@@ -198,7 +206,8 @@ static enum run_load_error load_h5(run_model_builder *b, const char *path, const
     for (size_t i = 0; i < nranks && e == RUN_OK; i++) {
         sp_rank r;
         if (sp_child_next(f, &r, why, sizeof why) < 0) {
-            e = run_load_fail(msg, msglen, RUN_ERR_IO, "%s: %s", shown, why);
+            e = run_load_fail(msg, msglen, RUN_ERR_IO, "%s: %s", shown,
+                              escaped(why, why_shown, sizeof why_shown));
             break;
         }
         if (fill_rank(&logs[i], f, &r) < 0 || add_profiles(&logs[i], &r) < 0)

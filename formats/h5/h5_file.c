@@ -1,9 +1,11 @@
 /* h5_file: HDF5 files, groups and attributes for h5_table.h. */
 #include "h5_common.h"
+#include "h5_links.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* HDF5 prints its error stack to stderr unless told not to: the callers
  * word errors themselves, in one line.  Nor does it close what is left at
@@ -32,11 +34,35 @@ static scope_h5_file *open_file(const char *path, int create, char *err, size_t 
         free(f);
         return NULL;
     }
+    /* A file read is walked before any object is opened by its path
+     * (h5_links.h says why). */
+    char why[1200];
+    if (!create && h5_refuse_outside(f->id, why, sizeof why) < 0) {
+        h5_fail(err, errlen, "%s", why);
+        H5Fclose(f->id);
+        free(f);
+        return NULL;
+    }
     return f;
 }
 
-scope_h5_file *scope_h5_create(const char *path, char *err, size_t errlen) {
-    return open_file(path, 1, err, errlen);
+/* HDF5's file drivers open a file by its name, and the caller's file must
+ * not be looked up by name again (in a directory others can write, the
+ * name may by then be a link to somewhere else).  Two ways keep to the
+ * descriptor: the core driver, building the whole file in memory and
+ * writing its image (H5Fget_file_image) through fd at the end, which holds
+ * the file twice in memory where the export otherwise holds one batch of
+ * rows; or the default driver on /proc/self/fd/N, which the kernel resolves
+ * to the very file fd refers to, not through any directory, so rows still
+ * go out a batch at a time.  The second, then: Linux, where scope runs,
+ * always has /proc (the readers and the recorder read it too). */
+scope_h5_file *scope_h5_create_fd(int fd, char *err, size_t errlen) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    scope_h5_file *f = open_file(path, 1, err, errlen);
+    if (!f && access("/proc/self/fd", F_OK) != 0)
+        h5_fail(err, errlen, "cannot create an HDF5 file through its descriptor without /proc");
+    return f;
 }
 
 scope_h5_file *scope_h5_open(const char *path, char *err, size_t errlen) {

@@ -53,8 +53,10 @@ typedef struct scope_h5_table {
 
 typedef struct scope_h5_file scope_h5_file;
 
-/* A new file at path, replacing any there; NULL with err set on failure. */
-scope_h5_file *scope_h5_create(const char *path, char *err, size_t errlen);
+/* A new file written through fd, an empty regular file open for reading
+ * and writing (which stays the caller's to close); NULL with err set on
+ * failure. */
+scope_h5_file *scope_h5_create_fd(int fd, char *err, size_t errlen);
 /* An existing file, read-only; NULL with err set when it cannot be opened
  * as HDF5. */
 scope_h5_file *scope_h5_open(const char *path, char *err, size_t errlen);

@@ -17,17 +17,21 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct sp_child {
     sp_file *f; /* SCOPE_SP_IN_PROCESS: read here */
     pid_t pid;
-    int fd; /* the pipe's reading end */
+    int fd;               /* the pipe's reading end */
+    int limit_s;          /* seconds the child may take over one step */
+    uint64_t deadline_ms; /* CLOCK_MONOTONIC: the end of this step */
     int schema;
     sp_meta meta;
     size_t nranks, next;
@@ -155,9 +159,57 @@ static int child_gone(sp_child *c, char *msg, size_t len) {
     return fail(msg, len, "its reader stopped early");
 }
 
+static uint64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Seconds a step may take (sp_child.h): SCOPE_H5_READ_TIMEOUT, a whole
+ * number from 1 to 86400, else the default. */
+static int read_limit_s(void) {
+    const char *v = getenv("SCOPE_H5_READ_TIMEOUT");
+    char *end;
+    long s = v && *v ? strtol(v, &end, 10) : 0;
+    return v && *v && !*end && s >= 1 && s <= 86400 ? (int)s : SP_CHILD_DEFAULT_LIMIT_S;
+}
+
+/* A step begins: the child has limit_s seconds to send it whole. */
+static void step_begins(sp_child *c) {
+    c->deadline_ms = now_ms() + (uint64_t)c->limit_s * 1000u;
+}
+
+/* Waits for bytes from the child until the step's deadline; past it the
+ * child is stopped for good and -1 returned with msg. */
+static int wait_readable(sp_child *c, char *msg, size_t len) {
+    for (;;) {
+        uint64_t now = now_ms();
+        int left = now < c->deadline_ms ? (int)(c->deadline_ms - now) : 0;
+        struct pollfd p = {.fd = c->fd, .events = POLLIN};
+        int r = poll(&p, 1, left);
+        if (r > 0)
+            return 0;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return fail(msg, len, "its reader cannot be waited for");
+        kill(c->pid, SIGKILL);
+        while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        c->pid = -1;
+        snprintf(msg, len,
+                 "its reader took more than %d s (the HDF5 library blocked or looped on the "
+                 "file; SCOPE_H5_READ_TIMEOUT sets the limit)",
+                 c->limit_s);
+        return -1;
+    }
+}
+
 static int get(sp_child *c, void *p, size_t n, char *msg, size_t len) {
     char *b = p;
     while (n) {
+        if (c->pid > 0 && wait_readable(c, msg, len) < 0)
+            return -1;
         ssize_t k = read(c->fd, b, n);
         if (k < 0 && errno == EINTR)
             continue;
@@ -329,6 +381,7 @@ int sp_child_open(const char *path, sp_child **out, char *msg, size_t len) {
     if (!c)
         return fail(msg, len, "out of memory");
     c->meta.mpi_size = c->meta.omp_num_threads = -1;
+    c->limit_s = read_limit_s();
     if (pipe2(fds, O_CLOEXEC) < 0) {
         free(c);
         return fail(msg, len, "cannot start its reader (no pipe)");
@@ -354,6 +407,7 @@ int sp_child_open(const char *path, sp_child **out, char *msg, size_t len) {
         free(c);
         return fail(msg, len, "cannot start its reader (no process)");
     }
+    step_begins(c);
     if (get_ok(c, msg, len) < 0 || get_meta(c, msg, len) < 0) {
         sp_child_close(c);
         return -1;
@@ -367,6 +421,7 @@ int sp_child_next(sp_child *c, sp_rank *r, char *msg, size_t len) {
     if (c->next >= c->nranks)
         return fail(msg, len, "no rank left");
     c->next++;
+    step_begins(c);
     if (get_rank(c, r, msg, len) < 0) {
         sp_rank_free(r);
         return -1;

@@ -9,13 +9,26 @@
  * the caller says so in one line like any other bad file.  Ranks are passed
  * as they are read, so memory still follows the largest rank.
  *
+ * The child is held to a wall-clock limit: each step (opening the file
+ * with its metadata, then each rank) must reach the caller within
+ * SCOPE_H5_READ_TIMEOUT seconds (a whole number, 1 to 86400; default
+ * SP_CHILD_DEFAULT_LIMIT_S), else the child is killed and the step fails
+ * with a message saying so.  The library can block (a file it opens, a
+ * plugin it looks for) or loop on a file, and the caller must not wait for
+ * ever.
+ *
  * Built with SCOPE_SP_IN_PROCESS (the fuzz build, whose coverage must see
- * the reading), the same calls read in the caller's own process.
+ * the reading), the same calls read in the caller's own process, with no
+ * limit.
  */
 #ifndef SCOPE_SP_CHILD_H
 #define SCOPE_SP_CHILD_H
 
 #include "sp_file.h"
+
+/* A step's limit, far above what real files take: a rank of 10^7 calls
+ * (160 MB) is read, sent and merged in 2 s on a loaded 2-core machine. */
+#define SP_CHILD_DEFAULT_LIMIT_S 60
 
 typedef struct sp_child sp_child;
 

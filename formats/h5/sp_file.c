@@ -1,5 +1,6 @@
 /* sp_file: scope-profiler's HDF5 layouts, read by rank; see sp_file.h. */
 #define _GNU_SOURCE /* strdup */
+#include "h5_links.h"
 #include "sp_file_priv.h"
 #include "sp_lineprof.h"
 #include "sp_read.h"
@@ -71,6 +72,11 @@ int sp_open(const char *path, sp_file **out, char *msg, size_t len) {
     if (f->h < 0) {
         free(f);
         return sp_fail(msg, len, "not a readable HDF5 file (truncated or damaged)");
+    }
+    /* Before any object is opened by its path (h5_links.h says why). */
+    if (h5_refuse_outside(f->h, msg, len) < 0) {
+        sp_close(f);
+        return -1;
     }
     int64_t schema;
     int rc;

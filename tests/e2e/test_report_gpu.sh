@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The report's and the browser's GPU figures against a stand-in NVML
-# (tests/support/fake_nvml.c, built as libnvidia-ml.so.1 and put first on
-# LD_LIBRARY_PATH) that scripts them: device 0 busy 90% with this process's
+# (tests/support/fake_nvml.c, built as libnvidia-ml.so.1 and named by
+# SCOPE_NVML_LIBRARY, which the recorder loads instead of any driver) that
+# scripts them: device 0 busy 90% with this process's
 # own samples at 30% and 2 GB of its memory; device 1 busy 8% with no sample
 # of it ever, whose share must read n/a, not 0.0%.  Without NVML there is no
 # GPU block and nothing on stderr.
@@ -15,7 +16,7 @@ nvml=$3
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 mkdir data
-if ! env LD_LIBRARY_PATH="$nvml" SCOPE_SAMPLE_INTERVAL=0.2 \
+if ! env SCOPE_NVML_LIBRARY="$nvml/libnvidia-ml.so.1" SCOPE_SAMPLE_INTERVAL=0.2 \
     FAKE_NVML_DEVICES='90,30,9000000000,80000000000,2000000000;8,-,500000000,80000000000,-' \
     "$workload" run data >workload.out 2>&1; then
     echo "FAIL: the workload failed: $(cat workload.out)" >&2
@@ -56,9 +57,12 @@ expect_in out "GPU 0   busy 90.0% (peak 90.0%)   this run 30.0% (peak 30.0%)   i
 expect_in out "GPU 1   busy 8.0% (peak 8.0%)   this run n/a (peak n/a)   idle 92.0%"
 expect_in out "n/a: NVML never attributed a sample to these processes"
 
-# No NVML on this machine: no GPU block, no GPU figures, nothing said.
+# No NVML (none where SCOPE_NVML_LIBRARY points, and then nothing else is
+# tried, a driver on this machine included): no GPU block, no GPU figures,
+# nothing said.
 rm -rf run data && mkdir data
-if ! env -u LD_LIBRARY_PATH SCOPE_SAMPLE_INTERVAL=0.2 "$workload" run data >workload.out 2>&1; then
+if ! env SCOPE_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 SCOPE_SAMPLE_INTERVAL=0.2 \
+    "$workload" run data >workload.out 2>&1; then
     echo "FAIL: the workload without NVML failed: $(cat workload.out)" >&2
     exit 1
 fi

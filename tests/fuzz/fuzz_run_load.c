@@ -439,7 +439,12 @@ static int print_json(FILE *f, const run_model *m, const void *unused) {
 static void chrome(const run_model *m) {
     char path[4200], msg[1024];
     snprintf(path, sizeof path, "%s.chrome.json", g_dir);
-    if (export_format_chrome.write(m, g_dir, path, msg, sizeof msg) == 0) {
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        die("the Chrome trace");
+    int written = export_format_chrome.write(m, g_dir, fd, msg, sizeof msg) == 0;
+    close(fd);
+    if (written) {
         FILE *f = fopen(path, "r");
         if (!f)
             die("the Chrome trace");

@@ -13,6 +13,7 @@
 #include "run_model.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,12 @@ static int export_seed(const char *src, const char *out_dir, const char *name) {
         return -1;
     }
     snprintf(out, sizeof out, "%s/%s.h5", out_dir, name);
-    int rc = export_format_hdf5.write(m, src, out, msg, sizeof msg);
+    int fd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int rc = fd >= 0 ? export_format_hdf5.write(m, src, fd, msg, sizeof msg) : -1;
+    if (fd < 0)
+        snprintf(msg, sizeof msg, "%s", strerror(errno));
+    else
+        close(fd);
     if (rc < 0)
         fprintf(stderr, "make_h5_corpus: %s: %s\n", out, msg);
     run_free(m);

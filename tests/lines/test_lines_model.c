@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,9 +30,9 @@ static int line_a, line_b, line_l;
 static void record(char *run, size_t cap, const char *tag, const char *prog,
                    const char *const *extra) {
     rt_mkdir(run, cap, tag);
-    char *argv[16] = {(char *)prog, run, (char *)project};
+    char *argv[24] = {(char *)prog, run, (char *)project};
     size_t n = 3;
-    for (; extra && *extra && n < 15; extra++)
+    for (; extra && *extra && n < 23; extra++)
         argv[n++] = (char *)*extra;
     argv[n] = NULL;
     rt_opts o = {0};
@@ -239,12 +241,35 @@ START_TEST(build_id_mismatch) {
 }
 END_TEST
 
+/* Whether the events of an inotify descriptor hold an open of name. */
+static int opened(int in, const char *name) {
+    char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
+    int found = 0;
+    ssize_t n;
+    while ((n = read(in, buf, sizeof buf)) > 0)
+        for (char *p = buf; p < buf + n;) {
+            const struct inotify_event *e = (const struct inotify_event *)p;
+            if ((e->mask & IN_OPEN) && e->len && !strcmp(e->name, name))
+                found = 1;
+            p += sizeof *e + e->len;
+        }
+    return found;
+}
+
 /* Modules a log may name that must not be read as ELF, nor hang or
- * exhaust the reader: a FIFO, a 64 GiB sparse file, a character device, a
- * file that is not ELF, one with only the magic, one that is gone. */
+ * exhaust the reader: a FIFO, a 64 GiB sparse file, a character device
+ * (/dev/zero, and one made beside the FIFO where this user may), a file
+ * that is not ELF, one with only the magic, one that is gone.  The FIFO and
+ * the device are not even opened: their type is known first (an open of a
+ * device can act, and an inotify watch sees every open). */
 START_TEST(hostile_modules) {
-    char dir[4200], fifo[4300], huge[4300], text[4300], magic[4300], gone[4300];
+    char dir[4200], fifo[4300], huge[4300], text[4300], magic[4300], gone[4300], zero[4300];
     rt_mkdir(dir, sizeof dir, "hostile-files");
+    snprintf(zero, sizeof zero, "%s/zero", dir);
+    /* /dev/zero's numbers; making a device needs CAP_MKNOD (root). */
+    int device = mknod(zero, S_IFCHR | 0644, makedev(1, 5)) == 0;
+    if (!device)
+        fprintf(stderr, "note: cannot make a device node (not root): /dev/zero stands for it\n");
     snprintf(fifo, sizeof fifo, "%s/fifo", dir);
     snprintf(huge, sizeof huge, "%s/huge", dir);
     snprintf(text, sizeof text, "%s/text", dir);
@@ -274,8 +299,13 @@ START_TEST(hostile_modules) {
                            "/dev/zero",
                            "--bad-module",
                            gone,
+                           "--bad-module",
+                           device ? zero : "/dev/zero",
                            NULL};
     record(run, sizeof run, "hostile", rt_prog("lines_selfrec"), extra);
+    int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    ck_assert_int_ge(in, 0);
+    ck_assert_int_ge(inotify_add_watch(in, dir, IN_OPEN), 0);
     double t0 = rt_now();
     run_model *m = load(run);
     run_lines_result r;
@@ -283,17 +313,21 @@ START_TEST(hostile_modules) {
     query(m, &q, &r);
     ck_assert_msg(rt_now() - t0 < 10, "symbolizing took %.1fs", rt_now() - t0);
     print_rows(&r);
-    ck_assert_uint_eq(r.samples, 105 + 6 * 7);
-    const char *paths[] = {fifo, huge, text, magic, "/dev/zero", gone};
-    for (size_t k = 0; k < 6; k++) {
+    ck_assert_uint_eq(r.samples, 105 + 7 * 7);
+    ck_assert_msg(!opened(in, "fifo"), "the FIFO was opened");
+    ck_assert_msg(!device || !opened(in, "zero"), "the device was opened");
+    close(in);
+    const char *paths[] = {fifo, huge, text, magic, "/dev/zero", gone, device ? zero : "/dev/zero"};
+    for (size_t k = 0; k < 7; k++) {
         const run_line *hit = NULL;
         for (size_t i = 0; i < r.nrows; i++)
             if (!strcmp(r.rows[i].module.s, paths[k]))
                 hit = &r.rows[i];
-        ck_assert_msg(hit && hit->samples == 7 && !strcmp(hit->function.s, "??") && !hit->line,
+        ck_assert_msg(hit && hit->samples == (!device && !strcmp(paths[k], "/dev/zero") ? 14 : 7) &&
+                          !strcmp(hit->function.s, "??") && !hit->line,
                       "module %s", paths[k]);
     }
-    ck_assert_uint_eq(caveats_with(m, "not a regular file"), 2);
+    ck_assert_uint_eq(caveats_with(m, "not a regular file"), device ? 3 : 2);
     ck_assert_uint_eq(caveats_with(m, "too large"), 1);
     ck_assert_uint_eq(caveats_with(m, "not an ELF file"), 2);
     ck_assert_uint_eq(caveats_with(m, "the file is gone"), 1);
@@ -301,7 +335,7 @@ START_TEST(hostile_modules) {
     run_lines_free(&r);
     q.attr = RUN_LINES_PROJECT;
     query(m, &q, &r);
-    ck_assert_uint_eq(row(&r, "kernel_b", (uint32_t)line_b)->samples, 60 + 6 * 7);
+    ck_assert_uint_eq(row(&r, "kernel_b", (uint32_t)line_b)->samples, 60 + 7 * 7);
     run_lines_free(&r);
     run_free(m);
 }

@@ -1,9 +1,11 @@
 /* GPU figures and sync phases, against test doubles of NVML and of the
- * CUDA runtime (tests/support/fake_nvml.c, fake_cudart.c: no GPU here),
- * loaded the way the real ones would be: NVML by the recorder with
- * dlopen("libnvidia-ml.so.1") through LD_LIBRARY_PATH, the runtime by the
- * program.  Known utilizations and memory must come back exactly; no
- * NVML, or one that fails to start, must give no GPU entry and print
+ * CUDA runtime (tests/support/fake_nvml.c, fake_cudart.c: no GPU here).
+ * NVML is the stand-in named by SCOPE_NVML_LIBRARY, which the recorder
+ * loads instead of any driver (so a machine with a real one still tests
+ * the stand-in); the runtime is loaded by the program through
+ * LD_LIBRARY_PATH.  Known utilizations and memory must come back exactly;
+ * no NVML, one that fails to start, or one that claims more rows than it
+ * was given room for must give no entry (or no such figure) and print
  * nothing; a sync phase drains at both ends through a runtime the program
  * loaded, and says so in a caveat when there was none. */
 #include "progs/rt_common.h"
@@ -51,6 +53,12 @@ static const rr_log *run_gpu(const char *tag, const char *const *env, rr_run *r)
     return rt_load_one(run, r);
 }
 
+/* SCOPE_NVML_LIBRARY=the stand-in, into buf. */
+static const char *stand_in(char *buf, size_t cap) {
+    snprintf(buf, cap, "SCOPE_NVML_LIBRARY=%s/libnvidia-ml.so.1", rt_prog("fake-nvml"));
+    return buf;
+}
+
 static size_t process_records(const rr_log *log) {
     size_t n = 0;
     for (size_t i = 0; i < log->nresources; i++)
@@ -60,8 +68,8 @@ static size_t process_records(const rr_log *log) {
 
 START_TEST(test_gpu_figures_come_back_exactly) {
     char lib[4200];
-    snprintf(lib, sizeof lib, "LD_LIBRARY_PATH=%s", rt_prog("fake-nvml"));
-    const char *env[] = {lib, "FAKE_NVML_DEVICES=" DEVICES, "SCOPE_SAMPLE_INTERVAL=0.02", NULL};
+    const char *env[] = {stand_in(lib, sizeof lib), "FAKE_NVML_DEVICES=" DEVICES,
+                         "SCOPE_SAMPLE_INTERVAL=0.02", NULL};
     rr_run r;
     const rr_log *log = run_gpu("gpu", env, &r);
     ck_assert_msg(process_records(log) >= 1, "%zu process records", process_records(log));
@@ -89,14 +97,15 @@ START_TEST(test_gpu_figures_come_back_exactly) {
 }
 END_TEST
 
-/* This machine has no NVML, and the stand-in can fail to start: either
- * way, no GPU entry and not a word on stderr (run_gpu checks it). */
+/* No NVML where SCOPE_NVML_LIBRARY points (nothing else is tried then, a
+ * driver at the usual paths included), and a stand-in that fails to start:
+ * either way, no GPU entry and not a word on stderr (run_gpu checks it). */
 START_TEST(test_no_nvml_no_gpu_block) {
     char lib[4200];
-    snprintf(lib, sizeof lib, "LD_LIBRARY_PATH=%s", rt_prog("fake-nvml"));
-    const char *none[] = {"LD_LIBRARY_PATH", "SCOPE_SAMPLE_INTERVAL=0.02", NULL};
-    const char *failing[] = {lib, "FAKE_NVML_INIT=fail", "FAKE_NVML_DEVICES=" DEVICES,
-                             "SCOPE_SAMPLE_INTERVAL=0.02", NULL};
+    const char *none[] = {"SCOPE_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1",
+                          "SCOPE_SAMPLE_INTERVAL=0.02", NULL};
+    const char *failing[] = {stand_in(lib, sizeof lib), "FAKE_NVML_INIT=fail",
+                             "FAKE_NVML_DEVICES=" DEVICES, "SCOPE_SAMPLE_INTERVAL=0.02", NULL};
     const char *const *envs[] = {none, failing};
     for (int k = 0; k < 2; k++) {
         rr_run r;
@@ -104,6 +113,41 @@ START_TEST(test_no_nvml_no_gpu_block) {
         ck_assert_msg(process_records(log) >= 1, "%zu process records", process_records(log));
         for (size_t i = 0; i < log->nresources; i++)
             ck_assert_uint_eq(log->resources[i].ngpus, 0);
+        rr_free(&r);
+    }
+}
+END_TEST
+
+/* An NVML that claims more rows than the buffer it was given (by 2^24, or
+ * UINT_MAX - 3 of them from the start, where adding room for a few more
+ * wraps): the program runs on, and the figures those calls would give are
+ * missing, not read past the buffer; the device's other figures stay. */
+START_TEST(test_misbehaving_nvml_rows_are_refused) {
+    char lib[4200];
+    stand_in(lib, sizeof lib);
+    static const char *const modes[] = {"FAKE_NVML_ROWS=overlong", "FAKE_NVML_ROWS=huge"};
+    for (int k = 0; k < 2; k++) {
+        const char *env[] = {lib, modes[k], "FAKE_NVML_DEVICES=73,41,1000,8000,300",
+                             "SCOPE_SAMPLE_INTERVAL=0.02", NULL};
+        rr_run r;
+        const rr_log *log = run_gpu(k ? "nvml-huge" : "nvml-overlong", env, &r);
+        ck_assert_msg(process_records(log) >= 1, "%zu process records", process_records(log));
+        for (size_t i = 0; i < log->nresources; i++) {
+            const rr_resource *x = &log->resources[i];
+            if (x->r.thread)
+                continue;
+            ck_assert_uint_eq(x->ngpus, 1);
+            const scope_gpu_figures *g = &x->gpus[0];
+            ck_assert_msg(g->present ==
+                                  (SCOPE_GPU_BUSY | SCOPE_GPU_MEM_USED | SCOPE_GPU_MEM_TOTAL) &&
+                              g->busy_permyriad == 7300 && g->mem_used == 1000 &&
+                              g->mem_total == 8000 && g->run_permyriad == 0 && g->mem_run == 0,
+                          "%s, record %zu: present %#x busy %u run %u used %llu run_mem %llu "
+                          "total %llu",
+                          modes[k], i, g->present, g->busy_permyriad, g->run_permyriad,
+                          (unsigned long long)g->mem_used, (unsigned long long)g->mem_run,
+                          (unsigned long long)g->mem_total);
+        }
         rr_free(&r);
     }
 }
@@ -172,6 +216,7 @@ int main(int argc, char **argv) {
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_gpu_figures_come_back_exactly);
     tcase_add_test(tc, test_no_nvml_no_gpu_block);
+    tcase_add_test(tc, test_misbehaving_nvml_rows_are_refused);
     tcase_add_test(tc, test_sync_drains_at_both_ends);
     tcase_add_test(tc, test_sync_without_cuda_says_so);
     suite_add_tcase(s, tc);

@@ -1,7 +1,8 @@
 /* A test double of NVML (libnvidia-ml.so.1), which cannot run here: no GPU,
- * no driver.  Built as libnvidia-ml.so.1 and put first on LD_LIBRARY_PATH
- * by the recorder's GPU test, it answers the calls libscope makes with
- * figures the test scripts through the environment:
+ * no driver.  Built as libnvidia-ml.so.1 and named by SCOPE_NVML_LIBRARY in
+ * the tests that want it (the recorder then loads it and nothing else), it
+ * answers the calls libscope makes with figures the test scripts through
+ * the environment:
  *
  *   FAKE_NVML_INIT=fail      nvmlInit_v2 fails (NVML_ERROR_DRIVER_NOT_LOADED)
  *   FAKE_NVML_DEVICES=D;D;…  one device each, D = busy,run,used,total,run_mem:
@@ -12,10 +13,18 @@
  *     used, total   device memory in bytes, or x: nvmlDeviceGetMemoryInfo fails
  *     run_mem  bytes of the calling process (pid 1 also listed); -: only
  *              pid 1 has a context; x: the call fails
+ *   FAKE_NVML_ROWS=overlong|huge   the two calls that fill a caller's buffer
+ *     of rows (process samples, running processes) misbehave as a broken
+ *     driver might, writing only the rows that fit but claiming more:
+ *     overlong  a success whose count is 2^24 rows more than the buffer held;
+ *     huge      a first answer of UINT_MAX - 3 rows (which a caller adding
+ *               room for a few more wraps round to a small buffer), then a
+ *               success claiming as many
  *
  * Types and signatures follow NVML's documented API (nvml.h), as the
  * recorder declares them itself. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +70,21 @@ typedef device *nvmlDevice_t;
 static device devs[MAX_DEV];
 static unsigned ndevs;
 
+enum rows_mode { ROWS_TRUE, ROWS_OVERLONG, ROWS_HUGE };
+static enum rows_mode rows_mode;
+
+/* The count to answer for n rows, the caller's buffer holding given rows
+ * (0: none): n, unless FAKE_NVML_ROWS says to misbehave.  *fits: whether
+ * the rows are written (they always fit in what is written). */
+static unsigned rows_claimed(unsigned n, unsigned given, int *fits) {
+    *fits = given >= n;
+    if (rows_mode == ROWS_HUGE)
+        return UINT_MAX - 3;
+    if (rows_mode == ROWS_OVERLONG && *fits)
+        return given + (1u << 24);
+    return n;
+}
+
 static long long field(const char *s) {
     if (*s == 'x')
         return FAIL;
@@ -100,6 +124,11 @@ nvmlReturn_t nvmlInit_v2(void) {
     if (init && !strcmp(init, "fail"))
         return NVML_ERROR_DRIVER_NOT_LOADED;
     parse();
+    const char *rows = getenv("FAKE_NVML_ROWS");
+    rows_mode = !rows                       ? ROWS_TRUE
+                : !strcmp(rows, "overlong") ? ROWS_OVERLONG
+                : !strcmp(rows, "huge")     ? ROWS_HUGE
+                                            : ROWS_TRUE;
     return NVML_SUCCESS;
 }
 
@@ -149,8 +178,10 @@ nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t dev,
     if (dev->run == NONE)
         return NVML_ERROR_NOT_FOUND;
     unsigned n = dev->run == OTHER ? 1 : 2;
-    if (!samples || *count < n) {
-        *count = n;
+    int fits;
+    unsigned claimed = rows_claimed(n, samples ? *count : 0, &fits);
+    if (!fits) {
+        *count = claimed;
         return NVML_ERROR_INSUFFICIENT_SIZE;
     }
     unsigned long long ts = now_us();
@@ -160,7 +191,7 @@ nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t dev,
     if (n == 2)
         samples[1] =
             (nvmlProcessUtilizationSample_t){(unsigned)getpid(), ts, (unsigned)dev->run, 0, 0, 0};
-    *count = n;
+    *count = claimed;
     return NVML_SUCCESS;
 }
 
@@ -178,13 +209,15 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t dev, unsigned 
     if (dev->run_mem == FAIL)
         return NVML_ERROR_UNKNOWN;
     unsigned n = dev->run_mem == NONE ? 1 : 2;
-    if (!infos || *count < n) {
-        *count = n;
+    int fits;
+    unsigned claimed = rows_claimed(n, infos ? *count : 0, &fits);
+    if (!fits) {
+        *count = claimed;
         return NVML_ERROR_INSUFFICIENT_SIZE;
     }
     infos[0] = (nvmlProcessInfo_t){1, 12345, 0, 0};
     if (n == 2)
         infos[1] = (nvmlProcessInfo_t){(unsigned)getpid(), (unsigned long long)dev->run_mem, 0, 0};
-    *count = n;
+    *count = claimed;
     return NVML_SUCCESS;
 }

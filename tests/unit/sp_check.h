@@ -24,6 +24,18 @@ static inline char *sp_output_of(const char *cmd, int *status) {
     return out;
 }
 
+/* The file err (a command's stderr) is one line holding path and want. */
+static inline void sp_one_line(const char *err, const char *path, const char *want) {
+    FILE *fp = fopen(err, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[2048], more[16];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
+    ck_assert_msg(!fgets(more, sizeof more, fp), "%s: more than one line on stderr", path);
+    fclose(fp);
+    ck_assert_msg(strstr(line, path) && strstr(line, want), "%s: '%s' lacks '%s'", path, line,
+                  want);
+}
+
 /* path is refused with a message holding want and the path: by run_load,
  * and by `scope-tui report` (scope_tui) in exactly one line on stderr and
  * exit status 2.  scratch: a folder for that stderr. */
@@ -41,13 +53,7 @@ static inline void sp_refused(const char *scope_tui, const char *scratch, const 
     snprintf(cmd, sizeof cmd, "'%s' report '%s' >/dev/null 2>'%s'", scope_tui, path, err);
     int st = system(cmd);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: exit status %d", path, st);
-    FILE *fp = fopen(err, "r");
-    ck_assert_ptr_nonnull(fp);
-    char line[2048], more[16];
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
-    ck_assert_msg(!fgets(more, sizeof more, fp), "%s: more than one line on stderr", path);
-    fclose(fp);
-    ck_assert_msg(strstr(line, path) && strstr(line, want), "%s: %s", path, line);
+    sp_one_line(err, path, want);
 }
 
 /* A fresh scratch folder under $TMPDIR (or /tmp) named after name, made
