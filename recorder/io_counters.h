@@ -24,4 +24,9 @@ int rec_io_open(const char *path);
  * or -1 when the file could not be read or did not hold all four. */
 long rec_io_read(int fd, rec_io_counters *out);
 
+/* The same through a descriptor of its own, closed again before it
+ * returns: for a file read once, or once a sample, which keeps no
+ * descriptor of the program's between reads. */
+long rec_io_read_path(const char *path, rec_io_counters *out);
+
 #endif
