@@ -9,7 +9,9 @@
  * libscope linked (scope_init) and preloaded into a program that never
  * heard of it.  Under ulimit -n 16 the program opens as many files under
  * the recorder as without it, or one fewer: the recorder keeps one
- * descriptor, its log. */
+ * descriptor, its log, also while it samples lines (libunwind's pipe is
+ * made only when a stack needs it).  Again while it samples its lines in
+ * libm, whose stacks libunwind checks through a pipe. */
 #define _GNU_SOURCE
 #include "progs/rt_common.h"
 #include "rt_util.h"
@@ -39,6 +41,7 @@ typedef struct how {
     int preload; /* rt_fds_plain under LD_PRELOAD, else rt_fds with scope_init */
     int recorded;
     int limit; /* ulimit -n, 0: unchanged */
+    int lines; /* SCOPE_LINES=1: the line sampler and its unwinder too */
 } how;
 
 /* Runs rt_fds MODE OUT [RUN] as `h` says; its status must be 0. */
@@ -48,28 +51,34 @@ static void run_fds(rt_proc *p, const char *mode, const char *out, const char *r
     dl_iterate_phdr(find_asan, asan);
     snprintf(run_env, sizeof run_env, "SCOPE_RUN_DIR=%s", run);
     snprintf(preload, sizeof preload, "LD_PRELOAD=%s%s", asan, libscope);
-    const char *env[8] = {"SCOPE_FRAME_INTERVAL=0.05", "SCOPE_SAMPLE_INTERVAL=0.05",
-                          "ASAN_OPTIONS=detect_leaks=0"};
+    const char *env[10] = {"SCOPE_FRAME_INTERVAL=0.05", "SCOPE_SAMPLE_INTERVAL=0.05",
+                           "ASAN_OPTIONS=detect_leaks=0"};
     int ne = 3;
+    if (h.lines) {
+        env[ne++] = "SCOPE_LINES=1";
+        env[ne++] = "RT_FDS_LIBM=0.3";
+    }
     if (h.preload && h.recorded) {
         env[ne++] = "SCOPE_PROFILE=1";
         env[ne++] = run_env;
-        env[ne++] = preload;
+        if (!h.limit)
+            env[ne++] = preload;
     }
     env[ne] = NULL;
-    char limit[64];
-    snprintf(limit, sizeof limit, "ulimit -n %d && exec \"$0\" \"$@\"", h.limit);
     char *prog = (char *)rt_prog(h.preload ? "rt_fds_plain" : "rt_fds");
-    char *argv[] = {"/bin/sh",
-                    "-c",
-                    limit,
-                    prog,
-                    (char *)mode,
-                    (char *)out,
-                    h.preload || !h.recorded ? NULL : (char *)run,
-                    NULL};
+    char *recorded_run = h.preload || !h.recorded ? NULL : (char *)run;
+    char *argv[] = {prog, (char *)mode, (char *)out, recorded_run, NULL};
+    /* Under a limit set by the shell, which must not load libscope itself:
+     * the preload reaches the program alone. */
+    char limit[80];
+    snprintf(limit, sizeof limit, "ulimit -n %d && exec env \"$@\"", h.limit);
+    char *limited[] = {
+        "/bin/sh", "-c",         limit,       "sh",         h.preload && h.recorded ? preload : "-",
+        prog,      (char *)mode, (char *)out, recorded_run, NULL};
+    if (!(h.preload && h.recorded))
+        memmove(&limited[4], &limited[5], 5 * sizeof limited[0]);
     rt_opts o = {.env = env};
-    rt_run(p, h.limit ? argv : argv + 3, &o, rt_sanitized() ? 300 : 60);
+    rt_run(p, h.limit ? limited : argv, &o, rt_sanitized() ? 300 : 60);
     char *err = rt_stderr(p);
     ck_assert_msg(WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0, "rt_fds %s: %s; stderr:\n%s",
                   mode, rt_status(p->status), rt_tail(err));
@@ -203,6 +212,19 @@ START_TEST(test_dup2_over) {
 }
 END_TEST
 
+/* Sampling lines in libm, whose stacks libunwind checks through a pipe:
+ * the pipe is the recorder's, and what the program put in its place is
+ * neither written, read nor closed. */
+START_TEST(test_close_range_lines) {
+    check_mode("close_range", (how){.recorded = 1, .lines = 1});
+}
+END_TEST
+
+START_TEST(test_dup2_over_lines) {
+    check_mode("dup2", (how){.recorded = 1, .lines = 1});
+}
+END_TEST
+
 START_TEST(test_close_range_preload) {
     check_mode("close_range", (how){.preload = 1, .recorded = 1});
 }
@@ -228,8 +250,8 @@ static void count(how h, int *opened, int *held) {
     const char *o = strstr(text, "opened "), *k = strstr(text, "held ");
     ck_assert_msg(o && k && sscanf(o, "opened %d", opened) == 1 && sscanf(k, "held %d", held) == 1,
                   "rt_fds count printed:\n%s", text);
-    fprintf(stderr, "%s%s: %s", h.recorded ? "recorded, " : "", h.preload ? "preloaded" : "linked",
-            text);
+    fprintf(stderr, "%s%s%s: %s", h.recorded ? "recorded, " : "", h.lines ? "sampling lines, " : "",
+            h.preload ? "preloaded" : "linked", text);
     free(text);
     if (h.recorded)
         expect_log(run, 0);
@@ -240,13 +262,18 @@ START_TEST(test_ulimit) {
     count((how){0}, &base, &base_held);
     ck_assert_int_le(base, RT_FDS_TRIES);
     ck_assert_int_gt(base, 1);
-    for (int preload = 0; preload <= 1; preload++) {
-        count((how){.preload = preload, .recorded = 1}, &opened, &held);
+    const how recorded[] = {
+        {.recorded = 1}, {.preload = 1, .recorded = 1}, {.recorded = 1, .lines = 1}};
+    for (size_t i = 0; i < sizeof recorded / sizeof recorded[0]; i++) {
+        const char *what = recorded[i].lines     ? "sampling lines"
+                           : recorded[i].preload ? "preloaded"
+                                                 : "linked";
+        count(recorded[i], &opened, &held);
         ck_assert_msg(opened >= base - 1,
-                      "%s: the program opened %d of %d files, %d without the recorder",
-                      preload ? "preloaded" : "linked", opened, RT_FDS_TRIES, base);
-        ck_assert_msg(held - base_held <= 1, "%s: the recorder holds %d descriptors",
-                      preload ? "preloaded" : "linked", held - base_held);
+                      "%s: the program opened %d of %d files, %d without the recorder", what,
+                      opened, RT_FDS_TRIES, base);
+        ck_assert_msg(held - base_held <= 1, "%s: the recorder holds %d descriptors", what,
+                      held - base_held);
     }
 }
 END_TEST
@@ -267,6 +294,8 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_close_range);
     tcase_add_test(tc, test_closefrom);
     tcase_add_test(tc, test_dup2_over);
+    tcase_add_test(tc, test_close_range_lines);
+    tcase_add_test(tc, test_dup2_over_lines);
     tcase_add_test(tc, test_close_range_preload);
     tcase_add_test(tc, test_dup2_over_preload);
     tcase_add_test(tc, test_ulimit);

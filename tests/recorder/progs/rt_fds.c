@@ -21,6 +21,11 @@
  * after the recorder's exit handler, checks that each of the program's
  * descriptors still names the file it opened (exit status 5 otherwise).
  *
+ * With RT_FDS_LIBM=SECONDS in its environment it also spends that much CPU
+ * time in libm's exp() (code without unwind information, whose stacks a
+ * line sampler's unwinder must check addresses for) before it takes its
+ * descriptors back and again after.
+ *
  * MODE count: prints "held N:" and the descriptors from 3 up that it did
  * not open itself (the recorder's, once it has written a frame), then tries
  * to open RT_FDS_TRIES files in OUTDIR and prints "opened K of
@@ -36,6 +41,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +153,25 @@ static int count(const char *dir) {
     return 0;
 }
 
+/* CPU time in libm's exp(), when RT_FDS_LIBM asks for it. */
+static volatile double sink;
+
+static void burn_libm(void) {
+    const char *s = getenv("RT_FDS_LIBM");
+    double secs = s ? atof(s) : 0, start = -1;
+    for (;;) {
+        struct timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+        if (start < 0)
+            start = now;
+        if (now - start >= secs)
+            return;
+        for (int i = 0; i < 20000; i++)
+            sink += exp((double)(i & 1023) * (1.0 / 1024.0));
+    }
+}
+
 static void close_all(void) {
     long max = sysconf(_SC_OPEN_MAX);
     for (long fd = 3; fd < (max > 0 ? max : 1024); fd++)
@@ -167,6 +192,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < RT_FDS_BEFORE; i++)
         RT_PHASE("before") {}
     RT_PHASE_IO("io") {}
+    burn_libm();
     wait_for_frame();
 
     int files[RT_FDS_FILES];
@@ -207,6 +233,7 @@ int main(int argc, char **argv) {
         }
         own(files[i], files[i]);
     }
+    burn_libm();
     for (int step = 0; step < RT_FDS_STEPS; step++) {
         RT_PHASE("after") {
             for (int i = 0; i < RT_FDS_FILES; i++) {
