@@ -37,10 +37,15 @@ static int open_host_dir(const rec_log *log, char *err, size_t errlen) {
     return host;
 }
 
+/* What became of a lost log, said once per log each (logfile.h). */
+enum { SAID_REOPENED = 1u, SAID_WAITING = 2u, SAID_GONE = 4u };
+static unsigned said;
+
 int rec_log_open(rec_log *log, const rec_config *cfg, const rec_identity *id, char *err,
                  size_t errlen) {
     log->cfg = cfg;
     log->gone = 0;
+    said = 0; /* a new log: a forked child's, say */
     if (scope_host_dir_encode(id->host, strlen(id->host), log->folder, sizeof log->folder) < 0) {
         snprintf(err, errlen, "host name too long for a folder name");
         return -1;
@@ -79,10 +84,6 @@ int rec_log_open(rec_log *log, const rec_config *cfg, const rec_identity *id, ch
 }
 
 /* ---- a descriptor the program took -------------------------------------------- */
-
-/* What became of a lost log, said once per process each. */
-enum { SAID_REOPENED = 1u, SAID_WAITING = 2u, SAID_GONE = 4u };
-static unsigned said;
 
 static void say(const rec_log *log, unsigned outcome, const char *what) {
     if (said & outcome)

@@ -36,7 +36,7 @@ int rec_log_open(rec_log *log, const rec_config *cfg, const rec_identity *id, ch
  * errno when it cannot be now (no descriptor to spare, say: tried again at
  * the next write); with log->gone set when its file is not there any more,
  * which is for good.  One line on stderr says what became of it, once per
- * process and outcome. */
+ * log and outcome. */
 int rec_log_usable(rec_log *log);
 
 /* Frees the codec's writer and closes the file, writing nothing more. */
