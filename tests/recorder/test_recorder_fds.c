@@ -9,9 +9,10 @@
  * libscope linked (scope_init) and preloaded into a program that never
  * heard of it.  Under ulimit -n 16 the program opens as many files under
  * the recorder as without it, or one fewer: the recorder keeps one
- * descriptor, its log, also while it samples lines (libunwind's pipe is
- * made only when a stack needs it).  Again while it samples its lines in
- * libm, whose stacks libunwind checks through a pipe. */
+ * descriptor, its log (three while it samples lines: libunwind's pipe,
+ * once a stack has needed it).  The close_range and dup2 cases run again
+ * while the program samples its lines in libm, whose stacks libunwind
+ * checks through that pipe. */
 #define _GNU_SOURCE
 #include "progs/rt_common.h"
 #include "rt_util.h"
@@ -259,14 +260,18 @@ START_TEST(test_ulimit) {
         const char *what = recorded[i].lines     ? "sampling lines"
                            : recorded[i].preload ? "preloaded"
                                                  : "linked";
+        /* The log; while lines are sampled, libunwind's pipe too, once a
+         * stack has needed it (docs/recorder.md section 3). */
+        int keeps = recorded[i].lines ? 3 : 1;
         count(recorded[i], &opened, &held);
-        ck_assert_msg(opened >= base - 1,
+        ck_assert_msg(opened >= base - keeps,
                       "%s: the program opened %d of %d files, %d without the recorder", what,
                       opened, RT_FDS_TRIES, base);
-        ck_assert_msg(held - base_held <= 1, "%s: the recorder holds %d descriptors", what,
+        ck_assert_msg(held - base_held <= keeps, "%s: the recorder holds %d descriptors", what,
                       held - base_held);
     }
 }
+
 END_TEST
 
 int main(int argc, char **argv) {
