@@ -29,18 +29,23 @@ static const char *scope_tui, *libscope;
 typedef struct how {
     int preload; /* rt_fds_plain under LD_PRELOAD, else rt_fds with scope_init */
     int recorded;
-    int limit; /* ulimit -n, 0: unchanged */
-    int lines; /* SCOPE_LINES=1: the line sampler and its unwinder too */
+    int limit;        /* ulimit -n, 0: unchanged */
+    int lines;        /* SCOPE_LINES=1: the line sampler and its unwinder too */
+    const char *then; /* RT_FDS_THEN's value (progs/rt_fds.c), or NULL */
 } how;
 
 /* Runs rt_fds MODE OUT [RUN] as `h` says; its status must be 0. */
 static void run_fds(rt_proc *p, const char *mode, const char *out, const char *run, how h) {
-    static char run_env[4300], preload[8300];
+    static char run_env[4300], preload[8300], then[64];
     snprintf(run_env, sizeof run_env, "SCOPE_RUN_DIR=%s", run);
     rt_preload_env(preload, sizeof preload, libscope);
-    const char *env[10] = {"SCOPE_FRAME_INTERVAL=0.05", "SCOPE_SAMPLE_INTERVAL=0.05",
+    const char *env[12] = {"SCOPE_FRAME_INTERVAL=0.05", "SCOPE_SAMPLE_INTERVAL=0.05",
                            "ASAN_OPTIONS=detect_leaks=0"};
     int ne = 3;
+    if (h.then) {
+        snprintf(then, sizeof then, "RT_FDS_THEN=%s", h.then);
+        env[ne++] = then;
+    }
     if (h.lines) {
         env[ne++] = "SCOPE_LINES=1";
         env[ne++] = "RT_FDS_LIBM=0.3";
@@ -106,15 +111,17 @@ static void expect_files(const char *out) {
     }
 }
 
-/* The recorder's lines on stderr about a descriptor the program took. */
+/* The recorder's lines on stderr about a descriptor the program took,
+ * which end in `outcome`. */
 #define TOOK "took the recorder's descriptor"
-static int descriptor_lines(const rt_proc *p, char **err) {
+static int descriptor_lines(const rt_proc *p, char **err, const char *outcome) {
     *err = rt_stderr(p);
     int n = 0;
     for (const char *line = *err; *line;) {
         const char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        n += !strncmp(line, "scope: ", 7) && memmem(line, len, TOOK, sizeof TOOK - 1);
+        n += !strncmp(line, "scope: ", 7) && memmem(line, len, TOOK, sizeof TOOK - 1) &&
+             memmem(line, len, outcome, strlen(outcome));
         line += len + (nl != NULL);
     }
     return n;
@@ -135,8 +142,11 @@ static char *tui(char *const argv[]) {
 
 /* The one log is whole: the test reader finds every entry (when the
  * program was linked) and the exit's mark, `report --strict` sees no
- * damage, and `dump` reads the shutdown mark. */
-static void expect_log(const char *run_dir, int linked) {
+ * damage (`report` reads it), and `dump` reads the shutdown mark.  `squeezed`: the program
+ * left no descriptor to spare for the first half of its steps (RT_FDS_THEN
+ * squeeze), whose I/O phases could not be measured, and whose frames
+ * waited: one flush-failed mark says so. */
+static void expect_log(const char *run_dir, int linked, int squeezed) {
     rr_run run;
     const rr_log *log = rt_load_one(run_dir, &run);
     rt_assert_clean(log);
@@ -149,17 +159,22 @@ static void expect_log(const char *run_dir, int linked) {
         /* Its counters are read through a descriptor of the thread's own,
          * which went with the others: read again through a new one. */
         const rr_node *io = rr_find(log, t, "io");
-        ck_assert_msg(io && io->agg.io_count == RT_FDS_STEPS + 1 && io->agg.io_failed == 0,
-                      "I/O phase: %llu entries measured, %llu failed",
-                      io ? (unsigned long long)io->agg.io_count : 0ull,
-                      io ? (unsigned long long)io->agg.io_failed : 0ull);
+        uint64_t failed = squeezed ? RT_FDS_STEPS / 2 : 0;
+        ck_assert_msg(
+            io && io->agg.io_count == RT_FDS_STEPS + 1 - failed && io->agg.io_failed == failed,
+            "I/O phase: %llu entries measured, %llu failed (expected %llu)",
+            io ? (unsigned long long)io->agg.io_count : 0ull,
+            io ? (unsigned long long)io->agg.io_failed : 0ull, (unsigned long long)failed);
     }
+    ck_assert_uint_eq(rr_marks(log, SCOPE_MARK_FLUSH_FAILED, NULL, NULL), squeezed ? 1 : 0);
     ck_assert_uint_eq(rr_marks(log, SCOPE_MARK_SHUTDOWN, NULL, NULL), 1);
     char path[4400];
     snprintf(path, sizeof path, "%s", log->path);
     rr_free(&run);
 
-    char *report[] = {(char *)scope_tui, "report", (char *)run_dir, "--strict", NULL};
+    /* --strict takes the flush-failed mark for damage. */
+    char *report[] = {(char *)scope_tui, "report", (char *)run_dir, squeezed ? NULL : "--strict",
+                      NULL};
     free(tui(report));
     char *dump[] = {(char *)scope_tui, "dump", path, NULL};
     char *out = tui(dump);
@@ -168,20 +183,30 @@ static void expect_log(const char *run_dir, int linked) {
     free(out);
 }
 
-/* MODE under the recorder started as `h` says. */
-static void check_mode(const char *mode, how h) {
-    char out[4200], run[4200];
+/* MODE under the recorder started as `h` says: the program's files are
+ * whole, and one line on stderr ends in `outcome`. */
+static void check_run(const char *mode, how h, const char *outcome, char *run, size_t cap) {
+    char out[4200];
     rt_mkdir(out, sizeof out, "out");
-    rt_mkdir(run, sizeof run, "run");
+    rt_mkdir(run, cap, "run");
     rt_proc p;
     run_fds(&p, mode, out, run, h);
     expect_files(out);
     char *err;
-    int lines = descriptor_lines(&p, &err);
-    ck_assert_msg(lines == 1, "%d lines about a descriptor on stderr, expected 1:\n%s", lines,
-                  rt_tail(err));
+    int lines = descriptor_lines(&p, &err, outcome);
+    ck_assert_msg(lines == 1,
+                  "%d lines about a descriptor on stderr ending \"%s\", expected 1:\n%s", lines,
+                  outcome, rt_tail(err));
     free(err);
-    expect_log(run, !h.preload);
+}
+
+#define REOPENED "it was opened again, and recording goes on"
+
+/* ... and the log, opened again, holds everything. */
+static void check_mode(const char *mode, how h) {
+    char run[4200];
+    check_run(mode, h, REOPENED, run, sizeof run);
+    expect_log(run, !h.preload, 0);
 }
 
 START_TEST(test_close_range) {
@@ -209,6 +234,33 @@ END_TEST
 
 START_TEST(test_dup2_over_lines) {
     check_mode("dup2", (how){.recorded = 1, .lines = 1});
+}
+END_TEST
+
+/* The log removed once the program took its descriptor: it cannot be
+ * found again, and nothing is written anywhere else. */
+START_TEST(test_log_removed) {
+    char run[4200];
+    check_run(
+        "close_range", (how){.recorded = 1, .then = "unlink"},
+        "it cannot be opened again (No such file or directory): nothing more is written to it", run,
+        sizeof run);
+    rr_run r;
+    int n = rr_load(run, &r);
+    rr_free(&r);
+    ck_assert_msg(n == 0, "%d logs in %s after the log was removed", n, run);
+}
+END_TEST
+
+/* No descriptor to spare for a while once the program took the log's:
+ * frames wait, and go into the log once it is opened again. */
+START_TEST(test_no_descriptor_for_a_while) {
+    char run[4200];
+    check_run("close_range", (how){.recorded = 1, .then = "squeeze"},
+              "it cannot be opened again now (Too many open files): its frames wait in memory "
+              "until it can",
+              run, sizeof run);
+    expect_log(run, 1, 1);
 }
 END_TEST
 
@@ -241,7 +293,7 @@ static void count(how h, int *opened, int *held) {
             h.preload ? "preloaded" : "linked", text);
     free(text);
     if (h.recorded)
-        expect_log(run, 0);
+        expect_log(run, 0, 0);
 }
 
 START_TEST(test_ulimit) {
@@ -291,6 +343,8 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_closefrom);
     tcase_add_test(tc, test_dup2_over);
     tcase_add_test(tc, test_ulimit);
+    tcase_add_test(tc, test_log_removed);
+    tcase_add_test(tc, test_no_descriptor_for_a_while);
 #ifndef __SANITIZE_THREAD__
     /* Not under ThreadSanitizer, for test_recorder_preload's and
      * test_recorder_lines's reasons (scripts/test.sh): its runtime must be

@@ -21,6 +21,13 @@
  * after the recorder's exit handler, checks that each of the program's
  * descriptors still names the file it opened (exit status 5 otherwise).
  *
+ * RT_FDS_THEN=unlink (linked, with a RUN_DIR) removes the logs in
+ * RUN_DIR/workers/ right after it took its descriptors back: the recorder
+ * cannot find its log again.  RT_FDS_THEN=squeeze lowers its descriptor
+ * limit to what it holds for the first half of the steps, and asks for a
+ * frame then: the recorder cannot open its log again until the second
+ * half.
+ *
  * With RT_FDS_LIBM=SECONDS in its environment it also spends that much CPU
  * time in libm's exp() (code without unwind information, whose stacks a
  * line sampler's unwinder must check addresses for) before it takes its
@@ -45,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -172,6 +180,45 @@ static void burn_libm(void) {
     }
 }
 
+/* Removes the logs of RUN/workers/HOST/. */
+static void unlink_logs(const char *run) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/workers", run);
+    DIR *w = opendir(path);
+    for (struct dirent *h; w && (h = readdir(w));) {
+        if (h->d_name[0] == '.')
+            continue;
+        char host[PATH_MAX + 256];
+        snprintf(host, sizeof host, "%s/%s", path, h->d_name);
+        DIR *d = opendir(host);
+        for (struct dirent *e; d && (e = readdir(d));) {
+            char log[PATH_MAX + 512];
+            snprintf(log, sizeof log, "%s/%s", host, e->d_name);
+            if (e->d_name[0] != '.' && unlink(log) != 0)
+                perror(log);
+        }
+        if (d)
+            closedir(d);
+    }
+    if (w)
+        closedir(w);
+}
+
+/* The descriptor limit: lowered to `top` (no number below it free) or put
+ * back. */
+static void squeeze(int top, int on) {
+    static struct rlimit saved;
+    if (on) {
+        getrlimit(RLIMIT_NOFILE, &saved);
+        struct rlimit low = saved;
+        low.rlim_cur = (rlim_t)top;
+        if (setrlimit(RLIMIT_NOFILE, &low) != 0)
+            perror("rt_fds: setrlimit");
+    } else {
+        setrlimit(RLIMIT_NOFILE, &saved);
+    }
+}
+
 static void close_all(void) {
     long max = sysconf(_SC_OPEN_MAX);
     for (long fd = 3; fd < (max > 0 ? max : 1024); fd++)
@@ -233,8 +280,21 @@ int main(int argc, char **argv) {
         }
         own(files[i], files[i]);
     }
+    const char *then = getenv("RT_FDS_THEN");
+    int squeezed = then && !strcmp(then, "squeeze");
+    if (then && !strcmp(then, "unlink") && argc == 4)
+        unlink_logs(argv[3]);
+    if (squeezed) {
+        int top = 0;
+        for (int i = 0; i < RT_FDS_FILES; i++)
+            top = files[i] > top ? files[i] : top;
+        squeeze(top + 1, 1);
+        wait_for_frame(); /* one the recorder cannot write */
+    }
     burn_libm();
     for (int step = 0; step < RT_FDS_STEPS; step++) {
+        if (squeezed && step == RT_FDS_STEPS / 2)
+            squeeze(0, 0);
         RT_PHASE("after") {
             for (int i = 0; i < RT_FDS_FILES; i++) {
                 char line[64];
