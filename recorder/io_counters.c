@@ -9,10 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int rec_io_open(const char *path) {
-    return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 /* The number after "key: " at the start of a line of buf, or -1. */
 static int field(const char *buf, const char *key, size_t klen, uint64_t *out) {
     const char *p = buf;
@@ -53,7 +49,7 @@ long rec_io_read(int fd, rec_io_counters *out) {
 }
 
 long rec_io_read_path(const char *path, rec_io_counters *out) {
-    int fd = rec_io_open(path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     long n = rec_io_read(fd, out);
     if (fd >= 0)
         close(fd);
