@@ -260,6 +260,21 @@ long scope_log_writer_close_frame_flags(scope_log_writer *w, uint32_t reason, ui
     return (long)csize;
 }
 
+int scope_log_writer_set_fd(scope_log_writer *w, int fd) {
+    struct stat st;
+    w->fd = -1;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) != 0)
+        return -errno;
+    w->fd = fd;
+    w->frame_start = (uint64_t)st.st_size;
+    /* A file cut short since: the snapshot it pointed to may be gone. */
+    if (w->last_snapshot >= w->frame_start)
+        w->last_snapshot = 0;
+    return 0;
+}
+
 uint64_t scope_log_writer_last_snapshot(const scope_log_writer *w) {
     return w->last_snapshot;
 }

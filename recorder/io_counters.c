@@ -1,17 +1,13 @@
 /*
- * Reading /proc/.../io (io_counters.h).  The file is a seq_file: one
- * descriptor is kept open and re-read from offset 0 with pread, a system
- * call and a few hundred bytes of text, about a microsecond.
+ * Reading /proc/.../io (io_counters.h).  The file is a seq_file: a
+ * descriptor kept open is re-read from offset 0 with pread, a system call
+ * and a few hundred bytes of text, about a microsecond.
  */
 #include "io_counters.h"
 
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-
-int rec_io_open(const char *path) {
-    return open(path, O_RDONLY | O_CLOEXEC);
-}
 
 /* The number after "key: " at the start of a line of buf, or -1. */
 static int field(const char *buf, const char *key, size_t klen, uint64_t *out) {
@@ -50,4 +46,12 @@ long rec_io_read(int fd, rec_io_counters *out) {
         FIELD(buf, "write_bytes", &out->write_bytes) < 0)
         return -1;
     return (long)n;
+}
+
+long rec_io_read_path(const char *path, rec_io_counters *out) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    long n = rec_io_read(fd, out);
+    if (fd >= 0)
+        close(fd);
+    return n;
 }

@@ -14,14 +14,16 @@ typedef struct rec_io_counters {
     uint64_t read_bytes, write_bytes; /* bytes fetched from / sent to the block layer */
 } rec_io_counters;
 
-/* Opens an io file (/proc/thread-self/io, /proc/self/io,
- * /proc/self/task/TID/io) for re-reading; -1 when it cannot be opened. */
-int rec_io_open(const char *path);
-
 /* Reads the counters from an open io file.  Returns the bytes the read
  * itself returned (which the kernel adds to the reader's rchar once the
  * read ends: a caller that differences its own counters subtracts them),
  * or -1 when the file could not be read or did not hold all four. */
 long rec_io_read(int fd, rec_io_counters *out);
+
+/* The same through a descriptor of its own (an io file's path:
+ * /proc/self/io, /proc/thread-self/io, /proc/self/task/TID/io), closed
+ * again before it returns: for a file read once, or once a sample, so that
+ * no descriptor is kept between reads. */
+long rec_io_read_path(const char *path, rec_io_counters *out);
 
 #endif

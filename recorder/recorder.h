@@ -12,7 +12,8 @@
  *               stderr; a bad setting's once per run), lock (mutexes a
  *               fork handler can take safely), names (interned names),
  *               state (recording or not), files (directories, writes that cannot raise SIGXFSZ),
- *               io_counters (a task's /proc I/O counters), cuda_sync (a
+ *               own_fd (the descriptors it keeps: held high, checked
+ *               before use), io_counters (a task's /proc I/O counters), cuda_sync (a
  *               GPU drain through a CUDA the program loaded), exit_line
  *               (where the run went, said at exit on a terminal), launchers
  *               (which launcher started the process: the table),

@@ -25,6 +25,7 @@
 
 #include "clock.h"
 #include "lock.h"
+#include "own_fd.h"
 #include "thread.h"
 
 #include <dlfcn.h>
@@ -34,6 +35,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -59,6 +61,8 @@ static _Atomic int installed;
 static _Atomic int handlers_active; /* handlers unwinding now */
 static _Atomic int forking;         /* a fork is under way: handlers do not unwind */
 static __thread int in_handler __attribute__((tls_model("initial-exec")));
+/* Inside libunwind on libscope's behalf: in the handler, or warming up. */
+static __thread int in_unwinder __attribute__((tls_model("initial-exec")));
 
 static pid_t self_tid(void) {
     return (pid_t)syscall(SYS_gettid);
@@ -93,6 +97,8 @@ static uintptr_t context_pc(const ucontext_t *uc) {
 #endif
 }
 
+static int unwinder_pipe_safe(void); /* libunwind's pipe, below */
+
 /* The interrupted stack, innermost first, into pc[0 .. max).  Returns the
  * number of frames; *cut is set when frames were left out. */
 static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
@@ -105,11 +111,13 @@ static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
         *cut = 1;
         return 1;
     }
-    in_handler = 1;
+    in_handler = in_unwinder = 1;
     unw_cursor_t c;
     uint32_t n = 1;
+    if (!unwinder_pipe_safe())
+        *cut = 1; /* the program holds a file where libunwind's pipe was */
     /* unw_context_t is a ucontext_t on this target: the signal's own. */
-    if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
+    else if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
         int step;
         while ((step = unw_step(&c)) > 0) {
             unw_word_t ip;
@@ -122,7 +130,7 @@ static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
             pc[n++] = (uintptr_t)ip;
         }
     }
-    in_handler = 0;
+    in_handler = in_unwinder = 0;
     atomic_fetch_sub(&handlers_active, 1);
     return n;
 #else
@@ -285,6 +293,73 @@ SCOPE_API NO_SANITIZE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_
     return real ? real(cb, data) : 0;
 }
 
+/* ---- libunwind's pipe -------------------------------------------------------- */
+
+/* libunwind tells whether it may read an address it is unsure of (a frame
+ * without unwind information, libm's exp() for one, followed by its frame
+ * pointer) by writing a byte from it into a pipe it keeps: two descriptors
+ * it reads, writes, closes and makes again with no check that they are
+ * still its own.  A program that closes every descriptor and opens files,
+ * or dup2()s one over them, would get bytes of its memory written into its
+ * files, and its descriptors closed.  So for libscope's unwinds the pipe
+ * is libscope's (own_fd.h):
+ *   - not made when libunwind starts (pipe2 fails then, EMFILE), but the
+ *     first time a stack needs it, from the handler: a process whose
+ *     stacks never leave code with unwind information holds none;
+ *   - moved high when it is made;
+ *   - checked before each unwind: each end must still be the pipe, or a
+ *     number nobody holds (libunwind then finds it closed and makes a new
+ *     one).  An end the program holds another file on leaves the sample
+ *     without its stack (the pc alone, marked cut), until it is free again.
+ * Everyone else's pipe2 is the system call itself, as the C library's is. */
+static _Atomic int pipe_fd[2] = {-1, -1};
+static _Atomic uint64_t pipe_dev[2], pipe_ino[2];
+
+SCOPE_API NO_SANITIZE int pipe2(int fds[2], int flags) {
+    if (in_unwinder && !in_handler) {
+        errno = EMFILE;
+        return -1;
+    }
+    if (syscall(SYS_pipe2, fds, flags) != 0)
+        return -1;
+    if (in_handler) {
+        for (int i = 0; i < 2; i++) {
+            rec_fd own;
+            if ((fds[i] = rec_fd_take(&own, fds[i])) < 0) {
+                if (i == 1)
+                    close(fds[0]);
+                errno = EMFILE;
+                return -1;
+            }
+            atomic_store(&pipe_fd[i], -1);
+            atomic_store(&pipe_dev[i], (uint64_t)own.dev);
+            atomic_store(&pipe_ino[i], (uint64_t)own.ino);
+            atomic_store(&pipe_fd[i], own.fd);
+        }
+    }
+    return 0;
+}
+
+/* Whether libunwind may use the pipe it has: each end is the pipe made for
+ * it, or free.  Two fstat calls once there is one; none before. */
+static int unwinder_pipe_safe(void) {
+    for (int i = 0; i < 2; i++) {
+        int fd = atomic_load(&pipe_fd[i]);
+        struct stat st;
+        if (fd < 0)
+            continue;
+        if (fstat(fd, &st) != 0) {
+            if (errno == EBADF)
+                continue;
+            return 0;
+        }
+        if ((uint64_t)st.st_dev != atomic_load(&pipe_dev[i]) ||
+            (uint64_t)st.st_ino != atomic_load(&pipe_ino[i]))
+            return 0;
+    }
+    return 1;
+}
+
 /* ---- installing ----------------------------------------------------------- */
 
 int rec_sampler_handler_ours(void) {
@@ -300,9 +375,11 @@ static void warm_up(void) {
 #ifdef SCOPE_HAVE_LIBUNWIND
     unw_context_t uc;
     unw_cursor_t c;
+    in_unwinder = 1;
     if (unw_getcontext(&uc) == 0 && unw_init_local(&c, &uc) == 0)
         while (unw_step(&c) > 0)
             ;
+    in_unwinder = 0;
 #else
     atomic_fetch_or(&rec_lines_flags, SCOPE_LINES_F_NO_UNWIND);
 #endif

@@ -23,9 +23,11 @@
  * next record of the same thread (or of the process) counts it in
  * `dropped`.  Frames closed for a flush, the exit or a signal take a last,
  * shorter sample first, so the totals run to the end.  Records wait here
- * until the next frame.  The process's files stay open (three
- * descriptors); a thread's is opened for each read, so that a program of
- * a thousand threads does not find a thousand of its descriptors taken.
+ * until the next frame.  Every /proc file is opened for each read and
+ * closed at once, one at a time: the sampler keeps no descriptor between
+ * samples, so a program near its descriptor limit, or one that closes
+ * every descriptor it did not open, never finds one of its own taken, or
+ * one of its files read.
  *
  * Every process record handed to a frame is also folded into a series per
  * figure (res_series.h), and per figure of each GPU: snapshot frames carry
@@ -53,7 +55,6 @@
 #include "thread_io.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,7 +109,6 @@ static struct {
     uint64_t next;    /* the next tick */
     uint64_t t0;      /* start of the process's interval */
     uint32_t node0;
-    int self_fd, writer_fd, status_fd;
     int io_ok; /* io0 (the process less the writer thread) was read at t0 */
     rec_io_counters io0;
     uint64_t children0; /* children_mark() at t0 */
@@ -136,38 +136,25 @@ static struct {
     int series_nomem; /* a series could not be allocated: none is written */
     /* Every record's bytes by phase node, thread and process records apart. */
     rec_node_io node_io;
-} smp = {.self_fd = -1, .writer_fd = -1, .status_fd = -1};
+} smp;
 
 /* ---- reading the counters ---------------------------------------------------- */
-
-static int reopen(int *fd, const char *path) {
-    if (*fd < 0)
-        *fd = open(path, O_RDONLY | O_CLOEXEC);
-    return *fd;
-}
-
-static void close_fd(int *fd) {
-    if (*fd >= 0)
-        close(*fd);
-    *fd = -1;
-}
 
 /* The process's counters less the recorder's own I/O: the writer
  * thread's counters, read right after (the read of the process's file is
  * in the writer's rchar by then, and is taken back out), and what the
  * program's threads' reads of their own counters returned. */
-static int read_process_io_once(rec_io_counters *out, int on_writer) {
+static int read_process_io(rec_io_counters *out, int on_writer) {
     rec_io_counters p, w = {0};
     /* Another thread's read of its own counters may end between this load
      * and the read below: then this interval holds its bytes and the next
      * one gives them back, so the totals stay exact. */
     uint64_t own_read = rec_thread_io_own_total();
-    long np = rec_io_read(reopen(&smp.self_fd, "/proc/self/io"), &p);
+    long np = rec_io_read_path("/proc/self/io", &p);
     if (np < 0)
         return -1;
     if (on_writer) {
-        if (rec_io_read(reopen(&smp.writer_fd, "/proc/thread-self/io"), &w) < 0 ||
-            w.rchar < (uint64_t)np)
+        if (rec_io_read_path("/proc/thread-self/io", &w) < 0 || w.rchar < (uint64_t)np)
             return -1;
         w.rchar -= (uint64_t)np;
     } else {
@@ -186,20 +173,6 @@ static int read_process_io_once(rec_io_counters *out, int on_writer) {
     return 0;
 }
 
-/* The same, read again while a wake write was under way at any moment of
- * the read (thread_io.h): its bytes counted as the recorder's but not yet
- * in the kernel's counters would come off the program's.  A few tries at
- * most: the write is one system call. */
-static int read_process_io(rec_io_counters *out, int on_writer) {
-    for (int tries = 0;; tries++) {
-        uint64_t mark = rec_thread_io_quiet_mark();
-        int rc = read_process_io_once(out, on_writer);
-        if (rc < 0 || tries == 8 || rec_thread_io_quiet_since(mark))
-            return rc;
-        sched_yield(); /* to the writing thread, on a machine of few cores */
-    }
-}
-
 static int kib_field(const char *buf, const char *key, uint64_t *bytes) {
     const char *p = strstr(buf, key);
     if (!p)
@@ -216,7 +189,11 @@ static int kib_field(const char *buf, const char *key, uint64_t *bytes) {
 /* RSS and its peak, in bytes. */
 static int read_rss(uint64_t *rss, uint64_t *peak) {
     char buf[4096];
-    ssize_t n = pread(reopen(&smp.status_fd, "/proc/self/status"), buf, sizeof buf - 1, 0);
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    close(fd);
     if (n <= 0)
         return -1;
     buf[n] = '\0';
@@ -343,23 +320,11 @@ static void sample_thread(rec_thread *t, thread_io *e, uint64_t now, int fresh, 
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)t->tid);
     rec_io_counters c = {0};
-    int ok = 0;
-    uint64_t own = 0, own_w = 0;
-    /* Read again while a wake write was under way (read_process_io). */
-    for (int tries = 0; tries <= 8; tries++) {
-        uint64_t mark = rec_thread_io_quiet_mark();
-        int fd = rec_io_open(path);
-        ok = rec_io_read(fd, &c) >= 0;
-        if (fd >= 0)
-            close(fd);
-        /* Its reads of its own counters and its flush requests are the
-         * recorder's. */
-        own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
-        own_w = atomic_load_explicit(&t->io_own_written, memory_order_relaxed);
-        if (!ok || rec_thread_io_quiet_since(mark))
-            break;
-        sched_yield();
-    }
+    int ok = rec_io_read_path(path, &c) >= 0;
+    /* Its reads of its own counters, and the log header it wrote when it
+     * opened the log, are the recorder's. */
+    uint64_t own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
+    uint64_t own_w = atomic_load_explicit(&t->io_own_written, memory_order_relaxed);
     if (ok && c.rchar >= own && c.wchar >= own_w) {
         c.rchar -= own;
         c.wchar -= own_w;
@@ -708,9 +673,6 @@ static void reset_sent(void) {
 /* The child's counters are its own: every descriptor named the parent, and
  * its records were the parent's. */
 static void fork_child(void) {
-    close_fd(&smp.self_fd);
-    close_fd(&smp.writer_fd);
-    close_fd(&smp.status_fd);
     smp.nthreads = 0;
     smp.npending = 0;
     smp.npending_gpus = 0;

@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "own_fd.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -40,10 +41,8 @@ static_assert(KIND_COUNTER > REC_MAX_NAMES, "the counter mark must lie above eve
  * was opened by, so it goes when the thread does, and a forked child's
  * copy (the parent's thread) is dropped. */
 static void io_close(rec_thread *t) {
-    if (t->io && t->io->fd >= 0) {
-        close(t->io->fd);
-        t->io->fd = -1;
-    }
+    if (t->io)
+        rec_fd_close(&t->io->fd);
 }
 
 static void on_thread_exit(void *arg) {

@@ -21,6 +21,7 @@
 #define SCOPE_REC_THREAD_H
 
 #include "io_counters.h"
+#include "own_fd.h"
 #include "recorder.h"
 
 #include <scope/log_format.h>
@@ -137,7 +138,7 @@ typedef struct rec_frame {
 /* The I/O counters of a thread's open I/O phases.  The owner's alone:
  * allocated on its first I/O phase, freed when it exits. */
 typedef struct rec_io_stack {
-    int fd; /* its /proc/thread-self/io; -1: opened again at the next read */
+    rec_fd fd; /* its /proc/thread-self/io (own_fd.h); none: opened at the next read */
     rec_io_counters at[REC_MAX_DEPTH]; /* at the entry of stack[k], own reads left out */
     uint8_t ok[REC_MAX_DEPTH];         /* at[k] was read */
 } rec_io_stack;
@@ -214,9 +215,9 @@ typedef struct rec_thread {
     /* owner (relaxed stores), read by the sampler: bytes its reads of its
      * own counters returned, which the kernel counts in its rchar */
     _Atomic uint64_t io_own;
-    /* bytes the recorder wrote on this thread (a flush request's eventfd
-     * write), which the kernel counts in its wchar: added by the thread
-     * itself, also from a signal handler, read by the sampler */
+    /* bytes the recorder wrote on this thread (its log's header), which
+     * the kernel counts in its wchar: added by the thread itself, read by
+     * the sampler */
     _Atomic uint64_t io_own_written;
     /* before publication: its I/O counters when it attached, less io_own,
      * the sampler's first baseline of it (attach_io_ok: they were read) */

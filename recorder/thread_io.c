@@ -1,7 +1,12 @@
 /*
  * A thread's own I/O counters (thread_io.h).  Each thread keeps its
  * /proc/thread-self/io open from its first read to its exit (thread.c
- * closes it) and re-reads it: a pread of a few hundred bytes.
+ * closes it) and re-reads it: a pread of a few hundred bytes.  The
+ * descriptor is the recorder's own (own_fd.h): held high, and checked
+ * before each read, so a program that closed it or put a file of its own
+ * in its place has its file neither read nor closed; the thread opens a
+ * new one and goes on, as any descriptor of the file reads the same
+ * counters.
  *
  * Reading the file is itself a read: the kernel adds the bytes it returned
  * to the thread's rchar once the read ends, after it wrote the figures.  So
@@ -11,6 +16,7 @@
 #include "thread_io.h"
 
 #include "io_counters.h"
+#include "own_fd.h"
 #include "thread.h"
 
 #include <errno.h>
@@ -18,9 +24,6 @@
 #include <stdlib.h>
 
 static _Atomic uint64_t own_total, own_written;
-/* Writes bracketed by rec_thread_io_own_write_begin and _end: begun and
- * ended, so that started == finished means none is under way. */
-static _Atomic uint64_t writes_started, writes_finished;
 
 /* What a read of the thread's counters returned goes to its own. */
 static void count_own(rec_thread *t, rec_io_counters *c, long n) {
@@ -35,28 +38,20 @@ int rec_thread_io_read(rec_thread *t, rec_io_counters *c) {
     if (!io) {
         if (!(io = calloc(1, sizeof *io)))
             return -1;
-        io->fd = -1;
+        io->fd = REC_FD_NONE;
         t->io = io;
     }
-    if (io->fd < 0 && (io->fd = rec_io_open("/proc/thread-self/io")) < 0)
+    if (!rec_fd_check(&io->fd) && rec_fd_open(&io->fd, "/proc/thread-self/io") < 0)
         return -1;
-    long n = rec_io_read(io->fd, c);
-    if (n < 0) {
-        /* Closed under us (close_range, say): a new one next time.  The
-         * number may be the program's by now, so it is not closed. */
-        if (errno == EBADF)
-            io->fd = -1;
+    long n = rec_io_read(io->fd.fd, c);
+    if (n < 0)
         return -1;
-    }
     count_own(t, c, n);
     return 0;
 }
 
 int rec_thread_io_read_once(rec_thread *t, rec_io_counters *c) {
-    int fd = rec_io_open("/proc/thread-self/io");
-    long n = rec_io_read(fd, c);
-    if (fd >= 0)
-        close(fd);
+    long n = rec_io_read_path("/proc/thread-self/io", c);
     if (n < 0)
         return -1;
     count_own(t, c, n);
@@ -89,31 +84,7 @@ uint64_t rec_thread_io_own_written(void) {
     return atomic_load_explicit(&own_written, memory_order_relaxed);
 }
 
-void rec_thread_io_own_write_begin(uint64_t n) {
-    atomic_fetch_add(&writes_started, 1);
-    rec_thread_io_own_write(n);
-}
-
-void rec_thread_io_own_write_end(uint64_t n, int written) {
-    if (!written)
-        rec_thread_io_own_write(-n);
-    atomic_fetch_add(&writes_finished, 1);
-}
-
-uint64_t rec_thread_io_quiet_mark(void) {
-    return atomic_load(&writes_finished);
-}
-
-int rec_thread_io_quiet_since(uint64_t mark) {
-    /* started >= finished always: equal to the finished count taken before
-     * the read, none was under way when it began and none began since. */
-    return atomic_load(&writes_started) == mark;
-}
-
 void rec_thread_io_fork_child(void) {
     atomic_store(&own_total, 0);
     atomic_store(&own_written, 0);
-    /* no other thread of the parent is in the child, mid-write */
-    atomic_store(&writes_started, 0);
-    atomic_store(&writes_finished, 0);
 }

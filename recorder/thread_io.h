@@ -12,7 +12,7 @@
 /* The calling thread's (t's owner's) counters now, less what all its reads
  * of them returned (t->io_own): the recorder's reads are not the
  * program's I/O.  Returns 0, or -1 when they cannot be read (no memory, no
- * descriptor to spare, a descriptor the program closed). */
+ * descriptor to spare).  A descriptor the program took is replaced. */
 int rec_thread_io_read(rec_thread *t, rec_io_counters *c);
 
 /* The same with a descriptor of its own, closed again: for a thread that
@@ -23,10 +23,8 @@ int rec_thread_io_read_once(rec_thread *t, rec_io_counters *c);
  * process's rchar, and none of it the program's. */
 uint64_t rec_thread_io_own_total(void);
 
-/* The recorder wrote n bytes on the calling thread (an eventfd write, to
- * wake the writer): not the program's.  Async-signal-safe.  A write that
- * failed after it was counted is taken back with -n (unsigned arithmetic
- * wraps it back). */
+/* The recorder wrote n bytes on the calling thread (its log's header, from
+ * the thread that opened it): not the program's. */
 void rec_thread_io_own_write(uint64_t n);
 
 /* The recorder read n bytes on the calling thread, not through
@@ -35,19 +33,6 @@ void rec_thread_io_own_read(uint64_t n);
 
 /* What rec_thread_io_own_write counted, on every thread. */
 uint64_t rec_thread_io_own_written(void);
-
-/* The same for a write a thread is about to make: _begin counts its n
- * bytes, _end takes them back when the write failed.  Between the two the
- * bytes are counted but maybe not yet in the kernel's counters, so a sample
- * read meanwhile would take them off the program's bytes for nothing, and
- * if it is the last one (the exit's), for good.  A sampler takes
- * rec_thread_io_quiet_mark() before it reads and rereads while
- * rec_thread_io_quiet_since(mark) says such a write was under way at any
- * moment of its read.  All async-signal-safe. */
-void rec_thread_io_own_write_begin(uint64_t n);
-void rec_thread_io_own_write_end(uint64_t n, int written);
-uint64_t rec_thread_io_quiet_mark(void);
-int rec_thread_io_quiet_since(uint64_t mark);
 
 /* In a forked child: its counters start at 0, and so do these totals. */
 void rec_thread_io_fork_child(void);

@@ -10,8 +10,9 @@
  * killing the program, and the program's own handlers never run on a thread
  * it does not know, in the middle of a frame (a handler that forks would
  * wait on the lock the writer holds; one that calls exit() would wait for
- * the writer to finish its last frame).  Requests arrive through an
- * eventfd, which a signal handler may write to.
+ * the writer to finish its last frame).  Requests arrive through a futex
+ * word: a counter bumped and woken with FUTEX_WAKE, which a signal handler
+ * may do, and which holds no descriptor of the program's.
  */
 #define _GNU_SOURCE
 #include "writer.h"
@@ -22,23 +23,23 @@
 #include "identity.h"
 #include "lock.h"
 #include "logfile.h"
+#include "own_fd.h"
 #include "sources.h"
 #include "thread.h"
-#include "thread_io.h"
 #include "warn.h"
 
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,11 +67,11 @@ static struct writer {
     int snap_owed;      /* one was due and could not be written: at the next chance */
     int snap_off;       /* this file's state is too large for one frame: none */
 
-    /* The thread.  `thread`, `wake_fd` and `running` are the lifecycle's,
-     * set before `running` publishes them; signal handlers read them. */
+    /* The thread.  `thread` and `running` are the lifecycle's, `thread`
+     * set before `running` publishes it; signal handlers read them. */
     pthread_t thread;
     _Atomic int running;
-    int wake_fd; /* eventfd: flush requests, also from signal handlers */
+    _Atomic uint32_t wake; /* futex word: bumped by each request, also from signal handlers */
     _Atomic uint64_t flush_requested, flush_done; /* requesters; the writer thread */
     _Atomic int flush_reason;      /* enum scope_frame_reason of the pending request */
     _Atomic int stop;              /* lifecycle: end after this request */
@@ -80,7 +81,7 @@ static struct writer {
     /* Marks raised outside the writer thread for its next frames. */
     _Atomic int signal_seen;     /* a signal handler: the signal its frame is closed for */
     _Atomic int shutdown_reason; /* lifecycle: enum scope_shutdown_reason for SHUTDOWN */
-} wr = {.log = {.fd = -1}, .wake_fd = -1, .work = REC_LOCK_INIT};
+} wr = {.log = {.fd = {-1, 0, 0}}, .work = REC_LOCK_INIT};
 
 void rec_writer_lock(void) {
     rec_lock_take(&wr.work);
@@ -128,7 +129,7 @@ static void add_frame_marks(const rec_frame_ctx *f) {
 #define LAST_WORDS_RESERVE 4096
 
 static void keep_reserve(void) {
-    (void)fallocate(wr.log.fd, FALLOC_FL_KEEP_SIZE, (off_t)scope_log_writer_bytes(wr.log.w),
+    (void)fallocate(wr.log.fd.fd, FALLOC_FL_KEEP_SIZE, (off_t)scope_log_writer_bytes(wr.log.w),
                     LAST_WORDS_RESERVE);
 }
 
@@ -136,7 +137,8 @@ static void keep_reserve(void) {
  * until the file is cut to its size. */
 static void release_reserve(void) {
     struct stat st;
-    if (wr.log.fd >= 0 && fstat(wr.log.fd, &st) == 0 && ftruncate(wr.log.fd, st.st_size) != 0)
+    if (rec_log_usable(&wr.log) == 0 && fstat(wr.log.fd.fd, &st) == 0 &&
+        ftruncate(wr.log.fd.fd, st.st_size) != 0)
         (void)0; /* the reserve stays: 4 KiB of disk, nothing of the log */
 }
 
@@ -150,7 +152,7 @@ static long close_frame_below_reserve(int reason, uint32_t flags) {
     struct stat st;
     size_t raw = scope_log_writer_pending(wr.log.w);
     if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        fstat(wr.log.fd, &st) == 0 &&
+        fstat(wr.log.fd.fd, &st) == 0 &&
         (uint64_t)st.st_size + raw + raw / 128 + 512 + LAST_WORDS_RESERVE > rl.rlim_cur)
         return -EFBIG;
     return scope_log_writer_close_frame_flags(wr.log.w, (uint32_t)reason, flags, rec_mono_ns(),
@@ -219,11 +221,26 @@ static int collect_and_write(int reason, int snapshot) {
     if (!snapshot)
         add_frame_marks(&f);
 
-    long rc = close_frame_below_reserve(reason, snapshot ? SCOPE_FRAME_F_SNAPSHOT : 0);
+    /* The descriptor is checked right before the write: the program may
+     * have taken it (logfile.h). */
+    long rc = rec_log_usable(&wr.log);
+    int lost = rc < 0;
+    if (wr.log.gone) {
+        /* Nothing reaches the file any more: the frame goes as if written,
+         * so that nothing piles up for it. */
+        scope_log_writer_discard(wr.log.w);
+        for (unsigned i = 0; i < rec_nsources; i++)
+            if (rec_sources[i]->frame_written)
+                rec_sources[i]->frame_written(&f);
+        atomic_store(&wr.last_flush_failed, 1);
+        return -1;
+    }
+    if (!lost)
+        rc = close_frame_below_reserve(reason, snapshot ? SCOPE_FRAME_F_SNAPSHOT : 0);
     if (rc < 0 && reason == SCOPE_FRAME_EXIT && !snapshot)
         rc = write_last_words(rc);
     if (rc < 0) {
-        if (!wr.failed_writes++)
+        if (!wr.failed_writes++ && !lost) /* a lost log has said so */
             rec_warn("cannot write %s: %s (recording continues in memory)", wr.log.path,
                      strerror((int)-rc));
         wr.last_errno = (uint64_t)-rc;
@@ -318,23 +335,39 @@ static uint64_t run_ticks(uint64_t now, int *want_frame) {
     return soonest;
 }
 
+/* ---- requests ------------------------------------------------------------- */
+
+/* Sleeps until a request bumps the word past `seen`, or wait_ms pass. */
+static void wait_for_request(uint32_t seen, int wait_ms) {
+    struct timespec ts = {wait_ms / 1000, (long)(wait_ms % 1000) * 1000000L};
+    /* EAGAIN (the word moved already), EINTR, ETIMEDOUT: all end the wait. */
+    (void)syscall(SYS_futex, (uint32_t *)&wr.wake, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+}
+
+/* Wakes the writer thread.  Async-signal-safe: an atomic add and one system
+ * call, no descriptor. */
+static void wake_writer(void) {
+    atomic_fetch_add(&wr.wake, 1);
+    (void)syscall(SYS_futex, (uint32_t *)&wr.wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
 static void *writer_main(void *arg) {
     (void)arg;
     /* A first frame at once: the process's identity is on disk even if it
      * ends by _exit() or SIGKILL before the first interval (a shell's exit
      * builtin calls _exit, for one). */
     uint64_t next = rec_mono_ns(), next_tick = 0;
+    uint32_t seen = atomic_load(&wr.wake);
     memset(tick_at, 0, sizeof tick_at);
     for (;;) {
         uint64_t now = rec_mono_ns();
         uint64_t wake = next_tick < next ? next_tick : next;
         int wait_ms = now >= wake ? 0 : (int)((wake - now + 999999) / 1000000);
-        struct pollfd pfd = {wr.wake_fd, POLLIN, 0};
-        if (poll(&pfd, 1, wait_ms) > 0) {
-            uint64_t drain;
-            if (read(wr.wake_fd, &drain, sizeof drain) < 0)
-                (void)0; /* EAGAIN: another read drained it */
-        }
+        if (wait_ms > 0)
+            wait_for_request(seen, wait_ms);
+        /* Loaded before the requests are looked at: one that comes after
+         * this bumps the word past it, and the next wait returns at once. */
+        seen = atomic_load(&wr.wake);
         rec_lock_take(&wr.work);
         uint64_t req = atomic_load(&wr.flush_requested);
         int stop = atomic_load(&wr.stop);
@@ -372,9 +405,6 @@ int rec_writer_start(char *err, size_t errlen) {
     wr.snap_end = wr.snap_size = 0;
     wr.snap_owed = wr.snap_off = 0;
     atomic_store(&wr.shutdown_reason, SCOPE_SHUTDOWN_EXIT);
-    wr.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (wr.wake_fd < 0)
-        goto fail;
     /* The writer takes no signal (see the top of this file).  It is born
      * with all of them blocked, since a signal pending for the process could
      * otherwise land on it before its first instruction.  Faults it causes
@@ -391,19 +421,15 @@ int rec_writer_start(char *err, size_t errlen) {
     rec_creating_own_thread = 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
-        close(wr.wake_fd);
-        wr.wake_fd = -1;
-        goto fail;
+        snprintf(err, errlen, "cannot start the writer thread");
+        rec_log_remove(&wr.log);
+        return -1;
     }
     atomic_store(&wr.running, 1);
     return 0;
-fail:
-    snprintf(err, errlen, "cannot start the writer thread");
-    rec_log_remove(&wr.log);
-    return -1;
 }
 
-/* Async-signal-safe: an eventfd write, atomics and nanosleep. */
+/* Async-signal-safe: atomics, a futex wake and nanosleep. */
 int rec_request_flush(int reason, int wait_ms) {
     if (!atomic_load(&wr.running))
         return -1;
@@ -412,14 +438,7 @@ int rec_request_flush(int reason, int wait_ms) {
     while (reason > cur && !atomic_compare_exchange_weak(&wr.flush_reason, &cur, reason))
         ;
     uint64_t mine = atomic_fetch_add(&wr.flush_requested, 1) + 1;
-    uint64_t one = 1;
-    /* Counted before it is written, so that the writer, woken by it,
-     * samples the bytes and the count of them together: the sampler
-     * leaves them out of the program's I/O, and reads again while such a
-     * write is under way (thread_io.h), this one included: the writer may
-     * already be serving the request it wakes for. */
-    rec_thread_io_own_write_begin(sizeof one);
-    rec_thread_io_own_write_end(sizeof one, write(wr.wake_fd, &one, sizeof one) == sizeof one);
+    wake_writer();
     for (int waited = 0; atomic_load(&wr.flush_done) < mine; waited++) {
         if (waited >= wait_ms)
             return -1;
@@ -442,29 +461,22 @@ void rec_writer_stop(int shutdown_reason) {
     atomic_store(&wr.shutdown_reason, shutdown_reason);
     rec_request_flush(SCOPE_FRAME_EXIT, 10000);
     atomic_store(&wr.stop, 1);
-    uint64_t one = 1;
-    rec_thread_io_own_write_begin(sizeof one);
-    rec_thread_io_own_write_end(sizeof one, write(wr.wake_fd, &one, sizeof one) == sizeof one);
+    wake_writer();
     pthread_join(wr.thread, NULL);
     atomic_store(&wr.running, 0);
     atomic_store(&wr.stop, 0);
-    close(wr.wake_fd);
-    wr.wake_fd = -1;
     release_reserve();
     rec_log_close(&wr.log);
 }
 
 void rec_writer_fork_child(int locked) {
     atomic_store(&wr.running, 0);
-    if (wr.wake_fd >= 0)
-        close(wr.wake_fd);
-    wr.wake_fd = -1;
     if (locked) {
         rec_log_close(&wr.log);
     } else {
-        if (wr.log.fd >= 0)
-            close(wr.log.fd);
-        wr.log.fd = -1;
+        /* The parent's descriptor, closed only while it is still the log's:
+         * the program may have taken it before it forked. */
+        rec_fd_close(&wr.log.fd);
         wr.log.w = NULL;
         rec_lock_reset(&wr.work);
     }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <link.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -47,6 +48,21 @@ int rt_prog_exists(const char *name) {
 
 const char *rt_mpirun(void) {
     return mpirun_path;
+}
+
+static int find_asan(struct dl_phdr_info *info, size_t size, void *out) {
+    (void)size;
+    if (info->dlpi_name && strstr(info->dlpi_name, "libasan")) {
+        snprintf(out, 4096, "%s:", info->dlpi_name);
+        return 1;
+    }
+    return 0;
+}
+
+void rt_preload_env(char *out, size_t cap, const char *lib) {
+    char asan[4096] = "";
+    dl_iterate_phdr(find_asan, asan);
+    snprintf(out, cap, "LD_PRELOAD=%s%s", asan, lib);
 }
 
 int rt_sanitized(void) {

@@ -28,6 +28,11 @@ const char *rt_mpirun(void);
  * drivers scale repetitions and deadlines with this. */
 int rt_sanitized(void);
 
+/* "LD_PRELOAD=" and lib into out, after the sanitizer runtime this driver
+ * runs with when there is one (ASan's must come first in the list when
+ * libscope is built with it). */
+void rt_preload_env(char *out, size_t cap, const char *lib);
+
 /* The scratch directory of a test case: made before its tests (in the
  * runner, so it is removed even when a test fails) and removed after them
  * unless SCOPE_RT_KEEP is set.  Add it with rt_fixture(tc). */

@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include "rt_util.h"
 
-#include <link.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -309,25 +308,12 @@ START_TEST(test_dlopen_storm) {
 }
 END_TEST
 
-/* The sanitizer runtime this driver runs with, which must come first in
- * LD_PRELOAD when libscope is built with it: "" when there is none. */
-static int find_asan(struct dl_phdr_info *info, size_t size, void *out) {
-    (void)size;
-    if (info->dlpi_name && strstr(info->dlpi_name, "libasan")) {
-        snprintf(out, 4096, "%s:", info->dlpi_name);
-        return 1;
-    }
-    return 0;
-}
-
 /* A program built without libscope, preloaded with it. */
 START_TEST(test_preload_uninstrumented) {
     char dir[4200], run_dir_env[4300], preload[4300];
     rt_mkdir(dir, sizeof dir, "preload");
     snprintf(run_dir_env, sizeof run_dir_env, "SCOPE_RUN_DIR=%s", dir);
-    char asan[4096] = "";
-    dl_iterate_phdr(find_asan, asan);
-    snprintf(preload, sizeof preload, "LD_PRELOAD=%s%s", asan, libscope_path);
+    rt_preload_env(preload, sizeof preload, libscope_path);
     const char *env[] = {"SCOPE_LINES=1",
                          "SCOPE_PROFILE=1",
                          run_dir_env,

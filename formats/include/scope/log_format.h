@@ -551,6 +551,14 @@ long scope_log_writer_close_frame(scope_log_writer *w, uint32_t reason, uint64_t
 long scope_log_writer_close_frame_flags(scope_log_writer *w, uint32_t reason, uint32_t flags,
                                         uint64_t mono_ns, uint64_t wall_ns);
 
+/* Goes on with the same log through another descriptor of its file, or,
+ * with fd -1, through none until one is given (every write fails with
+ * -EBADF meanwhile): for a writer whose descriptor was closed or reused
+ * under it and whose file was opened again.  The next frame goes where the
+ * file ends when fd is given.  Returns 0 or a negative errno (the writer
+ * then has no descriptor). */
+int scope_log_writer_set_fd(scope_log_writer *w, int fd);
+
 /* Byte offset of the newest snapshot frame written; 0 when none. */
 uint64_t scope_log_writer_last_snapshot(const scope_log_writer *w);
 

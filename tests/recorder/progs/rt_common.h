@@ -102,4 +102,14 @@ static const char *const rt_odd_names[] = {
 #define RT_SNAP_ROUND_MS 10
 #define RT_SNAP_CHURN    1100 /* rt_snap churn: threads that exit with a phase open */
 
+/* ---- rt_fds: a program that closes or reuses the recorder's descriptors - */
+
+#define RT_FDS_BEFORE  50 /* "before" entries, before it closes every descriptor */
+#define RT_FDS_FILES   16 /* files it opens after that (onto the numbers freed), and writes */
+#define RT_FDS_STEPS   12 /* "after" entries: each writes one line into every file */
+#define RT_FDS_STEP_MS 25 /* apart by this much (frames every 50 ms fall between) */
+#define RT_FDS_TRIES   13 /* count: the files it tries to open under ulimit -n 16 */
+#define RT_FDS_LIMIT   16 /* that ulimit -n */
+#define RT_FDS_LINE    "rt_fds file %d step %d\n"
+
 #endif

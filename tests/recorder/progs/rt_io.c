@@ -15,7 +15,8 @@
  *   after_no_fd then runs with descriptors again;
  *   first, closed, reopened (thread rt-io-closed): the program closes the
  *               recorder's descriptor of its counters between the first
- *               and the second; the second fails, the third reads again. */
+ *               and the second; the recorder finds it gone before it reads
+ *               and opens another, so all three are measured. */
 #define _GNU_SOURCE
 #include "rt_common.h"
 #include "rt_files.h"
