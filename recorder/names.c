@@ -9,6 +9,7 @@
  */
 #include "names.h"
 
+#include "alloc.h"
 #include "lock.h"
 #include "recorder.h"
 
@@ -73,6 +74,11 @@ uint32_t rec_name_intern(const char *name, size_t len) {
         if (id)
             return id;
     }
+    /* Signals held while the lock is: a handler that interned a name
+     * here would wait for this lock for ever, one that forked for the
+     * allocator's (alloc.h). */
+    sigset_t sigs;
+    rec_signals_hold(&sigs);
     rec_lock_take(&insert_lock);
     uint32_t id = 0;
     tab = atomic_load_explicit(&table, memory_order_relaxed);
@@ -103,6 +109,7 @@ uint32_t rec_name_intern(const char *name, size_t len) {
     atomic_store_explicit(&tab[slot], id, memory_order_release);
 out:
     rec_lock_give(&insert_lock);
+    rec_signals_release(&sigs);
     return id;
 }
 

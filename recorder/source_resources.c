@@ -103,10 +103,11 @@ typedef struct thread_io {
 
 /* The writer thread's alone (and the fork handler's, in the child). */
 static struct {
-    int started;      /* the first reads are taken (in a forked child: the fork's zeros) */
-    int gpus_started; /* gpu_nvml has looked for devices */
-    uint64_t next;    /* the next tick */
-    uint64_t t0;      /* start of the process's interval */
+    int started;       /* the first reads are taken (in a forked child: the fork's zeros) */
+    int parent_series; /* a forked child's series are still its parent's (fork_child) */
+    int gpus_started;  /* gpu_nvml has looked for devices */
+    uint64_t next;     /* the next tick */
+    uint64_t t0;       /* start of the process's interval */
     uint32_t node0;
     int self_fd, writer_fd, status_fd;
     int io_ok; /* io0 (the process less the writer thread) was read at t0 */
@@ -494,7 +495,13 @@ static void sample(uint64_t now) {
 /* The process's first sample, before the writer thread exists: every
  * thread attaches after it, so each one's first interval (from its
  * attach) lies inside the process's. */
+static void forget_series(void);
+
 static void writer_start(void) {
+    if (smp.parent_series) {
+        smp.parent_series = 0;
+        forget_series();
+    }
     if (!rec_cfg.sample_interval_ns || smp.started)
         return; /* a forked child's starts at the fork */
     smp.started = 1;
@@ -729,7 +736,11 @@ static void fork_child(void) {
     smp.sync_missed0 = rec_cuda_sync_missed();
     rec_thread_io_fork_child();
     smp.sync_caveat_written = 0;
-    forget_series(); /* the parent's intervals are in the parent's log */
+    /* The parent's intervals are in the parent's log: its series are
+     * cleared when the child starts (writer_start), not here, where
+     * clearing them would copy their pages in every child that exits at
+     * once. */
+    smp.parent_series = 1;
     rec_gpu_fork_child();
 }
 

@@ -5,6 +5,7 @@
  */
 #include "sources.h"
 
+#include "alloc.h"
 #include "source_lines.h"
 #include "source_marks.h"
 #include "source_names.h"
@@ -32,15 +33,19 @@ int rec_sources_thread_attach(rec_thread *t) {
     return 0;
 }
 
+/* With the program's signals held: attaching allocates (alloc.h), also
+ * inside pthread_setspecific. */
 rec_thread *rec_sources_attach_self(void) {
+    sigset_t sigs;
+    rec_signals_hold(&sigs);
     rec_thread *t = rec_thread_new();
-    if (!t)
-        return NULL;
-    if (rec_sources_thread_attach(t) < 0) {
+    if (t && rec_sources_thread_attach(t) < 0) {
         rec_thread_discard(t);
-        return NULL;
+        t = NULL;
     }
-    rec_thread_publish(t);
+    if (t)
+        rec_thread_publish(t);
+    rec_signals_release(&sigs);
     return t;
 }
 

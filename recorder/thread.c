@@ -12,6 +12,7 @@
 #define _GNU_SOURCE /* gettid, pthread_getname_np */
 #include "thread.h"
 
+#include "alloc.h"
 #include "clock.h"
 #include "config.h"
 
@@ -49,7 +50,7 @@ static void io_close(rec_thread *t) {
 static void on_thread_exit(void *arg) {
     rec_thread *t = arg;
     io_close(t);
-    free(t->io);
+    rec_free(t->io);
     t->io = NULL;
     atomic_store_explicit(&t->exited, 1, memory_order_release);
     rec_self = &rec_unattached;
@@ -89,7 +90,7 @@ static void init_identity(rec_thread *t) {
 }
 
 rec_thread *rec_thread_new(void) {
-    rec_thread *t = calloc(1, sizeof *t);
+    rec_thread *t = rec_calloc(1, sizeof *t);
     if (t)
         init_identity(t);
     return t;
@@ -97,7 +98,7 @@ rec_thread *rec_thread_new(void) {
 
 void rec_thread_discard(rec_thread *t) {
     rec_thread_free_nodes(t);
-    free(t);
+    rec_free(t);
 }
 
 void rec_thread_publish(rec_thread *t) {
@@ -125,7 +126,7 @@ static uint32_t hash_key(uint64_t key) {
 
 static int table_grow(rec_thread *t) {
     uint32_t cap = t->table ? (t->table_mask + 1) * 2 : 64;
-    table_slot *fresh = calloc(cap, sizeof *fresh);
+    table_slot *fresh = rec_calloc(cap, sizeof *fresh);
     if (!fresh)
         return -1;
     table_slot *old = (table_slot *)t->table;
@@ -137,7 +138,7 @@ static int table_grow(rec_thread *t) {
             j = (j + 1) & (cap - 1);
         fresh[j] = old[i];
     }
-    free(old);
+    rec_free(old);
     t->table = (uint64_t *)fresh;
     t->table_mask = cap - 1;
     return 0;
@@ -168,11 +169,11 @@ static int cache_cover(rec_thread *t, uint32_t name) {
     uint32_t len = t->cache_len ? t->cache_len : 64;
     while (len <= name)
         len *= 2;
-    rec_cache *p = realloc(t->phase_cache, len * sizeof *p);
+    rec_cache *p = rec_realloc(t->phase_cache, len * sizeof *p);
     if (!p)
         return -1;
     t->phase_cache = p;
-    rec_cache *c = realloc(t->count_cache, len * sizeof *c);
+    rec_cache *c = rec_realloc(t->count_cache, len * sizeof *c);
     if (!c)
         return -1;
     t->count_cache = c;
@@ -212,7 +213,7 @@ static void *find_or_add(rec_thread *t, uint32_t name, uint64_t key, chunked a, 
     uint32_t c = n >> REC_CHUNK_SHIFT;
     if (c >= REC_MAX_CHUNKS)
         goto fail;
-    if (!a.chunks[c] && !(a.chunks[c] = calloc(REC_CHUNK, a.size)))
+    if (!a.chunks[c] && !(a.chunks[c] = rec_calloc(REC_CHUNK, a.size)))
         goto fail;
     *idx = n + 1;
     slot->key = key;
@@ -297,7 +298,7 @@ rec_counter *rec_counter_lookup(rec_thread *t, const rec_node *pnode, uint32_t n
 uint64_t *rec_hist_octave(rec_thread *t, rec_node *n, uint32_t octave) {
     assert(octave < REC_HIST_OCTAVES);
     if (t->pool_left < 16) {
-        uint64_t *chunk = calloc(POOL_WORDS, sizeof *chunk);
+        uint64_t *chunk = rec_calloc(POOL_WORDS, sizeof *chunk);
         if (!chunk)
             return NULL;
         chunk[0] = (uint64_t)(uintptr_t)t->pool_chain; /* for freeing */
@@ -348,14 +349,14 @@ int rec_seq_read(_Atomic uint32_t *seq, void (*copy)(const void *from, void *to)
 
 void rec_thread_free_nodes(rec_thread *t) {
     for (uint32_t c = 0; c < REC_MAX_CHUNKS && (t->nodes[c] || t->counters[c]); c++) {
-        free(t->nodes[c]);
-        free(t->counters[c]);
+        rec_free(t->nodes[c]);
+        rec_free(t->counters[c]);
         t->nodes[c] = NULL;
         t->counters[c] = NULL;
     }
     while (t->pool_chain) {
         uint64_t *next = (uint64_t *)(uintptr_t)t->pool_chain[0];
-        free(t->pool_chain);
+        rec_free(t->pool_chain);
         t->pool_chain = next;
     }
     t->pool = NULL;
@@ -363,9 +364,9 @@ void rec_thread_free_nodes(rec_thread *t) {
     /* the sentinels' octaves came from the pool just freed */
     memset(t->root.hist, 0, sizeof t->root.hist);
     memset(t->dropped.hist, 0, sizeof t->dropped.hist);
-    free(t->table);
-    free(t->phase_cache);
-    free(t->count_cache);
+    rec_free(t->table);
+    rec_free(t->phase_cache);
+    rec_free(t->count_cache);
     t->table = NULL;
     t->phase_cache = t->count_cache = NULL;
     t->table_mask = t->table_used = t->cache_len = 0;
@@ -387,18 +388,18 @@ void rec_thread_unlink_retired(void) {
             prev = t;
         } else if (prev) {
             prev->next = next;
-            free(t);
+            rec_free(t);
         } else {
             rec_thread *expect = t;
             if (atomic_compare_exchange_strong(&threads_head, &expect, next)) {
-                free(t);
+                rec_free(t);
             } else {
                 /* a thread was pushed in front: t now has a predecessor */
                 rec_thread *p = expect;
                 while (p->next != t)
                     p = p->next;
                 p->next = next;
-                free(t);
+                rec_free(t);
                 prev = p;
             }
         }
@@ -408,71 +409,62 @@ void rec_thread_unlink_retired(void) {
 
 /* ---- fork ---------------------------------------------------------------------- */
 
-/* Threads of the parent that do not exist in a forked child.  Their state
- * was arbitrary at the fork (one may have been inside free()), so the child
- * never frees it: it is kept here, reachable, and never used again. */
+/* Threads of the parent, the forking one included, as a forked child found
+ * them.  Their state may be half changed (the forking thread may have been
+ * stopped inside the recorder by the signal handler that forked), so the
+ * child never reads, writes or frees them: they are kept here, reachable,
+ * and never used again.  A child that forks again chains its own. */
 static rec_thread *fork_graveyard;
-/* The forking thread's structure, kept for the child's first call. */
-static rec_thread *fork_survivor;
+/* What the child's first call carries over from the forking thread: the
+ * phases it had open, whose ends are expected, and when the fork was. */
+static struct {
+    int recorded;
+    uint32_t depth;
+    uint64_t mono_ns;
+} fork_self;
 
-/* The calling thread is the only one left.  The others are set aside
- * untouched, and the survivor starts over with an empty tree and a clean
- * phase stack; the phases its parent had open are expected to end. */
+/* The fork handler's part, kept small: a child that exits at once pays for
+ * nothing else.  The calling thread is the only one left; its recording
+ * starts over in a new structure at its first call (rec_thread_fork_adopt). */
 void rec_threads_fork_child(void) {
-    rec_thread *keep = rec_attached(rec_self) ? rec_self : NULL;
-    /* Unattached before its nodes are freed: the line sampler's handler
-     * reads the thread's innermost node, and a child that samples on is
-     * armed by a fork handler that may run before this one. */
+    rec_thread *self = rec_attached(rec_self) ? rec_self : NULL;
+    /* Unattached first: the line sampler's handler reads the thread's
+     * innermost node, and a child that samples on is armed by a fork
+     * handler that may run before this one. */
     rec_self = &rec_unattached;
     atomic_signal_fence(memory_order_seq_cst);
-    rec_thread *t = atomic_load(&threads_head);
-    while (t) {
-        rec_thread *next = t->next;
-        io_close(t);
-        if (t != keep) {
-            t->next = fork_graveyard;
-            fork_graveyard = t;
-        }
-        t = next;
+    fork_self.recorded = self != NULL;
+    fork_self.depth = self ? rec_relaxed_load(&self->depth) : 0;
+    fork_self.mono_ns = rec_mono_ns();
+    rec_thread *head = atomic_load(&threads_head), *last = NULL;
+    for (rec_thread *t = head; t; t = t->next) {
+        /* The child's copies of the parent's threads' descriptors. */
+        if (t->io && t->io->fd >= 0)
+            close(t->io->fd);
+        last = t;
+    }
+    if (last) {
+        last->next = fork_graveyard;
+        fork_graveyard = head;
     }
     atomic_store(&thread_count, 0);
-    atomic_store(&threads_head, keep);
+    atomic_store(&threads_head, NULL);
     atomic_store(&next_node_id, 0);
     atomic_store(&next_counter_id, 0);
-    if (keep) {
-        uint32_t open = keep->depth;
-        keep->next = NULL;
-        rec_thread_free_nodes(keep);
-        memset(keep->stack, 0, sizeof keep->stack);
-        memset(keep->explicit_open, 0, sizeof keep->explicit_open);
-        memset(keep->trace_mark, 0, sizeof keep->trace_mark);
-        rec_thread_init_recording(keep);
-        keep->inherited = open;
-        keep->w_defined = 0;
-        keep->w_unbalanced = keep->w_dropped = 0;
-        atomic_store(&keep->unbalanced_end_empty, 0);
-        keep->w_left_in_block = 0;
-        atomic_store(&keep->left_in_block, 0);
-        atomic_store(&keep->dropped_count, 0);
-        atomic_store(&keep->exited, 0);
-        atomic_store(&keep->retired, 0);
-        /* The kernel starts a child's I/O counters at 0: they are its
-         * counters at the fork, which starts its first sampled interval. */
-        atomic_store(&keep->io_own, 0);
-        memset(&keep->attach_io, 0, sizeof keep->attach_io);
-        keep->attach_io_ok = 1;
-        init_identity(keep);
-    }
-    fork_survivor = keep;
 }
 
-rec_thread *rec_thread_survivor(void) {
-    return fork_survivor;
+int rec_thread_forked_self(void) {
+    return fork_self.recorded;
 }
 
-void rec_thread_adopt_survivor(void) {
-    if (fork_survivor) {
-        rec_self = fork_survivor;
-        fork_survivor = NULL;
-    }
+/* t, just attached on the child's one thread, continues the forking
+ * thread: the phases its parent had open are expected to end, and the
+ * kernel started the child's I/O counters at 0 at the fork, which starts
+ * its first sampled interval. */
+void rec_thread_fork_adopt(rec_thread *t) {
+    t->inherited = fork_self.depth;
+    t->start_mono_ns = fork_self.mono_ns;
+    memset(&t->attach_io, 0, sizeof t->attach_io);
+    t->attach_io_ok = 1;
+    fork_self.recorded = 0;
 }

@@ -14,8 +14,8 @@
  * starts it before it runs (a new file resets what was sent).  "before
  * publication" means written once by the thread that creates the element,
  * before the release store that makes it visible to the writer (nnodes,
- * ncounters, the registry's head), and never again.  A forked child's lone thread rebuilds
- * its own structure while no other thread exists (rec_threads_fork_child).
+ * ncounters, the registry's head), and never again.  A forked child's lone thread starts a
+ * new structure of its own (rec_threads_fork_child).
  */
 #ifndef SCOPE_REC_THREAD_H
 #define SCOPE_REC_THREAD_H
@@ -284,13 +284,14 @@ rec_thread *rec_threads_head(void);
 void rec_thread_free_nodes(rec_thread *t);
 void rec_thread_unlink_retired(void);
 
-/* In a forked child: keeps the calling thread's structure for the child's
- * first call (rec_thread_adopt_survivor) and sets the others aside. */
+/* In a forked child's fork handler: sets every thread of the parent aside,
+ * untouched.  At the child's first call, rec_thread_forked_self() says
+ * whether its thread recorded in the parent; the structure then attached
+ * for it takes over what the parent's had open (rec_thread_fork_adopt),
+ * before anything is recorded into it. */
 void rec_threads_fork_child(void);
-void rec_thread_adopt_survivor(void);
-/* The structure a forked child's first call will adopt, NULL when none
- * waits: what that call does before it adopts it is its thread's. */
-rec_thread *rec_thread_survivor(void);
+int rec_thread_forked_self(void);
+void rec_thread_fork_adopt(rec_thread *t);
 
 /* The owner's side of a sequence counter: odd while it updates.  Only the
  * owner writes it, so begin's value is what end completes: the counter is

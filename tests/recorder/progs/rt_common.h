@@ -69,6 +69,10 @@ static const char *const rt_odd_names[] = {
 #define RT_FORKS       300 /* forks from the timer's handler before it ends */
 #define RT_EXIT_STATUS 3   /* what its exit() handler exits with */
 
+/* ---- rt_forksig: a timer handler that forks and reaps -------------------- */
+
+#define RT_FORKSIG_LIMIT_S 60 /* it gives up after this long: far past any deadline */
+
 /* ---- rt_exits: ways out of a SCOPE_PHASE block -------------------------- */
 
 #define RT_EXIT_LOOPS 10
