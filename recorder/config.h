@@ -20,6 +20,7 @@ typedef struct rec_config {
     int quiet;                   /* SCOPE_QUIET: no stderr lines */
     unsigned dir_mode;           /* the directories it creates: SCOPE_DIR_MODE, else 0755 */
     int dir_mode_exact;          /* SCOPE_DIR_MODE given: applied as is, not less the umask */
+    uint32_t names_max;          /* SCOPE_NAMES_MAX, else REC_NAME_LIMIT (names.c) */
 } rec_config;
 
 /* The process's settings.  Written by lifecycle.c only, under its lock:

@@ -94,6 +94,7 @@ static int start_locked(const char *run_dir, const char *role) {
         return -1;
     }
     rec_clock_calibrate();
+    rec_names_set_limit(rec_cfg.names_max);
     rec_trace_from_env(); /* a bad SCOPE_TRACE is warned about and ignored */
     rec_hot.cpu_mode = rec_cfg.cpu_mode;
     /* Two reads per read entry at 2% of the phase: 100 reads of its time

@@ -73,6 +73,10 @@ static const char *const rt_odd_names[] = {
 
 #define RT_FORKSIG_LIMIT_S 60 /* it gives up after this long: far past any deadline */
 
+/* ---- rt_churn: threads that come and go, names that never repeat ---------- */
+
+#define RT_CHURN_AT_ONCE 16 /* threads running at once */
+
 /* ---- rt_exits: ways out of a SCOPE_PHASE block -------------------------- */
 
 #define RT_EXIT_LOOPS 10
@@ -104,6 +108,6 @@ static const char *const rt_odd_names[] = {
 #define RT_SNAP_WORKERS  3  /* threads nesting "outer" { "inner" } */
 #define RT_SNAP_ROUNDS   40 /* rounds of work, RT_SNAP_ROUND_MS apart */
 #define RT_SNAP_ROUND_MS 10
-#define RT_SNAP_CHURN    1100 /* rt_snap churn: threads that exit with a phase open */
+#define RT_SNAP_CHURN    1100 /* rt_snap churn: threads that saturate a counter each */
 
 #endif
