@@ -192,24 +192,29 @@ out:
     return id;
 }
 
-static uint32_t intern(const char *name, size_t len, int fold) {
-    uint64_t h64 = rec_fnv1a(name, len);
-    uint32_t h = hash32(h64);
-    int slot;
-    _Atomic uint32_t *tab = atomic_load_explicit(&table, memory_order_acquire);
-    if (tab) {
-        uint32_t id = probe(tab, name, len, h, &slot);
-        if (id)
-            return id;
-    }
-    /* Past the limit a new name is folded without the lock: the explicit
-     * form asks for it on every call. */
+/* A name the table does not hold: inserted, or past the limit folded
+ * without the lock (the explicit form asks for it on every call). */
+static __attribute__((noinline)) uint32_t intern_new(const char *name, size_t len, uint64_t h64,
+                                                     int fold) {
     uint32_t other = atomic_load_explicit(&other_id, memory_order_acquire);
-    uint32_t id = other && fold ? other : insert(name, len, h, fold);
+    uint32_t id = other && fold ? other : insert(name, len, hash32(h64), fold);
     if (fold && id && id == atomic_load_explicit(&other_id, memory_order_relaxed) &&
         (len != sizeof other_name - 1 || memcmp(name, other_name, len) != 0))
         count_folded(h64);
     return id;
+}
+
+static inline __attribute__((always_inline)) uint32_t intern(const char *name, size_t len,
+                                                             int fold) {
+    uint64_t h64 = rec_fnv1a(name, len);
+    int slot;
+    _Atomic uint32_t *tab = atomic_load_explicit(&table, memory_order_acquire);
+    if (tab) {
+        uint32_t id = probe(tab, name, len, hash32(h64), &slot);
+        if (id)
+            return id;
+    }
+    return intern_new(name, len, h64, fold);
 }
 
 uint32_t rec_name_intern(const char *name, size_t len) {
