@@ -240,16 +240,22 @@ static void *memory_worker(void *arg) {
     return NULL;
 }
 
-static long rss_kib(void) {
+/* A figure of /proc/self/status in KiB ("VmRSS", "VmHWM"); -1 if absent. */
+static long status_kib(const char *field) {
     FILE *f = fopen("/proc/self/status", "re");
     char line[256];
+    size_t n = strlen(field);
     long kib = -1;
     while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+        if (!strncmp(line, field, n) && line[n] == ':' && sscanf(line + n + 1, "%ld", &kib) == 1)
             break;
     if (f)
         fclose(f);
     return kib;
+}
+
+static long rss_kib(void) {
+    return status_kib("VmRSS");
 }
 
 static long total_entries(void) {
@@ -329,18 +335,6 @@ static void churn_names(long n) {
     }
 }
 
-static long vmhwm_kib(void) {
-    FILE *f = fopen("/proc/self/status", "re");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
-}
-
 /* The peak resident memory of a fresh process that runs fn(n), recording
  * into run_dir or not; -1 when it failed. */
 static long churn_peak(void (*fn)(long), long n, const char *run_dir, int record) {
@@ -356,7 +350,7 @@ static long churn_peak(void (*fn)(long), long n, const char *run_dir, int record
         fn(n);
         if (record)
             scope_shutdown(); /* its last frame counted in the peak */
-        long kib = vmhwm_kib();
+        long kib = status_kib("VmHWM");
         _exit(write(fds[1], &kib, sizeof kib) == sizeof kib ? 0 : 1);
     }
     close(fds[1]);
