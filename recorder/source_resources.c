@@ -364,8 +364,8 @@ static void sample_thread(rec_thread *t, uint32_t gen, thread_io *e, uint64_t no
     rec_io_counters attach;
     int attach_ok = rec_attach_io_get(t, &attach);
     uint64_t start_ns = rec_relaxed_load(&t->holder_start_ns);
-    atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&t->holder_gen, memory_order_relaxed) != gen)
+    rec_seq_fence(memory_order_acquire);
+    if (atomic_load_explicit(&t->holder_gen, memory_order_acquire) != gen)
         return; /* its thread exited meanwhile: the next sample meets the next one */
     if (ok && c.rchar >= own && c.wchar >= own_w) {
         c.rchar -= own;

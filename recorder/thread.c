@@ -134,7 +134,7 @@ static void self_name(char name[16]) {
 /* The calling thread as the slot's holder (holder_gen odd meanwhile). */
 static void begin_holder(rec_thread *t) {
     atomic_fetch_add_explicit(&t->holder_gen, 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
+    rec_seq_fence(memory_order_release);
     rec_relaxed_store(&t->holder_tid, self_tid());
     rec_relaxed_store(&t->holder_start_ns, rec_mono_ns());
     t->fork_gen = fork_gen;
