@@ -6,6 +6,10 @@
  *                               in the same process
  *   bench_recorder --memory     resident memory of 8 threads entering 1,000
  *                               distinct phases, 10 million entries in all
+ *   bench_recorder --churn      peak resident memory of what must not grow
+ *                               with time: 10,000 short threads, and
+ *                               names that never repeat (70,000, a million),
+ *                               recorded and not
  *   bench_recorder --log-size [SECONDS]  log bytes per process-hour of a
  *                               pipeline-like workload at default settings:
  *                               its phases, then its 1 Hz resource samples
@@ -236,16 +240,22 @@ static void *memory_worker(void *arg) {
     return NULL;
 }
 
-static long rss_kib(void) {
+/* A figure of /proc/self/status in KiB ("VmRSS", "VmHWM"); -1 if absent. */
+static long status_kib(const char *field) {
     FILE *f = fopen("/proc/self/status", "re");
     char line[256];
+    size_t n = strlen(field);
     long kib = -1;
     while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+        if (!strncmp(line, field, n) && line[n] == ':' && sscanf(line + n + 1, "%ld", &kib) == 1)
             break;
     if (f)
         fclose(f);
     return kib;
+}
+
+static long rss_kib(void) {
+    return status_kib("VmRSS");
 }
 
 static long total_entries(void) {
@@ -281,6 +291,97 @@ static int memory_bench(const char *run_dir) {
         pthread_join(th[i], NULL);
     scope_shutdown();
     printf("  %-22s %10ld KiB\n", "after scope_shutdown", rss_kib());
+    return 0;
+}
+
+/* ---- churn: threads that come and go, names that never repeat ---------------- */
+
+#define CHURN_THREADS 10000
+#define CHURN_AT_ONCE 16
+
+static volatile uint64_t churn_sink;
+
+/* A request on a thread of its own, named apart as a server might name it. */
+static void *churn_request(void *arg) {
+    char name[16];
+    snprintf(name, sizeof name, "req-%ld", (long)(intptr_t)arg);
+    pthread_setname_np(pthread_self(), name);
+    SCOPE_PHASE("request") {
+        SCOPE_PHASE("handle") {
+            churn_sink++;
+        }
+    }
+    return NULL;
+}
+
+static void churn_threads(long n) {
+    pthread_t t[CHURN_AT_ONCE];
+    for (long done = 0; done < n;) {
+        int k = 0;
+        for (; k < CHURN_AT_ONCE && done + k < n; k++)
+            pthread_create(&t[k], NULL, churn_request, (void *)(intptr_t)(done + k));
+        for (int i = 0; i < k; i++)
+            pthread_join(t[i], NULL);
+        done += k;
+    }
+}
+
+static void churn_names(long n) {
+    char name[32];
+    for (long i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "name-%ld", i);
+        scope_phase_begin(name);
+        scope_phase_end();
+    }
+}
+
+/* The peak resident memory of a fresh process that runs fn(n), recording
+ * into run_dir or not; -1 when it failed. */
+static long churn_peak(void (*fn)(long), long n, const char *run_dir, int record) {
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        setenv("SCOPE_QUIET", "1", 1);
+        if (record && scope_init(run_dir, "churn") != 0)
+            _exit(1);
+        fn(n);
+        if (record)
+            scope_shutdown(); /* its last frame counted in the peak */
+        long kib = status_kib("VmHWM");
+        _exit(write(fds[1], &kib, sizeof kib) == sizeof kib ? 0 : 1);
+    }
+    close(fds[1]);
+    long kib = -1;
+    if (pid < 0 || read(fds[0], &kib, sizeof kib) != sizeof kib)
+        kib = -1;
+    close(fds[0]);
+    int st;
+    if (pid > 0)
+        waitpid(pid, &st, 0);
+    return kib;
+}
+
+static int churn_bench(const char *run_dir) {
+    static const struct {
+        const char *what;
+        void (*fn)(long);
+        long n;
+    } rows[] = {
+        {"10,000 short threads, 16 at a time, 2 phases each", churn_threads, CHURN_THREADS},
+        {"70,000 distinct phase names", churn_names, 70000},
+        {"1,000,000 distinct phase names", churn_names, 1000000},
+    };
+    printf("peak resident memory (VmHWM) of what must not grow with time\n\n");
+    printf("  %-52s %12s %12s\n", "what", "recorded", "not");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        long on = churn_peak(rows[i].fn, rows[i].n, run_dir, 1);
+        long off = churn_peak(rows[i].fn, rows[i].n, run_dir, 0);
+        printf("  %-52s %8ld KiB %8ld KiB\n", rows[i].what, on, off);
+        fflush(stdout);
+    }
     return 0;
 }
 
@@ -893,6 +994,8 @@ int main(int argc, char **argv) {
     atexit(cleanup);
     if (argc == 2 && !strcmp(argv[1], "--memory"))
         return memory_bench(run_dir);
+    if (argc == 2 && !strcmp(argv[1], "--churn"))
+        return churn_bench(run_dir);
     if (argc == 2 && !strcmp(argv[1], "--snapshot"))
         return snapshot_bench(run_dir);
     if (argc == 2 && !strcmp(argv[1], "--sampler"))
@@ -902,7 +1005,8 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "--log-size"))
         return log_size_bench(run_dir, argc > 2 ? atoi(argv[2]) : 60);
     if (argc != 1) {
-        fprintf(stderr, "usage: bench_recorder [--memory | --log-size [SECONDS] | --snapshot | "
+        fprintf(stderr, "usage: bench_recorder [--memory | --churn | --log-size [SECONDS] | "
+                        "--snapshot | "
                         "--sampler | --loop MODE "
                         "N]\n");
         return 2;
@@ -920,6 +1024,7 @@ int main(int argc, char **argv) {
         }
         printf("  %-50s %9.2f %12.2f\n", modes[m].label, v, clock > 0 ? v / clock : 0);
     }
-    printf("\nInstructions per call: bench/callgrind.sh.  Memory: bench_recorder --memory.\n");
+    printf("\nInstructions per call: bench/callgrind.sh.  Memory: bench_recorder --memory, "
+           "--churn.\n");
     return 0;
 }

@@ -65,6 +65,7 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
     c->sample_interval_ns = 1000000000ull;
     c->cpu_mode = REC_CPU_ADAPTIVE;
     c->dir_mode = 0755;
+    c->names_max = REC_NAME_LIMIT;
     const char *v;
 
     if ((v = getenv("SCOPE_QUIET")) && *v && strcmp(v, "0") != 0)
@@ -169,6 +170,19 @@ int rec_config_from_env(rec_config *c, const char *run_dir, const char *role, ch
         (v[0] != '/' || copy(c->nvml_library, sizeof c->nvml_library, v) < 0)) {
         snprintf(err, errlen, "SCOPE_NVML_LIBRARY='%.80s' is not an absolute path to a library", v);
         return -1;
+    }
+
+    /* Only lower: the name table is sized for REC_NAME_LIMIT. */
+    if ((v = getenv("SCOPE_NAMES_MAX")) && *v) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(v, &end, 10);
+        if (errno || end == v || *end || *v == '-' || *v == '+' || n < 2 || n > REC_NAME_LIMIT) {
+            snprintf(err, errlen, "SCOPE_NAMES_MAX='%.80s' is not a number of names in 2..%u", v,
+                     REC_NAME_LIMIT);
+            return -1;
+        }
+        c->names_max = (uint32_t)n;
     }
 
     if (rec_launch_array_dir(c->run_dir, sizeof c->run_dir) < 0)

@@ -21,6 +21,7 @@ typedef struct rec_config {
     unsigned dir_mode;           /* the directories it creates: SCOPE_DIR_MODE, else 0755 */
     int dir_mode_exact;          /* SCOPE_DIR_MODE given: applied as is, not less the umask */
     char nvml_library[4096];     /* SCOPE_NVML_LIBRARY: the one NVML to load (absolute); "" none */
+    uint32_t names_max;          /* SCOPE_NAMES_MAX, else REC_NAME_LIMIT (names.c) */
 } rec_config;
 
 /* The process's settings.  Written by lifecycle.c only, under its lock:

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "lifecycle.h"
 
+#include "alloc.h"
 #include "clock.h"
 #include "config.h"
 #include "exit_line.h"
@@ -38,8 +39,21 @@
 #include <strings.h>
 #include <unistd.h>
 
-/* Serializes starting and stopping; never taken on the hot path. */
+/* Serializes starting and stopping; never taken on the hot path.  Taken
+ * with the program's signals held (life_take): starting and stopping
+ * allocate on the program's thread, and a handler there must find neither
+ * the allocator nor this lock in the middle of a change (alloc.h). */
 static rec_lock life = REC_LOCK_INIT;
+
+static void life_take(sigset_t *sigs) {
+    rec_signals_hold(sigs);
+    rec_lock_take(&life);
+}
+
+static void life_give(const sigset_t *sigs) {
+    rec_lock_give(&life);
+    rec_signals_release(sigs);
+}
 static int hooks_installed;
 /* A forked child whose fork handler could not take every lock (fork_child). */
 static int forked_unrecordable;
@@ -80,6 +94,7 @@ static int start_locked(const char *run_dir, const char *role) {
         return -1;
     }
     rec_clock_calibrate();
+    rec_names_set_limit(rec_cfg.names_max);
     rec_trace_from_env(); /* a bad SCOPE_TRACE is warned about and ignored */
     rec_hot.cpu_mode = rec_cfg.cpu_mode;
     /* Two reads per read entry at 2% of the phase: 100 reads of its time
@@ -110,17 +125,24 @@ fail:
 static void restart_child_locked(void) {
     char err[512] = "";
     rec_identity_self(&rec_id);
+    /* The thread that forked, attached anew before the writer starts: the
+     * bytes that start writes on it are the recorder's (thread_io.h). */
+    if (rec_thread_forked_self()) {
+        rec_thread *t = rec_sources_attach_self();
+        if (t)
+            rec_thread_fork_adopt(t);
+    }
     if (rec_writer_start(err, sizeof err) < 0) {
         rec_warn("not recording in child %d: %s", (int)rec_id.pid, err);
         rec_state_set(REC_FAILED);
         return;
     }
     rec_state_set(REC_ON);
-    rec_thread_adopt_survivor();
 }
 
 void rec_first_use(void) {
-    rec_lock_take(&life);
+    sigset_t sigs;
+    life_take(&sigs);
     int st = rec_state_get();
     if (st == REC_UNKNOWN) {
         if (env_true(getenv("SCOPE_PROFILE")))
@@ -130,7 +152,7 @@ void rec_first_use(void) {
     } else if (st == REC_CHILD) {
         restart_child_locked();
     }
-    rec_lock_give(&life);
+    life_give(&sigs);
 }
 
 static int env_false(const char *v) {
@@ -145,7 +167,8 @@ int scope_init(const char *run_dir, const char *role) {
             rec_state_set(REC_OFF);
         return 0;
     }
-    rec_lock_take(&life);
+    sigset_t sigs;
+    life_take(&sigs);
     int st = rec_state_get();
     /* Started from the environment by an earlier call: the program's own
      * role still applies.  The next frame carries a new PROCESS record, which
@@ -176,7 +199,7 @@ int scope_init(const char *run_dir, const char *role) {
     } else if (st != REC_ON) {
         rc = start_locked(run_dir, role);
     }
-    rec_lock_give(&life);
+    life_give(&sigs);
     return rc;
 }
 
@@ -188,9 +211,10 @@ static void stop_locked(int reason) {
 }
 
 void scope_shutdown(void) {
-    rec_lock_take(&life);
+    sigset_t sigs;
+    life_take(&sigs);
     stop_locked(SCOPE_SHUTDOWN_CALL);
-    rec_lock_give(&life);
+    life_give(&sigs);
 }
 
 int scope_flush(void) {
@@ -203,13 +227,14 @@ int scope_flush(void) {
 }
 
 static void at_exit(void) {
-    rec_lock_take(&life);
+    sigset_t sigs;
+    life_take(&sigs);
     stop_locked(SCOPE_SHUTDOWN_EXIT);
     if (announce_at_exit) {
         announce_at_exit = 0;
         rec_exit_line(rec_cfg.run_dir);
     }
-    rec_lock_give(&life);
+    life_give(&sigs);
 }
 
 /* A recorder preloaded into a program that never calls it (scope-tui

@@ -13,7 +13,7 @@ static uint64_t left_out;
 /* A mark whose value is a running total: a newer one says all the older
  * one did. */
 static int running_total(const scope_rec_mark *m) {
-    return m->kind == SCOPE_MARK_DROPPED ||
+    return m->kind == SCOPE_MARK_DROPPED || m->kind == SCOPE_MARK_FOLDED ||
            (m->kind == SCOPE_MARK_UNBALANCED && (m->subkind == SCOPE_UNBALANCED_END_EMPTY ||
                                                  m->subkind == SCOPE_UNBALANCED_LEFT_IN_BLOCK));
 }

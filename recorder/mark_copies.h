@@ -5,8 +5,8 @@
  * the process's signals, shutdowns, caveats and running totals.
  *
  * Bounded as the format says, so memory stays the same over a run of any
- * length: of the marks whose value is a running total (DROPPED, UNBALANCED
- * end-empty and left-in-block) only the newest per thread and subkind is
+ * length: of the marks whose value is a running total (DROPPED, FOLDED,
+ * UNBALANCED end-empty and left-in-block) only the newest per thread and subkind is
  * kept, in the slot of the first; of the rest, the first REC_MARK_COPIES
  * copies, and a count of the marks left out past them.  Writer thread only.
  */

@@ -51,7 +51,7 @@ static COLD rec_thread *slow_self(void) {
     if (st != REC_ON)
         return NULL;
     if (rec_attached(rec_self))
-        return rec_self; /* a forked child's survivor, re-adopted by rec_first_use */
+        return rec_self; /* a forked child's thread, attached anew by rec_first_use */
     return rec_sources_attach_self();
 }
 

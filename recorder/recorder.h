@@ -8,7 +8,8 @@
  * and never up.  tests/check_recorder_deps.sh reads the #include graph of
  * recorder/ and fails on a cycle.
  *
- *   base        recorder.h (these limits), clock, config, warn (one line on
+ *   base        recorder.h (these limits), alloc (allocating with the
+ *               program's signals held), clock, config, warn (one line on
  *               stderr; a bad setting's once per run), lock (mutexes a
  *               fork handler can take safely), names (interned names),
  *               state (recording or not), files (directories, writes that cannot raise SIGXFSZ),
@@ -27,8 +28,7 @@
  *               sample counts)
  *   process     identity (who this process is), logfile (its log)
  *   frames      mark_copies (the marks written, for snapshots), frame:
- *               adding records to the frame being written, kept_records
- *               (what snapshots restate of threads that are gone)
+ *               adding records to the frame being written
  *   sources     source (the row type), source_process, source_names,
  *               source_phases, source_lines, source_resources,
  *               source_trace, source_marks (the rows), sources (the table)
@@ -57,7 +57,13 @@
 #define REC_CHUNK_SHIFT  8u   /* nodes and counters live in chunks of 256 */
 #define REC_CHUNK        (1u << REC_CHUNK_SHIFT)
 #define REC_MAX_CHUNKS   1024u /* 256K nodes per thread; more are dropped, counted */
-#define REC_MAX_NAMES    (1u << 20)
+/* Thread slots (thread.h) a process makes before a thread takes over a slot
+ * another thread of a different name handed back: below it, threads of one
+ * name share slots only with each other. */
+#define REC_THREAD_SLOTS 256u
+/* Distinct names (phases, counters, source files) a process keeps; past it
+ * a phase or counter name is recorded as "(other)" (names.c). */
+#define REC_NAME_LIMIT 65536u
 
 /* A histogram is stored as octaves of 16 buckets: exactly enough of them. */
 static_assert(REC_HIST_OCTAVES * 16u >= SCOPE_HIST_BUCKETS &&
@@ -66,7 +72,7 @@ static_assert(REC_HIST_OCTAVES * 16u >= SCOPE_HIST_BUCKETS &&
 /* Node and counter indexes (1.. within a thread) fit in 31 bits, so the
  * lookup table's key can mark counters with bit 31 of the name. */
 static_assert((uint64_t)REC_MAX_CHUNKS * REC_CHUNK < (1ull << 31), "indexes must fit 31 bits");
-static_assert(REC_MAX_NAMES < (1u << 31), "name ids must leave bit 31 free");
+static_assert(REC_NAME_LIMIT < (1u << 31), "name ids must leave bit 31 free");
 
 /* FNV-1a over n bytes: for names in the intern table and launch keys, short
  * strings where speed matters more than a strong hash. */

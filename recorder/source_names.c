@@ -1,13 +1,33 @@
 /*
  * Data source: every name interned since the last frame becomes a STRING
  * record, before any record that uses it; a snapshot restates them all.
+ * Once names pass the process's limit, a FOLDED mark says, as it grows,
+ * how many went into "(other)" (names.c).
  */
 #include "source_names.h"
 
 #include "frame.h"
 #include "names.h"
 
-static uint32_t names_written; /* writer: ids 1..names_written are in the file */
+#include <stdio.h>
+
+static uint32_t names_written;     /* writer: ids 1..names_written are in the file */
+static uint32_t fold_bits_written; /* writer: the FOLDED mark last written */
+
+/* A running total, like a DROPPED mark's: a snapshot's MARK_STATE copies
+ * the newest. */
+static void add_folded(const rec_frame_ctx *f) {
+    uint32_t bits = rec_names_fold_bits();
+    if (bits == fold_bits_written || f->snapshot)
+        return;
+    char text[160];
+    snprintf(text, sizeof text,
+             "distinct phase and counter names past the recorder's limit of %u per process "
+             "were recorded as \"(other)\"",
+             rec_names_limit());
+    rec_frame_mark(f, SCOPE_MARK_FOLDED, 0, bits, text);
+    fold_bits_written = bits;
+}
 
 static void encode(const rec_frame_ctx *f) {
     uint32_t n = rec_name_count();
@@ -19,10 +39,12 @@ static void encode(const rec_frame_ctx *f) {
         rec_frame_add(f, &r);
     }
     names_written = n;
+    add_folded(f);
 }
 
 static void reset_sent(void) {
     names_written = 0;
+    fold_bits_written = 0;
 }
 
 const rec_source rec_source_names = {

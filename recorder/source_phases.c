@@ -1,17 +1,17 @@
 /*
- * Data source: phases and counters.  Each frame it copies every thread's
- * nodes and counters (thread.h: the owner writes them, this reads them under
- * their sequence counters), writes the definitions it has not written yet
- * and the aggregates that changed, as full values, and the caveats the hot
- * path counted.  It also frees the state of threads that have exited once their last
- * values are on disk.
+ * Data source: phases and counters.  Each frame it copies every thread
+ * slot's nodes and counters (thread.h: the holder writes them, this reads
+ * them under their sequence counters), writes the definitions it has not
+ * written yet and the aggregates that changed, as full values, and the
+ * caveats the hot path and exiting threads counted.  A slot outlives the
+ * threads that hold it, one after another, so nothing here is kept per
+ * thread that ever ran.
  */
 #include "source_phases.h"
 
 #include "clock.h"
 #include "config.h"
 #include "frame.h"
-#include "kept_records.h"
 #include "names.h"
 #include "thread.h"
 
@@ -160,9 +160,10 @@ static scope_record agg_record(const rec_node *n, const node_snap *s, int with_h
 }
 
 /* with_hist: the aggregate carries the node's histogram.  The frame decides,
- * except for the last copy of an exited thread's node: no later frame
- * brings that node, so it carries its histogram whatever the frame; and a
- * node whose count outgrew its last histogram (hist_grown) carries it too. */
+ * except for the first copy of a slot's nodes after a thread that held it
+ * exited (what that thread did is then whole, and carries its histogram
+ * whatever the frame), and a node whose count outgrew its last histogram
+ * (hist_grown) carries it too. */
 static void add_aggregate(const rec_frame_ctx *f, rec_node *n, int with_hist) {
     node_snap s;
     /* count only grows, so an unchanged count is an unchanged node; but a
@@ -243,18 +244,33 @@ static void add_caveats(const rec_frame_ctx *f, rec_thread *t) {
                            (int64_t)lb, 0, text);
         t->w_left_in_block = lb;
     }
+    if (t->w_sel_open_threads != t->w_open_threads) {
+        uint64_t threads = t->w_sel_open_threads - t->w_open_threads;
+        uint64_t phases = t->w_sel_open_phases - t->w_open_phases;
+        char text[160];
+        if (threads == 1)
+            snprintf(text, sizeof text, "%llu phase(s) still open when its thread exited",
+                     (unsigned long long)phases);
+        else
+            snprintf(text, sizeof text, "%llu phase(s) still open when %llu of its threads exited",
+                     (unsigned long long)phases, (unsigned long long)threads);
+        rec_frame_mark_sub(f, SCOPE_MARK_UNBALANCED, SCOPE_UNBALANCED_LEFT_OPEN, t->index,
+                           (int64_t)t->w_sel_open_node, (int64_t)phases, text);
+        t->w_open_threads = t->w_sel_open_threads;
+        t->w_open_phases = t->w_sel_open_phases;
+    }
     uint64_t dr = atomic_load_explicit(&t->dropped_count, memory_order_relaxed);
     if (dr != t->w_dropped) {
         rec_frame_mark(f, SCOPE_MARK_DROPPED, t->index, (int64_t)dr,
                        "entries or counts not recorded (nested too deep, past a per-thread limit, "
-                       "name table full, or no memory)");
+                       "or no memory)");
         t->w_dropped = dr;
     }
 }
 
-/* Phases still open when the process ends or a thread exits.  A running
- * thread may change its stack while this reads it: the depth and the node
- * are each one relaxed load, and the mark names whatever was open then. */
+/* Phases still open when the process ends.  A running thread may change
+ * its stack while this reads it: the depth and the node are each one
+ * relaxed load, and the mark names whatever was open then. */
 static void add_open_phases(const rec_frame_ctx *f, rec_thread *t, const char *when) {
     uint32_t depth = rec_relaxed_load(&t->depth);
     uint32_t inherited = rec_relaxed_load(&t->inherited);
@@ -335,13 +351,13 @@ static void add_open(const rec_frame_ctx *f, rec_thread *t) {
 static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
     uint32_t nn = t->w_frame_nodes;
     add_definitions(f, t, nn);
+    int exited = t->w_sel_exits != t->w_exits;
     for (uint32_t i = 1; i <= nn; i++)
-        add_aggregate(f, rec_node_at(t, i), f->with_hist || t->w_final);
+        add_aggregate(f, rec_node_at(t, i), f->with_hist || exited);
     add_counters(f, t);
     if (!f->snapshot)
         add_caveats(f, t);
-    if (!t->w_final)
-        add_open(f, t);
+    add_open(f, t);
 }
 
 /* ---- the source -------------------------------------------------------------- */
@@ -353,84 +369,40 @@ static rec_thread *frame_threads;
  * in this frame or an earlier one, since a log may end after any frame
  * (SIGKILL, a full disk).  A counter names its node and a node its parent,
  * both created before it by the same thread, and every one names strings
- * interned before it was created.  So the counts are read users first: a
- * thread's counters, then its nodes; and all of this before the names
- * source reads how many names to write (select runs before any encode).
- * Whatever is created after a count was read waits for the next frame.
- * A thread that exited is retired by an ordinary frame, never a snapshot:
- * the marks of its last copy (phases left open) are events. */
+ * interned before it was created.  So the counts are read users first: what
+ * exiting threads left open (whose innermost node a mark names, stored
+ * after the node was made), a slot's counters, then its nodes; and all of
+ * this before the names source reads how many names to write (select runs
+ * before any encode).  Whatever is created after a count was read waits
+ * for the next frame. */
 static void select_frame(const rec_frame_ctx *f) {
+    (void)f;
     frame_threads = rec_threads_head();
     for (rec_thread *t = frame_threads; t; t = t->next) {
-        if (atomic_load_explicit(&t->retired, memory_order_acquire))
-            continue;
-        /* Read before the counts and the copy: a thread that exits while
-         * it is copied has values this frame may not hold, so it is retired
-         * a frame later. */
-        t->w_final = !f->snapshot && atomic_load_explicit(&t->exited, memory_order_acquire);
+        t->w_sel_exits = atomic_load_explicit(&t->exits, memory_order_acquire);
+        t->w_sel_open_threads = atomic_load_explicit(&t->exit_open_threads, memory_order_acquire);
+        t->w_sel_open_phases = atomic_load_explicit(&t->exit_open_phases, memory_order_acquire);
+        t->w_sel_open_node = atomic_load_explicit(&t->exit_open_node, memory_order_acquire);
         t->w_frame_counters = atomic_load_explicit(&t->ncounters, memory_order_acquire);
         t->w_frame_nodes = atomic_load_explicit(&t->nnodes, memory_order_acquire);
     }
 }
 
 static void encode(const rec_frame_ctx *f) {
-    if (f->snapshot)
-        rec_kept_replay(f); /* the threads retired before */
-    for (rec_thread *t = frame_threads; t; t = t->next) {
-        if (atomic_load_explicit(&t->retired, memory_order_acquire))
-            continue;
+    for (rec_thread *t = frame_threads; t; t = t->next)
         add_thread(f, t);
-        if (t->w_final)
-            add_open_phases(f, t, "when its thread exited");
-    }
     if (f->reason == SCOPE_FRAME_EXIT && !f->snapshot) {
         for (rec_thread *t = frame_threads; t; t = t->next)
-            if (!atomic_load_explicit(&t->retired, memory_order_acquire) &&
-                !atomic_load_explicit(&t->exited, memory_order_acquire))
+            if (atomic_load_explicit(&t->held, memory_order_acquire))
                 add_open_phases(f, t, "at exit");
     }
 }
 
-/* What the snapshots restate of a thread whose nodes are freed: its
- * definitions and the final values of its aggregates.  It has exited, so
- * its values no longer change. */
-static void keep_final(rec_thread *t) {
-    scope_record r = thread_record(t);
-    rec_kept_add(&r);
-    for (uint32_t i = 1; i <= t->w_nodes; i++) {
-        r = node_record(t, rec_node_at(t, i));
-        rec_kept_add(&r);
-    }
-    for (uint32_t i = 1; i <= t->w_nodes; i++) {
-        rec_node *n = rec_node_at(t, i);
-        node_snap s;
-        if (snap_node(n, &s, 1) && s.count && s.nbins) {
-            r = agg_record(n, &s, 1);
-            rec_kept_add(&r);
-        }
-    }
-    for (uint32_t i = 1; i <= t->w_frame_counters; i++) {
-        rec_counter *c = rec_counter_at(t, i);
-        counter_snap s;
-        rec_seq_read(&c->seq, copy_counter, c, &s, 1);
-        r = (scope_record){.type = SCOPE_REC_COUNTER};
-        r.u.counter = (scope_rec_counter){c->id, c->name, c->node_id, t->index, s.calls, s.total};
-        rec_kept_add(&r);
-    }
-}
-
-/* Threads that had exited before they were copied are now fully written:
- * keep what the snapshots need of them and free their nodes. */
+/* The histograms of the slots whose holders exited went out whole. */
 static void frame_written(const rec_frame_ctx *f) {
     (void)f;
-    for (rec_thread *t = rec_threads_head(); t; t = t->next) {
-        if (t->w_final && !atomic_load_explicit(&t->retired, memory_order_relaxed)) {
-            keep_final(t);
-            rec_thread_free_nodes(t);
-            atomic_store_explicit(&t->retired, 1, memory_order_release);
-        }
-    }
-    rec_thread_unlink_retired();
+    for (rec_thread *t = frame_threads; t; t = t->next)
+        t->w_exits = t->w_sel_exits;
 }
 
 static void reset_sent(void) {
@@ -440,14 +412,8 @@ static void reset_sent(void) {
     }
 }
 
-/* A new file, the first or a forked child's: no thread retired into it. */
-static void writer_start(void) {
-    rec_kept_clear();
-}
-
 const rec_source rec_source_phases = {
     .name = "phases",
-    .writer_start = writer_start,
     .thread_attach = rec_thread_init_recording,
     .fork_child = rec_threads_fork_child,
     .reset_sent = reset_sent,

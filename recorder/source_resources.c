@@ -93,7 +93,8 @@ typedef struct gpu_series {
 
 /* What the sampler keeps of one recorded thread. */
 typedef struct thread_io {
-    uint32_t index; /* the thread's index in the log */
+    uint32_t index; /* the thread's index in the log (its slot's) */
+    uint32_t gen;   /* the slot's holder_gen when its holder was met */
     int ok;         /* io0 was read at t0 */
     rec_io_counters io0;
     uint64_t t0;      /* start of its interval */
@@ -104,10 +105,11 @@ typedef struct thread_io {
 
 /* The writer thread's alone (and the fork handler's, in the child). */
 static struct {
-    int started;      /* the first reads are taken (in a forked child: the fork's zeros) */
-    int gpus_started; /* gpu_nvml has looked for devices */
-    uint64_t next;    /* the next tick */
-    uint64_t t0;      /* start of the process's interval */
+    int started;       /* the first reads are taken (in a forked child: the fork's zeros) */
+    int parent_series; /* a forked child's series are still its parent's (fork_child) */
+    int gpus_started;  /* gpu_nvml has looked for devices */
+    uint64_t next;     /* the next tick */
+    uint64_t t0;       /* start of the process's interval */
     uint32_t node0;
     int io_ok; /* io0 (the process less the writer thread) was read at t0 */
     rec_io_counters io0;
@@ -239,8 +241,7 @@ static uint32_t innermost(rec_thread *t) {
 }
 
 static int live(rec_thread *t) {
-    return !atomic_load_explicit(&t->retired, memory_order_acquire) &&
-           !atomic_load_explicit(&t->exited, memory_order_acquire);
+    return atomic_load_explicit(&t->held, memory_order_acquire);
 }
 
 /* The first recorded thread still running: the process record's phase. */
@@ -311,34 +312,40 @@ static thread_io *thread_entry(uint32_t index) {
     return e;
 }
 
-/* One thread's interval, ending now.  A thread that has exited is read a
- * last time if its counters are still there; its entry then goes. */
-static void sample_thread(rec_thread *t, thread_io *e, uint64_t now, int fresh, int exited,
+/* One thread's interval, ending now.  t's holder is the thread of gen
+ * (thread.h): a read taken while the slot changed hands is no one's. */
+static void sample_thread(rec_thread *t, uint32_t gen, thread_io *e, uint64_t now, int fresh,
                           int first) {
-    if (!fresh && e->ok && now <= e->t0 && !exited)
+    if (!fresh && e->ok && now <= e->t0)
         return; /* no time has passed at this grain: the next sample takes it */
     char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)t->tid);
+    snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)rec_relaxed_load(&t->holder_tid));
     rec_io_counters c = {0};
     int ok = rec_io_read_path(path, &c) >= 0;
     /* Its reads of its own counters, and the log header it wrote when it
      * opened the log, are the recorder's. */
     uint64_t own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
     uint64_t own_w = atomic_load_explicit(&t->io_own_written, memory_order_relaxed);
+    rec_io_counters attach;
+    int attach_ok = rec_attach_io_get(t, &attach);
+    uint64_t start_ns = rec_relaxed_load(&t->holder_start_ns);
+    rec_seq_fence(memory_order_acquire);
+    if (atomic_load_explicit(&t->holder_gen, memory_order_acquire) != gen)
+        return; /* its thread exited meanwhile: the next sample meets the next one */
     if (ok && c.rchar >= own && c.wchar >= own_w) {
         c.rchar -= own;
         c.wchar -= own_w;
     } else {
         ok = 0;
     }
-    if (fresh && !first && t->attach_io_ok) {
+    if (fresh && !first && attach_ok) {
         /* Its counters when it attached: its first interval starts there.
          * Not before the process's first sample, though, which no record
          * of the process would then cover. */
         fresh = 0;
         e->ok = 1;
-        e->io0 = t->attach_io;
-        e->t0 = grain(t->start_mono_ns);
+        e->io0 = attach;
+        e->t0 = grain(start_ns);
         e->node0 = 0;
     }
     if (!fresh && ok && e->ok) {
@@ -358,35 +365,38 @@ static void sample_thread(rec_thread *t, thread_io *e, uint64_t now, int fresh, 
             }
         }
     }
-    /* A read failing as its thread exits is not a dropped interval. */
-    if (!fresh && !(ok && e->ok) && !exited)
+    if (!fresh && !(ok && e->ok))
         e->dropped++;
     e->ok = ok;
     e->io0 = c;
     e->t0 = now;
-    e->node0 = exited ? 0 : innermost(t);
+    e->node0 = innermost(t);
 }
 
+/* Each slot's thread: an entry per slot, which starts over when another
+ * thread holds the slot.  A thread that exited between two samples is not
+ * read a last time: its counters went with it. */
 static void sample_threads(uint64_t now, int first) {
     for (unsigned i = 0; i < smp.nthreads; i++)
         smp.threads[i].seen = 0;
     for (rec_thread *t = rec_threads_head(); t; t = t->next) {
-        if (atomic_load_explicit(&t->retired, memory_order_acquire))
-            continue;
-        int exited = atomic_load_explicit(&t->exited, memory_order_acquire);
+        uint32_t gen = atomic_load_explicit(&t->holder_gen, memory_order_acquire);
+        if (!live(t) || (gen & 1))
+            continue; /* free, or changing hands: its entry, if any, goes */
         unsigned before = smp.nthreads;
         thread_io *e = thread_entry(t->index);
         if (!e)
             continue;
         int fresh = first || smp.nthreads != before;
-        if (exited && fresh) {
-            smp.nthreads--; /* gone before it was first read: nothing to difference */
-            continue;
+        if (!fresh && e->gen != gen) {
+            *e = (thread_io){.index = t->index};
+            fresh = 1;
         }
-        sample_thread(t, e, now, fresh, exited, first);
-        e->seen = !exited;
+        e->gen = gen;
+        sample_thread(t, gen, e, now, fresh, first);
+        e->seen = 1;
     }
-    /* Entries of threads that have exited go, and their descriptors. */
+    /* Entries of threads that have exited go. */
     unsigned k = 0;
     for (unsigned i = 0; i < smp.nthreads; i++)
         if (smp.threads[i].seen)
@@ -459,7 +469,13 @@ static void sample(uint64_t now) {
 /* The process's first sample, before the writer thread exists: every
  * thread attaches after it, so each one's first interval (from its
  * attach) lies inside the process's. */
+static void forget_series(void);
+
 static void writer_start(void) {
+    if (smp.parent_series) {
+        smp.parent_series = 0;
+        forget_series();
+    }
     if (!rec_cfg.sample_interval_ns || smp.started)
         return; /* a forked child's starts at the fork */
     smp.started = 1;
@@ -471,8 +487,11 @@ static void writer_start(void) {
 }
 
 static int thread_attach(rec_thread *t) {
-    if (rec_cfg.sample_interval_ns)
-        t->attach_io_ok = rec_thread_io_read_once(t, &t->attach_io) == 0;
+    if (rec_cfg.sample_interval_ns) {
+        rec_io_counters c = {0};
+        int ok = rec_thread_io_read_once(t, &c) == 0;
+        rec_attach_io_set(t, &c, ok);
+    }
     return 0;
 }
 
@@ -691,7 +710,11 @@ static void fork_child(void) {
     smp.sync_missed0 = rec_cuda_sync_missed();
     rec_thread_io_fork_child();
     smp.sync_caveat_written = 0;
-    forget_series(); /* the parent's intervals are in the parent's log */
+    /* The parent's intervals are in the parent's log: its series are
+     * cleared when the child starts (writer_start), not here, where
+     * clearing them would copy their pages in every child that exits at
+     * once. */
+    smp.parent_series = 1;
     rec_gpu_fork_child();
 }
 

@@ -5,6 +5,7 @@
  */
 #include "sources.h"
 
+#include "alloc.h"
 #include "source_lines.h"
 #include "source_marks.h"
 #include "source_names.h"
@@ -32,15 +33,23 @@ int rec_sources_thread_attach(rec_thread *t) {
     return 0;
 }
 
+/* A slot another thread handed back, or a new one.  With the program's
+ * signals held: attaching allocates (alloc.h), also inside
+ * pthread_setspecific, and takes the free slots' lock. */
 rec_thread *rec_sources_attach_self(void) {
-    rec_thread *t = rec_thread_new();
-    if (!t)
-        return NULL;
-    if (rec_sources_thread_attach(t) < 0) {
+    sigset_t sigs;
+    rec_signals_hold(&sigs);
+    rec_thread *t = rec_thread_take_free();
+    if (t) {
+        /* Set up already: what the sources do again is the new holder's. */
+        (void)rec_sources_thread_attach(t);
+    } else if ((t = rec_thread_new()) && rec_sources_thread_attach(t) < 0) {
         rec_thread_discard(t);
-        return NULL;
+        t = NULL;
     }
-    rec_thread_publish(t);
+    if (t)
+        rec_thread_publish(t);
+    rec_signals_release(&sigs);
     return t;
 }
 

@@ -12,9 +12,11 @@
 #define _GNU_SOURCE /* gettid, pthread_getname_np */
 #include "thread.h"
 
+#include "alloc.h"
 #include "clock.h"
 #include "config.h"
 #include "own_fd.h"
+#include "lock.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -32,26 +34,64 @@ static _Atomic uint32_t thread_count;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
-#define KIND_COUNTER (1u << 31) /* names stay below 2^20, so bit 31 is free */
+/* Slots handed back by threads that exited, newest first (next_free). */
+static rec_lock free_lock = REC_LOCK_INIT;
+static rec_thread *free_slots;
+/* Which process a slot was held in: a forked child's is one more than its
+ * parent's, so that its thread, exiting, leaves its parent's slot alone. */
+static uint32_t fork_gen;
+
+#define KIND_COUNTER (1u << 31) /* name ids stay far below, so bit 31 is free */
 #define POOL_WORDS   8192u      /* 64 KiB of histogram octaves per pool chunk */
 
-static_assert(KIND_COUNTER > REC_MAX_NAMES, "the counter mark must lie above every name id");
+static_assert(KIND_COUNTER > REC_NAME_LIMIT, "the counter mark must lie above every name id");
 
 /* The descriptor of a thread's own I/O counters: it names the thread it
- * was opened by, so it goes when the thread does, and a forked child's
- * copy (the parent's thread) is dropped. */
+ * was opened by, so it goes when the thread does. */
 static void io_close(rec_thread *t) {
     if (t->io)
         rec_fd_close(&t->io->fd);
 }
 
+/* What the exiting holder left open, for the writer to mark (thread.h). */
+static void note_left_open(rec_thread *t) {
+    uint32_t depth = t->depth < REC_MAX_DEPTH ? t->depth : REC_MAX_DEPTH - 1;
+    if (depth <= t->inherited)
+        return;
+    const rec_node *top = t->stack[depth].node;
+    atomic_store_explicit(&t->exit_open_node, top ? top->id : 0, memory_order_release);
+    atomic_fetch_add_explicit(&t->exit_open_phases, depth - t->inherited, memory_order_release);
+    atomic_fetch_add_explicit(&t->exit_open_threads, 1, memory_order_release);
+}
+
+/* The thread-exit destructor: the thread hands its slot back, its figures
+ * kept, its phase stack empty for the next holder. */
 static void on_thread_exit(void *arg) {
     rec_thread *t = arg;
-    io_close(t);
-    free(t->io);
-    t->io = NULL;
-    atomic_store_explicit(&t->exited, 1, memory_order_release);
+    /* Off the slot first: the line sampler's handler reads the innermost
+     * node of the calling thread's slot. */
     rec_self = &rec_unattached;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (t->fork_gen != fork_gen)
+        return; /* its parent's, set aside in this forked child */
+    sigset_t sigs;
+    rec_signals_hold(&sigs);
+    io_close(t);
+    rec_free(t->io);
+    t->io = NULL;
+    note_left_open(t);
+    rec_open_begin(t);
+    memset(t->explicit_open, 0, sizeof t->explicit_open);
+    memset(t->trace_mark, 0, sizeof t->trace_mark);
+    rec_relaxed_store(&t->inherited, 0);
+    rec_open_publish(t, 0);
+    atomic_fetch_add_explicit(&t->exits, 1, memory_order_release);
+    atomic_store_explicit(&t->held, 0, memory_order_release);
+    rec_lock_take(&free_lock);
+    t->next_free = free_slots;
+    free_slots = t;
+    rec_lock_give(&free_lock);
+    rec_signals_release(&sigs);
 }
 
 static void make_exit_key(void) {
@@ -64,8 +104,11 @@ rec_thread *rec_threads_head(void) {
 
 static int cache_cover(rec_thread *t, uint32_t name);
 
-/* The sentinels and an empty cache, so the hot path tests nothing twice. */
+/* The sentinels and an empty cache, so the hot path tests nothing twice.
+ * A slot taken over has them already, and keeps them. */
 int rec_thread_init_recording(rec_thread *t) {
+    if (t->cache_len)
+        return 0;
     memset(&t->root, 0, sizeof t->root);
     memset(&t->dropped, 0, sizeof t->dropped);
     t->dropped.idx = REC_IDX_DROPPED;
@@ -77,36 +120,88 @@ int rec_thread_init_recording(rec_thread *t) {
     return cache_cover(t, 63);
 }
 
-static void init_identity(rec_thread *t) {
-    t->index = atomic_fetch_add(&thread_count, 1) + 1;
-    t->tid = (pid_t)syscall(SYS_gettid);
-    t->start_mono_ns = rec_mono_ns();
+static pid_t self_tid(void) {
+    return (pid_t)syscall(SYS_gettid);
+}
+
+static void self_name(char name[16]) {
     /* pthread_getname_np fails with ERANGE on a buffer under 16 bytes. */
-    static_assert(sizeof t->name >= 16, "a thread name takes up to 16 bytes");
-    if (pthread_getname_np(pthread_self(), t->name, sizeof t->name) != 0)
-        t->name[0] = '\0';
+    if (pthread_getname_np(pthread_self(), name, 16) != 0)
+        name[0] = '\0';
+}
+
+/* The calling thread as the slot's holder (holder_gen odd meanwhile). */
+static void begin_holder(rec_thread *t) {
+    atomic_fetch_add_explicit(&t->holder_gen, 1, memory_order_relaxed);
+    rec_seq_fence(memory_order_release);
+    rec_relaxed_store(&t->holder_tid, self_tid());
+    rec_relaxed_store(&t->holder_start_ns, rec_mono_ns());
+    t->fork_gen = fork_gen;
+    atomic_store_explicit(&t->io_own, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->io_own_written, 0, memory_order_relaxed);
+    rec_attach_io_set(t, &(rec_io_counters){0}, 0);
 }
 
 rec_thread *rec_thread_new(void) {
-    rec_thread *t = calloc(1, sizeof *t);
-    if (t)
-        init_identity(t);
+    rec_thread *t = rec_calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    static_assert(sizeof t->name >= 16, "a thread name takes up to 16 bytes");
+    t->index = atomic_fetch_add(&thread_count, 1) + 1;
+    t->tid = self_tid();
+    t->start_mono_ns = rec_mono_ns();
+    self_name(t->name);
+    begin_holder(t);
+    rec_relaxed_store(&t->holder_tid, t->tid);
+    rec_relaxed_store(&t->holder_start_ns, t->start_mono_ns);
     return t;
 }
 
-void rec_thread_discard(rec_thread *t) {
-    rec_thread_free_nodes(t);
-    free(t);
+rec_thread *rec_thread_take_free(void) {
+    char name[16];
+    self_name(name);
+    rec_lock_take(&free_lock);
+    /* One of its own name's, so that a thread's figures stay apart from
+     * other kinds' in the log; past REC_THREAD_SLOTS slots, any. */
+    rec_thread **pick = NULL;
+    for (rec_thread **p = &free_slots; *p && !pick; p = &(*p)->next_free)
+        if (!strcmp((*p)->name, name))
+            pick = p;
+    if (!pick && free_slots &&
+        atomic_load_explicit(&thread_count, memory_order_relaxed) >= REC_THREAD_SLOTS)
+        pick = &free_slots;
+    rec_thread *t = pick ? *pick : NULL;
+    if (t) {
+        *pick = t->next_free;
+        t->next_free = NULL;
+    }
+    rec_lock_give(&free_lock);
+    if (t)
+        begin_holder(t);
+    return t;
 }
 
+static void free_nodes(rec_thread *t);
+
+void rec_thread_discard(rec_thread *t) {
+    free_nodes(t);
+    rec_free(t);
+}
+
+/* A new slot goes into the registry; a slot taken over is there already. */
 void rec_thread_publish(rec_thread *t) {
     pthread_once(&exit_key_once, make_exit_key);
     (void)pthread_setspecific(exit_key, t);
-    rec_thread *old = atomic_load_explicit(&threads_head, memory_order_relaxed);
-    do
-        t->next = old;
-    while (!atomic_compare_exchange_weak_explicit(&threads_head, &old, t, memory_order_release,
-                                                  memory_order_relaxed));
+    if (!t->listed) {
+        t->listed = 1;
+        rec_thread *old = atomic_load_explicit(&threads_head, memory_order_relaxed);
+        do
+            t->next = old;
+        while (!atomic_compare_exchange_weak_explicit(&threads_head, &old, t, memory_order_release,
+                                                      memory_order_relaxed));
+    }
+    atomic_fetch_add_explicit(&t->holder_gen, 1, memory_order_release);
+    atomic_store_explicit(&t->held, 1, memory_order_release);
     rec_self = t;
 }
 
@@ -124,7 +219,7 @@ static uint32_t hash_key(uint64_t key) {
 
 static int table_grow(rec_thread *t) {
     uint32_t cap = t->table ? (t->table_mask + 1) * 2 : 64;
-    table_slot *fresh = calloc(cap, sizeof *fresh);
+    table_slot *fresh = rec_calloc(cap, sizeof *fresh);
     if (!fresh)
         return -1;
     table_slot *old = (table_slot *)t->table;
@@ -136,7 +231,7 @@ static int table_grow(rec_thread *t) {
             j = (j + 1) & (cap - 1);
         fresh[j] = old[i];
     }
-    free(old);
+    rec_free(old);
     t->table = (uint64_t *)fresh;
     t->table_mask = cap - 1;
     return 0;
@@ -167,11 +262,11 @@ static int cache_cover(rec_thread *t, uint32_t name) {
     uint32_t len = t->cache_len ? t->cache_len : 64;
     while (len <= name)
         len *= 2;
-    rec_cache *p = realloc(t->phase_cache, len * sizeof *p);
+    rec_cache *p = rec_realloc(t->phase_cache, len * sizeof *p);
     if (!p)
         return -1;
     t->phase_cache = p;
-    rec_cache *c = realloc(t->count_cache, len * sizeof *c);
+    rec_cache *c = rec_realloc(t->count_cache, len * sizeof *c);
     if (!c)
         return -1;
     t->count_cache = c;
@@ -211,7 +306,7 @@ static void *find_or_add(rec_thread *t, uint32_t name, uint64_t key, chunked a, 
     uint32_t c = n >> REC_CHUNK_SHIFT;
     if (c >= REC_MAX_CHUNKS)
         goto fail;
-    if (!a.chunks[c] && !(a.chunks[c] = calloc(REC_CHUNK, a.size)))
+    if (!a.chunks[c] && !(a.chunks[c] = rec_calloc(REC_CHUNK, a.size)))
         goto fail;
     *idx = n + 1;
     slot->key = key;
@@ -237,7 +332,7 @@ _Atomic uint32_t rec_trace_watch_name;
 
 rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
                           const scope_site *site) {
-    assert(name > 0 && name < REC_MAX_NAMES);
+    assert(name > 0 && name <= REC_NAME_LIMIT);
     uint32_t parent = pnode->idx, idx;
     int fresh;
     chunked a = {(void **)t->nodes, &t->nnodes, sizeof(rec_node)};
@@ -271,7 +366,7 @@ rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
 }
 
 rec_counter *rec_counter_lookup(rec_thread *t, const rec_node *pnode, uint32_t name) {
-    assert(name > 0 && name < REC_MAX_NAMES);
+    assert(name > 0 && name <= REC_NAME_LIMIT);
     uint32_t node = pnode->idx, idx;
     int fresh;
     chunked a = {(void **)t->counters, &t->ncounters, sizeof(rec_counter)};
@@ -296,7 +391,7 @@ rec_counter *rec_counter_lookup(rec_thread *t, const rec_node *pnode, uint32_t n
 uint64_t *rec_hist_octave(rec_thread *t, rec_node *n, uint32_t octave) {
     assert(octave < REC_HIST_OCTAVES);
     if (t->pool_left < 16) {
-        uint64_t *chunk = calloc(POOL_WORDS, sizeof *chunk);
+        uint64_t *chunk = rec_calloc(POOL_WORDS, sizeof *chunk);
         if (!chunk)
             return NULL;
         chunk[0] = (uint64_t)(uintptr_t)t->pool_chain; /* for freeing */
@@ -343,135 +438,85 @@ int rec_seq_read(_Atomic uint32_t *seq, void (*copy)(const void *from, void *to)
     return 1;
 }
 
-/* ---- teardown (fork child, retired threads) -------------------------------- */
+/* ---- teardown (a slot never published) ------------------------------------- */
 
-void rec_thread_free_nodes(rec_thread *t) {
+static void free_nodes(rec_thread *t) {
     for (uint32_t c = 0; c < REC_MAX_CHUNKS && (t->nodes[c] || t->counters[c]); c++) {
-        free(t->nodes[c]);
-        free(t->counters[c]);
-        t->nodes[c] = NULL;
-        t->counters[c] = NULL;
+        rec_free(t->nodes[c]);
+        rec_free(t->counters[c]);
     }
     while (t->pool_chain) {
         uint64_t *next = (uint64_t *)(uintptr_t)t->pool_chain[0];
-        free(t->pool_chain);
+        rec_free(t->pool_chain);
         t->pool_chain = next;
     }
-    t->pool = NULL;
-    t->pool_left = 0;
-    /* the sentinels' octaves came from the pool just freed */
-    memset(t->root.hist, 0, sizeof t->root.hist);
-    memset(t->dropped.hist, 0, sizeof t->dropped.hist);
-    free(t->table);
-    free(t->phase_cache);
-    free(t->count_cache);
-    t->table = NULL;
-    t->phase_cache = t->count_cache = NULL;
-    t->table_mask = t->table_used = t->cache_len = 0;
-    atomic_store(&t->nnodes, 0);
-    atomic_store(&t->ncounters, 0);
-    t->w_nodes = 0;
-}
-
-/* Frees the structures of threads the writer has retired (exited and fully
- * written), so a program that churns through short-lived threads does not
- * grow.  Only the writer thread unlinks, and new threads only ever replace
- * the head, so the only race is with a push at the head, which the
- * compare-and-swap settles. */
-void rec_thread_unlink_retired(void) {
-    rec_thread *prev = NULL, *t = atomic_load_explicit(&threads_head, memory_order_acquire);
-    while (t) {
-        rec_thread *next = t->next;
-        if (!atomic_load_explicit(&t->retired, memory_order_acquire)) {
-            prev = t;
-        } else if (prev) {
-            prev->next = next;
-            free(t);
-        } else {
-            rec_thread *expect = t;
-            if (atomic_compare_exchange_strong(&threads_head, &expect, next)) {
-                free(t);
-            } else {
-                /* a thread was pushed in front: t now has a predecessor */
-                rec_thread *p = expect;
-                while (p->next != t)
-                    p = p->next;
-                p->next = next;
-                free(t);
-                prev = p;
-            }
-        }
-        t = next;
-    }
+    rec_free(t->table);
+    rec_free(t->phase_cache);
+    rec_free(t->count_cache);
 }
 
 /* ---- fork ---------------------------------------------------------------------- */
 
-/* Threads of the parent that do not exist in a forked child.  Their state
- * was arbitrary at the fork (one may have been inside free()), so the child
- * never frees it: it is kept here, reachable, and never used again. */
+/* Threads of the parent, the forking one included, as a forked child found
+ * them.  Their state may be half changed (the forking thread may have been
+ * stopped inside the recorder by the signal handler that forked), so the
+ * child never reads, writes or frees them: they are kept here, reachable,
+ * and never used again.  A child that forks again chains its own. */
 static rec_thread *fork_graveyard;
-/* The forking thread's structure, kept for the child's first call. */
-static rec_thread *fork_survivor;
+/* What the child's first call carries over from the forking thread: the
+ * phases it had open, whose ends are expected, and when the fork was. */
+static struct {
+    int recorded;
+    uint32_t depth;
+    uint64_t mono_ns;
+} fork_self;
 
-/* The calling thread is the only one left.  The others are set aside
- * untouched, and the survivor starts over with an empty tree and a clean
- * phase stack; the phases its parent had open are expected to end. */
+/* The fork handler's part, kept small: a child that exits at once pays for
+ * nothing else.  The calling thread is the only one left; its recording
+ * starts over in a new structure at its first call (rec_thread_fork_adopt). */
 void rec_threads_fork_child(void) {
-    rec_thread *keep = rec_attached(rec_self) ? rec_self : NULL;
-    /* Unattached before its nodes are freed: the line sampler's handler
-     * reads the thread's innermost node, and a child that samples on is
-     * armed by a fork handler that may run before this one. */
+    rec_thread *self = rec_attached(rec_self) ? rec_self : NULL;
+    /* Unattached first: the line sampler's handler reads the thread's
+     * innermost node, and a child that samples on is armed by a fork
+     * handler that may run before this one. */
     rec_self = &rec_unattached;
     atomic_signal_fence(memory_order_seq_cst);
-    rec_thread *t = atomic_load(&threads_head);
-    while (t) {
-        rec_thread *next = t->next;
+    fork_self.recorded = self != NULL;
+    fork_self.depth = self ? rec_relaxed_load(&self->depth) : 0;
+    fork_self.mono_ns = rec_mono_ns();
+    rec_thread *head = atomic_load(&threads_head), *last = NULL;
+    for (rec_thread *t = head; t; t = t->next) {
+        /* The child's copies of the parent's threads' descriptors, closed
+         * only while they are still the recorder's (own_fd.h). */
         io_close(t);
-        if (t != keep) {
-            t->next = fork_graveyard;
-            fork_graveyard = t;
-        }
-        t = next;
+        last = t;
+    }
+    if (last) {
+        last->next = fork_graveyard;
+        fork_graveyard = head;
     }
     atomic_store(&thread_count, 0);
-    atomic_store(&threads_head, keep);
+    atomic_store(&threads_head, NULL);
     atomic_store(&next_node_id, 0);
     atomic_store(&next_counter_id, 0);
-    if (keep) {
-        uint32_t open = keep->depth;
-        keep->next = NULL;
-        rec_thread_free_nodes(keep);
-        memset(keep->stack, 0, sizeof keep->stack);
-        memset(keep->explicit_open, 0, sizeof keep->explicit_open);
-        memset(keep->trace_mark, 0, sizeof keep->trace_mark);
-        rec_thread_init_recording(keep);
-        keep->inherited = open;
-        keep->w_defined = 0;
-        keep->w_unbalanced = keep->w_dropped = 0;
-        atomic_store(&keep->unbalanced_end_empty, 0);
-        keep->w_left_in_block = 0;
-        atomic_store(&keep->left_in_block, 0);
-        atomic_store(&keep->dropped_count, 0);
-        atomic_store(&keep->exited, 0);
-        atomic_store(&keep->retired, 0);
-        /* The kernel starts a child's I/O counters at 0: they are its
-         * counters at the fork, which starts its first sampled interval. */
-        atomic_store(&keep->io_own, 0);
-        memset(&keep->attach_io, 0, sizeof keep->attach_io);
-        keep->attach_io_ok = 1;
-        init_identity(keep);
-    }
-    fork_survivor = keep;
+    /* The free slots are the parent's too. */
+    free_slots = NULL;
+    rec_lock_reset(&free_lock);
+    fork_gen++;
 }
 
-rec_thread *rec_thread_survivor(void) {
-    return fork_survivor;
+int rec_thread_forked_self(void) {
+    return fork_self.recorded;
 }
 
-void rec_thread_adopt_survivor(void) {
-    if (fork_survivor) {
-        rec_self = fork_survivor;
-        fork_survivor = NULL;
-    }
+/* t, just attached on the child's one thread, continues the forking
+ * thread: the phases its parent had open are expected to end, and the
+ * kernel started the child's I/O counters at 0 at the fork, which starts
+ * its first sampled interval. */
+void rec_thread_fork_adopt(rec_thread *t) {
+    rec_relaxed_store(&t->inherited, fork_self.depth);
+    t->start_mono_ns = fork_self.mono_ns;
+    rec_relaxed_store(&t->holder_start_ns, fork_self.mono_ns);
+    rec_attach_io_set(t, &(rec_io_counters){0}, 1);
+    fork_self.recorded = 0;
 }

@@ -14,8 +14,8 @@
  * starts it before it runs (a new file resets what was sent).  "before
  * publication" means written once by the thread that creates the element,
  * before the release store that makes it visible to the writer (nnodes,
- * ncounters, the registry's head), and never again.  A forked child's lone thread rebuilds
- * its own structure while no other thread exists (rec_threads_fork_child).
+ * ncounters, the registry's head), and never again.  A forked child's lone thread starts a
+ * new structure of its own (rec_threads_fork_child).
  */
 #ifndef SCOPE_REC_THREAD_H
 #define SCOPE_REC_THREAD_H
@@ -155,18 +155,43 @@ typedef struct rec_thread {
     uint64_t clock_mult;
     uint8_t clock_tsc;
 
-    /* The registry: pushed at the head, before publication; after that only
-     * the writer thread rewrites it, unlinking retired threads. */
+    /* The registry: pushed at the head, before publication, and never
+     * unlinked: a structure is a slot that one thread after another holds
+     * (below), so the registry holds at most as many as ran at once. */
     struct rec_thread *next;
-    /* before publication */
+    /* before publication: the THREAD record, its first holder's */
     uint32_t index; /* thread index in the log, 1.. */
     pid_t tid;
     uint64_t start_mono_ns;
-    char name[16];       /* pthread_getname_np's limit, NUL included */
-    _Atomic int exited;  /* the owner's thread-exit destructor */
-    _Atomic int retired; /* writer: it wrote the last state and freed the nodes */
-    int w_defined;       /* writer: has written the THREAD record */
-    int w_final;         /* writer: had exited before this frame copied it */
+    char name[16]; /* pthread_getname_np's limit, NUL included */
+    int listed;    /* before publication: in the registry */
+    int w_defined; /* writer: has written the THREAD record */
+
+    /* Holders.  A thread that exits hands its slot back (its thread-exit
+     * destructor): the figures stay, its phase stack empties, and the next
+     * thread to attach takes the slot over, adding to the same nodes.  So a
+     * process that starts and ends threads for weeks keeps as many slots as
+     * it ran threads at once, not one per thread.  `held` is 1 while a
+     * thread holds it (release after the holder's fields, 0 at its exit);
+     * holder_gen is odd while a new holder's fields are written, for the
+     * sampler, which reads them from the writer thread. */
+    _Atomic int held;
+    _Atomic uint32_t holder_gen;
+    pid_t holder_tid;             /* under holder_gen: the holder's OS thread id */
+    uint64_t holder_start_ns;     /* under holder_gen: when it took the slot */
+    uint32_t fork_gen;            /* the process (fork generation) it was held in */
+    struct rec_thread *next_free; /* under the free list's lock */
+    /* Holders that exited (release), and of those the phases they left
+     * open and the innermost one of the last such (each stored before the
+     * count, release): the writer marks them. */
+    _Atomic uint64_t exits;
+    _Atomic uint64_t exit_open_threads, exit_open_phases;
+    _Atomic uint32_t exit_open_node;
+    /* writer: those figures as this frame took them (select) and as last
+     * written */
+    uint64_t w_sel_exits, w_exits;
+    uint64_t w_sel_open_threads, w_sel_open_phases, w_open_threads, w_open_phases;
+    uint32_t w_sel_open_node;
 
     /* owner; depth, inherited and each frame's node and t0 are read by the
      * writer for the phases open at each frame (rec_open_copy).  An entry
@@ -219,8 +244,9 @@ typedef struct rec_thread {
      * the kernel counts in its wchar: added by the thread itself, read by
      * the sampler */
     _Atomic uint64_t io_own_written;
-    /* before publication: its I/O counters when it attached, less io_own,
-     * the sampler's first baseline of it (attach_io_ok: they were read) */
+    /* the holder, as it attaches (rec_attach_io_set, rec_attach_io_get):
+     * its I/O counters then, less io_own, the sampler's first baseline of
+     * it (attach_io_ok: they were read) */
     rec_io_counters attach_io;
     uint8_t attach_io_ok;
 
@@ -243,6 +269,26 @@ typedef struct rec_thread {
     _Atomic uint32_t left_in_block_name, left_in_block_block;
     uint64_t w_left_in_block; /* writer: the count last written */
 } rec_thread;
+
+/* A holder's counters when it attached, for the sampler: stored and loaded
+ * field by field with relaxed atomics, since a new holder of a slot writes
+ * them while the sampler may still read the last one's (holder_gen tells it
+ * to throw that read away). */
+static inline void rec_attach_io_set(rec_thread *t, const rec_io_counters *c, int ok) {
+    rec_relaxed_store(&t->attach_io.rchar, c->rchar);
+    rec_relaxed_store(&t->attach_io.wchar, c->wchar);
+    rec_relaxed_store(&t->attach_io.read_bytes, c->read_bytes);
+    rec_relaxed_store(&t->attach_io.write_bytes, c->write_bytes);
+    rec_relaxed_store(&t->attach_io_ok, (uint8_t)(ok != 0));
+}
+
+static inline int rec_attach_io_get(const rec_thread *t, rec_io_counters *c) {
+    c->rchar = rec_relaxed_load(&t->attach_io.rchar);
+    c->wchar = rec_relaxed_load(&t->attach_io.wchar);
+    c->read_bytes = rec_relaxed_load(&t->attach_io.read_bytes);
+    c->write_bytes = rec_relaxed_load(&t->attach_io.write_bytes);
+    return rec_relaxed_load(&t->attach_io_ok);
+}
 
 static inline rec_node *rec_node_at(rec_thread *t, uint32_t idx) {
     return &t->nodes[(idx - 1) >> REC_CHUNK_SHIFT][(idx - 1) & (REC_CHUNK - 1)];
@@ -267,9 +313,10 @@ static inline int rec_attached(const rec_thread *t) {
     return t != &rec_unattached;
 }
 
-/* Attaching the calling thread: a new structure with its identity, the
- * recording state the sources set up (rec_thread_init_recording for
- * phases), then published in the registry as rec_self. */
+/* Attaching the calling thread: a slot handed back (rec_thread_take_free)
+ * or a new structure with its identity, the recording state the sources set
+ * up (rec_thread_init_recording for phases, which leaves a slot's set up),
+ * then published in the registry (a new one) as rec_self. */
 rec_thread *rec_thread_new(void);
 int rec_thread_init_recording(rec_thread *t);
 void rec_thread_publish(rec_thread *t);
@@ -282,16 +329,22 @@ uint64_t *rec_hist_octave(rec_thread *t, rec_node *n, uint32_t octave);
 
 /* The writer thread's side of the registry. */
 rec_thread *rec_threads_head(void);
-void rec_thread_free_nodes(rec_thread *t);
-void rec_thread_unlink_retired(void);
 
-/* In a forked child: keeps the calling thread's structure for the child's
- * first call (rec_thread_adopt_survivor) and sets the others aside. */
+/* A slot a thread that exited handed back, for the calling thread: its
+ * own name's if one is free, else, once REC_THREAD_SLOTS slots were made,
+ * the newest handed back.  NULL when none is.  Its holder's fields are the caller's, holder_gen odd
+ * until rec_thread_publish: the sources then set it up (thread_attach), as
+ * they set up a new one. */
+rec_thread *rec_thread_take_free(void);
+
+/* In a forked child's fork handler: sets every thread of the parent aside,
+ * untouched.  At the child's first call, rec_thread_forked_self() says
+ * whether its thread recorded in the parent; the structure then attached
+ * for it takes over what the parent's had open (rec_thread_fork_adopt),
+ * before anything is recorded into it. */
 void rec_threads_fork_child(void);
-void rec_thread_adopt_survivor(void);
-/* The structure a forked child's first call will adopt, NULL when none
- * waits: what that call does before it adopts it is its thread's. */
-rec_thread *rec_thread_survivor(void);
+int rec_thread_forked_self(void);
+void rec_thread_fork_adopt(rec_thread *t);
 
 /* The owner's side of a sequence counter: odd while it updates.  Only the
  * owner writes it, so begin's value is what end completes: the counter is

@@ -15,6 +15,7 @@
  */
 #include "thread_io.h"
 
+#include "alloc.h"
 #include "io_counters.h"
 #include "own_fd.h"
 #include "thread.h"
@@ -36,7 +37,7 @@ static void count_own(rec_thread *t, rec_io_counters *c, long n) {
 int rec_thread_io_read(rec_thread *t, rec_io_counters *c) {
     rec_io_stack *io = t->io;
     if (!io) {
-        if (!(io = calloc(1, sizeof *io)))
+        if (!(io = rec_calloc(1, sizeof *io)))
             return -1;
         io->fd = REC_FD_NONE;
         t->io = io;
@@ -65,9 +66,7 @@ uint64_t rec_thread_io_own_total(void) {
 void rec_thread_io_own_write(uint64_t n) {
     atomic_fetch_add_explicit(&own_written, n, memory_order_relaxed);
     rec_thread *t = rec_self;
-    if (!rec_attached(t))
-        t = rec_thread_survivor(); /* a forked child's first call, opening its log */
-    if (t && rec_attached(t))
+    if (rec_attached(t))
         atomic_fetch_add_explicit(&t->io_own_written, n, memory_order_relaxed);
 }
 

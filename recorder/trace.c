@@ -106,7 +106,7 @@ static int set_fields(const char *phase, uint64_t first, uint64_t last, char *er
         win.ev = p;
     }
     uint32_t known = rec_name_count();
-    uint32_t id = rec_name_intern(phase, strlen(phase));
+    uint32_t id = rec_name_intern_kept(phase, strlen(phase));
     if (!id) {
         snprintf(err, errlen, "the name table is full");
         return -1;

@@ -54,6 +54,8 @@ static struct writer {
      * runs (rec_writer_start, rec_writer_stop, the fork child); written by
      * the writer thread only. */
     rec_log log;
+    /* In a forked child until it starts: the parent's codec writer. */
+    scope_log_writer *parent_w;
 
     /* Frames: the writer thread's, under `work`. */
     uint64_t last_hist_frame_ns;
@@ -394,6 +396,8 @@ static void *writer_main(void *arg) {
 }
 
 int rec_writer_start(char *err, size_t errlen) {
+    scope_log_writer_free(wr.parent_w); /* a forked child's: its parent's */
+    wr.parent_w = NULL;
     if (rec_log_open(&wr.log, &rec_cfg, &rec_id, err, errlen) < 0)
         return -1;
     /* A new file (first start, a forked child): every definition and
@@ -469,17 +473,20 @@ void rec_writer_stop(int shutdown_reason) {
     rec_log_close(&wr.log);
 }
 
+/* Kept small, as every fork handler (lifecycle.c): the parent's codec
+ * writer is freed by the child's own start, if it ever records, and not
+ * here, where freeing its buffers would cost every child that exits at
+ * once.  Half changed when the lock was not taken: then never freed. */
 void rec_writer_fork_child(int locked) {
     atomic_store(&wr.running, 0);
-    if (locked) {
-        rec_log_close(&wr.log);
-    } else {
-        /* The parent's descriptor, closed only while it is still the log's:
-         * the program may have taken it before it forked. */
-        rec_fd_close(&wr.log.fd);
-        wr.log.w = NULL;
+    /* The parent's descriptor, closed only while it is still the log's:
+     * the program may have taken it before it forked. */
+    rec_fd_close(&wr.log.fd);
+    wr.log.gone = 0;
+    wr.parent_w = locked ? wr.log.w : NULL;
+    wr.log.w = NULL;
+    if (!locked)
         rec_lock_reset(&wr.work);
-    }
     atomic_store(&wr.flush_requested, 0);
     atomic_store(&wr.flush_done, 0);
     atomic_store(&wr.flush_reason, 0);

@@ -17,6 +17,7 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <math.h>
 #include <scope/vec.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -198,6 +199,19 @@ static void ending(caveat_list *l, size_t i, const worker_log *log) {
     }
 }
 
+/* Names past the recorder's limit, recorded as "(other)": how many, from
+ * the bits they set in the recorder's fold map (docs/format.md 5.13). */
+static void names_folded(caveat_list *l, size_t i, const worker_log *log) {
+    double m = SCOPE_FOLD_MAP_BITS, bits = (double)log->names_folded_bits;
+    int past = bits >= m; /* every bit set: more than the map can tell */
+    double est = -m * log1p(-(past ? m - 1 : bits) / m);
+    char n[32], text[300];
+    fmt_ucount(n, sizeof n, (uint64_t)llround(est));
+    scope_escape((const uint8_t *)log->names_folded_text, strlen(log->names_folded_text), text,
+                 sizeof text, 0);
+    add(l, RUN_CAVEAT_RECORDER, i, "%s %s %s (an estimate)", past ? "more than" : "about", n, text);
+}
+
 static void recorder_marks(caveat_list *l, size_t i, const worker_log *log) {
     const run_worker *w = &l->m->workers[i];
     char n[32];
@@ -212,6 +226,8 @@ static void recorder_marks(caveat_list *l, size_t i, const worker_log *log) {
             "the recorder dropped %s entr%s or counts (nested too deep, past a per-thread "
             "limit, name table full, or no memory): the counts shown are short by that much",
             fmt_ucount(n, sizeof n, w->dropped), w->dropped == 1 ? "y" : "ies");
+    if (log->names_folded_bits)
+        names_folded(l, i, log);
     if (log->vanished)
         add(l, RUN_CAVEAT_UNREADABLE, i,
             "its log file left the run directory after it was read: its figures are those "

@@ -29,6 +29,15 @@ static void on_mark(worker_log *log, const scope_rec_mark *mk, uint64_t seq) {
     case SCOPE_MARK_DROPPED:
         log_set_dropped(log, mk->thread, mk->value); /* the thread's running total */
         break;
+    case SCOPE_MARK_FOLDED: /* the process's running total */
+        if (mk->value > 0 && (uint64_t)mk->value > log->names_folded_bits) {
+            char *text = arena_dup(&log->mem, mk->text.ptr, mk->text.len);
+            if (text) {
+                log->names_folded_bits = (uint64_t)mk->value;
+                log->names_folded_text = text;
+            }
+        }
+        break;
     case SCOPE_MARK_UNBALANCED:
         if (mk->subkind == SCOPE_UNBALANCED_END_EMPTY) {
             log_set_unbalanced_ends(log, mk->thread, mk->value); /* a running total */

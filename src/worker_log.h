@@ -113,6 +113,10 @@ typedef struct worker_log {
     char inconsistent_what[160];
     char *notes[LOG_MAX_NOTES]; /* recorder caveat texts (arena), first few distinct */
     size_t nnotes;
+    /* The newest FOLDED mark: fold-map bits set by names recorded as
+     * "(other)" (docs/format.md 5.13), and its text (arena); 0: none. */
+    uint64_t names_folded_bits;
+    char *names_folded_text;
     uint64_t lines_counted;       /* of lines.inconsistent, those already counted above */
     log_lines lines;              /* line samples (run_lines.h reads them) */
     scope_rec_trace_window trace; /* the newest TRACE_WINDOW; phase 0: none */

@@ -644,8 +644,8 @@ START_TEST(test_snapshots_of_a_run) {
     ck_assert_msg(ends >= 2 && end_copies == 1,
                   "%zu end-empty marks, %zu copies (a running total: the newest only)", ends,
                   end_copies);
-    /* The early thread retired long before the end, and its nodes were
-     * freed: the last snapshot still defines it and them (check_log
+    /* The early thread exited long before the end; its slot and nodes
+     * stay (thread.h), and the last snapshot defines them (check_log
      * compared every definition with the whole log's). */
     uint32_t early = 0;
     for (size_t i = 0; i < n; i++)

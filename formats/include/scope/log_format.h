@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 7 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 8 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -99,6 +99,12 @@ enum scope_mark_kind {
 #undef SCOPE_MARK_ENUM_ROW
         SCOPE_MARK_KIND_LIMIT
 };
+
+/* A FOLDED mark's value counts the bits set in a map of this many, one bit
+ * per name folded into "(other)" at the bit its hash picks: the names were
+ * about -SCOPE_FOLD_MAP_BITS * ln(1 - value / SCOPE_FOLD_MAP_BITS)
+ * (docs/format.md 5.13). */
+#define SCOPE_FOLD_MAP_BITS (1u << 20)
 
 enum scope_unbalanced_subkind {
 #define SCOPE_UNBALANCED_ENUM_ROW(name, number, text) SCOPE_UNBALANCED_##name = number,

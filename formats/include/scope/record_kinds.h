@@ -50,7 +50,8 @@
     X(CAVEAT, 6, "caveat")             /* text: plainly worded caveat */                           \
     X(DROPPED, 7, "dropped")           /* value: items dropped so far by the thread; text: what */ \
     X(UNBALANCED, 8, "unbalanced")     /* subkind: enum scope_unbalanced_subkind */                \
-    X(SATURATED, 9, "saturated")       /* value: COUNTER id whose total held at an int64 limit */
+    X(SATURATED, 9, "saturated")       /* value: COUNTER id whose total held at an int64 limit */  \
+    X(FOLDED, 10, "folded")            /* value: fold-map bits set so far (5.13); text: why */
 
 /* X(NAME, subkind number, "name"): what an UNBALANCED mark counts,
  * SCOPE_UNBALANCED_<NAME>.  Format 1.0 wrote no subkind: such marks decode

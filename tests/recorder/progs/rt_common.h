@@ -69,6 +69,14 @@ static const char *const rt_odd_names[] = {
 #define RT_FORKS       300 /* forks from the timer's handler before it ends */
 #define RT_EXIT_STATUS 3   /* what its exit() handler exits with */
 
+/* ---- rt_forksig: a timer handler that forks and reaps -------------------- */
+
+#define RT_FORKSIG_LIMIT_S 60 /* it gives up after this long: far past any deadline */
+
+/* ---- rt_churn: threads that come and go, names that never repeat ---------- */
+
+#define RT_CHURN_AT_ONCE 16 /* threads running at once */
+
 /* ---- rt_exits: ways out of a SCOPE_PHASE block -------------------------- */
 
 #define RT_EXIT_LOOPS 10
@@ -100,7 +108,7 @@ static const char *const rt_odd_names[] = {
 #define RT_SNAP_WORKERS  3  /* threads nesting "outer" { "inner" } */
 #define RT_SNAP_ROUNDS   40 /* rounds of work, RT_SNAP_ROUND_MS apart */
 #define RT_SNAP_ROUND_MS 10
-#define RT_SNAP_CHURN    1100 /* rt_snap churn: threads that exit with a phase open */
+#define RT_SNAP_CHURN    1100 /* rt_snap churn: threads that saturate a counter each */
 
 /* ---- rt_fds: a program that closes or reuses the recorder's descriptors - */
 

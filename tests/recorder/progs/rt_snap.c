@@ -10,8 +10,9 @@
  *          scope_flush() halfway, then exit 0
  *   wait   the same rounds, print "ready", then keep working until a
  *          signal ends the process (a minute at most)
- *   churn  RT_SNAP_CHURN threads one after the other, each leaving a phase
- *          open when it exits: more marks than a snapshot copies
+ *   churn  RT_SNAP_CHURN threads one after the other, each saturating a
+ *          counter of its own and leaving a phase open when it exits: more
+ *          marks than a snapshot copies
  *   fork   one round, then a forked child works RT_SNAP_ROUNDS / 4 rounds
  *          in phases of its own and exits 0; the parent waits, exits 0
  * The driver sets SCOPE_FRAME_INTERVAL, SCOPE_SAMPLE_INTERVAL and the trace
@@ -116,9 +117,15 @@ static void work(int rounds, int flush_halfway) {
         pthread_join(t[i], NULL);
 }
 
+/* Thread i: a counter of its own name that passes INT64_MAX (a saturated
+ * mark each), and a phase left open as it exits (marks a slot's later
+ * holders add to, thread.h). */
 static void *churner(void *arg) {
-    (void)arg;
+    char name[32];
+    snprintf(name, sizeof name, "sat-%d", (int)(intptr_t)arg);
     scope_phase_begin("churn");
+    scope_count(name, INT64_MAX);
+    scope_count(name, 1);
     return NULL;
 }
 
@@ -139,7 +146,7 @@ int main(int argc, char **argv) {
     } else if (strcmp(mode, "churn") == 0) {
         for (int i = 0; i < RT_SNAP_CHURN; i++) {
             pthread_t t;
-            pthread_create(&t, NULL, churner, NULL);
+            pthread_create(&t, NULL, churner, (void *)(intptr_t)i);
             pthread_join(t, NULL);
         }
         sleep_ms(200); /* a periodic frame or two retire them */
