@@ -459,6 +459,7 @@ void rec_threads_fork_child(void) {
         /* The kernel starts a child's I/O counters at 0: they are its
          * counters at the fork, which starts its first sampled interval. */
         atomic_store(&keep->io_own, 0);
+        atomic_store(&keep->io_own_written, 0);
         memset(&keep->attach_io, 0, sizeof keep->attach_io);
         keep->attach_io_ok = 1;
         init_identity(keep);
