@@ -43,6 +43,18 @@ static void spin_us(long us) {
     } while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
 }
 
+/* us of this thread's CPU time, however long a loaded machine makes that
+ * take: what the line sampler (on the CPU clock) samples is CPU time. */
+static void spin_cpu_us(long us) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    do {
+        for (int i = 0; i < 200; i++)
+            sink += (uint64_t)i;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+}
+
 static void sleep_ms(long ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
@@ -102,7 +114,7 @@ static void work(int rounds, int flush_halfway) {
         /* Busy, so the line sampler, which follows only this thread in a
          * TSan build, has samples to write. */
         SCOPE_PHASE("main_busy") {
-            spin_us((long)rounds * RT_SNAP_ROUND_MS * 1000 / 2);
+            spin_cpu_us((long)rounds * RT_SNAP_ROUND_MS * 1000 / 2);
         }
         scope_flush();
     }
