@@ -24,14 +24,13 @@
  * SCOPE_FRAME_INTERVAL=0.5 and SCOPE_SAMPLE_INTERVAL=0.
  */
 #define _GNU_SOURCE
+#include "../support/own_log.h"
+
 #include <scope/scope.h>
 
-#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 static void spin_ns(long ns) {
     struct timespec a, b;
@@ -39,35 +38,6 @@ static void spin_ns(long ns) {
     do
         clock_gettime(CLOCK_MONOTONIC, &b);
     while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < ns);
-}
-
-/* The size of this process's log in RUN, or -1 when it cannot be found. */
-static long long own_log_size(const char *run) {
-    char pattern[4200];
-    snprintf(pattern, sizeof pattern, "%s/workers/*/w_*_%d_*.scope", run, (int)getpid());
-    glob_t g;
-    long long size = -1;
-    struct stat st;
-    if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc == 1 && stat(g.gl_pathv[0], &st) == 0)
-        size = st.st_size;
-    globfree(&g);
-    return size;
-}
-
-/* Waits for this process's log in RUN to grow past `size` bytes, and
- * returns its new size; -1 with a line on stderr when it cannot be found or
- * does not grow.  A periodic frame is due every SCOPE_FRAME_INTERVAL: ten
- * minutes is a bound no machine needs, only a recorder that stopped. */
-static long long grown_past(const char *run, long long size) {
-    for (int ms = 0; size >= 0 && ms < 600000; ms++) {
-        long long now = own_log_size(run);
-        if (now > size)
-            return now;
-        usleep(1000);
-    }
-    fprintf(stderr, "partial_workload: its log in %s %s\n", run,
-            size < 0 ? "is not there" : "did not grow in 10 minutes");
-    return -1;
 }
 
 int main(int argc, char **argv) {
@@ -99,7 +69,7 @@ int main(int argc, char **argv) {
      * frame), so after them. */
     long long size = own_log_size(argv[1]);
     for (int frame = 0; frame < 2; frame++) {
-        size = grown_past(argv[1], size);
+        size = own_log_grown_past(argv[1], size);
         if (size < 0)
             return 5;
     }
