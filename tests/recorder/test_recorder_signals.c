@@ -26,18 +26,6 @@ static void start(rt_proc *p, const char *mode, const char *dir, const char *con
 
 /* ---- SIGKILL -------------------------------------------------------------- */
 
-/* Frames of the live log, read as it is. */
-static size_t frames_now(const char *dir) {
-    char path[4400];
-    if (rr_list(dir, path, sizeof path) < 1)
-        return 0;
-    rr_log log;
-    rr_load_file(path, &log);
-    size_t n = log.nframes;
-    rr_log_free(&log);
-    return n;
-}
-
 /* rt_signals spin into dir, a frame every 0.1 s, until at least `frames`
  * are on disk; returns how many were. */
 static size_t spin_frames(rt_proc *p, const char *dir, size_t frames) {
@@ -45,7 +33,7 @@ static size_t spin_frames(rt_proc *p, const char *dir, size_t frames) {
     start(p, "spin", dir, env);
     size_t before = 0;
     double deadline = rt_now() + (rt_sanitized() ? 60 : 20);
-    while ((before = frames_now(dir)) < frames && rt_now() < deadline)
+    while ((before = rt_frames_on_disk(dir)) < frames && rt_now() < deadline)
         rt_sleep(0.01);
     ck_assert_msg(before >= frames, "only %zu frame(s) on disk before the deadline", before);
     return before;
@@ -189,7 +177,7 @@ START_TEST(test_frames_complete_on_one_cpu) {
      * takes to let it write them (about 0.5 s on a quiet one). */
     double deadline = rt_now() + (rt_sanitized() ? 120 : 60);
     size_t on_disk;
-    while ((on_disk = frames_now(dir)) < 10 && rt_now() < deadline)
+    while ((on_disk = rt_frames_on_disk(dir)) < 10 && rt_now() < deadline)
         rt_sleep(0.05);
     ck_assert_msg(on_disk >= 10, "only %zu frames on disk before the deadline", on_disk);
     kill(p.pid, SIGTERM);
