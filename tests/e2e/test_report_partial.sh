@@ -67,32 +67,36 @@ wanted
 $want"
 }
 
-# part_section RUN : the text report's lines under FROM PART OF THE
-# ENTRIES, in ./part.
-part_section() {
-    expect_rc 0 "$tui" report "$1" --width 100
+# expect_part RUN PHASE NOTE...: the text report's lines under FROM PART OF
+# THE ENTRIES are exactly these, one per PHASE NOTE pair, in order: the
+# phase's name, then its note.
+expect_part() {
+    local run=$1 got want=""
+    shift
+    expect_rc 0 "$tui" report "$run" --width 100
     expect_in out "FROM PART OF THE ENTRIES"
-    sed -n '/^FROM PART OF THE ENTRIES/,/^$/p' out | sed '1d;/^$/d' >part
+    got=$(sed -n '/^FROM PART OF THE ENTRIES/,/^$/p' out | sed '1d;/^$/d' | sed -E 's/^  ([^ ]+) +/\1|/')
+    while (($# >= 2)); do
+        want+="$1|$2"$'\n'
+        shift 2
+    done
+    [[ $got == "${want%$'\n'}" ]] || fail "$run: under FROM PART OF THE ENTRIES
+$got
+wanted (phase|note)
+$want"
 }
 
 record run-all SCOPE_CPU_TIME=always
 expect_counts run-all "step 85 80 85" "brief 30 30 30"
-part_section run-all
-grep -qE '^  step +percentiles as of 80 of 85 entries$' part ||
-    fail "run-all: no line for step with the percentiles' note alone: $(cat part)"
-[[ $(wc -l <part) -eq 1 ]] || fail "run-all: a line for more than step: $(cat part)"
+expect_part run-all step "percentiles as of 80 of 85 entries"
 expect_rc 0 "$tui" run-all --size 120x40 --keys '/step<Enter>' --print
 expect_in out "(as of 80 of 85 entries)"
 ok "every entry read: the percentiles' note alone"
 
 record run-one SCOPE_CPU_TIME=adaptive SCOPE_CPU_MIN_US=1000000000
 expect_counts run-one "step 85 80 1" "brief 30 30 1"
-part_section run-one
-grep -qE '^  step +percentiles as of 80 of 85 entries; wait% from 1 of 85 entries$' part ||
-    fail "run-one: no line for step with both notes: $(cat part)"
-grep -qE '^  brief +wait% from 1 of 30 entries$' part ||
-    fail "run-one: no line for brief with the wait% note: $(cat part)"
-[[ $(wc -l <part) -eq 2 ]] || fail "run-one: lines for more than step and brief: $(cat part)"
+expect_part run-one step "percentiles as of 80 of 85 entries; wait% from 1 of 85 entries" \
+    brief "wait% from 1 of 30 entries"
 expect_rc 0 "$tui" run-one --size 120x40 --keys '/brief<Enter>' --print
 expect_in out "(from 1 of 30 entries)"
 ok "the first entry read alone: the wait% note"
