@@ -126,7 +126,7 @@ cmake --build "$build_dir" -j "$jobs"
 # machine, so that a test whose verdict rests on timing or scheduling shows
 # it here rather than on someone else's machine.  Each loop is a subshell of
 # this script; the trap ends them by their own ids on any exit (the EXIT trap
-# also runs after INT and TERM, which are turned into exits for it).
+# also runs after HUP, INT and TERM, which are turned into exits for it).
 load_pids=()
 stop_load() {
     local pid
@@ -140,6 +140,7 @@ stop_load() {
 }
 if ((under_load)); then
     trap stop_load EXIT
+    trap 'exit 129' HUP
     trap 'exit 130' INT
     trap 'exit 143' TERM
     for _ in 1 2; do
