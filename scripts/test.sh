@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Install what is missing, configure, build and run every test through CTest.
 #
-# Usage: scripts/test.sh [--sanitize | --tsan] [--build-dir DIR]
+# Usage: scripts/test.sh [--sanitize | --tsan] [--under-load] [--build-dir DIR]
 #   (no flag)         plain build in build/
 #   --sanitize        AddressSanitizer + UndefinedBehaviorSanitizer build with
 #                     warnings as errors, in build-asan/
 #   --tsan            ThreadSanitizer build in build-tsan/: the recorder,
 #                     analysis and unit tests, but for the few TSan cannot run
 #                     (named, with why, in this script)
+#   --under-load      run ctest beside two busy loops (shell processes of your
+#                     own, one per core of a 2-core machine) for its whole
+#                     duration, as a busy machine would; they are killed
+#                     however the script ends (Ctrl-C included).  Combines
+#                     with --sanitize or --tsan.  No test may fail for it.
 #   --build-dir DIR   build in DIR instead (relative to the current directory)
 # Extra CMake options can be given in the environment: SCOPE_CMAKE_ARGS="-DX=Y ...".
 # The exit status is ctest's (or that of the step that failed before it).
@@ -18,11 +23,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 sanitize=0
 tsan=0
+under_load=0
 build_dir=""
 while (($# > 0)); do
     case "$1" in
     --sanitize) sanitize=1 ;;
     --tsan) tsan=1 ;;
+    --under-load) under_load=1 ;;
     --build-dir)
         if (($# < 2)); then
             echo "test.sh: --build-dir needs a directory" >&2
@@ -33,7 +40,7 @@ while (($# > 0)); do
         ;;
     --build-dir=*) build_dir=${1#--build-dir=} ;;
     -h | --help)
-        sed -n '2,13s/^# \{0,1\}//p' "$0"
+        sed -n '2,18s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *)
@@ -115,6 +122,34 @@ cmake -S "$root" -B "$build_dir" "${cmake_args[@]}"
 echo "==> build ($jobs jobs)"
 cmake --build "$build_dir" -j "$jobs"
 
+# Busy loops beside ctest, for --under-load: the CPU contention of a loaded
+# machine, so that a test whose verdict rests on timing or scheduling shows
+# it here rather than on someone else's machine.  Each loop is a subshell of
+# this script; the trap ends them by their own ids on any exit (the EXIT trap
+# also runs after HUP, INT and TERM, which are turned into exits for it).
+load_pids=()
+stop_load() {
+    local pid
+    for pid in ${load_pids[@]+"${load_pids[@]}"}; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in ${load_pids[@]+"${load_pids[@]}"}; do
+        wait "$pid" 2>/dev/null || true
+    done
+    load_pids=()
+}
+if ((under_load)); then
+    trap stop_load EXIT
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    for _ in 1 2; do
+        (while :; do :; done) &
+        load_pids+=($!)
+    done
+    echo "==> under load: two busy loops run beside ctest (pids ${load_pids[*]})"
+fi
+
 echo "==> ctest ($jobs jobs)"
 # ctest's status is the script's, so it is kept rather than left to set -e.
 # --no-tests=error: a build that registers no tests must not pass as green.
@@ -123,6 +158,10 @@ echo "==> ctest ($jobs jobs)"
 status=0
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs" \
     ${ctest_args[@]+"${ctest_args[@]}"} || status=$?
+if ((under_load)); then
+    stop_load
+    echo "==> busy loops stopped"
+fi
 if ((status == 0)); then
     echo "==> all tests passed ($build_dir)"
 else

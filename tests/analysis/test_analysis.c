@@ -206,7 +206,10 @@ START_TEST(known_figures) {
     double busiest = fmax(t.iteration[0], fmax(t.iteration[1], t.iteration[2]));
     ck_assert_msg(fabs(w->imbalance - busiest / mean) < 0.02, "imbalance %.4f, program %.4f",
                   w->imbalance, busiest / mean);
-    ck_assert_msg(w->imbalance > 1.1, "imbalance %.3f", w->imbalance);
+    /* Above 1, as processes of different work are; how far (1.22 on a quiet
+     * machine) is the sleeps' and preemptions', which the check above
+     * already holds to the program's own times. */
+    ck_assert_msg(w->imbalance > 1.0, "imbalance %.3f", w->imbalance);
     /* The slowest process is the one with the most phase time, and the
      * spread's max the one with the most compute.  On a loaded machine
      * those need not be one worker (its rest may be shorter), nor the one

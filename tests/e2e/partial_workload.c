@@ -1,26 +1,36 @@
 /*
  * A process whose figures rest, by construction, on part of its entries,
- * killed before it can say more:
+ * stopped before it can say more:
  *
  *   partial_workload RUN
  *
  * "step" completes 80 entries, then scope_flush() writes them with their
- * histogram; 5 more entries follow, which the periodic frames then carry
- * without a histogram (85 entries have not grown an eighth past 80), so
- * the percentiles rest on 80 of 85 entries.  "brief" completes 30 entries
- * of about a microsecond, of which the adaptive CPU-time rule reads the
- * first alone on a quiet machine (the next would need 50 us of the phase's
- * time, it has 30; a preempted entry can give it that), so its wait% rests
- * on 1 (or a few) of 30 entries.  It prints "ready" after the
- * frames that carry all this and waits for its SIGKILL.  Run it with
- * SCOPE_FRAME_INTERVAL=0.1.
+ * histogram (and the snapshot after a flush); 5 more entries follow, which
+ * the next periodic frame carries without a histogram (85 entries have not
+ * grown an eighth past 80), so the percentiles rest on 80 of 85 entries.
+ * "brief" completes 30 entries in between.  How many entries of each read
+ * their CPU time is the CPU-time setting's (SCOPE_CPU_TIME=always: all;
+ * SCOPE_CPU_MIN_US=1000000000: the first alone, as the next would need
+ * 1000 s of the phase's time), which the driver chooses, never the
+ * machine's speed or load.
+ *
+ * It waits for a periodic frame collected after the 5 entries, not for a
+ * length of time: its log grows by one write a frame, and the second frame
+ * to reach it after the entries is such a frame.  Then it prints "ready"
+ * and stops itself (SIGSTOP) for its SIGKILL, so that no later snapshot
+ * (one follows a periodic frame once the log has grown by four snapshots,
+ * about 50 empty frames) can bring the 85 entries' histogram before the
+ * driver kills it, however slow the machine.  Run it with
+ * SCOPE_FRAME_INTERVAL=0.5 and SCOPE_SAMPLE_INTERVAL=0.
  */
 #define _GNU_SOURCE
+#include "../support/own_log.h"
+
 #include <scope/scope.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <time.h>
-#include <unistd.h>
 
 static void spin_ns(long ns) {
     struct timespec a, b;
@@ -45,15 +55,26 @@ int main(int argc, char **argv) {
         SCOPE_PHASE("brief") {
             spin_ns(1000);
         }
-    scope_flush();
+    if (scope_flush() != 0) {
+        fprintf(stderr, "partial_workload: scope_flush failed\n");
+        return 4;
+    }
     for (int i = 0; i < 5; i++)
         SCOPE_PHASE("step") {
             spin_ns(20000);
         }
-    usleep(500000); /* periodic frames every 0.1 s carry the new count */
+    /* The first frame to reach the log after this size was taken may have
+     * been collected before the 5 entries ended; the one after it was
+     * collected after that one was written (one writer thread, one write a
+     * frame), so after them. */
+    long long size = own_log_size(argv[1]);
+    for (int frame = 0; frame < 2; frame++) {
+        size = own_log_grown_past(argv[1], size);
+        if (size < 0)
+            return 5;
+    }
     puts("ready");
     fflush(stdout);
-    for (int i = 0; i < 600; i++)
-        sleep(1); /* a minute at most, should the driver never kill it */
-    return 0;
+    raise(SIGSTOP);
+    return 0; /* continued: the driver did not kill it */
 }

@@ -80,7 +80,7 @@ CONF
         --pid-file="$dir/munge/pid" --log-file="$dir/munge/log" \
         --seed-file="$dir/munge/seed" >"$dir/log/munged.out" 2>&1 &
     slurm_pids+=($!)
-    local deadline=$((SECONDS + 30))
+    local deadline=$((SECONDS + 120)) # a bound for daemons that never start; a loaded machine needs a few s
     while [[ ! -S $dir/munge/sock ]] && ((SECONDS < deadline)); do
         if ! kill -0 "${slurm_pids[0]}" 2>/dev/null; then
             echo "slurm_node.sh: munged did not start:" >&2
@@ -97,7 +97,7 @@ CONF
         [[ $(timeout 5 sinfo -h -o %T 2>/dev/null) == idle ]] && return 0
         sleep 0.1
     done
-    echo "slurm_node.sh: the node did not come up in 30 s; logs:" >&2
+    echo "slurm_node.sh: the node did not come up in 120 s; logs:" >&2
     tail -n 5 "$dir"/log/* >&2
     return 1
 }

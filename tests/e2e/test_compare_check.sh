@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# End to end: `scope-tui compare` and `scope-tui check` on real runs of a
-# small instrumented program (cmp_workload.c): a baseline, a rerun of the
-# same work, a run whose "compute" phase sleeps twice as long, a run with a
+# End to end: `scope-tui compare` and `scope-tui check` on runs of a small
+# instrumented program (cmp_workload.c): a baseline, a rerun of the same
+# work, a run whose "compute" phase sleeps twice as long, a run with a
 # phase the others lack, and a run of half the iterations whose "compute"
 # sleeps twice as long (the same total, twice the mean).
+#
+# Verdicts that rest on the time of those sleeps (what got slower, by how
+# much, what passes a threshold) are judged on the five runs as recorded
+# once (tests/fixtures/compare-runs, README.md there): recorded live on a
+# loaded machine the sleeps stretch by whatever the scheduler adds, and the
+# verdict would be the machine's.  The same five shapes are recorded live
+# here too, on whatever machine this is, and asked only what holds whatever
+# its load: entry counts, phases on one side only, layout, JSON, refusals.
 # usage: test_compare_check.sh SCOPE_TUI CMP_WORKLOAD
 set -euo pipefail
 scope_tui=$1
 workload=$2
+recorded=$(cd "$(dirname "${BASH_SOURCE[0]}")/../fixtures/compare-runs" && pwd)
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -29,15 +38,17 @@ $(cat err)"
     expect_in err "$prefix"
 }
 
-# Timed: the checks below hold the runs to the sleeps they were built of.
-timed "$workload" base 1
-timed "$workload" rerun 1
-timed "$workload" slow 2
-timed "$workload" extra 1 extra
-timed "$workload" half 2 half
+# The five runs, live.
+"$workload" base 1
+"$workload" rerun 1
+"$workload" slow 2
+"$workload" extra 1 extra
+"$workload" half 2 half
 
 # The first table row under the header of the first role.
 first_row() { awk '/^phase / { getline; print $1; exit }' out; }
+
+# ---- live runs: what holds on any machine ----------------------------------
 
 # A run against itself: every change is exactly zero.
 expect_rc 0 "$scope_tui" compare --width 200 base base
@@ -46,24 +57,14 @@ expect_in out "+ items"
 expect_in out "0.0%"
 expect_not_in out '[+-][0-9]+\.[0-9]%|only in|new|gone|n/a'
 
-# One phase slowed: it moves to the top and shows the change.
-expect_rc 0 "$scope_tui" compare --width 200 base slow
-[ "$(first_row)" = compute ] || fail "compare base slow: first row is '$(first_row)', wanted compute:
-$(cat out)"
-grep -E '^compute ' out | grep -qE '\+(9[0-9]|1[01][0-9])\.[0-9]%' ||
-    fail "compute did not change by about +100%: $(grep -E '^compute ' out)"
-
-# Half the entries, each twice as long: the total barely moves, the mean per
-# entry doubles, and the table says that the entry counts differ.
+# Half the entries: the table says that the entry counts differ, and names
+# the first such row (which one is first, by impact, is the sleeps'); a
+# rerun of the same work has the same counts.
 expect_rc 0 "$scope_tui" compare --width 200 base half
 grep -E '^phase ' out | grep -qE 'change +mean ' || fail "no mean column: $(grep -E '^phase ' out)"
-compute_mean=$(awk '$1 == "compute" { print $5 }' out)
-# About +100%; sleeps stretch on a loaded machine, the 6 ms ones of the base
-# relatively more, so only a clear rise is asked for.
-echo "$compute_mean" | grep -qE '^\+([3-9][0-9]|1[0-9][0-9])\.[0-9]%$' ||
-    fail "compute's mean did not rise by about +100%: $(grep -E '^compute ' out)"
 expect_in out "Entry counts differ in 4 phases"
-grep -qE '\(prepare: 12 (→|->) 6 entries\)' out || fail "the entry counts not named: $(cat out)"
+grep -qE '\((prepare|prepare/load|compute|write): 12 (→|->) 6 entries\)' out ||
+    fail "the entry counts not named: $(cat out)"
 expect_rc 0 "$scope_tui" compare --width 200 base rerun
 expect_not_in out "Entry counts differ"
 
@@ -82,9 +83,7 @@ grep -E '^cleanup ' out | grep -qF "only in A" || fail "cleanup not marked 'only
 # JSON: parseable, with the schema and nulls for what one side lacks.
 expect_rc 0 "$scope_tui" compare --json base extra
 expect_in out '"schema":	"scope-compare/1"'
-command -v python3 >/dev/null || fail "python3 is missing (scripts/setup.sh installs it): JSON not checked"
-if command -v python3 >/dev/null; then
-    python3 - out <<'PY' || fail "compare --json: $(head -c 400 out)"
+python3 - out <<'PY' || fail "compare --json: $(head -c 400 out)"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 phases = {p["path"]: p for p in doc["roles"][0]["phases"]}
@@ -94,11 +93,9 @@ assert c["total_ns"]["a"] is None and c["total_ns"]["change"] is None
 assert c["total_ns"]["b"] > 0 and c["impact_ns"] == c["total_ns"]["b"]
 assert phases["compute"]["side"] == "both"
 PY
-fi
 expect_rc 0 "$scope_tui" report --json base
 expect_in out '"schema":	"scope-report/1"'
-if command -v python3 >/dev/null; then
-    python3 - out <<'PY' || fail "report --json: $(head -c 400 out)"
+python3 - out <<'PY' || fail "report --json: $(head -c 400 out)"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 role = doc["roles"][0]
@@ -111,15 +108,40 @@ assert top["prepare"]["children"][0]["path"] == "prepare/load"
 assert top["compute"]["io"] is None  # not measured: null, never 0
 assert doc["workers"][0]["end"] == "exit"
 PY
-fi
 
-# check.  Runs other than the same one differ by sleep jitter, which on a
-# busy machine can reach tens of percent on a 2 ms phase, so thresholds
-# between different runs are loose unless "compute" (+100%) is watched.
-# A run against itself passes.
+# check: a run against itself passes; a phase that disappeared fails only
+# when it was named (and only it is watched then).
 expect_rc 0 "$scope_tui" check base base
 expect_in out "0 of 4 watched phases failed"
-# A rerun of the same work passes a loose threshold (sleeps jitter a little).
+expect_rc 0 "$scope_tui" check --json base base
+expect_rc 1 "$scope_tui" check extra base --phase cleanup --max-regression 50
+expect_in out "GONE: cleanup (role worker) disappeared"
+expect_rc 0 "$scope_tui" check base extra --phase cleanup
+expect_in out "only in the candidate"
+
+# ---- recorded runs: verdicts on the time of the sleeps ---------------------
+
+cp -r "$recorded" recorded
+cd recorded
+
+# One phase slowed: it moves to the top and shows the change.
+expect_rc 0 "$scope_tui" compare --width 200 base slow
+[ "$(first_row)" = compute ] || fail "compare base slow: first row is '$(first_row)', wanted compute:
+$(cat out)"
+grep -E '^compute ' out | grep -qE '\+(9[0-9]|1[01][0-9])\.[0-9]%' ||
+    fail "compute did not change by about +100%: $(grep -E '^compute ' out)"
+
+# Half the entries, each twice as long: the total barely moves, the mean per
+# entry doubles.
+expect_rc 0 "$scope_tui" compare --width 200 base half
+compute_mean=$(awk '$1 == "compute" { print $5 }' out)
+echo "$compute_mean" | grep -qE '^\+(9[0-9]|1[01][0-9])\.[0-9]%$' ||
+    fail "compute's mean did not rise by about +100%: $(grep -E '^compute ' out)"
+expect_in out "Entry counts differ in 4 phases"
+grep -qE '\(prepare: 12 (→|->) 6 entries\)' out || fail "the entry counts not named: $(cat out)"
+
+# check.  A rerun of the same work passes a loose threshold (sleeps jitter
+# a little).
 expect_rc 0 "$scope_tui" check --max-regression 50 base rerun
 
 # The slowed phase fails the check and is named with its figures.
@@ -129,11 +151,8 @@ expect_in out "limit +20.0%"
 grep -E '^worker +compute ' out | grep -qF REGRESSED || fail "compute row not REGRESSED: $(cat out)"
 
 # --json for CI: the same verdicts and exit status, parsed.
-expect_rc 0 "$scope_tui" check --json base base
-expect_rc 1 "$scope_tui" check --json base half
-if command -v python3 >/dev/null; then
-    expect_rc 0 "$scope_tui" check --json --max-regression 50 base rerun
-    python3 - out <<'PY' || fail "check --json on a passing pair: $(head -c 400 out)"
+expect_rc 0 "$scope_tui" check --json --max-regression 50 base rerun
+python3 - out <<'PY' || fail "check --json on a passing pair: $(head -c 400 out)"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["schema"] == "scope-check/1", doc["schema"]
@@ -141,18 +160,17 @@ assert doc["passed"] is True and doc["failed"] == 0 and doc["watched"] == 4, doc
 assert doc["metric"] == "mean" and doc["max_regression"] == 0.5
 assert all(p["verdict"] == "OK" and p["failed"] is False for p in doc["phases"])
 PY
-    expect_rc 1 "$scope_tui" check --json base half
-    python3 - out <<'PY' || fail "check --json on a failing pair: $(head -c 400 out)"
+expect_rc 1 "$scope_tui" check --json base half
+python3 - out <<'PY' || fail "check --json on a failing pair: $(head -c 400 out)"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["passed"] is False and doc["failed"] >= 1, doc
 rows = {p["path"]: p for p in doc["phases"]}
 c = rows["compute"]
 assert c["role"] == "worker" and c["verdict"] == "REGRESSED" and c["failed"] is True, c
-assert 0.3 < c["metric"]["change"] < 2.0, c["metric"]
+assert 0.9 < c["metric"]["change"] < 1.2, c["metric"]
 assert c["metric"]["b"] > c["metric"]["a"] > 0
 PY
-fi
 
 # Watching other phases only: it passes.
 expect_rc 0 "$scope_tui" check base slow --phase prepare --phase write --max-regression 50
@@ -162,13 +180,10 @@ expect_rc 0 "$scope_tui" check base slow --phase load --max-regression 50
 expect_in out "prepare/load"
 expect_rc 1 "$scope_tui" check base slow --role worker --metric total --phase compute
 
-# A phase that disappeared fails only when it was named.
+# A phase that disappeared, not named: a note, and the rest passes.
 expect_rc 0 "$scope_tui" check extra base --max-regression 50
 expect_in out "note: cleanup (role worker) is not in the candidate"
-expect_rc 1 "$scope_tui" check extra base --phase cleanup --max-regression 50
-expect_in out "GONE: cleanup (role worker) disappeared"
-expect_rc 0 "$scope_tui" check base extra --phase cleanup
-expect_in out "only in the candidate"
+cd ..
 
 # Bad inputs: exit 2 and one line on stderr.
 : >a-file

@@ -35,7 +35,7 @@ mkdir runs
 
 
 # srun -n 4: one step, one attempt, ranks 0-3 and the job id.
-timeout 60 srun -n 4 "$prog" init runs/srun rank >srun.out 2>&1 || fail "srun: $(tail -5 srun.out)"
+timeout 120 srun -n 4 "$prog" init runs/srun rank >srun.out 2>&1 || fail "srun: $(tail -5 srun.out)"
 job=$(attempts "$tui" runs/srun | sed -n 's/.* job=\([0-9]*\) .*/\1/p')
 expect_attempts runs/srun "slurm ranks=0,1,2,3 job=$job steps=0 task=- restarts=0"
 "$tui" report runs/srun >srun.report 2>&1 || fail "report of the srun run"
@@ -50,7 +50,7 @@ srun -n 2 "$prog" init runs/batch step
 srun -n 2 "$prog" init runs/batch step
 "$prog" init runs/batch script
 SCRIPT
-timeout 60 sbatch --wait -n 2 -D "$tmp" -o steps.out steps.sh >/dev/null || fail "sbatch: $(tail -5 steps.out)"
+timeout 120 sbatch --wait -n 2 -D "$tmp" -o steps.out steps.sh >/dev/null || fail "sbatch: $(tail -5 steps.out)"
 job=$(attempts "$tui" runs/batch | sed -n 's/.* job=\([0-9]*\) .*/\1/p')
 expect_attempts runs/batch "slurm ranks=0,0,0,1,1 job=$job steps=-,0,1 task=- restarts=0"
 "$tui" report runs/batch >batch.report 2>&1 || fail "report of the batch run"
@@ -59,7 +59,7 @@ expect_in batch.report "Roles step x4, script x1"
 ok "sbatch with two steps: one attempt, steps 0 and 1 named"
 
 # A job array of 2: a run directory per task.
-timeout 60 sbatch --wait --array=0-1 -n 1 -D "$tmp" -o array.out \
+timeout 120 sbatch --wait --array=0-1 -n 1 -D "$tmp" -o array.out \
     --wrap "'$prog' init runs/array task" >/dev/null || fail "sbatch --array: $(tail -5 array.out)"
 [[ -e runs/array ]] && fail "the array's tasks recorded into one directory"
 for task in 0 1; do
@@ -80,8 +80,8 @@ echo \$\$ >"ran.\${SLURM_RESTART_COUNT:-0}"
 exec sleep 300
 SCRIPT
 job=$(sbatch --parsable -n 1 -D "$tmp" -o requeue.out requeue.sh)
-wait_for() { # FILE: up to 30 s
-    local deadline=$((SECONDS + 30))
+wait_for() { # FILE: up to 120 s (a bound for a job that never starts)
+    local deadline=$((SECONDS + 120))
     while [[ ! -s $1 ]] && ((SECONDS < deadline)); do sleep 0.1; done
     [[ -s $1 ]]
 }
@@ -92,7 +92,7 @@ wait_for ran.0 || fail "the job to requeue did not start: $(squeue; tail -5 requ
 # than after the wait Slurm puts before a requeued job's start.
 scontrol requeuehold "$job" || fail "scontrol requeuehold $job"
 first=$(cat ran.0)
-deadline=$((SECONDS + 30))
+deadline=$((SECONDS + 120))
 while [[ -e /proc/$first || $(squeue -h -j "$job" -o %T) != PENDING ]] && ((SECONDS < deadline)); do
     sleep 0.1
 done

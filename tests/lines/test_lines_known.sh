@@ -139,14 +139,19 @@ assert d["lines"][0]["function"] == "kernel_three", d["lines"][0]
 SCOPE_LINES=1 SCOPE_LINES_HZ=$hz SCOPE_FRAME_INTERVAL=0.2 "$progs/lines_known" killed --units 8 \
     >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 1 200); do
+# Killed once its frames hold 50 samples (an event; the bound is for a
+# sampler that never writes them, not for a loaded machine).
+sampled=0 deadline=$((SECONDS + 120))
+while ((SECONDS < deadline)); do
     if "$tui" lines --json killed >killed.json 2>/dev/null &&
         python3 -c 'import json; exit(0 if json.load(open("killed.json"))["samples"] >= 50 else 1)'; then
+        sampled=1
         break
     fi
     sleep 0.1
 done
 kill -KILL "$pid"
+((sampled)) || fail "killed: no 50 samples on disk in 120 s"
 wait "$pid" 2>/dev/null || true
 expect_rc 0 "$tui" lines killed
 expect_in_output "Function: kernel_one"

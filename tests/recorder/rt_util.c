@@ -461,6 +461,17 @@ int rt_run_suite(Suite *s) {
     return failed ? 1 : 0;
 }
 
+size_t rt_frames_on_disk(const char *dir) {
+    char path[4400];
+    if (rr_list(dir, path, sizeof path) < 1)
+        return 0;
+    rr_log log;
+    rr_load_file(path, &log);
+    size_t n = log.nframes;
+    rr_log_free(&log);
+    return n;
+}
+
 const rr_log *rt_load_one(const char *dir, rr_run *run) {
     int n = rr_load(dir, run);
     if (n != 1)

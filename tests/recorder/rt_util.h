@@ -113,6 +113,11 @@ void rt_expect_counter(const rr_log *log, uint32_t thread, const char *path, con
 /* Prints a whole run to stderr (for failure messages). */
 void rt_print_run(const rr_run *run);
 
+/* The frames of the one log in dir as it is now (0 while there is none):
+ * what a driver waits on, rather than a length of time, before it acts on
+ * a program that is still recording. */
+size_t rt_frames_on_disk(const char *dir);
+
 /* Loads the run in dir, which must hold exactly one log (the run is printed
  * and the test fails otherwise); returns that log.  rr_free(run) after. */
 const rr_log *rt_load_one(const char *dir, rr_run *run);

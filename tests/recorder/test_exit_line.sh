@@ -29,10 +29,12 @@ tm set-option -g remain-on-exit on >/dev/null
 # pane of its own and leaves what the pane showed when it ended in NAME.txt,
 # its history included (a window made in a detached session scrolls its
 # first lines out of sight as it takes its size).
+# It waits for the pane to say "ended" up to 60 s of wall time: a bound for
+# a command that never ends, not for a loaded machine's slow one.
 in_terminal() {
-    local name=$1 cmd=$2 i
+    local name=$1 cmd=$2 deadline=$((SECONDS + 60))
     tm new-window -d -n "$name" "cd '$tmp' && $cmd; echo \"ended \$?\""
-    for ((i = 0; i < 400; i++)); do # 20 s
+    while ((SECONDS < deadline)); do
         tm capture-pane -p -S - -t "$name" >"$name.txt" 2>/dev/null || true
         grep -q '^ended ' "$name.txt" && break
         sleep 0.05

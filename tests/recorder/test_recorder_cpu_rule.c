@@ -8,12 +8,17 @@
  *   reads: at most one read entry per SCOPE_CPU_MIN_US of the phase's time,
  *   and not the reads on every entry.
  * - With SCOPE_CPU_TIME=always the reads stay outside the phase's wall
- *   time: a million empty phases do not add up to the reads' cost. */
+ *   time: the median of a million empty phases is not lifted by a read.
+ *
+ * Which entries read is set where it matters (SCOPE_CPU_MIN_US), never left
+ * to the threshold measured on the machine; each verdict holds however the
+ * machine's load stretches the entries. */
 #include "rt_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static void run_case(const char *which, const char *const *env, rr_run *run, char **out) {
     char dir[4200];
@@ -44,7 +49,10 @@ static const rr_node *phase(const rr_run *run, const char *path) {
 START_TEST(test_short_then_sleeping_entries) {
     rr_run run;
     char *out;
-    run_case("mixed", NULL, &run, &out);
+    /* 50 us a read: every sleeping entry pays for its own read many times
+     * over, on any machine (the measured default could exceed it). */
+    const char *env[] = {"SCOPE_CPU_MIN_US=50", "SCOPE_CPU_TIME=adaptive", NULL};
+    run_case("mixed", env, &run, &out);
     unsigned long long wall, cpu;
     ck_assert_msg(sscanf(out, "mixed %llu %llu", &wall, &cpu) == 2, "rt_cpu_rule printed:\n%s",
                   out);
@@ -82,12 +90,34 @@ START_TEST(test_preempted_entry_does_not_keep_reads_on) {
     ck_assert_msg(n->agg.cpu_count <= bound,
                   "CPU time read on %llu entries of a phase of %llu ns: more than one per 50 us",
                   (unsigned long long)n->agg.cpu_count, (unsigned long long)n->agg.wall_ns);
-    /* The sleeping entry's 20 ms buy about 400 reads, not 200,000. */
-    ck_assert_msg(n->agg.cpu_count < n->agg.count / 20, "CPU time read on %llu of %llu entries",
+    /* The sleeping entry's 20 ms buy about 400 reads, not 200,000: the
+     * bound above says so wherever the phase's entries last less than
+     * 50 us each on average.  How far below the count it is rests on how
+     * often a loaded machine preempts the empty entries (a starved one
+     * gave them 1.08 s, 21,636 reads), so only "not every entry" is
+     * asked of the count itself. */
+    ck_assert_msg(n->agg.cpu_count < n->agg.count, "CPU time read on %llu of %llu entries",
                   (unsigned long long)n->agg.cpu_count, (unsigned long long)n->agg.count);
     rr_free(&run);
 }
 END_TEST
+
+/* The fastest of many reads of this thread's CPU clock: what one read costs
+ * here, whatever the load (a preempted read is only slower). */
+static uint64_t cpu_read_cost_ns(void) {
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 1000; i++) {
+        struct timespec a, c, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        uint64_t d = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u + (uint64_t)b.tv_nsec -
+                     (uint64_t)a.tv_nsec;
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
 
 START_TEST(test_reads_outside_wall_time) {
     /* The same million empty phases without CPU time: the yardstick, on
@@ -95,7 +125,8 @@ START_TEST(test_reads_outside_wall_time) {
     const char *off_env[] = {"SCOPE_CPU_TIME=off", NULL};
     rr_run run;
     run_case("empty", off_env, &run, NULL);
-    uint64_t off_ns = phase(&run, "empty")->agg.wall_ns;
+    const rr_node *off = phase(&run, "empty");
+    uint64_t off_ns = off->agg.wall_ns, off_median = off->agg.median_ns;
     rr_free(&run);
 
     const char *env[] = {"SCOPE_CPU_TIME=always", NULL};
@@ -103,16 +134,26 @@ START_TEST(test_reads_outside_wall_time) {
     const rr_node *n = phase(&run, "empty");
     ck_assert_uint_eq(n->agg.count, 1000000);
     ck_assert_uint_eq(n->agg.cpu_count, 1000000);
-    fprintf(stderr, "empty, always: %llu ns in all, %.1f ns an entry (off: %.1f ns); CPU %llu ns\n",
-            (unsigned long long)n->agg.wall_ns, (double)n->agg.wall_ns / 1e6, (double)off_ns / 1e6,
-            (unsigned long long)n->agg.cpu_ns);
+    uint64_t read_ns = cpu_read_cost_ns();
+    fprintf(stderr,
+            "empty, always: %llu ns in all, %.1f ns an entry, median %llu ns (off: %.1f ns an "
+            "entry, median %llu ns); CPU %llu ns; one read of the CPU clock %llu ns\n",
+            (unsigned long long)n->agg.wall_ns, (double)n->agg.wall_ns / 1e6,
+            (unsigned long long)n->agg.median_ns, (double)off_ns / 1e6,
+            (unsigned long long)off_median, (unsigned long long)n->agg.cpu_ns,
+            (unsigned long long)read_ns);
     /* Two reads of the thread's CPU clock cost several hundred ns to a few
      * us; an empty phase between two reads of the clock, tens of ns, with
-     * or without them.  Twice the figure without reads, and 100 ms, leave
-     * room for a loaded machine's preemptions. */
-    ck_assert_msg(n->agg.wall_ns < 2 * off_ns + 100000000u,
-                  "a million empty phases recorded with CPU time report %llu ns, %llu without",
-                  (unsigned long long)n->agg.wall_ns, (unsigned long long)off_ns);
+     * or without them.  Judged on the median entry, which a loaded
+     * machine's preemptions (each one entry's, and rare) leave where it
+     * is, where the sum of a million entries takes all of them in: a read
+     * inside the wall time would lift the median by at least its cost. */
+    ck_assert_msg(n->agg.median_ns > 0 && off_median > 0, "no histogram of 'empty'");
+    ck_assert_msg(n->agg.median_ns < off_median + read_ns,
+                  "the median empty phase recorded with CPU time lasts %llu ns, %llu ns without: "
+                  "a read of the CPU clock (%llu ns here) is inside its wall time",
+                  (unsigned long long)n->agg.median_ns, (unsigned long long)off_median,
+                  (unsigned long long)read_ns);
     ck_assert_msg(n->agg.cpu_ns <= n->agg.cpu_wall_ns, "CPU time %llu ns over %llu ns of wall",
                   (unsigned long long)n->agg.cpu_ns, (unsigned long long)n->agg.cpu_wall_ns);
     rr_free(&run);

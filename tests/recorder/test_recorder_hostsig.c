@@ -77,9 +77,10 @@ START_TEST(test_exit_in_handler) {
     char *err = rt_stderr(&p);
     ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == RT_EXIT_STATUS, "%s; stderr:\n%s",
                   rt_status(p.status), rt_tail(err));
-    /* 0.3 s of work, then exit: 5 s is far beyond what a loaded machine
-     * needs, and half the stall a wait for the writer itself costs. */
-    ck_assert_msg(took < 5.0, "exit took %.1f s", took);
+    /* 0.3 s of work, then exit.  A wait for the writer itself stalls the
+     * exit 10 s and loses the final frame (the SHUTDOWN mark below); short
+     * of that stall, how long a loaded machine takes is not judged. */
+    ck_assert_msg(took < 10.0, "exit took %.1f s: it waited for the writer", took);
     rr_run run;
     const rr_log *log = rt_load_one(dir, &run);
     rt_assert_clean(log);
@@ -136,6 +137,12 @@ START_TEST(test_definitions_kill_trials) {
         rt_proc p;
         rt_spawn(&p, argv, &o);
         ck_assert_msg(rt_wait_line(p.out_fd, "ready", 30) == 0, "trial %d: never ready", trial);
+        /* A frame on disk before the kill, so that every trial has some
+         * frame to judge however late a loaded machine lets the writer run;
+         * then a random moment of its cycle. */
+        double deadline = rt_now() + 60;
+        while (rt_frames_on_disk(dir) == 0 && rt_now() < deadline)
+            rt_sleep(0.005);
         rt_sleep((double)(rand() % 150) / 1000.0);
         kill(p.pid, SIGKILL);
         ck_assert_int_eq(rt_wait(&p, 10), 0);

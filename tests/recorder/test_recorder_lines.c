@@ -273,8 +273,10 @@ START_TEST(test_foreign_handler_is_a_caveat) {
     char *out = run_lines("rt_lines", "foreign", dir, "0.6", NULL, NULL);
     unsigned long long calls = out_value(out, "handler_calls");
     free(out);
-    /* 0.6 s of CPU on a 10 ms ITIMER_PROF: its own handler ran */
-    ck_assert_uint_ge(calls, 20);
+    /* 0.6 s of CPU on a 10 ms ITIMER_PROF: its own handler ran.  How often
+     * is the machine's: 60 times on a quiet one, 12 beside three busy loops
+     * on its CPU (a process's CPU timer is checked at ticks it runs in). */
+    ck_assert_uint_ge(calls, 1);
     rr_run run;
     const rr_log *log = rt_load_one(dir, &run);
     rt_assert_clean(log);

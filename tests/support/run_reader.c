@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <scope/log_hist.h>
 #include <scope/vec.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -209,6 +210,11 @@ static void on_agg(loader *L, const scope_rec_phase_agg *a) {
         if (i && a->bins[i].bucket <= a->bins[i - 1].bucket)
             g.bins_increasing = 0;
     }
+    for (uint64_t i = 0, seen = 0; i < a->nbins && 2 * seen < g.bins_total; i++) {
+        seen += a->bins[i].count;
+        if (2 * seen >= g.bins_total && a->bins[i].bucket < SCOPE_HIST_BUCKETS)
+            g.median_ns = scope_hist_upper(a->bins[i].bucket);
+    }
     uint32_t at;
     int known = idmap_get(&L->agg_ids, a->node, &at);
     if (known && !a->nbins && a->count) {
@@ -217,6 +223,7 @@ static void on_agg(loader *L, const scope_rec_phase_agg *a) {
         g.has_hist = old->has_hist;
         g.nbins = old->nbins;
         g.bins_total = old->bins_total;
+        g.median_ns = old->median_ns;
         g.bins_increasing = old->bins_increasing;
         g.hist_frame_seq = old->hist_frame_seq;
     }

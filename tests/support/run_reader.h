@@ -56,6 +56,7 @@ typedef struct rr_agg {
     int has_hist;       /* some PHASE_AGG of the node had bins */
     uint32_t nbins;
     uint64_t bins_total;     /* sum of the bins' counts */
+    uint64_t median_ns;      /* the largest duration of the bucket that holds the middle entry */
     int bins_increasing;     /* buckets strictly increasing, as the format requires */
     uint64_t hist_frame_seq; /* frame that carried the histogram */
 } rr_agg;

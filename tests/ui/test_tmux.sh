@@ -60,7 +60,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 sock=scope-test-$$
 sock_path=""
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1 || true; [ -z "$sock_path" ] || rm -f "$sock_path"; rm -rf "$tmp"' EXIT
+# A pipeline held stopped (the auto refresh case) is ended too.
+held=""
+trap 'tm kill-server >/dev/null 2>&1 || true; [ -z "$sock_path" ] || rm -f "$sock_path"; [ -z "$held" ] || kill -KILL -- -"$held" 2>/dev/null; rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME=$tmp/config # no user config.yaml choosing a theme
 
 # die MESSAGE: a failure after which the rest of the walk means nothing.
@@ -97,20 +99,29 @@ keys() {
     tm send-keys -t "$s" "$@"
 }
 
-# poll NAME WHAT PREDICATE...: polls (every 50 ms, up to 10 s) until
-# PREDICATE holds on the pane's text, which is left in $case_dir/screen.
-# On timeout, the function named by $explain (if any) says more.
-poll_timeout=200
+# Every wait below is for an event (a screen, a file, a run's state), polled
+# every 50 ms up to poll_s seconds of wall time: a bound for a browser that
+# never draws it, generous enough for a loaded machine, where each poll
+# (tmux's capture, a report) takes far longer than on a quiet one.
+poll_s=60
+# before_deadline: true until poll_s seconds after the last `deadline`.
+deadline() { poll_end=$((SECONDS + poll_s)); }
+before_deadline() { ((SECONDS < poll_end)); }
+
+# poll NAME WHAT PREDICATE...: polls until PREDICATE holds on the pane's
+# text, which is left in $case_dir/screen.  On timeout, the function named
+# by $explain (if any) says more.
 explain=""
 poll() {
-    local s=$1 what=$2 i
+    local s=$1 what=$2
     shift 2
-    for ((i = 0; i < poll_timeout; i++)); do
+    deadline
+    while before_deadline; do
         screen "$s" >"$case_dir/screen" 2>/dev/null || true
         if "$@" "$case_dir/screen"; then return 0; fi
         sleep 0.05
     done
-    die "$label: $what after $((poll_timeout / 20)) s${explain:+; $($explain)}; the screen:
+    die "$label: $what after $poll_s s${explain:+; $($explain)}; the screen:
 $(cat "$case_dir/screen")"
 }
 has_text() { grep -qF -- "$1" "$2"; }
@@ -359,12 +370,12 @@ launch() {
     tm new-session -d -s "$s" -x 120 -y 40 "sh $(printf %q "$case_dir/launch.sh")"
 }
 wait_rc() {
-    local i
-    for ((i = 0; i < poll_timeout; i++)); do
+    deadline
+    while before_deadline; do
         [ -e "$case_dir/rc" ] && return 0
         sleep 0.05
     done
-    die "$label: scope-tui did not exit within $((poll_timeout / 20)) s; the screen:
+    die "$label: scope-tui did not exit within $poll_s s; the screen:
 $(screen "walk$ncase" 2>/dev/null || true)"
 }
 
@@ -417,7 +428,8 @@ run=$tmp/growing
 "$pipeline" --quick --run-dir "$run" --out ckpt-growing >growing.out 2>&1 &
 growing=$!
 # Opened as soon as there is something to show, while the run goes on.
-for ((i = 0; i < poll_timeout; i++)); do
+deadline
+while before_deadline; do
     "$scope_tui" report "$run" >/dev/null 2>&1 && break
     sleep 0.05
 done
@@ -446,26 +458,40 @@ run=$main_run
 # refresh every 0.5 s.  The selected row (a role's first phase, collapsed)
 # must stay selected and collapsed, and the role expanded, through the
 # refreshes that show the run growing; once it ends the browser says so and
-# stops refreshing.
+# stops refreshing.  The pipeline runs in a process group of its own, held
+# stopped (SIGSTOP) from the moment its run has a phase to fold until the
+# browser has folded it: a quick run could otherwise end before a loaded
+# machine has the browser drawn.  Stopped, its processes are still running
+# and none is stale (that is judged against the run's newest frame).
 label="auto refresh"
 ncase=$((ncase + 1))
 case_dir=$tmp/case$ncase
 mkdir -p "$case_dir"
 main_run=$run
 run=$tmp/live
-SCOPE_FRAME_INTERVAL=0.2 "$pipeline" --quick --actors 2 --run-dir "$run" --out ckpt-live \
-    >live.out 2>&1 &
+SCOPE_FRAME_INTERVAL=0.2 setsid "$pipeline" --quick --actors 2 --run-dir "$run" \
+    --out ckpt-live >live.out 2>&1 &
 live=$!
-for ((i = 0; i < poll_timeout; i++)); do
-    "$scope_tui" report "$run" 2>/dev/null | grep -q "in progress" && break
+[ "$(ps -o pgid= -p "$live" | tr -d ' ')" = "$live" ] ||
+    die "auto refresh: the pipeline is not in a process group of its own"
+# The headless browser draws what the live one will: the role's first phase
+# with children to fold, the run in progress.
+deadline
+while before_deadline; do
+    "$scope_tui" "$run" --size 120x40 --print 2>/dev/null >"$case_dir/ready" &&
+        grep -q "IN PROGRESS" "$case_dir/ready" && grep -qE '^ +▾ iteration' "$case_dir/ready" &&
+        break
     sleep 0.05
 done
+held=$live
+kill -STOP -- -"$live"
+grep -qE '^ +▾ iteration' "$case_dir/ready" || die "auto refresh: no phase to fold: $(cat "$case_dir/ready")"
 tui_args=(--refresh 0.5)
 launch live TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 tui_args=()
 wait_for live "IN PROGRESS, refresh 500ms"
-# Once the actors' first phase has children to fold: the cursor starts on the
-# role's row, so j selects that phase and Left collapses it.
+# The cursor starts on the role's row, so j selects that phase and Left
+# collapses it.
 wait_re live '^ +▾ iteration'
 keys live j Left
 # The selected row, and the header's runtime, as they are now.
@@ -474,6 +500,8 @@ runtime_of() { head -1 "$1" | sed -n 's/.*  \([0-9][^ ]*\)  [0-9]* process.*/\1/
 poll live "no row selected and collapsed" has_re '^> +▸ '
 before_row=$(selected_row "$case_dir/screen")
 before_rt=$(runtime_of "$case_dir/screen")
+kill -CONT -- -"$live"
+held=""
 refreshed() { [ "$(runtime_of "$1")" != "$before_rt" ]; }
 poll live "the runtime never moved on from $before_rt (no automatic refresh)" refreshed
 [ "$(selected_row "$case_dir/screen")" = "$before_row" ] ||

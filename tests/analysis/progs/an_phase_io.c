@@ -6,14 +6,17 @@
  *
  *   an_phase_io RUN DIR:
  *     main: DIR/source, SOURCE_BYTES, written before any phase
- *     out:  write_out { 100 ms; 60 x (48 KiB to DIR/sink, 10 ms); 100 ms }
- *     in:   read_in   { 100 ms; DIR/source in 32 KiB reads, 10 ms apart; 100 ms }
+ *     out:  write_out { 100 ms, flush; 60 x (48 KiB to DIR/sink, 10 ms); 100 ms, flush }
+ *     in:   read_in   { 100 ms, flush; DIR/source in 32 KiB reads, 10 ms apart;
+ *                       100 ms, flush }
  *   stdout: "write_out N\nread_in N\n", the bytes write() and read() returned.
  *
  * The sampler puts an interval's bytes under the phase open on the thread
- * when the interval began; the quiet 100 ms at each end of a phase, ten
- * intervals at SCOPE_SAMPLE_INTERVAL=0.01, keep the first and last bytes
- * inside intervals that began in it.
+ * when the interval began.  A flush at each end of a phase, after its quiet
+ * 100 ms (ten intervals at SCOPE_SAMPLE_INTERVAL=0.01), takes a sample
+ * before its frame and returns once that is written: the first and last
+ * bytes are inside intervals that began in the phase whenever a loaded
+ * machine lets the sampler's own ticks run.
  */
 #define _GNU_SOURCE
 #include <scope/scope.h>
@@ -42,6 +45,13 @@ static void sleep_ms(long ms) {
         ;
 }
 
+/* The quiet at one end of a phase, closed by a sample for certain. */
+static void quiet_then_sample(void) {
+    sleep_ms(100);
+    if (scope_flush() != 0)
+        failed = 1;
+}
+
 static int open_in(const char *name, int flags) {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -58,14 +68,14 @@ static void *out_thread(void *arg) {
         return NULL;
     }
     SCOPE_PHASE("write_out") {
-        sleep_ms(100);
+        quiet_then_sample();
         for (int i = 0; i < CHUNKS_OUT; i++) {
             ssize_t k = write(fd, buf, sizeof buf);
             if (k > 0)
                 wrote += (uint64_t)k;
             sleep_ms(10);
         }
-        sleep_ms(100);
+        quiet_then_sample();
     }
     close(fd);
     return NULL;
@@ -80,13 +90,13 @@ static void *in_thread(void *arg) {
         return NULL;
     }
     SCOPE_PHASE("read_in") {
-        sleep_ms(100);
+        quiet_then_sample();
         ssize_t k;
         while ((k = read(fd, buf, sizeof buf)) > 0) {
             got += (uint64_t)k;
             sleep_ms(10);
         }
-        sleep_ms(100);
+        quiet_then_sample();
     }
     close(fd);
     return NULL;

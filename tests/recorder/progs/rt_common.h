@@ -45,7 +45,8 @@ static inline uint64_t rt_thread_trains(int i) {
 
 #define RT_OPEN_HOLDER   "rt-holder" /* its pthread name: holds "hold" { "inner" } */
 #define RT_OPEN_CHURNERS 2           /* threads entering "a" { "b" { "c" } } nonstop */
-#define RT_OPEN_MS       1000        /* how long they run */
+#define RT_OPEN_MS       1000        /* how long they run at least */
+#define RT_OPEN_FRAMES   8           /* and until this many frames were written after it */
 
 /* ---- rt_basic names: bytes a name may hold ------------------------------ */
 

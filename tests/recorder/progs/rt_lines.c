@@ -78,18 +78,30 @@ typedef struct phase_times {
     uint64_t light, heavy;
 } phase_times;
 
+/* Units of work of an entry of "light" (about 20 ms of CPU) and of
+ * "heavy" (three times as much): entries longer than the sampling period,
+ * so that the samples fall in each phase as its CPU time does on a loaded
+ * machine too.  With entries a hundredth as long, CPU contention (three
+ * busy loops on the program's one CPU) left "light" 37 of 284 samples for
+ * a quarter of the CPU time (46 to 79 in eight more runs, against 83 on a
+ * quiet machine): a thread's CPU-clock timer is seen to expire only at a
+ * scheduler tick in which the thread runs, and under contention those do
+ * not fall evenly over entries shorter than a tick.  With these, six
+ * runs gave 80 to 88 of 331 to 350 (24-25%). */
+#define LIGHT_UNITS 20000
+
 static void *alternate(void *p) {
     phase_times *t = p;
     uint64_t end = ns_of(CLOCK_THREAD_CPUTIME_ID) + (uint64_t)(seconds * 1e9);
     while (ns_of(CLOCK_THREAD_CPUTIME_ID) < end) {
         SCOPE_PHASE("light") {
             uint64_t c0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
-            work(200);
+            work(LIGHT_UNITS);
             t->light += ns_of(CLOCK_THREAD_CPUTIME_ID) - c0;
         }
         SCOPE_PHASE("heavy") {
             uint64_t c0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
-            work(600);
+            work(3 * LIGHT_UNITS);
             t->heavy += ns_of(CLOCK_THREAD_CPUTIME_ID) - c0;
         }
     }

@@ -4,8 +4,10 @@
  * run; RT_OPEN_CHURNERS threads enter and leave "a" { "b" { "c" } } as
  * fast as they can, so the writer copies their open stacks while they
  * change.  The main thread lets that go on for RT_OPEN_MS (a short
- * SCOPE_FRAME_INTERVAL makes many frames of it), then stops them all. */
+ * SCOPE_FRAME_INTERVAL makes many frames of it) and until its log has grown
+ * RT_OPEN_FRAMES times since, then stops them all. */
 #define _GNU_SOURCE
+#include "../../support/own_log.h"
 #include "rt_common.h"
 
 #include <scope/scope.h>
@@ -54,6 +56,12 @@ int main(int argc, char **argv) {
             return 3;
     struct timespec ts = {RT_OPEN_MS / 1000, (RT_OPEN_MS % 1000) * 1000000L};
     nanosleep(&ts, NULL);
+    /* And RT_OPEN_FRAMES writes of frames at least while they run, however
+     * few a loaded machine let the writer make in that time. */
+    long long size = own_log_size(argv[1]);
+    for (int i = 0; i < RT_OPEN_FRAMES; i++)
+        if ((size = own_log_grown_past(argv[1], size)) < 0)
+            return 4;
     atomic_store(&stop, 1);
     for (int i = 0; i <= RT_OPEN_CHURNERS; i++)
         pthread_join(t[i], NULL);

@@ -6,7 +6,9 @@
  *   open), then RT_S_LOOSE bytes with no phase open; thread rt-s-reader
  *   reads RT_S_READ bytes of a cached file inside "read_phase".  Then
  *   scope_flush() while both still run, and exit.  Nothing else in the
- *   program reads or writes after scope_init.
+ *   program reads or writes after scope_init.  Where an interval must
+ *   start (or end) between two steps, a flush's sample makes sure one
+ *   does, whatever the load (sampled_after).
  * MODE dropped: thread rt-s-nofd sets RLIMIT_NOFILE to 0 for several
  *   intervals, so no thread's counters can be opened, writes
  *   RT_S_PHASE bytes in the middle of that window, then, with descriptors
@@ -41,13 +43,23 @@ static void sleep_s(double s) {
         ;
 }
 
-/* Several intervals: long enough for the writer to sample at least once,
- * even on a loaded machine (what a phase's bytes are attributed to is the
- * phase open when an interval starts). */
+/* Several intervals asleep, for the writer's own samples to land among. */
 #define SETTLE 20
 
 static void intervals(int n) {
     sleep_s(n * interval_s);
+}
+
+/* n intervals asleep, then a sample for certain: a flush takes one before
+ * its frame and returns once that frame is written.  The bytes moved next
+ * are then in an interval that starts after this point (what a phase's
+ * bytes are attributed to is the phase open when an interval starts), on
+ * any machine: the writer's own samples, every interval, are not
+ * guaranteed to come while a loaded machine keeps it off its CPU. */
+static void sampled_after(int n) {
+    intervals(n);
+    if (scope_flush() != 0)
+        rt_die("scope_flush");
 }
 
 /* ---- threads ------------------------------------------------------------------ */
@@ -59,13 +71,13 @@ static void *writer(void *arg) {
     prctl(PR_SET_NAME, "rt-s-writer"); /* pthread_setname_np would write to /proc */
     int fd = rt_open_in(disk_dir, "written", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("write_phase") {
-        intervals(SETTLE);
+        sampled_after(SETTLE);
         rt_write_n(fd, RT_S_PHASE);
         if (fsync(fd) != 0)
             rt_die("fsync");
-        intervals(SETTLE);
+        sampled_after(SETTLE);
     }
-    intervals(SETTLE);
+    sampled_after(SETTLE);
     rt_write_n(fd, RT_S_LOOSE);
     if (fsync(fd) != 0)
         rt_die("fsync");
@@ -79,9 +91,9 @@ static void *reader(void *arg) {
     int fd = *(int *)arg;
     prctl(PR_SET_NAME, "rt-s-reader");
     SCOPE_PHASE("read_phase") {
-        intervals(SETTLE);
+        sampled_after(SETTLE);
         rt_read_n(fd, RT_S_READ);
-        intervals(SETTLE);
+        sampled_after(SETTLE);
     }
     pthread_barrier_wait(&done);
     pthread_barrier_wait(&flushed);
@@ -116,9 +128,11 @@ static void *no_fd(void *arg) {
     prctl(PR_SET_NAME, "rt-s-nofd");
     int fd = rt_open_in(disk_dir, "dropped", O_WRONLY | O_CREAT | O_TRUNC);
     SCOPE_PHASE("attach") {}
-    intervals(3);
+    sampled_after(3);
     /* No new descriptor at all, whatever other threads close meanwhile;
-     * the open ones still work. */
+     * the open ones still work.  Two samples for certain in the window, so
+     * at least two intervals dropped, and one after it before the last
+     * bytes, their interval's start. */
     struct rlimit old, low;
     if (getrlimit(RLIMIT_NOFILE, &old) != 0)
         rt_die("getrlimit");
@@ -126,13 +140,15 @@ static void *no_fd(void *arg) {
     low.rlim_cur = 0;
     if (setrlimit(RLIMIT_NOFILE, &low) != 0)
         rt_die("setrlimit");
-    intervals(4);
+    sampled_after(4);
     rt_write_n(fd, RT_S_PHASE);
-    intervals(4);
+    sampled_after(4);
     setrlimit(RLIMIT_NOFILE, &old);
-    intervals(3);
+    sampled_after(3);
     rt_write_n(fd, RT_S_MARK);
-    intervals(3);
+    /* A thread that exits between two samples loses its last partial
+     * interval: one more sample before it does. */
+    sampled_after(3);
     close(fd);
     return NULL;
 }
@@ -170,7 +186,9 @@ static int forked(const char *run) {
     SCOPE_PHASE("parent_work") {
         rt_write_n(fd, RT_S_LOOSE);
     }
-    intervals(2);
+    /* Its bytes in an interval of their own, before the one in which it
+     * reaps the child (whose I/O figures are left unmeasured). */
+    sampled_after(2);
     pid_t pid = fork();
     if (pid < 0)
         rt_die("fork");

@@ -44,6 +44,25 @@ static void spin_us(long us) {
     } while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
 }
 
+/* us of wall time, and cpu_us of this thread's CPU time at least, however
+ * long a loaded machine makes that take: what the line sampler (on the
+ * CPU clock) samples is CPU time. */
+static long us_between(const struct timespec *a, const struct timespec *b) {
+    return (b->tv_sec - a->tv_sec) * 1000000L + (b->tv_nsec - a->tv_nsec) / 1000;
+}
+
+static void spin_us_and_cpu(long us, long cpu_us) {
+    struct timespec w0, w, c0, c;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+    do {
+        for (int i = 0; i < 200; i++)
+            sink += (uint64_t)i;
+        clock_gettime(CLOCK_MONOTONIC, &w);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+    } while (us_between(&w0, &w) < us || us_between(&c0, &c) < cpu_us);
+}
+
 static void sleep_ms(long ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
@@ -101,9 +120,10 @@ static void work(int rounds, int flush_halfway) {
     pthread_join(e, NULL);
     if (flush_halfway) {
         /* Busy, so the line sampler, which follows only this thread in a
-         * TSan build, has samples to write. */
+         * TSan build, has samples to write: 50 ms of CPU at least, five
+         * periods of its 99 Hz, whatever share of a CPU the thread gets. */
         SCOPE_PHASE("main_busy") {
-            spin_us((long)rounds * RT_SNAP_ROUND_MS * 1000 / 2);
+            spin_us_and_cpu((long)rounds * RT_SNAP_ROUND_MS * 1000 / 2, 50000);
         }
         scope_flush();
     }

@@ -4,10 +4,11 @@
  * The thread "rt-exiting" enters "step" RT_EXIT_STEPS times, RT_EXIT_STEP_MS
  * apart: with a short SCOPE_FRAME_INTERVAL, periodic frames (which carry
  * histograms only every SCOPE_HIST_INTERVAL) write its count as it grows.
- * It then exits, and the main thread waits a few frames more before the
+ * It then exits, and the main thread waits for two frames more before the
  * process ends, so the thread's last values go into a periodic frame and no
  * later frame copies it again. */
 #define _GNU_SOURCE
+#include "../../support/own_log.h"
 #include "rt_common.h"
 
 #include <scope/scope.h>
@@ -39,6 +40,14 @@ int main(int argc, char **argv) {
     if (pthread_create(&t, NULL, exiting, NULL) != 0)
         return 3;
     pthread_join(t, NULL);
-    sleep_ms(6 * RT_EXIT_STEP_MS);
+    /* Two frames written after the join: the second was collected after
+     * the thread had exited (the writer puts out one frame at a time), so
+     * a periodic frame copies its last values, however late a loaded
+     * machine lets the writer run. */
+    long long size = own_log_size(argv[1]);
+    for (int frame = 0; frame < 2; frame++)
+        if ((size = own_log_grown_past(argv[1], size)) < 0)
+            return 4;
+    sleep_ms(RT_EXIT_STEP_MS);
     return 0;
 }

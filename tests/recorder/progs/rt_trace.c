@@ -6,20 +6,23 @@
  *
  * RT_TRACE_WORKERS threads ("rt-worker") enter "work" and count "units" in
  * it without pause while the main thread enters "step" RT_TRACE_STEPS
- * times, each with one "inner" phase; the workers stop after the last
- * step.  Frames every SCOPE_FRAME_INTERVAL take the events while they are
- * being published. */
+ * times, each with one "inner" phase that lasts until a worker has begun
+ * an entry of "work" inside it; the workers stop after the last step.  Frames every
+ * SCOPE_FRAME_INTERVAL take the events while they are being published. */
 #define _GNU_SOURCE
 #include "rt_common.h"
 
 #include <scope/scope.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
 static atomic_int stop;
+/* Entries of "work" so far, by all workers, counted inside each. */
+static atomic_long works;
 
 static void spin_us(long us) {
     struct timespec a, b;
@@ -35,6 +38,7 @@ static void *worker(void *arg) {
     while (!atomic_load(&stop))
         SCOPE_PHASE("work") {
             SCOPE_COUNT("units", 1);
+            atomic_fetch_add(&works, 1);
             spin_us(20);
         }
     return NULL;
@@ -57,8 +61,14 @@ int main(int argc, char **argv) {
                 return 4;
         }
         SCOPE_PHASE("step") {
+            /* Two entries of "work" counted after this one began: the
+             * second began inside it, so every step holds a worker's
+             * entry however seldom a loaded machine runs the workers. */
+            long before = atomic_load(&works);
             SCOPE_PHASE("inner") {
                 spin_us(2000);
+                while (atomic_load(&works) < before + 2)
+                    sched_yield();
             }
         }
         spin_us(500);
