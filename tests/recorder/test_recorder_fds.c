@@ -45,6 +45,11 @@ static void run_fds(rt_proc *p, const char *mode, const char *out, const char *r
     if (h.then) {
         snprintf(then, sizeof then, "RT_FDS_THEN=%s", h.then);
         env[ne++] = then;
+        /* Frames only when the program asks (scope_flush) and at exit, so
+         * the recorder finds its descriptor lost after the program has
+         * removed its log or used up its descriptors, not in between,
+         * where a periodic frame on a loaded machine opened it again. */
+        env[0] = "SCOPE_FRAME_INTERVAL=3600";
     }
     if (h.lines) {
         env[ne++] = "SCOPE_LINES=1";
