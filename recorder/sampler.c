@@ -97,7 +97,9 @@ static uintptr_t context_pc(const ucontext_t *uc) {
 #endif
 }
 
-static int unwinder_pipe_safe(void); /* libunwind's pipe, below */
+enum { PIPE_UNSAFE, PIPE_INTACT, PIPE_TO_MAKE };
+static int unwinder_pipe_state(void); /* libunwind's pipe, below */
+static void unwinder_pipe_release(int state);
 
 /* The interrupted stack, innermost first, into pc[0 .. max).  Returns the
  * number of frames; *cut is set when frames were left out. */
@@ -114,7 +116,8 @@ static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
     in_handler = in_unwinder = 1;
     unw_cursor_t c;
     uint32_t n = 1;
-    if (!unwinder_pipe_safe())
+    int pipe_state = unwinder_pipe_state();
+    if (pipe_state == PIPE_UNSAFE)
         *cut = 1; /* the program holds a file where libunwind's pipe was */
     /* unw_context_t is a ucontext_t on this target: the signal's own. */
     else if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
@@ -131,6 +134,7 @@ static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
         }
     }
     in_handler = in_unwinder = 0;
+    unwinder_pipe_release(pipe_state);
     atomic_fetch_sub(&handlers_active, 1);
     return n;
 #else
@@ -340,24 +344,55 @@ SCOPE_API NO_SANITIZE int pipe2(int fds[2], int flags) {
     return 0;
 }
 
-/* Whether libunwind may use the pipe it has: each end is the pipe made for
- * it, or free.  Two fstat calls once there is one; none before. */
-static int unwinder_pipe_safe(void) {
+/* One handler at a time may have libunwind make the pipe: libunwind
+ * closes both ends before it makes a new pair, and two threads doing so at
+ * once closed each other's read end under a write, which raised SIGPIPE
+ * and ended the program (test_recorder_fork_lines, under ASan and load). */
+static atomic_flag pipe_making = ATOMIC_FLAG_INIT;
+
+/* Whether libunwind may use the pipe it has: PIPE_INTACT when both ends are
+ * the pipe made for it; PIPE_TO_MAKE when both are free (none made yet, or
+ * the program closed them: libunwind makes a new pair), and this handler
+ * holds pipe_making; else PIPE_UNSAFE: an end holds another file, one end
+ * alone is left (a write into a pipe with no reader raises SIGPIPE), or
+ * another handler is making the pipe for longer than a few yields.  Two fstat calls once there is
+ * one; none before. */
+static int unwinder_pipe_state(void) {
+    int free_ends = 0;
     for (int i = 0; i < 2; i++) {
         int fd = atomic_load(&pipe_fd[i]);
         struct stat st;
-        if (fd < 0)
+        if (fd < 0) {
+            free_ends++;
             continue;
+        }
         if (fstat(fd, &st) != 0) {
-            if (errno == EBADF)
-                continue;
-            return 0;
+            if (errno != EBADF)
+                return PIPE_UNSAFE;
+            free_ends++;
+            continue;
         }
         if ((uint64_t)st.st_dev != atomic_load(&pipe_dev[i]) ||
             (uint64_t)st.st_ino != atomic_load(&pipe_ino[i]))
-            return 0;
+            return PIPE_UNSAFE;
     }
-    return 1;
+    if (free_ends == 0)
+        return PIPE_INTACT;
+    if (free_ends == 1)
+        return PIPE_UNSAFE;
+    /* Another handler holds it for the length of one unwind: wait a little
+     * (it may have been preempted), then keep this sample's pc alone. */
+    for (int tries = 0; tries < 64; tries++) {
+        if (!atomic_flag_test_and_set(&pipe_making))
+            return PIPE_TO_MAKE;
+        sched_yield();
+    }
+    return PIPE_UNSAFE;
+}
+
+static void unwinder_pipe_release(int state) {
+    if (state == PIPE_TO_MAKE)
+        atomic_flag_clear(&pipe_making);
 }
 
 /* ---- installing ----------------------------------------------------------- */
