@@ -220,6 +220,27 @@ START_TEST(test_wall_clock_samples_sleep) {
 }
 END_TEST
 
+/* The CPU time of phase "spin" (thread 1) as the frames of dir's one log
+ * give it so far: what its entries whose CPU time was read say, over all
+ * its entries. */
+static double spin_cpu_s(const rr_log *log) {
+    const rr_node *spin = rr_find(log, 1, "spin");
+    if (!spin || !spin->has_agg || !spin->agg.cpu_count)
+        return 0;
+    return (double)spin->agg.cpu_ns * (double)spin->agg.count / (double)spin->agg.cpu_count / 1e9;
+}
+
+static double spin_cpu_on_disk(const char *dir) {
+    char path[4400];
+    if (rr_list(dir, path, sizeof path) < 1)
+        return 0;
+    rr_log log;
+    rr_load_file(path, &log);
+    double s = spin_cpu_s(&log);
+    rr_log_free(&log);
+    return s;
+}
+
 /* SIGKILL: what the frames written before it held stays. */
 START_TEST(test_sigkill_keeps_samples) {
     char dir[4200];
@@ -231,7 +252,11 @@ START_TEST(test_sigkill_keeps_samples) {
     rt_opts o = {.env = env, .stdout_pipe = 1};
     rt_spawn(&p, argv, &o);
     ck_assert_int_eq(rt_wait_line(p.out_fd, "ready", rt_sanitized() ? 120 : 30), 0);
-    rt_sleep(0.6); /* three frames at least */
+    /* Killed once a frame on disk gives the phase 0.2 s of CPU (an event:
+     * about three frames after "ready" on a quiet machine). */
+    double deadline = rt_now() + (rt_sanitized() ? 240 : 120);
+    while (spin_cpu_on_disk(dir) < 0.2 && rt_now() < deadline)
+        rt_sleep(0.05);
     kill(p.pid, SIGKILL);
     ck_assert_int_eq(rt_wait(&p, 30), 0);
     ck_assert(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGKILL);
@@ -244,8 +269,7 @@ START_TEST(test_sigkill_keeps_samples) {
     const rr_node *spin = rr_find(log, 1, "spin");
     ck_assert_ptr_nonnull(spin);
     ck_assert_uint_gt(spin->agg.cpu_count, 0);
-    double cpu_s =
-        (double)spin->agg.cpu_ns * (double)spin->agg.count / (double)spin->agg.cpu_count / 1e9;
+    double cpu_s = spin_cpu_s(log);
     ck_assert_msg(cpu_s >= 0.2, "the phase had %.3f s of CPU by the last frame", cpu_s);
     expect_samples(log, samples_in(log, "spin"), cpu_s);
     rr_free(&run);

@@ -135,11 +135,26 @@ static unsigned check_log(const char *path, size_t *records, uint64_t *char_writ
     return series_frames;
 }
 
+/* Process records (thread 0) in the frames of the one log in dir so far. */
+static size_t process_records_on_disk(const char *dir) {
+    char path[4400];
+    if (rr_list(dir, path, sizeof path) < 1)
+        return 0;
+    rr_log log;
+    rr_load_file(path, &log);
+    size_t n = 0;
+    for (size_t i = 0; i < log.nresources; i++)
+        n += log.resources[i].r.thread == 0;
+    rr_log_free(&log);
+    return n;
+}
+
 static void run_sample(char *run, size_t cap, const char *mode, rt_proc *p) {
     char disk[4200];
     rt_mkdir(run, cap, mode);
     rt_mkdir(disk, sizeof disk, "disk");
-    const char *env[] = {"SCOPE_SAMPLE_INTERVAL=" INTERVAL, NULL};
+    /* Frames every 50 ms, so that a driver can see the intervals on disk. */
+    const char *env[] = {"SCOPE_SAMPLE_INTERVAL=" INTERVAL, "SCOPE_FRAME_INTERVAL=0.05", NULL};
     char *argv[] = {(char *)rt_prog("rt_sample"), run, disk, (char *)mode, NULL};
     rt_opts o = {.env = env, .stdout_pipe = 1};
     rt_spawn(p, argv, &o);
@@ -171,7 +186,12 @@ START_TEST(test_series_of_a_killed_program) {
     rt_proc p;
     run_sample(run, sizeof run, "sigterm", &p);
     ck_assert_int_eq(rt_wait_line(p.out_fd, "ready", 60), 0);
-    rt_sleep(0.2); /* a few intervals asleep, some of them zeros */
+    /* Intervals asleep, some of them zeros: five process records on disk
+     * at least (about 0.1 s on a quiet machine), however long a loaded
+     * machine takes to let the sampler make them. */
+    double deadline = rt_now() + 60;
+    while (process_records_on_disk(run) < 5 && rt_now() < deadline)
+        rt_sleep(0.02);
     kill(p.pid, SIGTERM);
     ck_assert_int_eq(rt_wait(&p, 60), 0);
     ck_assert_msg(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGTERM, "rt_sample %s",
