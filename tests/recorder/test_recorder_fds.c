@@ -358,6 +358,11 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, test_dup2_over_lines);
     tcase_add_test(tc, test_close_range_preload);
     tcase_add_test(tc, test_dup2_over_preload);
+#else
+    (void)test_close_range_lines;
+    (void)test_dup2_over_lines;
+    (void)test_close_range_preload;
+    (void)test_dup2_over_preload;
 #endif
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
