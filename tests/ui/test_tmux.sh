@@ -472,8 +472,13 @@ run=$tmp/live
 SCOPE_FRAME_INTERVAL=0.2 setsid "$pipeline" --quick --actors 2 --run-dir "$run" \
     --out ckpt-live >live.out 2>&1 &
 live=$!
-[ "$(ps -o pgid= -p "$live" | tr -d ' ')" = "$live" ] ||
-    die "auto refresh: the pipeline is not in a process group of its own"
+# setsid makes the group as it starts, a moment after the fork that gave
+# $live: wait for it.
+deadline
+until [ "$(ps -o pgid= -p "$live" | tr -d ' ')" = "$live" ]; do
+    before_deadline || die "auto refresh: the pipeline is not in a process group of its own"
+    sleep 0.01
+done
 # The headless browser draws what the live one will: the role's first phase
 # with children to fold, the run in progress.
 deadline
