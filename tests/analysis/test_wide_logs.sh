@@ -24,7 +24,8 @@
 # Each reader runs under `ulimit -v`, so that a reader without the caps fails
 # here rather than taking the machine's memory.  A sanitizer build (SANITIZED
 # ON) reads the same logs but the two large ones, whose peaks it cannot be
-# held to: AddressSanitizer's shadow and quarantine are most of its memory.
+# held to: AddressSanitizer's shadow and quarantine are most of its memory,
+# and ThreadSanitizer cannot map its shadow under a `ulimit -v` at all.
 #
 # Usage: test_wide_logs.sh SCOPE_TUI SCOPE_GEN_WIDE [SANITIZED]
 set -euo pipefail
