@@ -45,59 +45,66 @@ files_under() {
     return 0
 }
 
-# Print "LINE NAME" for each #include of FILE.
-includes_of() {
-    grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]+[>"]' "$1" |
-        sed -E 's/^([0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^>"]+)[>"].*/\1 \2/'
-}
-
-# Does a path in the newline-separated LIST end in /NAME?
-in_list() {
-    local name=$1 list=$2
-    # Leading ./ and ../ say nothing about which folder a header comes from.
-    while [[ "$name" == ./* || "$name" == ../* ]]; do
-        name=${name#./}
-        name=${name#../}
-    done
-    awk -v suffix="/$name" '
-        length($0) >= length(suffix) && substr($0, length($0) - length(suffix) + 1) == suffix { found = 1; exit }
-        END { exit !found }' <<<"$list"
-}
-
 violations=0
-report() {
-    echo "$1: $2"
-    violations=$((violations + 1))
-}
 
 # check DIR FORBIDDEN_HEADER_RE WHY FORBIDDEN_DIR...
 # (SKIP=FOLDER in the environment leaves the files under DIR/FOLDER out.)
+#
+# One awk reads the folders' file lists and then every #include line of DIR's
+# sources (grep -Hn), so a tree costs a few processes, not a few per include.
+# A name N is "in" a list when a path there ends in /N: awk keeps every
+# suffix of every path that starts at a "/", so that is one lookup.
 check() {
     local dir=$1 bad_re=$2 why=$3 skip=${SKIP:+$1/$SKIP}
     shift 3
     [[ -d "$dir" ]] || return 0
-    local own file line name other
-    own=$(files_under "$dir")
-    local -A foreign=()
-    for other in "$@"; do
-        foreign[$other]=$(files_under "$other")
-    done
-    while IFS= read -r file; do
-        while read -r line name; do
-            # A header the folder has itself is its own, whatever its name.
-            if in_list "$name" "$own"; then
-                continue
-            fi
-            if [[ "$name" =~ $bad_re ]]; then
-                report "$file:$line" "$dir/ must not include $name ($why)"
-            fi
+    local other found
+    found=$(
+        {
+            files_under "$dir" | sed 's/^/own /'
             for other in "$@"; do
-                if in_list "$name" "${foreign[$other]}"; then
-                    report "$file:$line" "$dir/ must not include $name, a header of $other/"
-                fi
+                files_under "$other" | sed "s|^|$other |"
             done
-        done < <(includes_of "$file")
-    done < <(sources_in "$dir" "$skip")
+            echo "--"
+            sources_in "$dir" "$skip" | tr '\n' '\0' |
+                xargs -0 -r grep -Hn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]+[>"]' /dev/null || true
+        } | DIR=$dir BAD_RE=$bad_re WHY=$why FOREIGN="$*" awk '
+            BEGIN { nforeign = split(ENVIRON["FOREIGN"], foreign, " ") }
+            !includes && $0 == "--" { includes = 1; next }
+            !includes {
+                list = $1
+                path = substr($0, length(list) + 2)
+                for (i = 1; i <= length(path); i++)
+                    if (substr(path, i, 1) == "/")
+                        has[list, substr(path, i)] = 1
+                next
+            }
+            {
+                # FILE:LINE:#include <NAME> or "NAME"
+                file = $0; sub(/:.*/, "", file)
+                rest = substr($0, length(file) + 2)
+                line = rest; sub(/:.*/, "", line)
+                text = substr(rest, length(line) + 2)
+                sub(/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]/, "", text)
+                name = text; sub(/[>"].*/, "", name)
+                # What "read -r line name" made of it: no blanks around.
+                sub(/^[[:space:]]+/, "", name); sub(/[[:space:]]+$/, "", name)
+                # Leading ./ and ../ say nothing about which folder a header comes from.
+                bare = name
+                while (bare ~ /^\.\.?\//) sub(/^\.\.?\//, "", bare)
+                if (("own", "/" bare) in has)
+                    next
+                if (name ~ ENVIRON["BAD_RE"])
+                    printf "%s:%s: %s/ must not include %s (%s)\n", file, line, ENVIRON["DIR"], name, ENVIRON["WHY"]
+                for (k = 1; k <= nforeign; k++)
+                    if ((foreign[k], "/" bare) in has)
+                        printf "%s:%s: %s/ must not include %s, a header of %s/\n", file, line, ENVIRON["DIR"], name, foreign[k]
+            }'
+    )
+    if [[ -n "$found" ]]; then
+        echo "$found"
+        violations=$((violations + $(wc -l <<<"$found")))
+    fi
 }
 
 SKIP=h5 check formats "$heavy_re" "libc and zstd only" src ui recorder
