@@ -32,7 +32,7 @@ grep -Eq 'dump|record by record' <<<"$last" && fail "recorder.md section 1 ends 
 while IFS= read -r hit; do
     fail "a page says the browser is to come: $hit"
 done < <(cd "$root" && grep -n -i -E 'browser[^.]*(comes|will come|to come|is planned|later)|(later|future)[^.]*(browser|views)' \
-    README.md docs/*.md examples/pipeline/README.md src/*.h ui/*.h || true)
+    README.md docs/*.md examples/pipeline/README.md src/*/*.h ui/*.h || true)
 
 # ---- the example's README and the main command -----------------------------------------------
 readme="$root/examples/pipeline/README.md"
