@@ -1,9 +1,8 @@
 /* The browser's layout and dispatcher; see app.h. */
-#define _GNU_SOURCE /* strcasestr */
 #include "app.h"
 
 #include "fmt.h"
-#include "hot_lines.h"
+#include "view_lines.h"
 #include "run_follow.h"
 #include "screen_text.h"
 #include "style.h"
@@ -15,110 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void app_message(app *a, int is_error, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->message, sizeof a->message, fmt, ap);
-    va_end(ap);
-    a->message_is_error = is_error;
-}
-
-const char *app_worker_label(const app *a, size_t worker, char *buf, size_t cap) {
-    return run_worker_label(a->model, worker, buf, cap);
-}
-
-/* ---- keeping the place across rebuilds ------------------------------------- */
-
-/* The keys of the rows that have children, with their state, and the key of
- * the selected row: what a rebuild (new sort, filter or a reload) should
- * keep. */
-typedef struct place_entry {
-    char *key;
-    int expanded;
-} place_entry;
-
-typedef struct place {
-    place_entry *v; /* sorted by key, for bsearch: a tree may have thousands of rows */
-    size_t n;
-    char *selected;
-    size_t selected_pos; /* the cursor's screen position, kept too */
-} place;
-
-static void place_free(place *p) {
-    for (size_t i = 0; i < p->n; i++)
-        free(p->v[i].key);
-    free(p->v);
-    free(p->selected);
-    *p = (place){0};
-}
-
-static int by_key(const void *a, const void *b) {
-    return strcmp(((const place_entry *)a)->key, ((const place_entry *)b)->key);
-}
-
-static void place_take(view *v, place *p) {
-    *p = (place){0};
-    list *l = &v->list;
-    if (!v->ops->row_key || !l->nrows)
-        return;
-    p->v = malloc(l->nrows * sizeof *p->v);
-    if (!p->v)
-        return;
-    char key[1024];
-    for (size_t i = 0; i < l->nrows; i++) {
-        if (!list_has_children(l, i) || !v->ops->row_key(v, &l->rows[i], key, sizeof key))
-            continue;
-        if (!(p->v[p->n].key = strdup(key)))
-            break;
-        p->v[p->n++].expanded = l->rows[i].expanded;
-    }
-    qsort(p->v, p->n, sizeof *p->v, by_key);
-    size_t sel = list_selected(l);
-    if (sel != LIST_NONE && v->ops->row_key(v, &l->rows[sel], key, sizeof key))
-        p->selected = strdup(key);
-    p->selected_pos = l->cursor >= l->top ? l->cursor - l->top : 0;
-}
-
-static void place_restore(view *v, const place *p) {
-    list *l = &v->list;
-    if (!v->ops->row_key)
-        return;
-    char key[1024];
-    size_t select = LIST_NONE;
-    for (size_t i = 0; i < l->nrows; i++) {
-        if (!v->ops->row_key(v, &l->rows[i], key, sizeof key))
-            continue;
-        place_entry want = {.key = key};
-        const place_entry *had = list_has_children(l, i) && p->n
-                                     ? bsearch(&want, p->v, p->n, sizeof *p->v, by_key)
-                                     : NULL;
-        if (had)
-            l->rows[i].expanded = had->expanded;
-        if (select == LIST_NONE && p->selected && !strcmp(p->selected, key))
-            select = i;
-    }
-    list_refresh(l);
-    if (select != LIST_NONE) {
-        list_reveal(l, select);
-        l->top = l->cursor >= p->selected_pos ? l->cursor - p->selected_pos : 0;
-    }
-}
-
-static long filter_apply(view *v);
-
-int app_rebuild(view *v) {
-    place p;
-    place_take(v, &p);
-    v->stale = 0;
-    int rc = v->ops->build(v);
-    if (rc == 0)
-        place_restore(v, &p);
-    if (rc == 0 && filter_apply(v) < 0)
-        rc = -1;
-    place_free(&p);
-    return rc;
-}
 
 int app_init(app *a) {
     assert(a->current < view_count);
@@ -155,39 +50,7 @@ int app_view_filtered(const app *a, size_t view) {
     return view == a->focus_view || ops == &lines_view_ops || ops == &source_view_ops;
 }
 
-void app_set_focus(app *a, size_t worker) {
-    a->focus_worker = worker;
-    a->current = a->focus_view;
-    /* The filter narrows the I/O and GPU views too: every view it
-     * narrows is built again for it, the one shown now and each other
-     * when it is next shown (app_fresh).  Building them all at once cost a
-     * 1,024-process run 20 ms a key (bench/bench_scale.sh). */
-    for (size_t i = 0; i < view_count; i++)
-        a->views[i].stale = a->views[i].ops->narrowed;
-    app_fresh(a);
-}
-
-void app_fresh(app *a) {
-    view *v = &a->views[a->current];
-    if (v->stale && app_rebuild(v) < 0)
-        app_message(a, 1, "out of memory");
-}
-
 /* ---- search ------------------------------------------------------------------- */
-
-/* Smart case: case-sensitive only when the query has a capital letter. */
-static int text_matches(const char *query, const char *text) {
-    if (!query[0])
-        return 0;
-    int exact = 0;
-    for (const char *q = query; *q; q++)
-        exact |= isupper((unsigned char)*q);
-    return (exact ? strstr(text, query) : strcasestr(text, query)) != NULL;
-}
-
-int app_query_matches(const app *a, const char *text) {
-    return a->query_len && text_matches(a->query, text);
-}
 
 typedef struct search_ctx {
     app *a;
@@ -207,30 +70,9 @@ static int row_matches(const list_row *r, void *ctx) {
 
 /* ---- the name filter ------------------------------------------------------------ */
 
-static int row_passes_filter(const list_row *r, void *ctx) {
-    view *v = ctx;
-    char text[1024];
-    return v->ops->row_text(v, r, text, sizeof text) && text_matches(v->filter, text);
-}
-
-/* Applies the view's name filter to its rows, or shows them all when it
- * has none.  Returns how many rows match, 0 with no filter, -1 when out of
- * memory. */
-static long filter_apply(view *v) {
-    v->filter_matches = 0;
-    if (!v->filter[0] || !v->ops->row_text) {
-        if (v->list.keep)
-            list_unfilter(&v->list);
-        return 0;
-    }
-    long n = list_filter(&v->list, row_passes_filter, v);
-    v->filter_matches = n > 0 ? n : 0;
-    return n;
-}
-
 static void filter_clear(app *a, view *v) {
     v->filter[0] = '\0';
-    filter_apply(v);
+    app_filter_apply(v);
     app_message(a, 0, "filter cleared: every row of %s", v->def->title);
 }
 
@@ -265,7 +107,7 @@ static void filter_append(app *a, unsigned key) {
         memcpy(v->filter + len, utf8, (size_t)n);
         v->filter[len + (size_t)n] = '\0';
     }
-    if (filter_apply(v) < 0)
+    if (app_filter_apply(v) < 0)
         app_message(a, 1, "out of memory");
 }
 
@@ -285,7 +127,7 @@ static void filter_key(app *a, int key) {
             filter_clear(a, v);
             return;
         }
-        long n = filter_apply(v);
+        long n = app_filter_apply(v);
         if (n < 0)
             app_message(a, 1, "out of memory");
         else if (n == 0)
@@ -308,7 +150,7 @@ static void filter_key(app *a, int key) {
     } else {
         return; /* arrows and the like do nothing while typing */
     }
-    if (filter_apply(v) < 0)
+    if (app_filter_apply(v) < 0)
         app_message(a, 1, "out of memory");
 }
 
@@ -470,15 +312,15 @@ static void reload(app *a, int quietly) {
         refresh();
     }
     /* Views keep their place by keys, taken before the old model goes. */
-    place places[VIEW_MAX];
+    view_place places[VIEW_MAX];
     for (size_t i = 0; i < view_count; i++)
-        place_take(&a->views[i], &places[i]);
+        view_place_take(&a->views[i], &places[i]);
     char focus[4096] = "";
     if (a->focus_worker != SIZE_MAX)
         snprintf(focus, sizeof focus, "%s", a->model->workers[a->focus_worker].path.s);
     if (read_again(a, &m, msg, sizeof msg) < 0) {
         for (size_t i = 0; i < view_count; i++)
-            place_free(&places[i]);
+            view_place_free(&places[i]);
         if (!a->model) {
             app_message(a, 1, "reload failed, nothing left to show: %s", msg);
             a->quit = 1;
@@ -502,10 +344,10 @@ static void reload(app *a, int quietly) {
         if (v->ops->build(v) < 0)
             failed = 1;
         else
-            place_restore(v, &places[i]);
-        if (!failed && filter_apply(v) < 0)
+            view_place_restore(v, &places[i]);
+        if (!failed && app_filter_apply(v) < 0)
             failed = 1;
-        place_free(&places[i]);
+        view_place_free(&places[i]);
     }
     char when[32];
     fmt_duration(when, sizeof when, (double)m->runtime_ns);
@@ -667,7 +509,7 @@ void app_key(app *a, int key) {
         }
         a->filtering = 1;
         v->filter[0] = '\0';
-        filter_apply(v);
+        app_filter_apply(v);
         break;
     case ACT_SEARCH_NEXT:
     case ACT_SEARCH_PREV:
@@ -715,7 +557,7 @@ void app_key(app *a, int key) {
         app_message(a, 1, "o opens a phase's source: select a phase in the Phases view");
         break;
     case ACT_HOTTEST:
-        hot_lines_show_hottest(a, NULL, NULL);
+        lines_view_show_hottest(a, NULL, NULL);
         break;
     case ACT_PHASE_LINES:
         app_message(a, 1, "L shows a phase's hot lines: select a phase in the Phases view");

@@ -2,7 +2,7 @@
 #ifndef SCOPE_UI_EDITOR_H
 #define SCOPE_UI_EDITOR_H
 
-#include "app.h"
+#include "browser.h"
 
 /* Finds the phase's recorded source file (an absolute path as recorded; a
  * relative one under the working directory of one of the role's processes,

@@ -91,39 +91,3 @@ const char *hot_file_shown(app *a, run_str file, char *buf, size_t cap) {
         return snprintf(buf, cap, "%s", "??"), buf;
     return style_escape(file, buf, cap);
 }
-
-void hot_lines_show_hottest(app *a, const run_role *role, const run_phase *phase) {
-    char msg[512];
-    hot_scope sc = {.attr = RUN_LINES_PROJECT};
-    size_t lines = view_of_ops(&lines_view_ops), source = view_of_ops(&source_view_ops);
-    /* The attribution the Lines view shows, so H agrees with its top row. */
-    sc.attr = lines_view_attr(&a->views[lines]);
-    hot_scope_set(a, &sc, role, phase);
-    const run_lines_info *info = hot_lines_info(a, msg, sizeof msg);
-    if (info && !info->has_lines) {
-        app_message(a, 1, "H: this run has no line samples (SCOPE_LINES=1 records them)");
-        return;
-    }
-    run_lines_result r;
-    if (hot_lines_select(a, &sc, NULL, RUN_LINES_BY_TIME, &r, msg, sizeof msg) < 0) {
-        app_message(a, 1, "H: %s", msg);
-        return;
-    }
-    if (!r.nrows) {
-        char path[600];
-        if (phase)
-            app_message(a, 1, "H: no line samples while %s ran",
-                        run_phase_path(phase, path, sizeof path));
-        else
-            app_message(a, 1, "H: no line samples here");
-        run_lines_free(&r);
-        return;
-    }
-    source_view_open(&a->views[source], &sc, &r.rows[0], a->current);
-    run_lines_free(&r);
-}
-
-void hot_lines_show_phase(app *a, const run_role *role, const run_phase *phase) {
-    size_t lines = view_of_ops(&lines_view_ops);
-    lines_view_narrow(&a->views[lines], role, phase);
-}

@@ -2,13 +2,14 @@
  * What the Lines and Source views share: which samples they show (a
  * hot_scope: a role or all, a phase or all, an attribution, with the
  * process filter), the run's line data loaded once, the file names as
- * shown, and the moves between views that H, L and Enter make.  The
- * figures are the model's (run_lines.h); nothing here computes one.
+ * shown.  The moves between views that H, L and Enter make are the
+ * views' own (view_source.h, view_lines.h).  The figures are the model's
+ * (run_lines.h); nothing here computes one.
  */
 #ifndef SCOPE_UI_HOT_LINES_H
 #define SCOPE_UI_HOT_LINES_H
 
-#include "app.h"
+#include "browser.h"
 #include "run_lines.h"
 
 /* Which samples: kept by names as well as pointers, so a reload (a new
@@ -48,24 +49,5 @@ const char *hot_file_shown(app *a, run_str file, char *buf, size_t cap);
 #define HOT_LINES_NONE                                                                             \
     "no line samples in this run: record them with SCOPE_LINES=1 in the environment, "             \
     "or scope-tui record -- CMD"
-
-/* H: the hottest line of the phase (or role, or the run when both are NULL)
- * under the process filter, opened in the Source view; a one-line message
- * when there is none. */
-void hot_lines_show_hottest(app *a, const run_role *role, const run_phase *phase);
-
-/* L: the Lines view narrowed to the phase (or role). */
-void hot_lines_show_phase(app *a, const run_role *role, const run_phase *phase);
-
-/* The Lines view's own part of these moves (view_lines.c): its scope
- * becomes sc's role and phase. */
-void lines_view_narrow(view *v, const run_role *role, const run_phase *phase);
-/* The attribution the Lines view shows (a toggles it). */
-enum run_lines_attr lines_view_attr(view *v);
-
-/* Enter on a line, and H: the Source view shows the line's function with
- * the cursor on the line, for the scope; Backspace goes back to the view
- * `from`.  Says in the status line when it cannot (view_source.c). */
-void source_view_open(view *v, const hot_scope *sc, const run_line *line, size_t from);
 
 #endif

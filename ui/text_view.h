@@ -7,7 +7,7 @@
 #ifndef SCOPE_UI_TEXT_VIEW_H
 #define SCOPE_UI_TEXT_VIEW_H
 
-#include "app.h"
+#include "browser.h"
 
 typedef struct text_line {
     char *text;

@@ -16,11 +16,14 @@
  * pay for it.
  */
 #define _GNU_SOURCE /* memrchr */
+#include "view_lines.h"
+
 #include "editor.h"
 #include "fmt.h"
 #include "hot_lines.h"
 #include "layout.h"
 #include "style.h"
+#include "view_source.h"
 
 #include <assert.h>
 #include <math.h>
@@ -508,7 +511,7 @@ static void lines_draw(view *v, WINDOW *w, int top, int height, int width) {
 
 /* ---- keys -------------------------------------------------------------------------- */
 
-void lines_view_narrow(view *v, const run_role *role, const run_phase *phase) {
+static void lines_view_narrow(view *v, const run_role *role, const run_phase *phase) {
     lines_state *st = v->priv;
     app *a = v->app;
     hot_scope_set(a, &st->scope, role, phase);
@@ -519,8 +522,19 @@ void lines_view_narrow(view *v, const run_role *role, const run_phase *phase) {
     list_home(&v->list);
 }
 
-enum run_lines_attr lines_view_attr(view *v) {
+/* The attribution the Lines view shows (a toggles it). */
+static enum run_lines_attr lines_view_attr(view *v) {
     return ((lines_state *)v->priv)->scope.attr;
+}
+
+void lines_view_show_hottest(app *a, const run_role *role, const run_phase *phase) {
+    size_t lines = view_of_ops(&lines_view_ops);
+    source_view_show_hottest(a, lines_view_attr(&a->views[lines]), role, phase);
+}
+
+void lines_view_show_phase(app *a, const run_role *role, const run_phase *phase) {
+    size_t lines = view_of_ops(&lines_view_ops);
+    lines_view_narrow(&a->views[lines], role, phase);
 }
 
 static int lines_action(view *v, enum action act) {
@@ -572,7 +586,7 @@ static int lines_action(view *v, enum action act) {
             editor_open_line(a, r->item, st->roles[r->index]);
         return 1;
     case ACT_HOTTEST:
-        hot_lines_show_hottest(a, st->scope.role, st->scope.phase);
+        lines_view_show_hottest(a, st->scope.role, st->scope.phase);
         return 1;
     default:
         return 0;

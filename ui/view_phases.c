@@ -7,15 +7,15 @@
  * the text report prints them.
  */
 #define _GNU_SOURCE /* qsort_r */
-#include "app.h"
+#include "browser.h"
 #include "counter_cells.h"
 #include "editor.h"
 #include "fmt.h"
-#include "hot_lines.h"
 #include "layout.h"
 #include "phase_columns.h"
 #include "run_partial.h"
 #include "style.h"
+#include "view_lines.h"
 
 #include <assert.h>
 #include <math.h>
@@ -724,9 +724,9 @@ static int phases_action(view *v, enum action act) {
         const run_phase *phase;
         const run_role *role = selected_scope(v, &phase);
         if (act == ACT_HOTTEST)
-            hot_lines_show_hottest(a, role, phase);
+            lines_view_show_hottest(a, role, phase);
         else
-            hot_lines_show_phase(a, role, phase);
+            lines_view_show_phase(a, role, phase);
         return 1;
     }
     if (act != ACT_OPEN_SOURCE)

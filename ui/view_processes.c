@@ -4,7 +4,7 @@
  * caveats.  Enter narrows the phase tree to the selected process.
  */
 #define _GNU_SOURCE /* qsort_r */
-#include "app.h"
+#include "browser.h"
 #include "fmt.h"
 #include "style.h"
 

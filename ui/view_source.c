@@ -14,6 +14,8 @@
  * and H open it (views.c, key 0).
  */
 #define _GNU_SOURCE /* qsort_r */
+#include "view_source.h"
+
 #include "editor.h"
 #include "fmt.h"
 #include "hot_lines.h"
@@ -384,6 +386,36 @@ void source_view_open(view *v, const hot_scope *sc, const run_line *line, size_t
         return;
     }
     show_line(v, line->line);
+}
+
+void source_view_show_hottest(app *a, enum run_lines_attr attr, const run_role *role,
+                              const run_phase *phase) {
+    char msg[512];
+    hot_scope sc = {.attr = attr};
+    size_t source = view_of_ops(&source_view_ops);
+    hot_scope_set(a, &sc, role, phase);
+    const run_lines_info *info = hot_lines_info(a, msg, sizeof msg);
+    if (info && !info->has_lines) {
+        app_message(a, 1, "H: this run has no line samples (SCOPE_LINES=1 records them)");
+        return;
+    }
+    run_lines_result r;
+    if (hot_lines_select(a, &sc, NULL, RUN_LINES_BY_TIME, &r, msg, sizeof msg) < 0) {
+        app_message(a, 1, "H: %s", msg);
+        return;
+    }
+    if (!r.nrows) {
+        char path[600];
+        if (phase)
+            app_message(a, 1, "H: no line samples while %s ran",
+                        run_phase_path(phase, path, sizeof path));
+        else
+            app_message(a, 1, "H: no line samples here");
+        run_lines_free(&r);
+        return;
+    }
+    source_view_open(&a->views[source], &sc, &r.rows[0], a->current);
+    run_lines_free(&r);
 }
 
 /* n (dir 1) and N (-1): the next line down or up the ranking by heat. */

@@ -1,8 +1,6 @@
 /* The table of views; see views.h. */
 #include "views.h"
 
-#include "app.h"
-
 #include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +20,7 @@
     X(overview, '6', "Overview", "the run, its attempts and caveats")                              \
     X(help, '7', "Help", "this list")
 
-#define DECLARE_OPS(NAME, KEY, TITLE, ABOUT) extern const view_ops NAME##_view_ops;
+#define DECLARE_OPS(NAME, KEY, TITLE, ABOUT) extern const struct view_ops NAME##_view_ops;
 VIEWS(DECLARE_OPS)
 
 #define ROW(NAME, KEY, TITLE, ABOUT) {#NAME, KEY, TITLE, ABOUT, &NAME##_view_ops},
@@ -37,7 +35,7 @@ size_t view_named(const char *name) {
     return SIZE_MAX;
 }
 
-size_t view_of_ops(const view_ops *ops) {
+size_t view_of_ops(const struct view_ops *ops) {
     for (size_t i = 0; i < view_count; i++)
         if (view_table[i].ops == ops)
             return i;
