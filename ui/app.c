@@ -46,8 +46,7 @@ void app_release(app *a) {
 }
 
 int app_view_filtered(const app *a, size_t view) {
-    const view_ops *ops = view_table[view].ops;
-    return view == a->focus_view || ops == &lines_view_ops || ops == &source_view_ops;
+    return a->views[view].ops->narrowed;
 }
 
 /* ---- search ------------------------------------------------------------------- */

@@ -48,8 +48,8 @@ void app_char(app *a, unsigned codepoint);
 /* Draws the whole screen into stdscr (the caller refreshes). */
 void app_draw(app *a);
 
-/* Whether the process filter narrows that view (the phase tree, the hot
- * lines and the source), so its line shows above it. */
+/* Whether the process filter narrows that view (its view_ops say
+ * narrowed), so its line shows above it. */
 int app_view_filtered(const app *a, size_t view);
 
 #endif

@@ -59,7 +59,8 @@ typedef struct view_ops {
      * order round; else I says the order is fixed. */
     int reversible;
     /* Whether the process filter (app.focus_worker) changes what it
-     * shows: then it is built again when the filter changes. */
+     * shows: then it is built again when the filter changes, and the
+     * filter line shows above it while the filter is on. */
     int narrowed;
 } view_ops;
 

@@ -110,6 +110,22 @@ done <"$here/screens/cases.txt"
 [ "$checked" -ge 30 ] || fail "only $checked cases ran"
 echo "ok: $checked screens as expected"
 
+# ---- the process filter's line on every view it narrows ---------------------------------
+# A view whose ops say narrowed is built for the process filter, so it says
+# so: the filter line (the third row) shows over the I/O and GPU views too,
+# as over the phase tree, the hot lines and the source.
+filter_line() { # NAME KEYS WANT
+    "$tui" res --size 120x40 --keys "$2" --print >"$1.txt"
+    [ "$(sed -n 3p "$1.txt")" = "$3" ] ||
+        fail "$1: the third row is not the process filter's line '$3':
+$(head -5 "$1.txt")"
+}
+# The line as the phase tree shows it (filter-process.txt): the worker's
+# label, and "Esc clears" right-aligned in the last 14 columns.
+filter_line io-filter-line '5jjj<Enter>3' "$(sed -n 3p "$here/screens/filter-process.txt")"
+filter_line gpu-filter-line '5G<Enter>4' "$(printf '%-109s%s' ' only learner rank 5 (pid 43568 on node01)' 'Esc clears')"
+echo "ok: the process filter's line shows over the I/O and GPU views"
+
 # ---- P saves what is on the screen -------------------------------------------------------
 mkdir saves && cd saves
 "$tui" ../run --size 120x40 --keys 'jj<Enter>P' --print >shown.txt
