@@ -69,17 +69,6 @@ static void say(const char *what, const char *path, const char *why) {
     fprintf(stderr, ": %s\n", why);
 }
 
-FILE *export_stream(int fd, char *msg, size_t msglen) {
-    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-    FILE *f = copy >= 0 ? fdopen(copy, "w") : NULL;
-    if (!f) {
-        snprintf(msg, msglen, "cannot write: %s", strerror(errno));
-        if (copy >= 0)
-            close(copy);
-    }
-    return f;
-}
-
 /* ---- the temporary file, removed when a signal stops the export ------------- */
 
 static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};

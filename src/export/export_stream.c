@@ -1,0 +1,20 @@
+/* The stream every format writes through; see export_formats.h.  Here, not
+ * in cmd/cmd_export.c, because the formats below the command call it. */
+#include "export_formats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+FILE *export_stream(int fd, char *msg, size_t msglen) {
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    FILE *f = copy >= 0 ? fdopen(copy, "w") : NULL;
+    if (!f) {
+        snprintf(msg, msglen, "cannot write: %s", strerror(errno));
+        if (copy >= 0)
+            close(copy);
+    }
+    return f;
+}
