@@ -1,6 +1,6 @@
 /*
  * What a refresh of a live run costs the browser: the follower
- * (src/run_follow.h) next to reading the run whole again (run_load).
+ * (src/load/run_follow.h) next to reading the run whole again (run_load).
  *
  *   bench_follow SRC WORK [--held K] [--rounds R] [--every N]
  *

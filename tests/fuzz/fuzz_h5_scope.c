@@ -1,6 +1,6 @@
 /*
  * libFuzzer target for the loader of scope's own HDF5 layout
- * (src/run_h5_loader.c): the input is a whole file, written where the
+ * (src/load/run_h5_loader.c): the input is a whole file, written where the
  * loader reads it and loaded through the real HDF5 library by run_load, as
  * `scope-tui report FILE.h5` loads it.
  *

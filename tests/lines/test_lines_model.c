@@ -1,5 +1,5 @@
 /*
- * The hot-lines model (src/run_lines.h) and its symbolizer against logs
+ * The hot-lines model (src/model/run_lines.h) and its symbolizer against logs
  * whose truth is known by construction: progs/lines_selfrec writes, with
  * the real log writer, its own modules and stacks of real addresses of its
  * own code on lines it prints (see that file for the stacks and counts).

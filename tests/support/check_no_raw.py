@@ -6,7 +6,7 @@ Usage: check_no_raw.py [--json] FILE...
 Each FILE must be UTF-8 without a control character (C0, DEL, C1) but the
 newline, and without a format character that can disguise text: the
 bidirectional overrides, embeddings, isolates and marks, the zero-width
-characters and the line and paragraph separators (src/text_escape.h lists
+characters and the line and paragraph separators (src/base/text_escape.h lists
 the same).  --json also allows the tab a JSON document is indented with.
 Exits 1, naming the first offenders, when one is found.
 """

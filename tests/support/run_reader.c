@@ -24,7 +24,7 @@ static void *grow(void *arr, size_t n, size_t *cap, size_t size) {
     return p;
 }
 
-/* id -> index: the analysis's own map (src/idmap.h).  Test code: out of
+/* id -> index: the analysis's own map (src/base/idmap.h).  Test code: out of
  * memory ends the test. */
 static void idmap_set(idmap *m, uint32_t key, size_t val) {
     if (idmap_put(m, key, (uint32_t)val) < 0) {

@@ -1,5 +1,5 @@
 /*
- * The follower (src/run_follow.h) on real files that change between
+ * The follower (src/load/run_follow.h) on real files that change between
  * refreshes: frames appended by a real scope_log_writer, a frame cut off
  * mid-write and then completed, a log cut back, a log replaced by a new
  * attempt under the same name, a new process's log, a log removed.  After

@@ -1,5 +1,5 @@
 /*
- * The scope-profiler importer (src/run_sp_loader.c, formats/h5/sp_file.c):
+ * The scope-profiler importer (src/load/run_sp_loader.c, formats/h5/sp_file.c):
  * the profiler's own fixtures of schemas 1, 2 and 3 and a three-rank MPI
  * file it wrote, held to the figures their README gives; files written here
  * through the HDF5 library for what those lack (nesting, recursion and

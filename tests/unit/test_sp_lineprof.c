@@ -1,6 +1,6 @@
 /*
  * line_profile records of scope-profiler files (formats/h5/sp_lineprof.c,
- * the measured rows of src/run_lines.c): a file made by a real
+ * the measured rows of src/model/run_lines.c): a file made by a real
  * line_profiler run (tests/fixtures/scope-profiler-h5/line-profile.h5),
  * whose hits and times must equal what line_profiler itself printed
  * (line-profile.stats.txt beside it), per rank and summed, through the
