@@ -511,6 +511,7 @@ static void lines_draw(view *v, WINDOW *w, int top, int height, int width) {
 
 /* ---- keys -------------------------------------------------------------------------- */
 
+/* Shows the view with its scope set to the role and phase (either NULL). */
 static void lines_view_narrow(view *v, const run_role *role, const run_phase *phase) {
     lines_state *st = v->priv;
     app *a = v->app;
