@@ -21,7 +21,7 @@
 # cycle in it is two parts calling each other.
 #
 # Usage: tests/check_src_deps.sh [REPO_ROOT [TREE]]   (default: this repository, src)
-#        tests/check_src_deps.sh --self-test          (fails on trees made to break it)
+#        tests/check_src_deps.sh --self-test [REPO_ROOT]  (fails on trees made to break it)
 # Exit status: 0 one way, 1 a cycle, an include against the order or a file
 # in no folder (each printed), 2 usage error.
 set -euo pipefail
