@@ -36,6 +36,25 @@ static run_model *load(const char *name) {
     return m;
 }
 
+/* base compared with slow: the runs and their comparison, freed together. */
+typedef struct compared {
+    run_model *a, *b;
+    run_cmp *c;
+} compared;
+
+static compared compare_fixtures(void) {
+    compared k = {load("base"), load("slow"), NULL};
+    k.c = run_compare(k.a, k.b);
+    ck_assert_ptr_nonnull(k.c);
+    return k;
+}
+
+static void compared_free(compared *k) {
+    run_cmp_free(k->c);
+    run_free(k->a);
+    run_free(k->b);
+}
+
 /* What an output printed, NUL-terminated; free() it. */
 typedef struct printed {
     char *text;
@@ -242,9 +261,8 @@ END_TEST
  * order; in JSON every phase holds each figure's key with A's and B's
  * values. */
 START_TEST(compare_has_every_figure) {
-    run_model *a = load("base"), *b = load("slow");
-    run_cmp *c = run_compare(a, b);
-    ck_assert_ptr_nonnull(c);
+    compared k = compare_fixtures();
+    const run_cmp *c = k.c;
     printed out;
     text_style st = {.width = 220, .color = 0, .utf8 = 0};
     compare_text_print(print_begin(&out), c, &st);
@@ -280,18 +298,15 @@ START_TEST(compare_has_every_figure) {
     }
     cJSON_Delete(doc);
     free(out.text);
-    run_cmp_free(c);
-    run_free(a);
-    run_free(b);
+    compared_free(&k);
 }
 END_TEST
 
 /* check: every metric is parsed by its name, listed in the message that
  * names them, judged on its own figure and named in the JSON. */
 START_TEST(check_has_every_metric) {
-    run_model *a = load("base"), *b = load("slow");
-    run_cmp *c = run_compare(a, b);
-    ck_assert_ptr_nonnull(c);
+    compared pair = compare_fixtures();
+    const run_cmp *c = pair.c;
     enum phase_fig ids[PF_N];
     size_t n = phase_figures_in(PF_OUT_CHECK, ids);
     ck_assert_uint_gt(n, 0);
@@ -319,9 +334,7 @@ START_TEST(check_has_every_metric) {
         free(out.text);
         run_check_free(k);
     }
-    run_cmp_free(c);
-    run_free(a);
-    run_free(b);
+    compared_free(&pair);
 }
 END_TEST
 
@@ -378,6 +391,65 @@ START_TEST(hdf5_has_every_figure) {
 }
 END_TEST
 
+/* The merge: a role's phase holds, for each figure merged by sum, minimum
+ * or maximum, that of its processes' figures (each process merged alone,
+ * run_worker_role), for a run of three ranks. */
+static void check_merge(const run_role *role, const run_phase *p, const run_phase *const *alone) {
+    for (int f = 0; f < PF_N; f++) {
+        enum pf_merge how = phase_figures[f].merge;
+        if (how != PF_MERGE_SUM && how != PF_MERGE_MIN && how != PF_MERGE_MAX)
+            continue;
+        double want = how == PF_MERGE_MIN ? INFINITY : 0;
+        for (size_t k = 0; k < role->nprocs; k++) {
+            if (!alone[k] || (how != PF_MERGE_SUM && !alone[k]->dist.count))
+                continue;
+            double v = phase_fig_value(alone[k], (enum phase_fig)f);
+            want = how == PF_MERGE_SUM   ? want + v
+                   : how == PF_MERGE_MIN ? fmin(want, v)
+                                         : fmax(want, v);
+        }
+        if (how == PF_MERGE_MIN && isinf(want))
+            want = 0; /* no entries anywhere */
+        char path[512];
+        ck_assert_msg(phase_fig_value(p, (enum phase_fig)f) == want, "%s of %s: %g, not %g",
+                      phase_figures[f].name, run_phase_path(p, path, sizeof path),
+                      phase_fig_value(p, (enum phase_fig)f), want);
+    }
+    for (size_t i = 0; i < p->nchildren; i++) {
+        const run_phase *child = p->children[i];
+        const run_phase *below[8] = {0};
+        for (size_t k = 0; k < role->nprocs; k++)
+            below[k] = alone[k] ? run_phase_child(alone[k], child->name.s, child->name.len) : NULL;
+        check_merge(role, child, below);
+    }
+}
+
+START_TEST(merged_as_the_table_says) {
+    char path[4096], msg[512];
+    snprintf(path, sizeof path, "%s/../scope-profiler-h5/mpi-3-ranks.h5", fixtures);
+    run_model *m = NULL;
+    run_options opt = {.threads = 1};
+    ck_assert_msg(run_load(path, &opt, &m, msg, sizeof msg) == RUN_OK, "%s", msg);
+    const run_role *role = &m->roles[0];
+    ck_assert_uint_eq(role->nprocs, 3);
+    const run_phase *alone[8] = {0};
+    for (size_t k = 0; k < role->nprocs; k++) {
+        const run_role *r = run_worker_role(m, role->workers[k]);
+        ck_assert_ptr_nonnull(r);
+        alone[k] = r->root;
+    }
+    ck_assert_uint_gt(role->root->nchildren, 0);
+    for (size_t i = 0; i < role->root->nchildren; i++) {
+        const run_phase *top = role->root->children[i];
+        const run_phase *below[8] = {0};
+        for (size_t k = 0; k < role->nprocs; k++)
+            below[k] = run_phase_child(alone[k], top->name.s, top->name.len);
+        check_merge(role, top, below);
+    }
+    run_free(m);
+}
+END_TEST
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s FIXTURES_DIR (tests/fixtures/compare-runs)\n", argv[0]);
@@ -394,6 +466,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, compare_has_every_figure);
     tcase_add_test(tc, check_has_every_metric);
     tcase_add_test(tc, hdf5_has_every_figure);
+    tcase_add_test(tc, merged_as_the_table_says);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
