@@ -27,12 +27,20 @@
 #define NAME_CAP               1024 /* role names, whole */
 
 static void check_usage(FILE *f) {
+    /* The metrics from the table of phase figures, the default first. */
+    char metrics[CELL * 2];
+    run_check_metric first = run_check_metric_default();
+    const char *name = run_check_metric_name(first);
+    run_check_metric_list(metrics, sizeof metrics);
     fputs("usage: scope-tui check [OPTIONS] BASE CANDIDATE\n"
           "Fail (exit 1) when a watched phase of CANDIDATE regressed against BASE.\n"
-          "  --max-regression PCT  the largest growth allowed, in percent (default 10)\n"
-          "  --metric M            mean (time per entry, the default: fair to runs of\n"
-          "                        different lengths), total, p50 or p99\n"
-          "  --phase NAME          watch this phase: a path (iteration/train) or a bare\n"
+          "  --max-regression PCT  the largest growth allowed, in percent (default 10)\n",
+          f);
+    fprintf(f,
+            "  --metric M            %s (%s, the default: fair to runs of\n"
+            "                        different lengths)%s\n",
+            name, phase_figures[first].check, metrics + strlen(name));
+    fputs("  --phase NAME          watch this phase: a path (iteration/train) or a bare\n"
           "                        name (every phase of that name); repeatable.  Default:\n"
           "                        every phase with 1% or more of its role's time in BASE\n"
           "  --role NAME           only this role's phases\n"
