@@ -1,10 +1,11 @@
 /*
  * The phase figures: each figure a phase shows, described once.  Every
  * output that prints phase figures (the phase table's columns in the text
- * report and the browser, the browser's sort orders and detail pane,
- * `report --json`, compare in text and JSON, check's metrics, the HDF5
- * export's /phases) walks phase_figures[] instead of naming figures, as
- * htop's columns walk its Process_fields[].
+ * report and the browser, the report's dominant phases, the browser's
+ * detail pane, `report --json`, compare in text and JSON, check's metrics,
+ * the HDF5 export's /phases) walks phase_figures[] instead of naming
+ * figures, as htop's columns walk its Process_fields[].  (The browser's
+ * sort orders still name theirs: view_ops.nsorts is a constant.)
  *
  * A figure's row says what it is (name, unit), where the model keeps it
  * (a member of the phase's run_dist or of the run_phase), how processes
@@ -80,31 +81,38 @@ enum pf_output {
     PF_OUTPUTS
 };
 
-/* Flags. */
-#define PF_OPEN_WORD    0x1u /* its cell says "open" for a phase left open and never completed */
-#define PF_OPEN_PLUS    0x2u /* its cell ends with "+" while entries are open: at least that */
-#define PF_NULL_IF_NONE 0x4u /* JSON null when the phase has no entries */
-#define PF_CMP_SIDES    0x8u /* compare's cell is "A→B" (share), not the change */
-#define PF_NOTE_HIST                                                                               \
-    0x10u /* the detail pane notes after it on how many entries the                                \
-             histogram rests (run_partial.h) */
-#define PF_NOTE_CPU                                                                                \
-    0x20u                 /* the detail pane notes after it how many entries had CPU               \
-                             times read (run_partial.h) */
-#define PF_DOMINANT 0x80u /* a column of the text report's dominant phases */
-#define PF_NEVER_NA                                                                                \
-    0x40u /* its cell is never dimmed as not measured (share: NAN only                             \
-             in a role with no phase time) */
+/* What an output does differently for a figure, as data (flags). */
+enum pf_flag {
+    /* Its cell says "open" for a phase left open and never completed. */
+    PF_OPEN_WORD = 0x1,
+    /* Its cell ends with "+" while entries are open: at least that much. */
+    PF_OPEN_PLUS = 0x2,
+    /* Its JSON is null when the phase has no entries (min, max). */
+    PF_NULL_IF_NONE = 0x4,
+    /* Compare's cell is "A→B" (share), not the change. */
+    PF_CMP_SIDES = 0x8,
+    /* The detail pane says after it on how many entries the histogram
+     * rests, when on fewer than all (run_partial.h). */
+    PF_NOTE_HIST = 0x10,
+    /* The detail pane says after it how many entries had their CPU time
+     * read, when few (run_partial.h). */
+    PF_NOTE_CPU = 0x20,
+    /* Its cell is never dimmed as not measured (share: NAN only in a role
+     * with no phase time). */
+    PF_NEVER_NA = 0x40,
+    /* A column of the text report's dominant phases. */
+    PF_DOMINANT = 0x80,
+};
 
 typedef struct phase_figure {
-    const char *name; /* the browser's sort order, check's --metric, the docs */
+    const char *name; /* check's --metric, the docs */
     enum pf_unit unit;
     int decimals; /* a fraction's decimals in cells */
     int in_dist;  /* a member of run_phase.dist (iterations have it too), else of run_phase */
     size_t offset;
     enum pf_type type;
     enum pf_merge merge;
-    unsigned flags;
+    unsigned flags;       /* enum pf_flag */
     layout_column column; /* the phase table's column (heading NULL: none) */
     const char *json;     /* report --json and compare --json key */
     const char *h5;       /* HDF5 /phases column */
