@@ -235,29 +235,42 @@ static int phases_build(view *v) {
  * A narrow screen gives up the spread, p95, mean and bar first, then the
  * figures in the order the text report gives them up (self last), so the
  * name keeps room to be read. */
-enum { COL_BAR, COL_FIGURES, COL_SPREAD = COL_FIGURES + PHASE_NCOLUMNS, NCOL };
+enum { COL_BAR, COL_FIGURES, COL_SPREAD = COL_FIGURES + PF_NCOLUMNS, NCOL };
 static_assert(NCOL <= LAYOUT_MAX_COLUMNS, "the phase tree's columns fit a layout");
 #define FIGURE(c) (COL_FIGURES + (c)) /* the column of a phase figure */
 /* The name's columns at the least, the gap after it not counted. */
 #define NAME_MIN 23
 /* The most columns names are given however wide the screen. */
 #define NAME_MAX 64
-/* The drop ranks of the columns a wide screen adds; the phase figures' own
- * ranks (phase_columns.h) come after them. */
-enum { RANK_SPREAD = 1, RANK_P95, RANK_MEAN, RANK_BAR, RANK_EXTRAS = RANK_BAR };
+/* The drop ranks of the columns a wide screen adds: the spread first, then
+ * the figure columns a table must turn on (phase_columns.h: p95, then
+ * mean, the later column first), then the bar.  The phase figures' own
+ * ranks come after them. */
+enum { RANK_SPREAD = 1 };
+
+/* The rank of the bar, the last of the columns a wide screen adds. */
+static int rank_extras(void) {
+    int rank = RANK_SPREAD + 1;
+    for (size_t c = 0; c < PF_NCOLUMNS; c++)
+        rank += phase_figures[c].column.off;
+    return rank;
+}
 
 static void tree_columns(const view *v, layout_column cols[NCOL]) {
     const phases_state *st = v->priv;
-    cols[COL_BAR] = (layout_column){"", 10, RANK_BAR, 0, 0};
-    memcpy(cols + COL_FIGURES, phase_columns, sizeof phase_columns);
-    for (size_t c = 0; c < PHASE_NCOLUMNS; c++)
+    int extras = rank_extras();
+    cols[COL_BAR] = (layout_column){"", 10, extras, 0, 0};
+    phase_columns_of(cols + COL_FIGURES);
+    for (size_t c = 0; c < PF_NCOLUMNS; c++)
         if (cols[FIGURE(c)].drop)
-            cols[FIGURE(c)].drop += RANK_EXTRAS;
-    cols[FIGURE(PHASE_COL_MEAN)].off = 0;
-    cols[FIGURE(PHASE_COL_MEAN)].drop = RANK_MEAN;
-    cols[FIGURE(PHASE_COL_P95)].off = 0;
-    cols[FIGURE(PHASE_COL_P95)].drop = RANK_P95;
-    cols[FIGURE(PHASE_COL_COUNT)].width = st->count_cols;
+            cols[FIGURE(c)].drop += extras;
+    int rank = RANK_SPREAD;
+    for (size_t c = PF_NCOLUMNS; c-- > 0;)
+        if (cols[FIGURE(c)].off) {
+            cols[FIGURE(c)].off = 0;
+            cols[FIGURE(c)].drop = ++rank;
+        }
+    cols[FIGURE(PF_COUNT)].width = st->count_cols;
     /* The spread's cells hold three durations: a space more sets them apart
      * from the count. */
     const char *spread = "spread min/med/max";
@@ -276,7 +289,7 @@ static layout lay_out(const view *v, int width) {
     want = want < NAME_MIN ? NAME_MIN : want > NAME_MAX ? NAME_MAX : want;
     layout L = layout_fit(cols, NCOL, width - 1, 1, NAME_MIN);
     /* What a wide screen adds comes after the names' own needs. */
-    for (int rank = 1; rank <= RANK_EXTRAS && L.name_width < want; rank++) {
+    for (int rank = 1, extras = rank_extras(); rank <= extras && L.name_width < want; rank++) {
         for (size_t c = 0; c < NCOL; c++)
             if (cols[c].drop == rank)
                 cols[c].off = 1;
@@ -315,9 +328,9 @@ static void draw_phase_row(view *v, WINDOW *w, int y, const layout *L, const lis
               name);
     if (L->shown[COL_BAR])
         draw_bar(w, y, L->x[COL_BAR], L->width[COL_BAR], p->share);
-    for (size_t c = 0; c < PHASE_NCOLUMNS; c++)
+    for (size_t c = 0; c < PF_NCOLUMNS; c++)
         if (L->shown[FIGURE(c)]) {
-            int na = phase_cell(p, (enum phase_column)c, buf, sizeof buf);
+            int na = phase_cell(p, (enum phase_fig)c, buf, sizeof buf);
             put_col(w, y, L, FIGURE(c), na ? TH_DIM : TH_NORMAL, buf);
         }
     if (L->shown[COL_SPREAD]) {
@@ -344,8 +357,8 @@ typedef struct counter_layout {
 
 static counter_layout counter_lay_out(const layout *L, int width) {
     /* The total is never given up: the counters' total goes under it. */
-    assert(L->shown[FIGURE(PHASE_COL_TOTAL)]);
-    counter_layout C = {L->x[FIGURE(PHASE_COL_TOTAL)] + L->width[FIGURE(PHASE_COL_TOTAL)], -1, -1};
+    assert(L->shown[FIGURE(PF_TOTAL)]);
+    counter_layout C = {L->x[FIGURE(PF_TOTAL)] + L->width[FIGURE(PF_TOTAL)], -1, -1};
     int right = width - 1; /* the last column stays blank, as the tree's */
     int x = C.total_end + COUNTER_GAP;
     if (x + COUNTER_RATE_COLS <= right) {
@@ -384,8 +397,8 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
     char title[256], text[900], ratio[32], who[600], buf[64];
     fmt_title(title, sizeof title, role->name);
     /* The total is never given up: the role's phase time goes there. */
-    assert(L->shown[FIGURE(PHASE_COL_TOTAL)]);
-    int limit = L->x[FIGURE(PHASE_COL_TOTAL)] - 1;
+    assert(L->shown[FIGURE(PF_TOTAL)]);
+    int limit = L->x[FIGURE(PF_TOTAL)] - 1;
     if (a->focus_worker != SIZE_MAX) {
         snprintf(text, sizeof text, "%s  one process: %s", title,
                  app_worker_label(a, a->focus_worker, who, sizeof who));
@@ -411,7 +424,7 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
     }
     enum theme_element el = app_query_matches(a, title) ? TH_MATCH : TH_ROLE;
     draw_text(w, y, 1, limit - 1, el, text);
-    put_col(w, y, L, FIGURE(PHASE_COL_TOTAL), TH_ROLE,
+    put_col(w, y, L, FIGURE(PF_TOTAL), TH_ROLE,
             fmt_duration(buf, sizeof buf, (double)role->phase_ns));
 }
 
@@ -419,15 +432,15 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
 static size_t sort_column(int sort) {
     switch (sort) {
     case SORT_TOTAL:
-        return FIGURE(PHASE_COL_TOTAL);
+        return FIGURE(PF_TOTAL);
     case SORT_SELF:
-        return FIGURE(PHASE_COL_SELF);
+        return FIGURE(PF_SELF);
     case SORT_WAIT:
-        return FIGURE(PHASE_COL_WAIT);
+        return FIGURE(PF_WAIT);
     case SORT_P99:
-        return FIGURE(PHASE_COL_P99);
+        return FIGURE(PF_P99);
     case SORT_COUNT:
-        return FIGURE(PHASE_COL_COUNT);
+        return FIGURE(PF_COUNT);
     default:
         return SIZE_MAX;
     }
@@ -503,6 +516,41 @@ static void tags_text(run_str tags, char *out, size_t cap) {
     snprintf(out, cap, "tags %s   ", shown);
 }
 
+/* What follows a figure resting on part of the entries (run_partial.h):
+ * on how many, "" when on all. */
+static const char *figure_note(const run_phase *p, unsigned flags, int compact, char *out,
+                               size_t cap) {
+    char a[48], b[48];
+    out[0] = '\0';
+    if ((flags & PF_NOTE_HIST) && run_phase_hist_partial(p))
+        snprintf(out, cap, compact ? " (of %s)" : " (as of %s of %s entries)",
+                 fmt_ucount(a, sizeof a, p->hist_count), fmt_ucount(b, sizeof b, p->dist.count));
+    if ((flags & PF_NOTE_CPU) && run_phase_wait_few(p))
+        snprintf(out, cap, " (from %s of %s entries)", fmt_ucount(a, sizeof a, p->cpu_count),
+                 fmt_ucount(b, sizeof b, p->dist.count));
+    return out;
+}
+
+/* Line `line` of the pane's figures (phase_figures.h: the tens of their
+ * detail place), "label value" each, three spaces apart, or two when
+ * compact (with the notes' short form). */
+static void detail_figures(const run_phase *p, int line, int compact, char *out, size_t cap) {
+    enum phase_fig ids[PF_N];
+    size_t n = phase_figures_in(PF_OUT_DETAIL, ids), used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < n && used < cap; i++) {
+        const phase_figure *pf = &phase_figures[ids[i]];
+        if (pf->at[PF_OUT_DETAIL] / 10 != line)
+            continue;
+        char value[48], note[96];
+        int k = snprintf(out + used, cap - used, "%s%s %s%s", used ? (compact ? "  " : "   ") : "",
+                         pf->detail,
+                         phase_fig_text(ids[i], phase_fig_get(p, ids[i]), value, sizeof value),
+                         figure_note(p, pf->flags, compact, note, sizeof note));
+        used += k > 0 ? (size_t)k : 0;
+    }
+}
+
 static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *p,
                          const run_role *role) {
     const app *a = v->app;
@@ -525,33 +573,15 @@ static void detail_phase(view *v, WINDOW *w, int y, int width, const run_phase *
     } else if (width - x - 4 > 24) {
         draw_text_right(w, y, x + 2, width - x - 3, TH_DIM, "source not recorded");
     }
-    /* Figures that rest on part of the entries say on how many, next to
-     * them (run_partial.h). */
-    const run_dist *d = &p->dist;
-    char as_of[96] = "", from[96] = "";
     /* Narrow panes get the short form, "p99 43.0ms (of 836)", and two spaces
      * between figures, so that the note is never the part cut off. */
     for (int compact = 0; compact < 2; compact++) {
-        const char *gap = compact ? "  " : "   ";
-        if (run_phase_hist_partial(p))
-            snprintf(as_of, sizeof as_of, compact ? " (of %s)" : " (as of %s of %s entries)",
-                     fmt_ucount(b[6], 48, p->hist_count), fmt_ucount(b[7], 48, d->count));
-        snprintf(line, sizeof line, "entries %s%smean %s%sp50 %s%sp95 %s%sp99 %s%s%smax %s",
-                 fmt_ucount(b[0], 48, d->count), gap, fmt_duration(b[1], 48, d->mean_ns), gap,
-                 fmt_duration(b[2], 48, d->p50_ns), gap, fmt_duration(b[3], 48, d->p95_ns), gap,
-                 fmt_duration(b[4], 48, d->p99_ns), as_of, gap,
-                 fmt_duration(b[5], 48, (double)d->max_ns));
+        detail_figures(p, 1, compact, line, sizeof line);
         if ((int)fmt_width(line) <= width - 2)
             break;
     }
     draw_text(w, y + 1, 1, width - 2, TH_NORMAL, line);
-    if (run_phase_wait_few(p))
-        snprintf(from, sizeof from, " (from %s of %s entries)", fmt_ucount(b[6], 48, p->cpu_count),
-                 fmt_ucount(b[7], 48, d->count));
-    snprintf(line, sizeof line, "total %s   self %s   share %s   wait %s%s",
-             fmt_duration(b[0], 48, (double)d->total_ns),
-             fmt_duration(b[1], 48, (double)p->self_ns), fmt_percent(b[2], 48, p->share, 1),
-             fmt_percent(b[3], 48, p->wait, 0), from);
+    detail_figures(p, 2, 0, line, sizeof line);
     draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
 
     /* The histogram, folded by the model to the width there is. */

@@ -27,12 +27,20 @@
 #define NAME_CAP               1024 /* role names, whole */
 
 static void check_usage(FILE *f) {
+    /* The metrics from the table of phase figures, the default first. */
+    char metrics[CELL * 2];
+    run_check_metric first = run_check_metric_default();
+    const char *name = run_check_metric_name(first);
+    run_check_metric_list(metrics, sizeof metrics);
     fputs("usage: scope-tui check [OPTIONS] BASE CANDIDATE\n"
           "Fail (exit 1) when a watched phase of CANDIDATE regressed against BASE.\n"
-          "  --max-regression PCT  the largest growth allowed, in percent (default 10)\n"
-          "  --metric M            mean (time per entry, the default: fair to runs of\n"
-          "                        different lengths), total, p50 or p99\n"
-          "  --phase NAME          watch this phase: a path (iteration/train) or a bare\n"
+          "  --max-regression PCT  the largest growth allowed, in percent (default 10)\n",
+          f);
+    fprintf(f,
+            "  --metric M            %s (%s, the default: fair to runs of\n"
+            "                        different lengths)%s\n",
+            name, phase_figures[first].check, metrics + strlen(name));
+    fputs("  --phase NAME          watch this phase: a path (iteration/train) or a bare\n"
           "                        name (every phase of that name); repeatable.  Default:\n"
           "                        every phase with 1% or more of its role's time in BASE\n"
           "  --role NAME           only this role's phases\n"
@@ -60,14 +68,16 @@ static const char *role_label(char *buf, size_t cap, const run_check_row *row) {
     return fmt_name(buf, cap, row->role->name);
 }
 
-static void cells(const run_check_row *row, char *base, char *cand, char *change) {
+/* The metric's figures printed by its unit (phase_figures.h). */
+static void cells(const run_check_row *row, run_check_metric m, char *base, char *cand,
+                  char *change) {
     const run_cmp_fig *f = row->fig;
     snprintf(base, CELL, "-");
     snprintf(cand, CELL, "-");
     if (row->phase->side != RUN_CMP_ONLY_B)
-        fmt_duration(base, CELL, f->a);
+        phase_fig_text(m, (pf_value){0, f->a}, base, CELL);
     if (row->phase->side != RUN_CMP_ONLY_A)
-        fmt_duration(cand, CELL, f->b);
+        phase_fig_text(m, (pf_value){0, f->b}, cand, CELL);
     if (row->verdict == RUN_CHECK_GONE)
         snprintf(change, CELL, "gone");
     else if (row->verdict == RUN_CHECK_NEW)
@@ -76,7 +86,7 @@ static void cells(const run_check_row *row, char *base, char *cand, char *change
         fmt_change(change, CELL, f->change);
 }
 
-static void print_table(FILE *f, const run_check *k) {
+static void print_table(FILE *f, const run_check *k, run_check_metric m) {
     size_t wrole = 4, wpath = 5;
     char buf[NAME_CAP];
     for (size_t i = 0; i < k->nrows; i++) {
@@ -91,7 +101,7 @@ static void print_table(FILE *f, const run_check *k) {
     for (size_t i = 0; i < k->nrows; i++) {
         const run_check_row *row = &k->rows[i];
         char base[CELL], cand[CELL], change[CELL];
-        cells(row, base, cand, change);
+        cells(row, m, base, cand, change);
         fmt_put_left(f, role_label(buf, sizeof buf, row), wrole + 2);
         fmt_put_left(f, row->phase->path, wpath);
         fmt_put_right(f, base, 13);
@@ -111,7 +121,7 @@ static void print_findings(FILE *f, const run_check *k, const run_check_opts *o)
             const run_check_row *row = &k->rows[i];
             if ((row->failed != 0) != failures || row->verdict == RUN_CHECK_OK)
                 continue;
-            cells(row, base, cand, change);
+            cells(row, o->metric, base, cand, change);
             role_label(role, sizeof role, row);
             const char *path = row->phase->path;
             switch (row->verdict) {
@@ -166,14 +176,14 @@ static int report(FILE *f, const run_cmp *c, const run_check *k, const run_check
     char limit[CELL];
     print_run(f, "base       ", c->a);
     print_run(f, "candidate  ", c->b);
-    fprintf(f, "metric: %s%s; a regression is growth past %s\n\n", run_check_metric_name(o->metric),
-            o->metric == RUN_CHECK_MEAN ? " time per entry" : " time",
+    fprintf(f, "metric: %s %s; a regression is growth past %s\n\n",
+            run_check_metric_name(o->metric), phase_figures[o->metric].check,
             fmt_change(limit, sizeof limit, o->max_regression));
     if (k->nrows == 0) {
         fputs("No phase has 1% or more of its role's time in the base run: nothing to check.\n", f);
         return 0;
     }
-    print_table(f, k);
+    print_table(f, k, o->metric);
     fputc('\n', f);
     print_findings(f, k, o);
     fprintf(f, "%zu of %zu watched phase%s failed.\n", k->nfailed, k->nrows,
@@ -223,7 +233,7 @@ int scope_cmd_check(int argc, char **argv) {
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     run_check_opts o = {.max_regression = DEFAULT_MAX_REGRESSION / 100.0,
-                        .metric = RUN_CHECK_MEAN,
+                        .metric = run_check_metric_default(),
                         .min_share = DEFAULT_MIN_SHARE};
     /* At most one --phase per argument, so argc bounds them. */
     const char **phases = calloc((size_t)argc, sizeof *phases);
@@ -245,7 +255,9 @@ int scope_cmd_check(int argc, char **argv) {
             break;
         case 'm':
             if (run_check_metric_parse(optarg, &o.metric)) {
-                fputs("scope-tui check: --metric wants mean, total, p50 or p99\n", stderr);
+                char names[CELL * 2];
+                fprintf(stderr, "scope-tui check: --metric wants %s\n",
+                        run_check_metric_list(names, sizeof names));
                 rc = 2;
             }
             break;

@@ -489,7 +489,6 @@ static void put_phase(export_ctx *x, phase_out *o, uint32_t role, int64_t parent
     h5_phase_row *r = batch_row(x, &o->phases);
     if (!r || hist_room(x, o) < 0)
         return;
-    const run_dist *d = &p->dist;
     *r = (h5_phase_row){
         .role = role,
         .parent = parent,
@@ -499,21 +498,6 @@ static void put_phase(export_ctx *x, phase_out *o, uint32_t role, int64_t parent
         .name = cs(p->name),
         .path = path,
         .file = cs(p->file),
-        .open_threads = p->open_threads,
-        .count = d->count,
-        .total_ns = d->total_ns,
-        .self_ns = p->self_ns,
-        .min_ns = d->min_ns,
-        .max_ns = d->max_ns,
-        .mean_ns = d->mean_ns,
-        .p50_ns = d->p50_ns,
-        .p95_ns = d->p95_ns,
-        .p99_ns = d->p99_ns,
-        .share = p->share,
-        .wait = p->wait,
-        .cpu_count = p->cpu_count,
-        .cpu_wall_ns = p->cpu_wall_ns,
-        .cpu_ns = p->cpu_ns,
         .nprocs = p->nprocs,
         .spread_min_ns = p->spread_min_ns,
         .spread_median_ns = p->spread_median_ns,
@@ -535,6 +519,15 @@ static void put_phase(export_ctx *x, phase_out *o, uint32_t role, int64_t parent
         .smp_char_read = p->smp_char_read,
         .smp_char_write = p->smp_char_write,
     };
+    enum phase_fig ids[PF_N];
+    size_t nfig = phase_figures_in(PF_OUT_H5, ids);
+    for (size_t k = 0; k < nfig; k++) {
+        pf_value v = phase_fig_get(p, ids[k]);
+        if (phase_figures[ids[k]].type == PF_F64)
+            r->fig[k].d = v.d;
+        else
+            r->fig[k].u = v.u;
+    }
     uint64_t *h = o->hist + o->nhist++ * SCOPE_HIST_BUCKETS;
     memset(h, 0, SCOPE_HIST_BUCKETS * sizeof *h);
     for (size_t k = 0; p->hist && k < p->nhist; k++)
@@ -570,7 +563,7 @@ static void put_model(export_ctx *x, const run_model *m) {
     batch_begin(x, &rb, &h5t_roles);
     batch_begin(x, &rpb, &h5t_role_processes);
     batch_begin(x, &db, &h5t_dominant);
-    batch_begin(x, &o.phases, &h5t_phases);
+    batch_begin(x, &o.phases, run_h5_phases());
     batch_begin(x, &o.counters, &h5t_phase_counters);
     batch_begin(x, &o.procs, &h5t_phase_processes);
     for (size_t i = 0; i < m->nroles && !x->failed; i++) {

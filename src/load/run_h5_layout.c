@@ -4,6 +4,7 @@
 
 #include "run_model.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -231,31 +232,61 @@ static const scope_h5_field role_process_fields[] = {
 };
 TABLE(h5t_role_processes, "/role_processes", h5_role_process_row, role_process_fields);
 
-static const scope_h5_field phase_fields[] = {
-    F(h5_phase_row, role, U32),           F(h5_phase_row, parent, I64),
-    F(h5_phase_row, depth, U32),          F(h5_phase_row, name, STR),
-    F(h5_phase_row, path, STR),           F(h5_phase_row, flags, U32),
-    F(h5_phase_row, file, STR),           F(h5_phase_row, line, U32),
-    F(h5_phase_row, open_threads, U64),   F(h5_phase_row, count, U64),
-    F(h5_phase_row, total_ns, U64),       F(h5_phase_row, self_ns, U64),
-    F(h5_phase_row, mean_ns, F64),        F(h5_phase_row, p50_ns, F64),
-    F(h5_phase_row, p95_ns, F64),         F(h5_phase_row, p99_ns, F64),
-    F(h5_phase_row, min_ns, U64),         F(h5_phase_row, max_ns, U64),
-    F(h5_phase_row, share, F64),          F(h5_phase_row, wait, F64),
-    F(h5_phase_row, cpu_count, U64),      F(h5_phase_row, cpu_wall_ns, U64),
-    F(h5_phase_row, cpu_ns, U64),         F(h5_phase_row, nprocs, U64),
-    F(h5_phase_row, spread_min_ns, F64),  F(h5_phase_row, spread_median_ns, F64),
-    F(h5_phase_row, spread_max_ns, F64),  F(h5_phase_row, spread_max_process, I64),
-    F(h5_phase_row, has_histogram, U8),   F(h5_phase_row, io_measured, U8),
-    F(h5_phase_row, io_count, U64),       F(h5_phase_row, io_failed, U64),
-    F(h5_phase_row, disk_read, U64),      F(h5_phase_row, disk_write, U64),
-    F(h5_phase_row, char_read, U64),      F(h5_phase_row, char_write, U64),
-    F(h5_phase_row, cache_read, U64),     F(h5_phase_row, disk_bytes_per_s, F64),
-    F(h5_phase_row, smp_io, U8),          F(h5_phase_row, smp_disk_read, U64),
-    F(h5_phase_row, smp_disk_write, U64), F(h5_phase_row, smp_char_read, U64),
+/* /phases: these, then the figures (run_h5_phases), then the rest. */
+static const scope_h5_field phase_head_fields[] = {
+    F(h5_phase_row, role, U32), F(h5_phase_row, parent, I64), F(h5_phase_row, depth, U32),
+    F(h5_phase_row, name, STR), F(h5_phase_row, path, STR),   F(h5_phase_row, flags, U32),
+    F(h5_phase_row, file, STR), F(h5_phase_row, line, U32),
+};
+
+static const scope_h5_field phase_tail_fields[] = {
+    F(h5_phase_row, nprocs, U64),
+    F(h5_phase_row, spread_min_ns, F64),
+    F(h5_phase_row, spread_median_ns, F64),
+    F(h5_phase_row, spread_max_ns, F64),
+    F(h5_phase_row, spread_max_process, I64),
+    F(h5_phase_row, has_histogram, U8),
+    F(h5_phase_row, io_measured, U8),
+    F(h5_phase_row, io_count, U64),
+    F(h5_phase_row, io_failed, U64),
+    F(h5_phase_row, disk_read, U64),
+    F(h5_phase_row, disk_write, U64),
+    F(h5_phase_row, char_read, U64),
+    F(h5_phase_row, char_write, U64),
+    F(h5_phase_row, cache_read, U64),
+    F(h5_phase_row, disk_bytes_per_s, F64),
+    F(h5_phase_row, smp_io, U8),
+    F(h5_phase_row, smp_disk_read, U64),
+    F(h5_phase_row, smp_disk_write, U64),
+    F(h5_phase_row, smp_char_read, U64),
     F(h5_phase_row, smp_char_write, U64),
 };
-TABLE(h5t_phases, "/phases", h5_phase_row, phase_fields);
+
+#define NHEAD (sizeof phase_head_fields / sizeof phase_head_fields[0])
+#define NTAIL (sizeof phase_tail_fields / sizeof phase_tail_fields[0])
+
+static scope_h5_field phase_fields[NHEAD + PF_N + NTAIL];
+static run_h5_table phases_table = {"/phases", {sizeof(h5_phase_row), 0, phase_fields}};
+static pthread_once_t phases_once = PTHREAD_ONCE_INIT;
+
+static void build_phases(void) {
+    enum phase_fig ids[PF_N];
+    size_t n = 0, k = phase_figures_in(PF_OUT_H5, ids);
+    for (size_t i = 0; i < NHEAD; i++)
+        phase_fields[n++] = phase_head_fields[i];
+    for (size_t i = 0; i < k; i++)
+        phase_fields[n++] = (scope_h5_field){
+            phase_figures[ids[i]].h5, offsetof(h5_phase_row, fig) + i * sizeof(h5_figure),
+            phase_figures[ids[i]].type == PF_F64 ? SCOPE_H5_F64 : SCOPE_H5_U64};
+    for (size_t i = 0; i < NTAIL; i++)
+        phase_fields[n++] = phase_tail_fields[i];
+    phases_table.t.nfields = n;
+}
+
+const run_h5_table *run_h5_phases(void) {
+    pthread_once(&phases_once, build_phases);
+    return &phases_table;
+}
 
 static const scope_h5_field phase_counter_fields[] = {
     F(h5_phase_counter_row, role, U32),        F(h5_phase_counter_row, phase, I64),

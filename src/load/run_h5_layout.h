@@ -20,6 +20,7 @@
 #ifndef SCOPE_RUN_H5_LAYOUT_H
 #define SCOPE_RUN_H5_LAYOUT_H
 
+#include "phase_figures.h"
 #include "res_proc.h"
 
 #include <h5_table.h>
@@ -197,14 +198,22 @@ typedef struct h5_role_process_row {
     uint32_t role, process;
 } h5_role_process_row;
 
+/* A phase figure's cell: u for an integer figure, d for one kept as a
+ * double (phase_figures.h says which). */
+typedef union h5_figure {
+    uint64_t u;
+    double d;
+} h5_figure;
+
 typedef struct h5_phase_row {
     uint32_t role;
     int64_t parent; /* row of /phases, -1 for a top-level phase */
     uint32_t depth, flags, line;
     const char *name, *path, *file;
-    uint64_t open_threads, count, total_ns, self_ns, min_ns, max_ns;
-    double mean_ns, p50_ns, p95_ns, p99_ns, share, wait;
-    uint64_t cpu_count, cpu_wall_ns, cpu_ns;
+    /* The phase figures with an HDF5 column, in their HDF5 order
+     * (phase_figures.h, PF_OUT_H5): fig[k] is the k-th.  Their order in
+     * the row is their order in the file. */
+    h5_figure fig[PF_N];
     uint64_t nprocs;
     double spread_min_ns, spread_median_ns, spread_max_ns;
     int64_t spread_max_process;
@@ -248,8 +257,11 @@ typedef struct run_h5_table {
 
 extern const run_h5_table h5t_processes, h5t_damage, h5t_notes, h5t_nodes, h5t_bins, h5t_counters,
     h5t_res, h5t_res_buckets, h5t_res_nodes, h5t_gpus, h5t_gpu_buckets, h5t_modules, h5t_frames,
-    h5t_samples, h5t_sampler, h5t_measured, h5t_attempts, h5t_roles, h5t_role_processes, h5t_phases,
+    h5t_samples, h5t_sampler, h5t_measured, h5t_attempts, h5t_roles, h5t_role_processes,
     h5t_phase_counters, h5t_caveats, h5t_lines, h5t_dominant, h5t_phase_processes;
+
+/* /phases, whose figure columns come from phase_figures[]. */
+const run_h5_table *run_h5_phases(void);
 
 /* The phases' histograms: a matrix of /phases rows x SCOPE_HIST_BUCKETS. */
 #define RUN_H5_PHASE_HIST "/phase_histograms"

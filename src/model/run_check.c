@@ -8,19 +8,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const metric_names[] = {"mean", "total", "p50", "p99"};
-
-const char *run_check_metric_name(enum run_check_metric metric) {
-    return metric_names[metric];
+const char *run_check_metric_name(run_check_metric metric) {
+    return phase_figures[metric].name;
 }
 
-int run_check_metric_parse(const char *s, enum run_check_metric *out) {
-    for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
-        if (!strcmp(s, metric_names[i])) {
-            *out = (enum run_check_metric)i;
-            return 0;
-        }
-    return -1;
+int run_check_metric_parse(const char *s, run_check_metric *out) {
+    int f = phase_fig_named(PF_OUT_CHECK, s);
+    if (f < 0)
+        return -1;
+    *out = (run_check_metric)f;
+    return 0;
+}
+
+run_check_metric run_check_metric_default(void) {
+    enum phase_fig ids[PF_N];
+    phase_figures_in(PF_OUT_CHECK, ids);
+    return ids[0];
+}
+
+const char *run_check_metric_list(char *buf, size_t cap) {
+    enum phase_fig ids[PF_N];
+    size_t n = phase_figures_in(PF_OUT_CHECK, ids), used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < cap; i++) {
+        int k = snprintf(buf + used, cap - used, "%s%s",
+                         i == 0       ? ""
+                         : i + 1 == n ? " or "
+                                      : ", ",
+                         phase_figures[ids[i]].name);
+        used += k > 0 ? (size_t)k : 0;
+    }
+    return buf;
 }
 
 const char *run_check_verdict_name(enum run_check_verdict v) {
@@ -39,20 +57,6 @@ const char *run_check_verdict_name(enum run_check_verdict v) {
     return "OK";
 }
 
-static const run_cmp_fig *metric_fig(const run_cmp_phase *p, enum run_check_metric m) {
-    switch (m) {
-    case RUN_CHECK_MEAN:
-        break;
-    case RUN_CHECK_TOTAL:
-        return &p->total_ns;
-    case RUN_CHECK_P50:
-        return &p->p50_ns;
-    case RUN_CHECK_P99:
-        return &p->p99_ns;
-    }
-    return &p->mean_ns;
-}
-
 /* Names are matched as the user sees them printed: escaped. */
 static int escaped_eq(run_str name, const char *want) {
     char buf[4096];
@@ -69,7 +73,7 @@ static int phase_matches(const run_cmp_phase *p, const char *want) {
 
 static void judge(run_check_row *row, const run_check_opts *o, int named) {
     const run_cmp_phase *p = row->phase;
-    row->fig = metric_fig(p, o->metric);
+    row->fig = &p->fig[o->metric];
     if (p->side == RUN_CMP_ONLY_A) {
         row->verdict = RUN_CHECK_GONE;
         row->failed = named;
@@ -88,7 +92,7 @@ static void judge(run_check_row *row, const run_check_opts *o, int named) {
 /* Whether the phase is watched; marks the --phase arguments it matches. */
 static int watched(const run_cmp_phase *p, const run_check_opts *o, char *matched) {
     if (o->nphases == 0)
-        return p->share.a >= o->min_share; /* NAN (not in the base) compares false */
+        return p->fig[PF_SHARE].a >= o->min_share; /* NAN (not in the base) compares false */
     int any = 0;
     for (size_t i = 0; i < o->nphases; i++)
         if (phase_matches(p, o->phases[i]))

@@ -23,7 +23,9 @@
 
 #include <stddef.h>
 
-enum run_check_metric { RUN_CHECK_MEAN, RUN_CHECK_TOTAL, RUN_CHECK_P50, RUN_CHECK_P99 };
+/* A metric is a phase figure that check may judge (phase_figures.h: those
+ * with a place in PF_OUT_CHECK). */
+typedef enum phase_fig run_check_metric;
 
 enum run_check_verdict {
     RUN_CHECK_OK,
@@ -34,8 +36,8 @@ enum run_check_verdict {
 };
 
 typedef struct run_check_opts {
-    double max_regression; /* fraction */
-    enum run_check_metric metric;
+    double max_regression;     /* fraction */
+    run_check_metric metric;   /* run_check_metric_default(): mean */
     const char *const *phases; /* paths or bare names; nphases 0: by share */
     size_t nphases;
     const char *role; /* NULL: every role */
@@ -69,8 +71,11 @@ enum run_check_status run_check_judge(const run_cmp *c, const run_check_opts *op
                                       char *msg, size_t msglen);
 void run_check_free(run_check *k);
 
-const char *run_check_metric_name(enum run_check_metric metric);       /* "mean", ... */
-int run_check_metric_parse(const char *s, enum run_check_metric *out); /* 0 or -1 */
-const char *run_check_verdict_name(enum run_check_verdict v);          /* "OK", "REGRESSED", ... */
+const char *run_check_metric_name(run_check_metric metric);       /* "mean", ... */
+int run_check_metric_parse(const char *s, run_check_metric *out); /* 0 or -1 */
+run_check_metric run_check_metric_default(void);                  /* the first: mean */
+/* The metrics' names for a message, "mean, total, p50 or p99", into buf. */
+const char *run_check_metric_list(char *buf, size_t cap);
+const char *run_check_verdict_name(enum run_check_verdict v); /* "OK", "REGRESSED", ... */
 
 #endif

@@ -103,13 +103,9 @@ static int add_phase(phase_rows *rows, const run_phase *a, const run_phase *b) {
     if (!row->path)
         return -1;
     rows->n++; /* counted now, so a failure below still frees the path */
-    row->total_ns = run_cmp_figure(SIDE(a, a->dist.total_ns), SIDE(b, b->dist.total_ns));
-    row->self_ns = run_cmp_figure(SIDE(a, a->self_ns), SIDE(b, b->self_ns));
-    row->mean_ns = run_cmp_figure(SIDE(a, a->dist.mean_ns), SIDE(b, b->dist.mean_ns));
-    row->p50_ns = run_cmp_figure(SIDE(a, a->dist.p50_ns), SIDE(b, b->dist.p50_ns));
-    row->p99_ns = run_cmp_figure(SIDE(a, a->dist.p99_ns), SIDE(b, b->dist.p99_ns));
-    row->share = run_cmp_figure(SIDE(a, a->share), SIDE(b, b->share));
-    row->count = run_cmp_figure(SIDE(a, a->dist.count), SIDE(b, b->dist.count));
+    for (int f = 0; f < PF_N; f++)
+        row->fig[f] =
+            run_cmp_figure(SIDE(a, phase_fig_value(a, f)), SIDE(b, phase_fig_value(b, f)));
     row->impact_ns = fabs((b ? (double)b->dist.total_ns : 0) - (a ? (double)a->dist.total_ns : 0));
     const run_phase *ia = a && a->io_measured ? a : NULL, *ib = b && b->io_measured ? b : NULL;
     row->io = ia || ib;
@@ -190,8 +186,8 @@ static int by_impact(double ia, double ib, double ta, double tb) {
 
 static int phase_cmp(const void *x, const void *y) {
     const run_cmp_phase *p = x, *q = y;
-    int c = by_impact(p->impact_ns, q->impact_ns, larger_total(&p->total_ns),
-                      larger_total(&q->total_ns));
+    int c = by_impact(p->impact_ns, q->impact_ns, larger_total(&p->fig[PF_TOTAL]),
+                      larger_total(&q->fig[PF_TOTAL]));
     return c ? c : strcmp(p->path, q->path);
 }
 

@@ -19,6 +19,7 @@
 #ifndef SCOPE_RUN_COMPARE_H
 #define SCOPE_RUN_COMPARE_H
 
+#include "phase_figures.h"
 #include "run_model.h"
 
 #include <stddef.h>
@@ -51,9 +52,10 @@ typedef struct run_cmp_phase {
     enum run_cmp_side side;
     unsigned depth; /* 1: a top-level phase */
     double impact_ns;
-    run_cmp_fig total_ns, self_ns, mean_ns, p50_ns, p99_ns;
-    run_cmp_fig share; /* fractions of the role's phase time; delta in fraction points */
-    run_cmp_fig count;
+    /* Every phase figure (phase_figures.h) compared, by figure: fig[PF_TOTAL],
+     * fig[PF_SHARE] (fractions of the role's phase time; delta in fraction
+     * points), ... */
+    run_cmp_fig fig[PF_N];
     run_cmp_counter *counters; /* by name */
     size_t ncounters;
     /* Exact I/O (SCOPE_PHASE_IO), when either side measured it (io): bytes

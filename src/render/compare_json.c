@@ -35,13 +35,10 @@ static void put_phase(json_out *j, cJSON *arr, const run_cmp_phase *p) {
     jo_u64(j, o, "depth", p->depth);
     jo_str(j, o, "side", run_cmp_side_name(p->side));
     jo_num(j, o, "impact_ns", p->impact_ns);
-    put_fig(j, o, "total_ns", &p->total_ns);
-    put_fig(j, o, "self_ns", &p->self_ns);
-    put_fig(j, o, "mean_ns", &p->mean_ns);
-    put_fig(j, o, "p50_ns", &p->p50_ns);
-    put_fig(j, o, "p99_ns", &p->p99_ns);
-    put_fig(j, o, "share", &p->share);
-    put_fig(j, o, "count", &p->count);
+    enum phase_fig ids[PF_N];
+    size_t n = phase_figures_in(PF_OUT_COMPARE_JSON, ids);
+    for (size_t i = 0; i < n; i++)
+        put_fig(j, o, phase_figures[ids[i]].json, &p->fig[ids[i]]);
     cJSON *counters = jo_array(j, o, "counters");
     for (size_t i = 0; i < p->ncounters; i++)
         put_counter(j, counters, &p->counters[i]);

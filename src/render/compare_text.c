@@ -14,22 +14,25 @@
  * boundaries; these buffers only need to hold them whole. */
 #define LABEL_CAP 4096
 
-/* Columns after the phase path.  Under width pressure the highest `drop`
- * goes first; 0 never goes. */
-enum col { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_MEAN, C_SHARE, C_SELF, C_P50, C_P99, C_COUNT, NCOLS };
+/* Columns after the phase path: the totals and their change, then the
+ * phase figures compare shows (phase_figures.h), each the change in it
+ * (share: "A→B").  Under width pressure the highest `drop` goes first; 0
+ * never goes. */
+enum { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_FIGURES, MAX_COLS = C_FIGURES + PF_N };
 
-static const struct {
+typedef struct col {
     const char *head;
     size_t width;
     int drop;
-} cols[NCOLS] = {
-    /* Wide enough for "999,999.9/s", "only in A", "100.0%>100.0%" and
-     * "+1234.5%". */
-    [C_TOTAL_A] = {"total A", 11, 0}, [C_TOTAL_B] = {"total B", 11, 0},
-    [C_CHANGE] = {"change", 9, 0},    [C_MEAN] = {"mean", 8, 0},
-    [C_SHARE] = {"share A>B", 13, 1}, [C_SELF] = {"self", 8, 2},
-    [C_P50] = {"p50", 8, 3},          [C_P99] = {"p99", 8, 4},
-    [C_COUNT] = {"count", 8, 5},
+    int fig; /* the figure of a column from C_FIGURES on */
+} col;
+
+/* Wide enough for "999,999.9/s", "only in A", "100.0%>100.0%" and
+ * "+1234.5%". */
+static const col fixed_cols[C_FIGURES] = {
+    [C_TOTAL_A] = {"total A", 11, 0, -1},
+    [C_TOTAL_B] = {"total B", 11, 0, -1},
+    [C_CHANGE] = {"change", 9, 0, -1},
 };
 
 /* The path column: never narrower than PATH_MIN; optional columns are left
@@ -38,25 +41,39 @@ static const struct {
 #define PATH_MIN  12
 #define PATH_WANT 32
 
-typedef struct layout {
+typedef struct cmp_layout {
     FILE *f;
     const text_style *st;
-    int shown[NCOLS];
+    col cols[MAX_COLS];
+    int ncols;
+    int shown[MAX_COLS];
     size_t path_cols;
     text_style rule;   /* the style, as wide as the table */
     size_t rule_hosts; /* hosts of the two runs, at most: GPUs are named with theirs when > 1 */
-} layout;
+} cmp_layout;
 
-static const char *arrow(const layout *l) {
+static const char *arrow(const cmp_layout *l) {
     return l->st->utf8 ? "\xe2\x86\x92" : "->";
 }
 
-static size_t cols_width(const int *shown) {
+static size_t cols_width(const cmp_layout *l) {
     size_t w = 0;
-    for (int c = 0; c < NCOLS; c++)
-        if (shown[c])
-            w += GAP + cols[c].width;
+    for (int c = 0; c < l->ncols; c++)
+        if (l->shown[c])
+            w += GAP + l->cols[c].width;
     return w;
+}
+
+/* The fixed columns, then the figures' in compare's order. */
+static void columns(cmp_layout *l) {
+    enum phase_fig ids[PF_N];
+    size_t n = phase_figures_in(PF_OUT_COMPARE, ids);
+    memcpy(l->cols, fixed_cols, sizeof fixed_cols);
+    l->ncols = C_FIGURES;
+    for (size_t i = 0; i < n; i++) {
+        const layout_column *c = &phase_figures[ids[i]].cmp;
+        l->cols[l->ncols++] = (col){c->heading, (size_t)c->width, c->drop, (int)ids[i]};
+    }
 }
 
 /* The widest path (or counter line) of any role, so every role's table lines
@@ -77,17 +94,21 @@ static size_t widest_label(const run_cmp *c) {
     return w;
 }
 
-static void plan(layout *l, const run_cmp *c) {
+static void plan(cmp_layout *l, const run_cmp *c) {
     size_t width = (size_t)l->st->width;
     size_t want = widest_label(c);
     size_t need = want < PATH_WANT ? want : PATH_WANT;
-    for (int k = 0; k < NCOLS; k++)
+    int most = 0;
+    columns(l);
+    for (int k = 0; k < l->ncols; k++) {
         l->shown[k] = 1;
-    for (int drop = 5; drop > 0 && need + cols_width(l->shown) > width; drop--)
-        for (int k = 0; k < NCOLS; k++)
-            if (cols[k].drop == drop)
+        most = l->cols[k].drop > most ? l->cols[k].drop : most;
+    }
+    for (int drop = most; drop > 0 && need + cols_width(l) > width; drop--)
+        for (int k = 0; k < l->ncols; k++)
+            if (l->cols[k].drop == drop)
                 l->shown[k] = 0;
-    size_t rest = cols_width(l->shown);
+    size_t rest = cols_width(l);
     size_t room = width > rest + PATH_MIN ? width - rest : PATH_MIN;
     l->path_cols = want < room ? want : room;
     l->rule = *l->st;
@@ -114,10 +135,11 @@ static void fit_path(char *s, size_t cols, int utf8) {
 
 /* One table line: the label, then the cells of the shown columns, up to
  * the last one that holds something (no trailing blanks). */
-static void put_row(const layout *l, const char *label, int is_path, char cells[NCOLS][CELL]) {
+static void put_row(const cmp_layout *l, const char *label, int is_path,
+                    char cells[MAX_COLS][CELL]) {
     char lab[LABEL_CAP + 8]; /* room for the ellipsis fit_path puts first */
     int last = -1;
-    for (int k = 0; k < NCOLS; k++)
+    for (int k = 0; k < l->ncols; k++)
         if (l->shown[k] && cells[k][0])
             last = k;
     snprintf(lab, sizeof lab, "%s", label);
@@ -130,16 +152,23 @@ static void put_row(const layout *l, const char *label, int is_path, char cells[
         if (!l->shown[k])
             continue;
         fprintf(l->f, "%*s", GAP, "");
-        fmt_put_right(l->f, cells[k], cols[k].width);
+        fmt_put_right(l->f, cells[k], l->cols[k].width);
     }
     fputc('\n', l->f);
 }
 
-static void header(const layout *l) {
-    char cells[NCOLS][CELL];
-    for (int k = 0; k < NCOLS; k++)
-        snprintf(cells[k], CELL, "%s", cols[k].head);
-    snprintf(cells[C_SHARE], CELL, "share A%sB", arrow(l));
+/* A figure compared side by side reads "share A→B". */
+static int sides(const col *c) {
+    return c->fig >= 0 && (phase_figures[c->fig].flags & PF_CMP_SIDES);
+}
+
+static void header(const cmp_layout *l) {
+    char cells[MAX_COLS][CELL];
+    for (int k = 0; k < l->ncols; k++)
+        if (sides(&l->cols[k]))
+            snprintf(cells[k], CELL, "%s A%sB", l->cols[k].head, arrow(l));
+        else
+            snprintf(cells[k], CELL, "%s", l->cols[k].head);
     put_row(l, "phase", 0, cells);
 }
 
@@ -152,30 +181,35 @@ static void side_cell(char *cell, size_t cap, int present, const char *text) {
     snprintf(cell, cap, "%s", present ? text : "-");
 }
 
-static void phase_row(const layout *l, const run_cmp_phase *p) {
-    char cells[NCOLS][CELL] = {{0}}, buf[CELL], sa[CELL / 4], sb[CELL / 4];
-    side_cell(cells[C_TOTAL_A], CELL, p->a != NULL, fmt_duration(buf, sizeof buf, p->total_ns.a));
-    side_cell(cells[C_TOTAL_B], CELL, p->b != NULL, fmt_duration(buf, sizeof buf, p->total_ns.b));
-    side_cell(sa, sizeof sa, p->a != NULL, fmt_percent(buf, sizeof buf, p->share.a, 1));
-    side_cell(sb, sizeof sb, p->b != NULL, fmt_percent(buf, sizeof buf, p->share.b, 1));
-    snprintf(cells[C_SHARE], CELL, "%s%s%s", sa, arrow(l), sb);
-    if (p->side != RUN_CMP_BOTH) {
+static void phase_row(const cmp_layout *l, const run_cmp_phase *p) {
+    char cells[MAX_COLS][CELL] = {{0}}, buf[CELL], sa[CELL / 4], sb[CELL / 4];
+    const run_cmp_fig *total = &p->fig[PF_TOTAL];
+    side_cell(cells[C_TOTAL_A], CELL, p->a != NULL, fmt_duration(buf, sizeof buf, total->a));
+    side_cell(cells[C_TOTAL_B], CELL, p->b != NULL, fmt_duration(buf, sizeof buf, total->b));
+    if (p->side != RUN_CMP_BOTH)
         snprintf(cells[C_CHANGE], CELL, "%s", side_text(p->side));
-    } else {
-        fmt_change(cells[C_CHANGE], CELL, p->total_ns.change);
-        fmt_change(cells[C_MEAN], CELL, p->mean_ns.change);
-        fmt_change(cells[C_SELF], CELL, p->self_ns.change);
-        fmt_change(cells[C_P50], CELL, p->p50_ns.change);
-        fmt_change(cells[C_P99], CELL, p->p99_ns.change);
-        fmt_change(cells[C_COUNT], CELL, p->count.change);
+    else
+        fmt_change(cells[C_CHANGE], CELL, total->change);
+    for (int k = C_FIGURES; k < l->ncols; k++) {
+        enum phase_fig f = (enum phase_fig)l->cols[k].fig;
+        const run_cmp_fig *fig = &p->fig[f];
+        if (sides(&l->cols[k])) {
+            side_cell(sa, sizeof sa, p->a != NULL,
+                      phase_fig_text(f, (pf_value){0, fig->a}, buf, sizeof buf));
+            side_cell(sb, sizeof sb, p->b != NULL,
+                      phase_fig_text(f, (pf_value){0, fig->b}, buf, sizeof buf));
+            snprintf(cells[k], CELL, "%s%s%s", sa, arrow(l), sb);
+        } else if (p->side == RUN_CMP_BOTH) {
+            fmt_change(cells[k], CELL, fig->change);
+        }
     }
     put_row(l, p->path, 1, cells);
 }
 
 /* A counter under its phase: rates in the total columns, so the table keeps
  * its shape. */
-static void counter_row(const layout *l, const run_cmp_counter *k) {
-    char cells[NCOLS][CELL] = {{0}}, buf[CELL], label[LABEL_CAP];
+static void counter_row(const cmp_layout *l, const run_cmp_counter *k) {
+    char cells[MAX_COLS][CELL] = {{0}}, buf[CELL], label[LABEL_CAP];
     side_cell(cells[C_TOTAL_A], CELL, k->side != RUN_CMP_ONLY_B,
               fmt_rate(buf, sizeof buf, k->rate_per_s.a));
     side_cell(cells[C_TOTAL_B], CELL, k->side != RUN_CMP_ONLY_A,
@@ -192,18 +226,18 @@ static void counter_row(const layout *l, const run_cmp_counter *k) {
 /* Under a role's table: which phases ran a different number of entries in
  * B than in A, since their totals then move with the count as much as with
  * the time of one entry (the mean column). */
-static void counts_note(const layout *l, const run_cmp_role *r) {
+static void counts_note(const cmp_layout *l, const run_cmp_role *r) {
     size_t n = 0, first = 0;
     for (size_t i = 0; i < r->nphases; i++)
-        if (r->phases[i].side == RUN_CMP_BOTH && r->phases[i].count.a != r->phases[i].count.b &&
-            !n++)
+        if (r->phases[i].side == RUN_CMP_BOTH &&
+            r->phases[i].fig[PF_COUNT].a != r->phases[i].fig[PF_COUNT].b && !n++)
             first = i;
     if (!n)
         return;
     const run_cmp_phase *p = &r->phases[first];
     char a[CELL], b[CELL], text[LABEL_CAP + CELL * 4];
-    fmt_ucount(a, sizeof a, (uint64_t)p->count.a);
-    fmt_ucount(b, sizeof b, (uint64_t)p->count.b);
+    fmt_ucount(a, sizeof a, (uint64_t)p->fig[PF_COUNT].a);
+    fmt_ucount(b, sizeof b, (uint64_t)p->fig[PF_COUNT].b);
     snprintf(text, sizeof text,
              "Entry counts differ in %zu phase%s (%s: %s %s %s entries): %s total%s with the "
              "number of entries; mean is the time of one entry.",
@@ -214,7 +248,7 @@ static void counts_note(const layout *l, const run_cmp_role *r) {
 
 /* "A → B (change)" of a figure printed by fmt (bytes, a share), n/a on a
  * side that did not measure it. */
-static const char *fig_text(char *buf, size_t cap, const layout *l, const run_cmp_fig *fig,
+static const char *fig_text(char *buf, size_t cap, const cmp_layout *l, const run_cmp_fig *fig,
                             const char *(*fmt)(char *, size_t, double), const char *unit) {
     char a[CELL], b[CELL], ch[CELL] = "";
     if (!isnan(fig->change))
@@ -239,7 +273,7 @@ static int moved(const run_cmp_fig *f) {
 
 /* Under a role's table: the exact I/O of its I/O phases, its sampled I/O
  * rates and its GPU share, each where it changed. */
-static void resource_notes(const layout *l, const run_cmp_role *r) {
+static void resource_notes(const cmp_layout *l, const run_cmp_role *r) {
     char x[CELL * 2], y[CELL * 2], z[CELL * 2], text[LABEL_CAP + CELL * 8];
     for (size_t i = 0; i < r->nphases; i++) {
         const run_cmp_phase *p = &r->phases[i];
@@ -276,7 +310,7 @@ static void resource_notes(const layout *l, const run_cmp_role *r) {
     }
 }
 
-static void role_title(const layout *l, const run_cmp_role *r) {
+static void role_title(const cmp_layout *l, const run_cmp_role *r) {
     char name[LABEL_CAP], a[CELL], b[CELL], ch[CELL], text[CELL * 8];
     fmt_title(name, sizeof name, r->name);
     if (r->side != RUN_CMP_BOTH) {
@@ -295,7 +329,7 @@ static void role_title(const layout *l, const run_cmp_role *r) {
     text_wrap(l->f, l->st, text, fmt_width(name) + 2, 2);
 }
 
-static void run_line(const layout *l, const char *tag, const run_model *m) {
+static void run_line(const cmp_layout *l, const char *tag, const run_model *m) {
     char dir[LABEL_CAP], id[CELL * 2] = "", rt[CELL], wall[CELL], caveats[CELL] = "";
     char text[LABEL_CAP + CELL * 8];
     scope_escape((const uint8_t *)m->dir, strlen(m->dir), dir, sizeof dir, 0);
@@ -311,14 +345,14 @@ static void run_line(const layout *l, const char *tag, const run_model *m) {
     text_wrap(l->f, l->st, text, 0, 3);
 }
 
-static void dropped_note(const layout *l) {
+static void dropped_note(const cmp_layout *l) {
     char text[CELL * 4] = "(left out for width:";
     size_t len = strlen(text);
     int any = 0;
-    for (int k = NCOLS - 1; k >= 0; k--)
+    for (int k = l->ncols - 1; k >= 0; k--)
         if (!l->shown[k]) {
-            len += (size_t)snprintf(text + len, sizeof text - len, "%s %s", any ? "," : "",
-                                    cols[k].head);
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s %s%s", any ? "," : "",
+                                    l->cols[k].head, sides(&l->cols[k]) ? " A>B" : "");
             any = 1;
         }
     if (!any)
@@ -328,7 +362,7 @@ static void dropped_note(const layout *l) {
 }
 
 void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
-    layout l = {.f = f, .st = st};
+    cmp_layout l = {.f = f, .st = st};
     l.rule_hosts = c->a->nhosts > c->b->nhosts ? c->a->nhosts : c->b->nhosts;
     plan(&l, c);
     run_line(&l, "A", c->a);

@@ -7,65 +7,27 @@
 #include <math.h>
 #include <string.h>
 
-/* Self is the column a profile's reader looks at first, so it is the last
- * to go.  The median goes first: the mean (total over count) and the p99
- * bound it from both sides, and the detail pane and the JSON keep it.  Then
- * the tail, then the count, then wait, which only phases that block give a
- * meaning to. */
-const layout_column phase_columns[PHASE_NCOLUMNS] = {
-    [PHASE_COL_SHARE] = {"share", 7, 0, 1, 0},  [PHASE_COL_TOTAL] = {"total", 8, 0, 1, 0},
-    [PHASE_COL_SELF] = {"self", 8, 6, 1, 0},    [PHASE_COL_WAIT] = {"wait", 5, 5, 1, 0},
-    [PHASE_COL_P50] = {"p50", 8, 2, 1, 0},      [PHASE_COL_P99] = {"p99", 8, 3, 1, 0},
-    [PHASE_COL_COUNT] = {"count", 10, 4, 1, 0}, [PHASE_COL_MEAN] = {"mean", 8, 2, 1, 1},
-    [PHASE_COL_P95] = {"p95", 8, 2, 1, 1},
-};
+void phase_columns_of(layout_column cols[PF_NCOLUMNS]) {
+    for (size_t c = 0; c < PF_NCOLUMNS; c++)
+        cols[c] = phase_figures[c].column;
+}
 
-int phase_cell(const run_phase *p, enum phase_column c, char *buf, size_t cap) {
+int phase_cell(const run_phase *p, enum phase_fig c, char *buf, size_t cap) {
+    assert(c < PF_NCOLUMNS);
+    const phase_figure *pf = &phase_figures[c];
     /* Left open and never completed, with no time recorded (a log before
      * format 1.4): 0 would read as a phase that took none. */
-    if (p->open_threads && !p->dist.count && !p->open_ns &&
-        (c == PHASE_COL_SHARE || c == PHASE_COL_TOTAL || c == PHASE_COL_SELF)) {
+    if ((pf->flags & PF_OPEN_WORD) && p->open_threads && !p->dist.count && !p->open_ns) {
         snprintf(buf, cap, "open");
         return 0;
     }
-    switch (c) {
-    case PHASE_COL_SHARE:
-        fmt_percent(buf, cap, p->share, 1);
-        return 0;
-    case PHASE_COL_TOTAL:
-        fmt_duration(buf, cap, (double)p->dist.total_ns);
-        /* An entry still open: at least this, and more since its last frame
-         * (or its end, when the log stops with it open). */
-        if (p->open_threads && strlen(buf) + 1 < cap)
-            strcat(buf, "+");
-        return 0;
-    case PHASE_COL_SELF:
-        fmt_duration(buf, cap, (double)p->self_ns);
-        return 0;
-    case PHASE_COL_WAIT:
-        fmt_percent(buf, cap, p->wait, 0);
-        return isnan(p->wait);
-    case PHASE_COL_P50:
-        fmt_duration(buf, cap, p->dist.p50_ns);
-        return isnan(p->dist.p50_ns);
-    case PHASE_COL_MEAN:
-        fmt_duration(buf, cap, p->dist.mean_ns);
-        return isnan(p->dist.mean_ns);
-    case PHASE_COL_P95:
-        fmt_duration(buf, cap, p->dist.p95_ns);
-        return isnan(p->dist.p95_ns);
-    case PHASE_COL_P99:
-        fmt_duration(buf, cap, p->dist.p99_ns);
-        return isnan(p->dist.p99_ns);
-    case PHASE_COL_COUNT:
-        fmt_ucount(buf, cap, p->dist.count);
-        return 0;
-    case PHASE_NCOLUMNS:
-        break;
-    }
-    assert(!"a phase column");
-    buf[0] = '\0';
-    return 0;
+    pf_value v = phase_fig_get(p, c);
+    phase_fig_text(c, v, buf, cap);
+    /* An entry still open: at least this, and more since its last frame
+     * (or its end, when the log stops with it open). */
+    if ((pf->flags & PF_OPEN_PLUS) && p->open_threads && strlen(buf) + 1 < cap)
+        strcat(buf, "+");
+    return !(pf->flags & PF_NEVER_NA) && isnan(v.d);
 }
 
 const char *phase_spread_cell(const run_phase *p, size_t role_procs, char *buf, size_t cap) {

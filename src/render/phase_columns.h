@@ -9,36 +9,23 @@
 #define SCOPE_PHASE_COLUMNS_H
 
 #include "layout.h"
+#include "phase_figures.h"
 #include "run_model.h"
 
-enum phase_column {
-    PHASE_COL_SHARE,
-    PHASE_COL_TOTAL,
-    PHASE_COL_SELF,
-    PHASE_COL_WAIT,
-    PHASE_COL_MEAN, /* off unless a table turns it on (a wide browser) */
-    PHASE_COL_P50,
-    PHASE_COL_P95, /* off unless a table turns it on */
-    PHASE_COL_P99,
-    PHASE_COL_COUNT,
-    PHASE_NCOLUMNS
-};
+/* The columns are the first PF_NCOLUMNS phase figures (phase_figures.h),
+ * in that order, each with its phase_figures[].column: heading, width, the
+ * order narrow screens give them up in, and whether a table must turn it
+ * on (mean and p95: the browser on a wide terminal).  Share and total are
+ * never given up; the others go from rank 2 on, leaving rank 1 to the
+ * table's own first column to go. */
+void phase_columns_of(layout_column cols[PF_NCOLUMNS]);
 
-/* In the order shown.  Share and total are never given up; the others go
- * from rank 2 on, leaving rank 1 to the table's own first column to go.
- * Mean and p95 are off: a table with room to spare turns them on (the
- * browser on a wide terminal).
- * Durations print in at most 7 columns ("10h 31m"), so 8 leaves a space
- * where a table has no gap of its own.  The count's width is a floor: a
- * table widens it to its largest count (phase_count_width). */
-extern const layout_column phase_columns[PHASE_NCOLUMNS];
-
-/* The cell of column c for phase p, written into buf.  Returns 1 when the
- * figure was not measured (wait without CPU times, percentiles without a
- * histogram: the cell says n/a), else 0.  A phase left open and never
- * completed says "open" for share, total and self; one left open after
- * completed entries ends its total with "+" (at least that much). */
-int phase_cell(const run_phase *p, enum phase_column c, char *buf, size_t cap);
+/* The cell of column (figure) c for phase p, written into buf.  Returns 1
+ * when the figure was not measured (wait without CPU times, percentiles
+ * without a histogram: the cell says n/a), else 0.  A phase left open and
+ * never completed says "open" for share, total and self; one left open
+ * after completed entries ends its total with "+" (at least that much). */
+int phase_cell(const run_phase *p, enum phase_fig c, char *buf, size_t cap);
 
 /* The spread cell of p: min/med/max of its per-process totals
  * ("1.2s/1.4s/2.0s"), and how many of the role's role_procs processes

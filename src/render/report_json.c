@@ -3,6 +3,7 @@
 #include "report_json.h"
 
 #include "json_out.h"
+#include "phase_figures.h"
 #include "resources_json.h"
 
 #include <scope/log_format.h>
@@ -192,23 +193,44 @@ static void put_counters(json_out *j, cJSON *o, const char *key, const run_count
     }
 }
 
-/* The figures of a distribution, into o: shared by phases and iterations. */
+/* Figure f of value v under its key: a count or duration as an integer, a
+ * measured fraction or estimate as a number (null when NAN), a minimum or
+ * maximum null where there were no entries. */
+static void put_figure(json_out *j, cJSON *o, enum phase_fig f, pf_value v, uint64_t count) {
+    const phase_figure *pf = &phase_figures[f];
+    if ((pf->flags & PF_NULL_IF_NONE) && !count)
+        jo_null(j, o, pf->json);
+    else if (pf->type == PF_F64)
+        jo_num(j, o, pf->json, v.d);
+    else
+        jo_u64(j, o, pf->json, v.u);
+}
+
+/* The figures of a distribution (phase_figures.h: those in run_dist), into
+ * o: shared by phases and iterations.  "exact_percentiles" follows the
+ * percentiles, only where true: a source keeping every call (docs/hdf5.md). */
 static void put_dist(json_out *j, cJSON *o, const run_dist *d) {
-    jo_u64(j, o, "count", d->count);
-    jo_u64(j, o, "total_ns", d->total_ns);
-    jo_num(j, o, "mean_ns", d->mean_ns);
-    jo_num(j, o, "p50_ns", d->p50_ns);
-    jo_num(j, o, "p95_ns", d->p95_ns);
-    jo_num(j, o, "p99_ns", d->p99_ns);
-    if (d->exact_pct) /* only where true: a source keeping every call (docs/hdf5.md) */
-        jo_bool(j, o, "exact_percentiles", 1);
-    if (d->count) {
-        jo_u64(j, o, "min_ns", d->min_ns);
-        jo_u64(j, o, "max_ns", d->max_ns);
-    } else {
-        jo_null(j, o, "min_ns");
-        jo_null(j, o, "max_ns");
+    enum phase_fig ids[PF_N];
+    size_t n = phase_figures_in(PF_OUT_JSON, ids);
+    for (size_t i = 0; i < n; i++) {
+        if (!phase_figures[ids[i]].in_dist)
+            continue;
+        put_figure(j, o, ids[i], phase_fig_dist_get(d, ids[i]), d->count);
+        int last_percentile = phase_figures[ids[i]].merge == PF_MERGE_HIST &&
+                              (i + 1 == n || phase_figures[ids[i + 1]].merge != PF_MERGE_HIST);
+        if (last_percentile && d->exact_pct)
+            jo_bool(j, o, "exact_percentiles", 1);
     }
+}
+
+/* The phase's figures: its distribution's, then its own. */
+static void put_figures(json_out *j, cJSON *o, const run_phase *p) {
+    enum phase_fig ids[PF_N];
+    size_t n = phase_figures_in(PF_OUT_JSON, ids);
+    put_dist(j, o, &p->dist);
+    for (size_t i = 0; i < n; i++)
+        if (!phase_figures[ids[i]].in_dist)
+            put_figure(j, o, ids[i], phase_fig_get(p, ids[i]), p->dist.count);
 }
 
 static void put_flags(json_out *j, cJSON *o, uint32_t flags) {
@@ -296,14 +318,7 @@ static void put_phase(json_out *j, cJSON *arr, const run_phase *p, size_t role_n
     put_path(j, o, "path", p);
     jo_u64(j, o, "depth", p->depth);
     put_flags(j, o, p->flags);
-    put_dist(j, o, &p->dist);
-    jo_u64(j, o, "self_ns", p->self_ns);
-    jo_u64(j, o, "open_threads", p->open_threads);
-    jo_u64(j, o, "open_ns", p->open_ns);
-    jo_num(j, o, "share", p->share);
-    jo_num(j, o, "wait", p->wait);
-    jo_u64(j, o, "cpu_count", p->cpu_count);
-    jo_u64(j, o, "hist_count", p->hist_count);
+    put_figures(j, o, p);
     put_spread(j, o, p, role_nprocs);
     jo_name_or_null(j, o, "file", p->file);
     if (p->line)

@@ -123,13 +123,13 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
 /* The phase figures (phase_columns.h), then the spread across processes:
  * right-aligned in their width, which holds the space before them.  The
  * spread is the first to go when the terminal is narrow. */
-enum { COL_SPREAD = PHASE_NCOLUMNS, NCOLS };
+enum { COL_SPREAD = PF_NCOLUMNS, NCOLS };
 static_assert(NCOLS <= LAYOUT_MAX_COLUMNS, "the phase table fits a layout");
 #define MIN_NAME 22
 
 /* The phase figures and the spread, nothing given up yet. */
 static void table_columns(layout_column cols[NCOLS]) {
-    memcpy(cols, phase_columns, sizeof phase_columns);
+    phase_columns_of(cols);
     cols[COL_SPREAD] = (layout_column){"spread min/med/max", 24, 1, 1, 0};
 }
 
@@ -142,8 +142,8 @@ static layout plan(const text_style *st, const run_role *role) {
     layout_column cols[NCOLS];
     table_columns(cols);
     int need = phase_count_width(role->root) + 2;
-    if (need > cols[PHASE_COL_COUNT].width)
-        cols[PHASE_COL_COUNT].width = need;
+    if (need > cols[PF_COUNT].width)
+        cols[PF_COUNT].width = need;
     cols[COL_SPREAD].off = role->nprocs <= 1;
     if (!cols[COL_SPREAD].off) {
         need = phase_spread_width(role->root, role->nprocs) + 2;
@@ -169,9 +169,9 @@ static void put_cell(FILE *f, const layout *lay, size_t c, const char *text) {
 /* The phase's figures in the columns the layout shows. */
 static void put_figures(FILE *f, const layout *lay, const run_phase *p) {
     char buf[48];
-    for (size_t c = 0; c < PHASE_NCOLUMNS; c++)
+    for (size_t c = 0; c < PF_NCOLUMNS; c++)
         if (lay->shown[c]) {
-            phase_cell(p, (enum phase_column)c, buf, sizeof buf);
+            phase_cell(p, (enum phase_fig)c, buf, sizeof buf);
             put_cell(f, lay, c, buf);
         }
 }
@@ -230,8 +230,8 @@ static void put_counter(FILE *f, const text_style *st, const layout *lay, unsign
     }
     put_name(f, st, lay, indent, "+ ", k->name);
     /* Share and total are never given up, so the total's column is there. */
-    assert(lay->shown[PHASE_COL_SHARE] && lay->shown[PHASE_COL_TOTAL]);
-    int total_end = lay->width[PHASE_COL_SHARE] + lay->width[PHASE_COL_TOTAL];
+    assert(lay->shown[PF_SHARE] && lay->shown[PF_TOTAL]);
+    int total_end = lay->width[PF_SHARE] + lay->width[PF_TOTAL];
     /* A total wider than its columns still stands apart from the name, and
      * pushes what follows it right. */
     int used = lay->name_width + (total_w + 1 > total_end ? total_w + 1 : total_end);
@@ -252,7 +252,7 @@ static int has_counters(const run_phase *p) {
 /* The counter rows' headings, under the table's: their total ends where
  * the phases' total does. */
 static void put_counter_header(FILE *f, const text_style *st, const layout *lay) {
-    int total_end = lay->width[PHASE_COL_SHARE] + lay->width[PHASE_COL_TOTAL];
+    int total_end = lay->width[PF_SHARE] + lay->width[PF_TOTAL];
     fmt_put_left(f, "  + counter", (size_t)lay->name_width);
     fmt_put_right(f, "total", (size_t)total_end);
     /* As far as the width holds, as the counter rows' cells are. */
@@ -308,12 +308,12 @@ static void put_role_title(FILE *f, const run_model *m, const run_role *r, const
 static void put_dominant(FILE *f, const run_role *r, const text_style *st) {
     if (!r->ndominant)
         return;
-    /* Four columns, none given up: the name takes what they leave. */
+    /* The figures marked for it (self, wait, p50, p99), none given up: the
+     * name takes what they leave. */
     layout_column cols[NCOLS];
     table_columns(cols);
     for (size_t c = 0; c < NCOLS; c++) {
-        cols[c].off =
-            c != PHASE_COL_SELF && c != PHASE_COL_WAIT && c != PHASE_COL_P50 && c != PHASE_COL_P99;
+        cols[c].off = c >= PF_NCOLUMNS || !(phase_figures[c].flags & PF_DOMINANT);
         cols[c].drop = 0;
     }
     layout lay = layout_fit(cols, NCOLS, st->width, 0, 0);

@@ -159,11 +159,11 @@ START_TEST(same_run_changes_nothing) {
         const run_cmp_phase *p = &c->roles[0].phases[i];
         ck_assert_int_eq(p->side, RUN_CMP_BOTH);
         ck_assert_double_eq(p->impact_ns, 0);
-        ck_assert_double_eq(p->total_ns.change, 0);
-        ck_assert_double_eq(p->self_ns.change, 0);
-        ck_assert_double_eq(p->p99_ns.change, 0);
-        ck_assert_double_eq(p->count.change, 0);
-        ck_assert_double_eq(p->share.delta, 0);
+        ck_assert_double_eq(p->fig[PF_TOTAL].change, 0);
+        ck_assert_double_eq(p->fig[PF_SELF].change, 0);
+        ck_assert_double_eq(p->fig[PF_P99].change, 0);
+        ck_assert_double_eq(p->fig[PF_COUNT].change, 0);
+        ck_assert_double_eq(p->fig[PF_SHARE].delta, 0);
     }
     /* No change anywhere: the biggest phases first. */
     ck_assert_str_eq(c->roles[0].phases[0].path, "iteration");
@@ -201,19 +201,19 @@ START_TEST(rows_sorted_by_impact) {
     ck_assert_str_eq(r->phases[3].path, "big_same");
     const run_cmp_phase *g = &r->phases[0];
     ck_assert_double_eq(g->impact_ns, 300);
-    ck_assert_double_eq(g->total_ns.delta, 300);
-    ck_assert_double_eq(g->total_ns.change, 3.0);
-    ck_assert_double_eq(g->count.change, 1.0);
-    ck_assert_double_eq(g->mean_ns.a, 10);
-    ck_assert_double_eq(g->mean_ns.b, 20);
-    ck_assert_double_eq(g->mean_ns.change, 1.0);
-    ck_assert_double_eq(g->p99_ns.change, 1.0);
-    ck_assert_double_eq(g->share.a, 100.0 / 1450);
-    ck_assert_double_eq(g->share.b, 400.0 / 1710);
+    ck_assert_double_eq(g->fig[PF_TOTAL].delta, 300);
+    ck_assert_double_eq(g->fig[PF_TOTAL].change, 3.0);
+    ck_assert_double_eq(g->fig[PF_COUNT].change, 1.0);
+    ck_assert_double_eq(g->fig[PF_MEAN].a, 10);
+    ck_assert_double_eq(g->fig[PF_MEAN].b, 20);
+    ck_assert_double_eq(g->fig[PF_MEAN].change, 1.0);
+    ck_assert_double_eq(g->fig[PF_P99].change, 1.0);
+    ck_assert_double_eq(g->fig[PF_SHARE].a, 100.0 / 1450);
+    ck_assert_double_eq(g->fig[PF_SHARE].b, 400.0 / 1710);
     const run_cmp_phase *s = &r->phases[1];
     ck_assert_double_eq(s->impact_ns, 50);
-    ck_assert_double_eq(s->total_ns.delta, -50);
-    ck_assert_double_eq(s->total_ns.change, -50.0 / 300);
+    ck_assert_double_eq(s->fig[PF_TOTAL].delta, -50);
+    ck_assert_double_eq(s->fig[PF_TOTAL].change, -50.0 / 300);
     ck_assert_double_eq(r->phase_ns.delta, 260);
     run_cmp_free(c);
 }
@@ -285,15 +285,15 @@ START_TEST(one_sided_phases_and_counters) {
     const run_cmp_phase *gone = row(r, "gone");
     ck_assert_int_eq(gone->side, RUN_CMP_ONLY_A);
     ck_assert_ptr_null(gone->b);
-    ck_assert_double_eq(gone->total_ns.a, 40);
-    ck_assert(isnan(gone->total_ns.b) && isnan(gone->total_ns.change));
-    ck_assert(isnan(gone->share.b) && isnan(gone->count.delta));
+    ck_assert_double_eq(gone->fig[PF_TOTAL].a, 40);
+    ck_assert(isnan(gone->fig[PF_TOTAL].b) && isnan(gone->fig[PF_TOTAL].change));
+    ck_assert(isnan(gone->fig[PF_SHARE].b) && isnan(gone->fig[PF_COUNT].delta));
     ck_assert_double_eq(gone->impact_ns, 40);
 
     const run_cmp_phase *inner = row(r, "fresh/inner");
     ck_assert_int_eq(inner->side, RUN_CMP_ONLY_B);
     ck_assert_uint_eq(inner->depth, 2);
-    ck_assert(isnan(inner->self_ns.a) && isnan(inner->self_ns.change));
+    ck_assert(isnan(inner->fig[PF_SELF].a) && isnan(inner->fig[PF_SELF].change));
 
     const run_cmp_phase *kept = row(r, "kept");
     ck_assert_uint_eq(kept->ncounters, 3); /* by name */
@@ -393,7 +393,7 @@ static const run_check_row *verdict(const run_check *k, const char *path) {
 START_TEST(check_default_watch_and_threshold) {
     fixture a, b;
     run_cmp *c = check_pair(&a, &b);
-    run_check_opts o = {.max_regression = 0.10, .metric = RUN_CHECK_MEAN, .min_share = 0.01};
+    run_check_opts o = {.max_regression = 0.10, .metric = PF_MEAN, .min_share = 0.01};
     run_check *k = NULL;
     char msg[256];
     ck_assert_int_eq(run_check_judge(c, &o, &k, msg, sizeof msg), RUN_CHECK_DONE);
@@ -463,7 +463,7 @@ START_TEST(check_roles_and_metrics) {
     ck_assert_int_eq(run_check_judge(c, &o, &k, msg, sizeof msg), RUN_CHECK_NO_ROLE);
     ck_assert_ptr_nonnull(strstr(msg, "actor"));
     o.role = "learner";
-    o.metric = RUN_CHECK_TOTAL;
+    o.metric = PF_TOTAL;
     ck_assert_int_eq(run_check_judge(c, &o, &k, msg, sizeof msg), RUN_CHECK_DONE);
     ck_assert_double_eq(verdict(k, "iteration")->fig->change, 0.6);
     run_check_free(k);
@@ -473,16 +473,16 @@ START_TEST(check_roles_and_metrics) {
     train->dist.p99_ns = NAN;
     run_cmp_free(c);
     c = run_compare(&a.m, &b.m);
-    o.metric = RUN_CHECK_P99;
+    o.metric = PF_P99;
     ck_assert_int_eq(run_check_judge(c, &o, &k, msg, sizeof msg), RUN_CHECK_DONE);
     ck_assert_int_eq(verdict(k, "iteration/train")->verdict, RUN_CHECK_UNMEASURED);
     ck_assert_int_eq(verdict(k, "iteration/train")->failed, 0);
     run_check_free(k);
     run_cmp_free(c);
 
-    enum run_check_metric m;
+    run_check_metric m;
     ck_assert_int_eq(run_check_metric_parse("p50", &m), 0);
-    ck_assert_int_eq(m, RUN_CHECK_P50);
+    ck_assert_int_eq(m, PF_P50);
     ck_assert_int_eq(run_check_metric_parse("median", &m), -1);
 }
 END_TEST
