@@ -212,9 +212,8 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
     if (fill > r->size - at)
         fill = r->size - at;
     if (fill > r->buf_cap) {
-        uint8_t *b = realloc(r->buf, fill);
-        if (b) {
-            r->buf = b;
+        /* Exactly fill: the window stays under want + READ_WINDOW. */
+        if (SCOPE_VEC_RESIZE(r->buf, fill) == 0) {
             r->buf_cap = fill;
         } else if (r->buf_cap >= want) {
             fill = r->buf_cap;

@@ -99,14 +99,13 @@ static int grow(scope_log_writer *w, size_t need) {
     if (!raw)
         return -ENOMEM;
     w->raw = raw;
+    /* Exactly the bound: out never holds more than one compressed frame. */
     size_t out_cap = ZSTD_compressBound(cap);
-    uint8_t *out = realloc(w->out, out_cap);
-    if (!out) {
+    if (SCOPE_VEC_RESIZE(w->out, out_cap) < 0) {
         /* raw already grew; keep it and fail: the next try grows out again */
         return -ENOMEM;
     }
     w->raw_cap = cap;
-    w->out = out;
     w->out_cap = out_cap;
     return 0;
 }

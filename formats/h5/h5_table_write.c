@@ -1,6 +1,7 @@
 /* h5_table_write: tables and matrices written in batches (h5_table.h). */
 #include "h5_common.h"
 
+#include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,27 +109,12 @@ scope_h5_writer *scope_h5_table_begin(scope_h5_file *f, const char *path, const 
     return w;
 }
 
-/* *p holds at least need bytes, doubling; -1 when out of memory. */
-static int grow(void **p, size_t *cap, size_t need) {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 4096;
-    while (c < need)
-        c = c > SIZE_MAX / 2 ? need : c * 2;
-    void *q = realloc(*p, c);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* Keeps n rows of a table with strings: the rows, and each string's bytes
  * (rows may point at memory that does not outlive the call). */
 static int keep_rows(scope_h5_writer *w, const char *rows, size_t n) {
     const scope_h5_table *t = w->t;
     if (n > SIZE_MAX / t->row_size - w->nkept ||
-        grow((void **)&w->kept, &w->cap_kept, (w->nkept + n) * t->row_size) < 0)
+        SCOPE_VEC_RESERVE(w->kept, w->cap_kept, (w->nkept + n) * t->row_size) < 0)
         return -1;
     for (size_t r = 0; r < n; r++) {
         char *row = w->kept + (w->nkept + r) * t->row_size;
@@ -139,7 +125,7 @@ static int keep_rows(scope_h5_writer *w, const char *rows, size_t n) {
             const char *s;
             memcpy(&s, row + t->fields[i].offset, sizeof s);
             size_t len = s ? strlen(s) : 0;
-            if (grow((void **)&w->text, &w->cap_text, w->ntext + len + 1) < 0)
+            if (SCOPE_VEC_RESERVE(w->text, w->cap_text, w->ntext + len + 1) < 0)
                 return -1;
             memcpy(w->text + w->ntext, s ? s : "", len + 1);
             /* The row keeps the string's offset in text until the end. */
