@@ -1,6 +1,8 @@
-/* h5_table_write: tables and matrices written in batches (h5_table.h). */
+/* h5_table_write: tables and matrices written in batches (h5_table.h).
+ * The asserts hold the sizes computed before each copy. */
 #include "h5_common.h"
 
+#include <assert.h>
 #include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +172,7 @@ static int write_kept(scope_h5_writer *w) {
             if (t->fields[i].type == SCOPE_H5_STR) {
                 uintptr_t o;
                 memcpy(&o, w->kept + r * t->row_size + t->fields[i].offset, sizeof o);
+                assert(k < w->nstr && o < w->ntext); /* keep_rows put it in text */
                 size_t l = strlen(w->text + o);
                 len[k] = l > len[k] ? l : len[k];
                 k++;
@@ -188,6 +191,7 @@ static int write_kept(scope_h5_writer *w) {
         goto out;
     for (size_t first = 0; first < w->nkept; first += batch) {
         size_t n = w->nkept - first < batch ? w->nkept - first : batch;
+        assert(n > 0 && n <= batch); /* stage holds batch rows */
         memset(stage, 0, n * staged);
         for (size_t r = 0; r < n; r++) {
             char *row = stage + r * staged;
@@ -196,6 +200,8 @@ static int write_kept(scope_h5_writer *w) {
                 if (t->fields[i].type == SCOPE_H5_STR) {
                     uintptr_t o;
                     memcpy(&o, row + t->fields[i].offset, sizeof o);
+                    /* len[k] is the longest of the field's strings */
+                    assert(k < w->nstr && o < w->ntext && strlen(w->text + o) <= len[k]);
                     memcpy(row + t->row_size + off[k], w->text + o, strlen(w->text + o));
                     k++;
                 }
