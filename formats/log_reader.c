@@ -26,11 +26,17 @@
  * and handed out only while their records stay within
  * SCOPE_LOG_MAX_RECORDS_PER_BYTE per byte; a frame past either is damage.
  * Real logs inflate less than 2-fold and hold a record per 15 bytes or more.
+ *
+ * The asserts state what the reader's own code guarantees: the window lies
+ * within the file and its buffer, positions stay within the frame or the
+ * file they index, each step moves forward.  None rests on what a file
+ * says: a damaged or hostile log is an expected input, reported as damage.
  */
 #include "file_header.h"
 #include "record_codec.h"
 #include "varint.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -183,7 +189,15 @@ static size_t parse_prologue(scope_log_reader *r, scope_rec_frame *fr) {
         SCOPE_DECODE_OK)
         return 0;
     *fr = rec.u.frame;
+    assert(b.pos + (size_t)len <= r->frame_len);
     return b.pos + (size_t)len;
+}
+
+/* The window [base, base + avail) lies within the file, and for a reader
+ * over a file within its buffer. */
+static int window_ok(const scope_log_reader *r) {
+    return r->base <= r->size && r->avail <= r->size - r->base &&
+           (r->fd < 0 || r->avail <= r->buf_cap);
 }
 
 /* The file's bytes from `at`: *got of them, at least min(need, size - at)
@@ -195,8 +209,10 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
     size_t want = need < r->size - at ? need : r->size - at;
     if (at >= r->base && at - r->base <= r->avail && r->avail - (at - r->base) >= want) {
         *got = r->avail - (at - r->base);
+        assert(window_ok(r) && *got <= r->size - at);
         return r->data + (at - r->base);
     }
+    assert(r->fd >= 0); /* a reader over memory holds the whole file: always served above */
     /* Only a reader over a file gets here: one over memory sees it all.  The
      * bytes from `at` the window holds stay; at least READ_WINDOW new ones
      * are read after them, so that moving forward a few bytes at a time
@@ -212,9 +228,8 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
     if (fill > r->size - at)
         fill = r->size - at;
     if (fill > r->buf_cap) {
-        uint8_t *b = realloc(r->buf, fill);
-        if (b) {
-            r->buf = b;
+        /* Exactly fill: the window stays under want + READ_WINDOW. */
+        if (SCOPE_VEC_RESIZE(r->buf, fill) == 0) {
             r->buf_cap = fill;
         } else if (r->buf_cap >= want) {
             fill = r->buf_cap;
@@ -222,6 +237,8 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
             fill = keep = 0; /* no memory for this frame: what follows reads as unreadable */
         }
     }
+    /* What is kept lies in the window, and what is filled in the buffer. */
+    assert(keep <= fill && fill <= r->buf_cap && fill <= r->size - at);
     if (keep)
         memmove(r->buf, r->buf + (at - r->base), keep);
     size_t n = keep;
@@ -233,6 +250,7 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
             r->read_errno = errno;
         if (k <= 0)
             break;
+        assert((size_t)k <= fill - n); /* pread(2) read no more than asked */
         n += (size_t)k;
     }
     if (n < fill || (fill == 0 && want > 0))
@@ -241,6 +259,8 @@ static const uint8_t *view(scope_log_reader *r, size_t at, size_t need, size_t *
     r->base = at;
     r->avail = n;
     *got = n;
+    /* At least min(need, what the file now holds from at), as promised. */
+    assert(window_ok(r) && n >= (need < r->size - at ? need : r->size - at));
     return r->buf;
 }
 
@@ -261,6 +281,7 @@ static int afford(scope_log_reader *r, size_t end, uint64_t more) {
 static int count_records(scope_log_reader *r, size_t at, size_t end) {
     uint64_t limit = (uint64_t)end * SCOPE_LOG_MAX_RECORDS_PER_BYTE + SCOPE_LOG_RECORDS_ALLOWANCE;
     uint64_t n = r->records;
+    assert(at <= r->frame_len);
     dec_buf b = {r->frame, r->frame_len, at, 0};
     while (b.pos < b.len) {
         if (++n > limit)
@@ -327,6 +348,8 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
             return FRAME_BAD_HEADER;
         return walked >= bound ? FRAME_BAD_SIZE : FRAME_TRUNCATED;
     }
+    /* The frame's compressed bytes lie within the window, and the file. */
+    assert(cs <= walked && walked <= rem && rem <= r->size - at);
     if (!afford(r, at + cs, cs + content))
         return FRAME_OVER_LIMIT;
     if (SCOPE_VEC_RESERVE(r->frame, r->frame_cap, (size_t)content) < 0)
@@ -336,12 +359,14 @@ static int try_frame(scope_log_reader *r, size_t at, size_t *csize, scope_rec_fr
         return ZSTD_getErrorCode(got) == ZSTD_error_checksum_wrong ? FRAME_CHECKSUM : FRAME_CORRUPT;
     if (got != content)
         return FRAME_CORRUPT;
+    assert(got <= r->frame_cap);
     r->frame_len = got;
     size_t body = parse_prologue(r, fr);
     if (!body)
         return FRAME_NO_PROLOGUE;
     if (!count_records(r, body, at + cs))
         return FRAME_TOO_MANY;
+    assert(cs > 0 && body <= r->frame_len);
     *csize = cs;
     *body_at = body;
     return FRAME_OK;
@@ -374,14 +399,17 @@ static size_t resync(scope_log_reader *r, size_t from, size_t *csize, scope_rec_
         const uint8_t *p = view(r, from, 4, &got);
         if (got < 4)
             break;
+        assert(got <= r->size - from);
         const uint8_t *hit = find_magic(p, got);
         if (!hit) {
             from += got - 3; /* a magic may straddle the window's end */
             continue;
         }
         size_t at = from + (size_t)(hit - p);
-        if (try_frame(r, at, csize, fr, body_at) == FRAME_OK)
+        if (try_frame(r, at, csize, fr, body_at) == FRAME_OK) {
+            assert(at + *csize <= r->size);
             return at;
+        }
         from = at + 1;
     }
     return r->size;
@@ -389,6 +417,8 @@ static size_t resync(scope_log_reader *r, size_t from, size_t *csize, scope_rec_
 
 static void accept_frame(scope_log_reader *r, size_t at, size_t csize, const scope_rec_frame *fr,
                          size_t body_at) {
+    /* try_frame found it whole (r->frame holds it); its records start in it */
+    assert(csize > 0 && body_at <= r->frame_len);
     /* Sequence numbers start at 0 in every file, so the jump to this frame
      * counts exactly the frames the damage just before it swallowed: a
      * foreign or garbage stretch swallowed none. */
@@ -431,6 +461,9 @@ int scope_log_reader_next_frame(scope_log_reader *r, scope_rec_frame *frame, uin
             goto found;
         }
         size_t next = resync(r, r->pos + 1, &csize, &fr, &body_at);
+        /* every pass moves forward, or finds the file ends (it may have
+         * shrunk under us): the loop ends */
+        assert(next > r->pos || next >= r->size);
         if (next < r->size) {
             /* A frame that claims to run past the end of the file while
              * intact frames follow it was damaged, not cut short. */
@@ -459,6 +492,7 @@ found:
 static int next_of_batch(scope_log_reader *r, scope_record *rec) {
     if (r->batch_next >= r->batch.n)
         return 0;
+    assert(r->batch.records); /* a decoded batch of n > 0 has its records */
     memset(&rec->u, 0, sizeof rec->u);
     rec->type = SCOPE_REC_RESOURCE;
     rec->raw = r->batch_raw;
@@ -469,6 +503,7 @@ static int next_of_batch(scope_log_reader *r, scope_record *rec) {
 int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
     if (r->in_frame && next_of_batch(r, rec))
         return 1;
+    assert(!r->in_frame || r->rec_pos <= r->frame_len);
     while (r->in_frame && r->rec_pos < r->frame_len) {
         dec_buf b = {r->frame, r->frame_len, r->rec_pos, 0};
         uint64_t type = dec_u64(&b);
@@ -484,6 +519,7 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
         size_t at = r->rec_pos;
         const uint8_t *body = r->frame + b.pos;
         r->rec_pos = b.pos + (size_t)len;
+        assert(r->rec_pos > at && r->rec_pos <= r->frame_len); /* the body is in the frame */
         if (type < 64 && (r->skip_kinds >> type & 1))
             continue;
         if (type == SCOPE_REC_RESOURCE_BATCH && (r->skip_kinds >> SCOPE_REC_RESOURCE & 1))
@@ -502,6 +538,7 @@ int scope_log_reader_next_record(scope_log_reader *r, scope_record *rec) {
         if (++r->record_damage > MAX_RECORD_REPORTS) {
             if (r->record_damage == MAX_RECORD_REPORTS + 1)
                 r->unlisted_at = add_damage(r, r->frame_offset, 0, 0, 0, "-") ? r->ndamage : 0;
+            assert(r->unlisted_at <= r->ndamage);
             if (r->unlisted_at)
                 snprintf(r->damage[r->unlisted_at - 1].what, sizeof r->damage->what,
                          "%llu more malformed records skipped, from frame %llu on",
@@ -582,10 +619,13 @@ static int last_frame_in(scope_log_reader *r, size_t lo, size_t hi, size_t *at,
             const uint8_t *p = view(r, from, want, &got);
             if (from + got < hi + 3)
                 hi = from + got > 3 ? from + got - 3 : from; /* the file ends sooner */
+            /* the candidates' bytes lie in what the view gave */
+            assert(hi <= from || hi - from + 3 <= got);
             const uint8_t *q = hi > from ? find_magic_last(p, hi - from + 3) : NULL;
             if (!q)
                 break;
             size_t c = from + (size_t)(q - p), csize, body_at, base = r->base;
+            assert(c >= from && c < hi); /* hi falls each pass: the search ends */
             int st = try_frame(r, c, &csize, fr, &body_at);
             if (st == FRAME_OK) {
                 *at = c;

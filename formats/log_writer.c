@@ -11,11 +11,16 @@
  * oversized after enough small frames).  Only a frame larger than any before
  * grows the record buffer, once.  Locking is the caller's business: the
  * recorder has exactly one thread that writes.
+ *
+ * The asserts hold the buffer's layout (writer_ok below) and the sizes
+ * computed before each copy.  They are compiled in with the tests only
+ * (SCOPE_ASSERTS): in a user's program the writer runs inside libscope.
  */
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_initStaticCCtx, ZSTD_estimateCCtxSize_usingCParams */
 #include "file_header.h"
 #include "varint.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <scope/vec.h>
 #include <stdlib.h>
@@ -44,6 +49,14 @@ struct scope_log_writer {
     void *cctx_mem;
 };
 
+/* The buffers' layout: raw_len is 0 (no frame open) or counts the room
+ * reserved for the FRAME record and the records after it, all within raw;
+ * out holds the compressed form of anything raw can hold. */
+static int writer_ok(const scope_log_writer *w) {
+    return (w->raw_len == 0 || (w->raw_len >= FRAME_RESERVE && w->raw_len <= w->raw_cap)) &&
+           w->raw_cap >= FRAME_RESERVE && w->out_cap >= ZSTD_compressBound(w->raw_cap);
+}
+
 static int write_all(int fd, const uint8_t *p, size_t n, size_t *done) {
     *done = 0;
     while (*done < n) {
@@ -55,6 +68,7 @@ static int write_all(int fd, const uint8_t *p, size_t n, size_t *done) {
         }
         if (k == 0)
             return -ENOSPC;
+        assert((size_t)k <= n - *done); /* write(2) wrote no more than asked */
         *done += (size_t)k;
     }
     return 0;
@@ -94,20 +108,21 @@ static int setup_compressor(scope_log_writer *w, int level, size_t hint) {
 }
 
 static int grow(scope_log_writer *w, size_t need) {
+    assert(need > w->raw_cap && writer_ok(w));
     size_t cap = w->raw_cap; /* raw_cap follows only once out has grown too */
     uint8_t *raw = scope_vec_grow(w->raw, &cap, need, 1);
     if (!raw)
         return -ENOMEM;
     w->raw = raw;
+    /* Exactly the bound: out never holds more than one compressed frame. */
     size_t out_cap = ZSTD_compressBound(cap);
-    uint8_t *out = realloc(w->out, out_cap);
-    if (!out) {
+    if (SCOPE_VEC_RESIZE(w->out, out_cap) < 0) {
         /* raw already grew; keep it and fail: the next try grows out again */
         return -ENOMEM;
     }
     w->raw_cap = cap;
-    w->out = out;
     w->out_cap = out_cap;
+    assert(w->raw_cap >= need && writer_ok(w));
     return 0;
 }
 
@@ -145,6 +160,7 @@ int scope_log_writer_open(scope_log_writer **out, int fd, const scope_log_writer
         return rc;
     }
     w->frame_start = w->bytes;
+    assert(writer_ok(w));
     *out = w;
     return 0;
 }
@@ -157,7 +173,9 @@ static int reserve(scope_log_writer *w, size_t body_max) {
     size_t need = w->raw_len + RECORD_HEADER_MAX + body_max;
     if (need > SCOPE_LOG_MAX_FRAME_CONTENT) /* bounds the decompressed frame too */
         return -E2BIG;
-    return need <= w->raw_cap ? 0 : grow(w, need);
+    int rc = need <= w->raw_cap ? 0 : grow(w, need);
+    assert(rc < 0 || (need <= w->raw_cap && writer_ok(w)));
+    return rc;
 }
 
 /* The body was written at raw_len + RECORD_HEADER_MAX; put the type and
@@ -167,6 +185,10 @@ static void seal(scope_log_writer *w, uint32_t type, size_t body_len) {
     enc_buf h = {head, sizeof head, 0};
     enc_u64(&h, type);
     enc_u64(&h, body_len);
+    /* The body lies within what reserve() made room for, and the header
+     * fits in front of it: moving the body closes the gap, never overruns. */
+    assert(h.len <= RECORD_HEADER_MAX && writer_ok(w) && w->raw_len >= FRAME_RESERVE);
+    assert(body_len <= w->raw_cap - w->raw_len - RECORD_HEADER_MAX);
     uint8_t *at = w->raw + w->raw_len;
     memmove(at + h.len, at + RECORD_HEADER_MAX, body_len);
     memcpy(at, head, h.len);
@@ -186,7 +208,9 @@ int scope_log_writer_add(scope_log_writer *w, const scope_record *rec) {
     if (len > room) {
         if ((rc = reserve(w, len)) < 0)
             return rc;
-        scope_record_encode(rec, w->raw + w->raw_len + RECORD_HEADER_MAX, len);
+        size_t again = scope_record_encode(rec, w->raw + w->raw_len + RECORD_HEADER_MAX, len);
+        (void)again;          /* read by the assert only */
+        assert(again == len); /* encoding is a function of the record */
     } else if (w->raw_len + RECORD_HEADER_MAX + len > SCOPE_LOG_MAX_FRAME_CONTENT) {
         return -E2BIG; /* fits the buffer (grown earlier), not the frame limit */
     }
@@ -207,6 +231,7 @@ int scope_log_writer_add_raw(scope_log_writer *w, uint32_t type, const void *bod
 }
 
 size_t scope_log_writer_pending(const scope_log_writer *w) {
+    assert(writer_ok(w));
     return w->raw_len ? w->raw_len - FRAME_RESERVE : 0;
 }
 
@@ -230,12 +255,15 @@ long scope_log_writer_close_frame_flags(scope_log_writer *w, uint32_t reason, ui
     fr.u.frame = (scope_rec_frame){w->seq, mono_ns, wall_ns, reason, flags, w->last_snapshot};
     uint8_t body[6 * VARINT_MAX_LEN];
     size_t blen = scope_record_encode(&fr, body, sizeof body);
+    assert(blen > 0 && blen <= sizeof body); /* six varints */
     uint8_t pro[FRAME_RESERVE];
     enc_buf h = {pro, sizeof pro, 0};
     enc_u64(&h, SCOPE_REC_FRAME);
     enc_u64(&h, blen);
+    assert(h.len + blen <= sizeof pro); /* the FRAME record fits its reserved room */
     memcpy(pro + h.len, body, blen);
     size_t plen = h.len + blen;
+    assert(writer_ok(w) && w->raw_len >= FRAME_RESERVE);
     uint8_t *src = w->raw + FRAME_RESERVE - plen;
     memcpy(src, pro, plen);
     size_t src_len = w->raw_len - FRAME_RESERVE + plen;
@@ -243,6 +271,7 @@ long scope_log_writer_close_frame_flags(scope_log_writer *w, uint32_t reason, ui
     size_t csize = ZSTD_compress2(w->cctx, w->out, w->out_cap, src, src_len);
     if (ZSTD_isError(csize))
         return ZSTD_getErrorCode(csize) == ZSTD_error_memory_allocation ? -ENOMEM : -EIO;
+    assert(csize > 0 && csize <= w->out_cap);
 
     size_t done;
     int rc = write_all(w->fd, w->out, csize, &done);

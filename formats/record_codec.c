@@ -2,11 +2,17 @@
  * Record bodies: one encoder and one decoder per kind, field by field, in the
  * order docs/format.md lists them.  Encoders and decoders sit next to each
  * other so that a field added to one is seen missing from the other.
+ *
+ * The asserts state what the encoders may take for granted once encodable()
+ * has passed a record, and what the decoders' own checks guarantee before
+ * they write into a scratch array; never what a body's bytes say, which
+ * decoding judges and reports as malformed.
  */
 #include "record_codec.h"
 
 #include "varint.h"
 
+#include <assert.h>
 #include <scope/log_hist.h>
 #include <scope/vec.h>
 #include <stdlib.h>
@@ -79,6 +85,8 @@ static void enc_phase_agg(enc_buf *b, const scope_rec_phase_agg *r) {
      * buckets then cost one byte per bucket index. */
     uint32_t next = 0;
     for (uint32_t i = 0; i < r->nbins; i++) {
+        /* encodable(): buckets ascend and stay below SCOPE_HIST_BUCKETS */
+        assert(r->bins[i].bucket >= next && r->bins[i].bucket < SCOPE_HIST_BUCKETS);
         enc_u64(b, r->bins[i].bucket - next);
         enc_u64(b, r->bins[i].count);
         next = r->bins[i].bucket + 1;
@@ -262,6 +270,8 @@ static void enc_mark(enc_buf *b, const scope_rec_mark *r) {
     if (scope_mark_has_subkind(r->kind)) {
         enc_u64(b, r->subkind);
         enc_i64(b, r->value2);
+    } else {
+        assert(!r->subkind && !r->value2); /* encodable(): nowhere to write them */
     }
 }
 
@@ -282,6 +292,8 @@ static unsigned common_shift(unsigned shift, uint64_t diff) {
 }
 
 static void enc_diff(enc_buf *b, uint64_t diff, unsigned shift) {
+    /* common_shift() chose a shift every difference of the column shares */
+    assert(shift < 64 && (diff & ((UINT64_C(1) << shift) - 1)) == 0);
     enc_i64(b, (int64_t)diff >> shift); /* exact: the low bits are 0 */
 }
 
@@ -625,6 +637,8 @@ size_t scope_record_encode(const scope_record *rec, uint8_t *buf, size_t cap) {
     default:
         return 0; /* unknown kinds go through the raw path */
     }
+    /* Every body has a field: 0 says "refused" to the writer. */
+    assert(b.len > 0);
     return b.len;
 }
 
@@ -653,6 +667,7 @@ void scope_decode_scratch_free(scope_decode_scratch *s) {
 static void *scratch_array(dec_ctx *c, int slot, uint64_t n, size_t size, size_t min_wire) {
     dec_buf *b = &c->b;
     scope_decode_scratch *s = c->scratch;
+    assert((slot == 0 || slot == 1) && size > 0 && min_wire > 0);
     if (b->bad || n > dec_remaining(b) / min_wire) {
         b->bad = 1;
         return NULL;
@@ -660,11 +675,14 @@ static void *scratch_array(dec_ctx *c, int slot, uint64_t n, size_t size, size_t
     if (n == 0)
         return NULL;
     /* Capacity in bytes: a slot holds arrays of any element type. */
+    /* n is at most the body's length: n * size cannot wrap */
+    assert(n <= SIZE_MAX / size);
     void *p = scope_vec_grow(s->slot[slot], &s->cap[slot], (size_t)n * size, 1);
     if (!p) {
         c->status = SCOPE_DECODE_NOMEM;
         return NULL;
     }
+    assert(s->cap[slot] >= (size_t)n * size);
     return s->slot[slot] = p;
 }
 
@@ -969,7 +987,9 @@ static unsigned dec_shift(dec_buf *b) {
     uint64_t shift = dec_u64(b);
     if (shift > 63)
         b->bad = 1;
-    return shift > 63 ? 0 : (unsigned)shift;
+    unsigned s = shift > 63 ? 0 : (unsigned)shift;
+    assert(s < 64); /* dec_diff shifts by it */
+    return s;
 }
 
 static void dec_resource_series(dec_ctx *c, scope_rec_resource_series *r) {
@@ -1022,6 +1042,8 @@ static void dec_resource_batch(dec_ctx *c, scope_rec_resource_batch *r) {
     scope_gpu_figures *gpus = scratch_array(c, 1, ngpu, sizeof *gpus, GPU_COLUMNS);
     if (b->bad || c->status != SCOPE_DECODE_OK)
         return;
+    /* neither malformed nor short of memory: the arrays exist for what is claimed */
+    assert((!r->n || recs) && (!ngpu || gpus));
     if (recs)
         memset(recs, 0, r->n * sizeof *recs);
     for (int col = 0; col < BATCH_COLUMNS && !b->bad; col++) {
@@ -1054,6 +1076,8 @@ static void dec_resource_batch(dec_ctx *c, scope_rec_resource_batch *r) {
                 uint64_t v = gpu_base(recs, i, j, col) + dec_diff(b, shift);
                 if (gpu_column_u32(col) && v > UINT32_MAX)
                     b->bad = 1;
+                /* the records' entries add up to ngpu (checked above) */
+                assert(g >= gpus && (uint64_t)(g - gpus) < ngpu);
                 gpu_set(g++, col, v);
             }
     }
@@ -1077,6 +1101,7 @@ int scope_record_decode(uint32_t type, const uint8_t *body, size_t len, scope_re
     default:
         return SCOPE_DECODE_OK; /* unknown kind: type and raw body only */
     }
+    assert(c.b.pos <= c.b.len); /* no decoder read past the body */
     if (c.status != SCOPE_DECODE_OK)
         return c.status;
     if (c.b.bad) {

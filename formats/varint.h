@@ -6,10 +6,15 @@
  * its capacity, so one pass both sizes and fills.  Decoding never reads past
  * the end: the first out-of-bounds read or overlong varint sets `bad`, and
  * every later read returns zero, so decoders check once at the end.
+ *
+ * The asserts state what the code guarantees, never what the bytes say: a
+ * dec_buf's position never passes its length, whatever it decodes, and a
+ * varint is never longer than VARINT_MAX_LEN.
  */
 #ifndef SCOPE_FORMATS_VARINT_H
 #define SCOPE_FORMATS_VARINT_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -29,11 +34,14 @@ static inline void enc_byte(enc_buf *b, uint8_t v) {
 }
 
 static inline void enc_u64(enc_buf *b, uint64_t v) {
+    size_t start = b->len;
+    (void)start; /* read by the assert only */
     while (v >= 0x80) {
         enc_byte(b, (uint8_t)(v | 0x80));
         v >>= 7;
     }
     enc_byte(b, (uint8_t)v);
+    assert(b->len - start <= VARINT_MAX_LEN);
 }
 
 /* Zigzag keeps small negative numbers (a rank of -1) one byte long. */
@@ -43,8 +51,11 @@ static inline void enc_i64(enc_buf *b, int64_t v) {
 
 static inline void enc_bytes(enc_buf *b, const uint8_t *p, size_t n) {
     enc_u64(b, n);
-    if (b->len < b->cap && n > 0)
-        memcpy(b->p + b->len, p, n <= b->cap - b->len ? n : b->cap - b->len);
+    if (b->len < b->cap && n > 0) {
+        size_t fits = n <= b->cap - b->len ? n : b->cap - b->len;
+        assert(b->len + fits <= b->cap);
+        memcpy(b->p + b->len, p, fits);
+    }
     b->len += n;
 }
 
@@ -55,6 +66,7 @@ static inline size_t varint_len(uint64_t v) {
         v >>= 7;
         n++;
     }
+    assert(n <= VARINT_MAX_LEN);
     return n;
 }
 
@@ -66,6 +78,7 @@ typedef struct dec_buf {
 } dec_buf;
 
 static inline uint64_t dec_u64(dec_buf *b) {
+    assert(b->pos <= b->len);
     uint64_t v = 0;
     for (unsigned shift = 0; shift < 64; shift += 7) {
         if (b->pos >= b->len) {
@@ -111,6 +124,7 @@ static inline int32_t dec_i32(dec_buf *b) {
 }
 
 static inline size_t dec_remaining(const dec_buf *b) {
+    assert(b->pos <= b->len);
     return b->bad ? 0 : b->len - b->pos;
 }
 
@@ -125,6 +139,7 @@ static inline void dec_bytes(dec_buf *b, const uint8_t **p, size_t *n) {
     *p = b->p + b->pos;
     *n = (size_t)len;
     b->pos += (size_t)len;
+    assert(b->pos <= b->len);
 }
 
 #endif

@@ -11,6 +11,7 @@
 #include <elf.h>
 #include <link.h>
 #include <pthread.h>
+#include <scope/vec.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -158,14 +159,8 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg) {
     if (lo >= hi)
         return 0;
     lo &= ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
-    if (nfound == found_cap) {
-        uint32_t cap = found_cap ? found_cap * 2 : 64;
-        found *f = realloc(founds, cap * sizeof *f);
-        if (!f)
-            return 1;
-        founds = f;
-        found_cap = cap;
-    }
+    if (SCOPE_VEC_RESERVE(founds, found_cap, (size_t)nfound + 1) < 0)
+        return 1;
     const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : exe_path();
     scope_bytes bid = build_id_of(info);
     found *f = &founds[nfound];
@@ -368,14 +363,8 @@ static rec_lines_group *group_of(uint32_t thread, uint32_t node, uint32_t *gi) {
         *gi = slot->val;
         return &groups[slot->val];
     }
-    if (ngroups == groups_cap) {
-        uint32_t cap = groups_cap ? groups_cap * 2 : 64;
-        rec_lines_group *g = realloc(groups, cap * sizeof *g);
-        if (!g)
-            return NULL;
-        groups = g;
-        groups_cap = cap;
-    }
+    if (SCOPE_VEC_RESERVE(groups, groups_cap, (size_t)ngroups + 1) < 0)
+        return NULL;
     groups[ngroups] = (rec_lines_group){.thread = thread, .node = node};
     map_put(&group_map, slot, key, ngroups);
     *gi = ngroups++;
@@ -393,22 +382,13 @@ static int count(uint32_t thread, uint32_t node, uint32_t stack, uint64_t weight
     if (!slot->key) {
         if (ncounts >= REC_LINES_MAX_COUNTS)
             return -1;
-        if (g->n == g->cap) {
-            uint32_t cap = g->cap ? g->cap * 2 : 8;
-            scope_stack_count *c = realloc(g->counts, cap * sizeof *c);
-            if (!c)
-                return -1;
-            g->counts = c;
-            uint64_t *cl = realloc(g->cleared, cap * sizeof *cl);
-            if (!cl)
-                return -1;
-            g->cleared = cl;
-            uint64_t *wr = realloc(g->written, cap * sizeof *wr);
-            if (!wr)
-                return -1;
-            g->written = wr;
-            g->cap = cap;
-        }
+        /* Three arrays of one length: each grows by the one rule to it. */
+        uint32_t cap = g->cap, cap_cleared = g->cap, cap_written = g->cap;
+        if (SCOPE_VEC_RESERVE(g->counts, cap, (size_t)g->n + 1) < 0 ||
+            SCOPE_VEC_RESERVE(g->cleared, cap_cleared, (size_t)g->n + 1) < 0 ||
+            SCOPE_VEC_RESERVE(g->written, cap_written, (size_t)g->n + 1) < 0)
+            return -1;
+        g->cap = cap;
         g->counts[g->n] = (scope_stack_count){stack, 0};
         g->cleared[g->n] = 0;
         g->written[g->n] = 0;

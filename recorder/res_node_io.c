@@ -1,6 +1,7 @@
 /* The bytes of resource intervals under each phase node (res_node_io.h). */
 #include "res_node_io.h"
 
+#include <scope/vec.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,16 +18,8 @@ static scope_rec_node_io *row_of(rec_node_io *t, uint32_t node) {
     }
     if (lo < t->n && t->rows[lo].node == node)
         return &t->rows[lo];
-    if (t->n == t->cap) {
-        uint32_t cap = t->cap ? t->cap * 2 : 16;
-        if (cap <= t->cap)
-            return NULL;
-        scope_rec_node_io *p = realloc(t->rows, (size_t)cap * sizeof *p);
-        if (!p)
-            return NULL;
-        t->rows = p;
-        t->cap = cap;
-    }
+    if (SCOPE_VEC_RESERVE(t->rows, t->cap, (size_t)t->n + 1) < 0)
+        return NULL;
     memmove(&t->rows[lo + 1], &t->rows[lo], (size_t)(t->n - lo) * sizeof *t->rows);
     t->n++;
     t->rows[lo] = (scope_rec_node_io){.node = node};

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include <scope/log_format.h>
+#include <scope/vec.h>
 
 #ifdef SCOPE_HAVE_LIBUNWIND
 #define UNW_LOCAL_ONLY
@@ -210,7 +211,7 @@ typedef struct phdr_copy {
 } phdr_copy;
 
 typedef struct phdr_list {
-    uint32_t n;
+    uint32_t n, cap;
     phdr_copy *mods;
     struct phdr_list *next_free; /* retired, waiting for no handler to be inside */
 } phdr_list;
@@ -241,10 +242,9 @@ static void free_list(phdr_list *l) {
 static int copy_one(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     phdr_list *l = arg;
-    phdr_copy *m = realloc(l->mods, (l->n + 1) * sizeof *m);
-    if (!m)
+    if (SCOPE_VEC_RESERVE(l->mods, l->cap, (size_t)l->n + 1) < 0)
         return 1;
-    l->mods = m;
+    phdr_copy *m = l->mods;
     ElfW(Phdr) *ph = malloc(info->dlpi_phnum * sizeof *ph);
     if (!ph)
         return 1;

@@ -16,6 +16,7 @@
 #include "lines_store.h"
 #include "sampler.h"
 
+#include <scope/vec.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,32 +53,18 @@ static scope_stack_count record_pairs[PAIRS_PER_RECORD];
 /* The writer: definitions the log holds (ids 1 .. these). */
 static uint32_t w_modules, w_stacks;
 
-static int room(void **p, uint32_t *cap, uint32_t need, size_t size) {
-    if (need <= *cap)
-        return 0;
-    uint32_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* A group's counts the log lacks; a snapshot's copy takes every count. */
 static void copy_group(uint32_t gi, rec_lines_group *g, int all) {
     if (g->version == g->w_version && !all)
         return;
-    if (room((void **)&snap.groups, &snap.groups_cap, snap.ngroups + 1, sizeof *snap.groups) < 0)
+    if (SCOPE_VEC_RESERVE(snap.groups, snap.groups_cap, (size_t)snap.ngroups + 1) < 0)
         return; /* no memory: the next frame tries again */
     snap_group *s = &snap.groups[snap.ngroups];
     *s = (snap_group){gi, g->thread, g->node, snap.npairs, 0, g->version};
     for (uint32_t i = 0; i < g->n; i++) {
         if (g->counts[i].count == g->written[i] && (!all || !g->counts[i].count))
             continue;
-        if (room((void **)&snap.pairs, &snap.pairs_cap, snap.npairs + 1, sizeof *snap.pairs) < 0)
+        if (SCOPE_VEC_RESERVE(snap.pairs, snap.pairs_cap, (size_t)snap.npairs + 1) < 0)
             return;
         snap.pairs[snap.npairs++] = (snap_pair){i, g->counts[i]};
         s->n++;

@@ -55,6 +55,7 @@
 #include "thread_io.h"
 
 #include <fcntl.h>
+#include <scope/vec.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,30 +257,16 @@ static rec_thread *first_thread(void) {
 /* ---- records ------------------------------------------------------------------- */
 
 static scope_rec_resource *new_record(void) {
-    if (smp.npending == smp.cap_pending) {
-        unsigned cap = smp.cap_pending ? smp.cap_pending * 2 : 64;
-        scope_rec_resource *p = realloc(smp.pending, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        smp.pending = p;
-        smp.cap_pending = cap;
-    }
+    if (SCOPE_VEC_RESERVE(smp.pending, smp.cap_pending, (size_t)smp.npending + 1) < 0)
+        return NULL;
     scope_rec_resource *r = &smp.pending[smp.npending++];
     memset(r, 0, sizeof *r);
     return r;
 }
 
 static int add_gpus(const scope_gpu_figures *g, unsigned n) {
-    if (smp.npending_gpus + n > smp.cap_gpus) {
-        unsigned cap = smp.cap_gpus ? smp.cap_gpus : 64;
-        while (cap < smp.npending_gpus + n)
-            cap *= 2;
-        scope_gpu_figures *p = realloc(smp.gpus, cap * sizeof *p);
-        if (!p)
-            return -1;
-        smp.gpus = p;
-        smp.cap_gpus = cap;
-    }
+    if (SCOPE_VEC_RESERVE(smp.gpus, smp.cap_gpus, (size_t)smp.npending_gpus + n) < 0)
+        return -1;
     memcpy(smp.gpus + smp.npending_gpus, g, n * sizeof *g);
     smp.npending_gpus += n;
     return 0;
@@ -299,14 +286,8 @@ static thread_io *thread_entry(uint32_t index) {
     for (unsigned i = 0; i < smp.nthreads; i++)
         if (smp.threads[i].index == index)
             return &smp.threads[i];
-    if (smp.nthreads == smp.cap_threads) {
-        unsigned cap = smp.cap_threads ? smp.cap_threads * 2 : 16;
-        thread_io *p = realloc(smp.threads, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        smp.threads = p;
-        smp.cap_threads = cap;
-    }
+    if (SCOPE_VEC_RESERVE(smp.threads, smp.cap_threads, (size_t)smp.nthreads + 1) < 0)
+        return NULL;
     thread_io *e = &smp.threads[smp.nthreads++];
     *e = (thread_io){.index = index};
     return e;
@@ -546,13 +527,12 @@ static gpu_series *gpu_series_of(uint32_t index) {
             return &smp.gpu_series[i];
     if (smp.ngpu_series >= REC_MAX_GPUS)
         return NULL;
-    gpu_series *p = realloc(smp.gpu_series, (smp.ngpu_series + 1) * sizeof *p);
-    if (!p) {
+    /* Exactly one more: at most REC_MAX_GPUS, met once each. */
+    if (SCOPE_VEC_RESIZE(smp.gpu_series, (size_t)smp.ngpu_series + 1) < 0) {
         smp.series_nomem = 1;
         return NULL;
     }
-    smp.gpu_series = p;
-    p = &smp.gpu_series[smp.ngpu_series++];
+    gpu_series *p = &smp.gpu_series[smp.ngpu_series++];
     *p = (gpu_series){.index = index};
     return p;
 }
@@ -650,13 +630,7 @@ static void encode_batch(const rec_frame_ctx *f) {
         rec_node_io_add(&smp.node_io, r);
     }
     scope_rec_resource *recs = smp.pending;
-    if (smp.cap_by_thread < smp.npending) {
-        scope_rec_resource *grown = realloc(smp.by_thread, smp.cap_pending * sizeof *grown);
-        if (grown) {
-            smp.by_thread = grown;
-            smp.cap_by_thread = smp.cap_pending;
-        }
-    }
+    (void)SCOPE_VEC_RESERVE(smp.by_thread, smp.cap_by_thread, smp.npending);
     if (smp.cap_by_thread >= smp.npending && smp.npending) {
         memcpy(smp.by_thread, smp.pending, smp.npending * sizeof *recs);
         qsort(smp.by_thread, smp.npending, sizeof *recs, by_thread_then_time);

@@ -20,6 +20,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <scope/vec.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -259,19 +260,14 @@ static uint32_t table_find(rec_thread *t, uint64_t key, table_slot **slot) {
 static int cache_cover(rec_thread *t, uint32_t name) {
     if (name < t->cache_len)
         return 0;
-    uint32_t len = t->cache_len ? t->cache_len : 64;
-    while (len <= name)
-        len *= 2;
-    rec_cache *p = rec_realloc(t->phase_cache, len * sizeof *p);
-    if (!p)
+    /* Both caches grow by the one rule to the same length, through the
+     * allocator that holds the program's signals off (alloc.h). */
+    uint32_t len = t->cache_len, count_len = t->cache_len;
+    if (SCOPE_VEC_RESERVE_WITH(t->phase_cache, len, (size_t)name + 1, rec_realloc) < 0 ||
+        SCOPE_VEC_RESERVE_WITH(t->count_cache, count_len, (size_t)name + 1, rec_realloc) < 0)
         return -1;
-    t->phase_cache = p;
-    rec_cache *c = rec_realloc(t->count_cache, len * sizeof *c);
-    if (!c)
-        return -1;
-    t->count_cache = c;
     for (uint32_t i = t->cache_len; i < len; i++)
-        p[i] = c[i] = (rec_cache){REC_CACHE_EMPTY, NULL};
+        t->phase_cache[i] = t->count_cache[i] = (rec_cache){REC_CACHE_EMPTY, NULL};
     t->cache_len = len;
     return 0;
 }

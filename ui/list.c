@@ -1,6 +1,7 @@
 /* The scrollable list/tree under every view; see list.h. */
 #include "list.h"
 
+#include <scope/vec.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,14 +22,8 @@ void list_clear(list *l) {
 }
 
 size_t list_add(list *l, unsigned depth, int kind, const void *item, size_t index) {
-    if (l->nrows == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        list_row *rows = realloc(l->rows, cap * sizeof *rows);
-        if (!rows)
-            return LIST_NONE;
-        l->rows = rows;
-        l->cap = cap;
-    }
+    if (SCOPE_VEC_RESERVE(l->rows, l->cap, l->nrows + 1) < 0)
+        return LIST_NONE;
     l->rows[l->nrows] = (list_row){.depth = depth, .kind = kind, .item = item, .index = index};
     return l->nrows++;
 }
@@ -37,14 +32,10 @@ int list_done(list *l) {
     /* Parents from a stack of the open ancestors: a row's parent is the
      * nearest row above it that is shallower. */
     size_t *stack = malloc((l->nrows + 1) * sizeof *stack);
-    size_t *grown = realloc(l->visible, (l->nrows + 1) * sizeof *grown);
-    if (!stack || !grown) {
+    if (!stack || SCOPE_VEC_RESERVE(l->visible, l->cap_visible, l->nrows + 1) < 0) {
         free(stack);
-        if (grown)
-            l->visible = grown;
         return -1;
     }
-    l->visible = grown;
     size_t depth = 0;
     for (size_t i = 0; i < l->nrows; i++) {
         list_row *r = &l->rows[i];

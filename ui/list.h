@@ -26,7 +26,7 @@ typedef struct list {
     list_row *rows;
     size_t nrows, cap;
     size_t *visible; /* row indexes shown, in order */
-    size_t nvisible;
+    size_t nvisible, cap_visible;
     size_t cursor; /* position in visible */
     size_t top;    /* the first visible row on screen */
     int height;    /* rows the list had on screen when last drawn */

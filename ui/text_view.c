@@ -5,6 +5,7 @@
 #include "style.h"
 
 #include <assert.h>
+#include <scope/vec.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,9 @@ typedef struct text_state {
 static void push(text_lines *t, enum theme_element el, const char *s, size_t n) {
     if (t->nomem)
         return;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        text_line *v = realloc(t->v, cap * sizeof *v);
-        if (!v) {
-            t->nomem = 1;
-            return;
-        }
-        t->v = v;
-        t->cap = cap;
+    if (SCOPE_VEC_RESERVE(t->v, t->cap, t->n + 1) < 0) {
+        t->nomem = 1;
+        return;
     }
     char *copy = strndup(s, n);
     if (!copy) {

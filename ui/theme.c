@@ -33,6 +33,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <scope/vec.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -636,13 +637,8 @@ static void list_names(const char *const *dirs, size_t ndirs, char *out, size_t 
             if (take && dir)
                 take = (size_t)snprintf(full, sizeof full, "%s/%s", dirs[i], file) < sizeof full &&
                        stat(full, &st) == 0 && S_ISREG(st.st_mode);
-            if (take && n == cap) {
-                size_t nc = cap ? 2 * cap : 16;
-                char **nn = realloc(names, nc * sizeof *nn);
-                take = nn != NULL;
-                if (nn)
-                    names = nn, cap = nc;
-            }
+            if (take)
+                take = SCOPE_VEC_RESERVE(names, cap, n + 1) == 0;
             if (take && (names[n] = strndup(file, fl - 5)) != NULL)
                 n++;
             if (!dir)

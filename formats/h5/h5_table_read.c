@@ -1,7 +1,10 @@
 /* h5_table_read: tables read back, their chunks inflated here and every
- * row type checked before the library converts a row (h5_table.h). */
+ * row type checked before the library converts a row (h5_table.h).  The
+ * asserts hold the sizes computed before each copy; what a file says is
+ * checked and refused with a message, never asserted. */
 #include "h5_common.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +148,8 @@ static const char *read_chunks(hid_t d, hid_t ftype, hid_t mtype, size_t nrows, 
             why = "a chunk does not inflate to its size (damaged file)";
         if (why)
             break;
+        /* The chunk's rows are within the table, and its buffers hold them. */
+        assert(n > 0 && n <= chunk && first + n <= nrows && n * staged <= (size_t)chunk * wide);
         unshuffle(plain, rows, (size_t)chunk, fsize);
         memcpy(conv, rows, n * fsize);
         memset(bkg, 0, n * staged);
@@ -211,6 +216,7 @@ int scope_h5_table_read(scope_h5_file *f, const char *path, const scope_h5_table
             goto done;
         }
         if (t->fields[i].type == SCOPE_H5_STR) {
+            assert(k < nstr); /* off and len have a slot per string field */
             if (l > max_rows) {
                 h5_fail(err, errlen, "%s: field %s claims strings of %zu bytes", path,
                         t->fields[i].name, l);
@@ -244,11 +250,17 @@ int scope_h5_table_read(scope_h5_file *f, const char *path, const scope_h5_table
     }
     /* Rows first, then their strings, each NUL-terminated. */
     char *strings = out + nrows * t->row_size;
+    const char *out_end = out + nrows * (t->row_size + text);
+    (void)out_end; /* read by the asserts only */
     for (size_t r = 0; r < nrows; r++) {
         char *row = out + r * t->row_size;
         memcpy(row, stage + r * staged, t->row_size);
         for (size_t i = 0, k = 0; i < t->nfields; i++)
             if (t->fields[i].type == SCOPE_H5_STR) {
+                /* The string lies in its staged row, and out has room for
+                 * it: text counted every string field's length plus one. */
+                assert(k < nstr && t->row_size + off[k] + len[k] <= staged);
+                assert((size_t)(out_end - strings) >= len[k] + 1);
                 memcpy(strings, stage + r * staged + t->row_size + off[k], len[k]);
                 strings[len[k]] = '\0';
                 memcpy(row + t->fields[i].offset, &strings, sizeof strings);

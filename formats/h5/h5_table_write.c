@@ -1,6 +1,9 @@
-/* h5_table_write: tables and matrices written in batches (h5_table.h). */
+/* h5_table_write: tables and matrices written in batches (h5_table.h).
+ * The asserts hold the sizes computed before each copy. */
 #include "h5_common.h"
 
+#include <assert.h>
+#include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,27 +111,12 @@ scope_h5_writer *scope_h5_table_begin(scope_h5_file *f, const char *path, const 
     return w;
 }
 
-/* *p holds at least need bytes, doubling; -1 when out of memory. */
-static int grow(void **p, size_t *cap, size_t need) {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 4096;
-    while (c < need)
-        c = c > SIZE_MAX / 2 ? need : c * 2;
-    void *q = realloc(*p, c);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* Keeps n rows of a table with strings: the rows, and each string's bytes
  * (rows may point at memory that does not outlive the call). */
 static int keep_rows(scope_h5_writer *w, const char *rows, size_t n) {
     const scope_h5_table *t = w->t;
     if (n > SIZE_MAX / t->row_size - w->nkept ||
-        grow((void **)&w->kept, &w->cap_kept, (w->nkept + n) * t->row_size) < 0)
+        SCOPE_VEC_RESERVE(w->kept, w->cap_kept, (w->nkept + n) * t->row_size) < 0)
         return -1;
     for (size_t r = 0; r < n; r++) {
         char *row = w->kept + (w->nkept + r) * t->row_size;
@@ -139,7 +127,7 @@ static int keep_rows(scope_h5_writer *w, const char *rows, size_t n) {
             const char *s;
             memcpy(&s, row + t->fields[i].offset, sizeof s);
             size_t len = s ? strlen(s) : 0;
-            if (grow((void **)&w->text, &w->cap_text, w->ntext + len + 1) < 0)
+            if (SCOPE_VEC_RESERVE(w->text, w->cap_text, w->ntext + len + 1) < 0)
                 return -1;
             memcpy(w->text + w->ntext, s ? s : "", len + 1);
             /* The row keeps the string's offset in text until the end. */
@@ -184,6 +172,7 @@ static int write_kept(scope_h5_writer *w) {
             if (t->fields[i].type == SCOPE_H5_STR) {
                 uintptr_t o;
                 memcpy(&o, w->kept + r * t->row_size + t->fields[i].offset, sizeof o);
+                assert(k < w->nstr && o < w->ntext); /* keep_rows put it in text */
                 size_t l = strlen(w->text + o);
                 len[k] = l > len[k] ? l : len[k];
                 k++;
@@ -202,6 +191,7 @@ static int write_kept(scope_h5_writer *w) {
         goto out;
     for (size_t first = 0; first < w->nkept; first += batch) {
         size_t n = w->nkept - first < batch ? w->nkept - first : batch;
+        assert(n > 0 && n <= batch); /* stage holds batch rows */
         memset(stage, 0, n * staged);
         for (size_t r = 0; r < n; r++) {
             char *row = stage + r * staged;
@@ -210,6 +200,8 @@ static int write_kept(scope_h5_writer *w) {
                 if (t->fields[i].type == SCOPE_H5_STR) {
                     uintptr_t o;
                     memcpy(&o, row + t->fields[i].offset, sizeof o);
+                    /* len[k] is the longest of the field's strings */
+                    assert(k < w->nstr && o < w->ntext && strlen(w->text + o) <= len[k]);
                     memcpy(row + t->row_size + off[k], w->text + o, strlen(w->text + o));
                     k++;
                 }

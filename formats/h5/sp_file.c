@@ -7,6 +7,7 @@
 
 #include <hdf5.h>
 #include <inttypes.h>
+#include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,11 +169,9 @@ void sp_rank_free(sp_rank *r) {
 }
 
 sp_region *sp_add_region(sp_rank *r, const char *name) {
-    sp_region *grown = realloc(r->regions, (r->nregions + 1) * sizeof *grown);
-    if (!grown)
+    if (SCOPE_VEC_RESERVE(r->regions, r->cap_regions, r->nregions + 1) < 0)
         return NULL;
-    r->regions = grown;
-    sp_region *g = &grown[r->nregions];
+    sp_region *g = &r->regions[r->nregions];
     memset(g, 0, sizeof *g);
     if (!(g->name = strdup(name)))
         return NULL;

@@ -68,10 +68,10 @@ typedef struct sp_line_profile {
 typedef struct sp_rank {
     int64_t rank;
     sp_region *regions;
-    size_t nregions;
+    size_t nregions, cap_regions;
     size_t nevents; /* over all its regions */
     sp_line_profile *profiles;
-    size_t nprofiles;
+    size_t nprofiles, cap_profiles;
     size_t nprofile_lines; /* over all its profiles */
 } sp_rank;
 

@@ -25,7 +25,7 @@ struct sp_file {
     uint64_t file_size;
     sp_meta meta;
     int64_t *ranks; /* distinct, increasing */
-    size_t nranks;
+    size_t nranks, cap_ranks;
     /* schema 2 and 3 */
     sp_row *rows;
     size_t nrows;

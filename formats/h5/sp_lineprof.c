@@ -3,6 +3,7 @@
 #include "sp_read.h"
 
 #include <inttypes.h>
+#include <scope/vec.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,14 +123,12 @@ static herr_t read_profile(hid_t parent, const char *name, const H5L_info_t *inf
                 name);
         return -1;
     }
-    sp_line_profile *grown = realloc(r->profiles, (r->nprofiles + 1) * sizeof *grown);
     int rc = -1;
-    if (!grown) {
+    if (SCOPE_VEC_RESERVE(r->profiles, r->cap_profiles, r->nprofiles + 1) < 0) {
         sp_fail(w->msg, w->len, "out of memory");
         goto out;
     }
-    r->profiles = grown;
-    sp_line_profile *p = &grown[r->nprofiles++];
+    sp_line_profile *p = &r->profiles[r->nprofiles++];
     memset(p, 0, sizeof *p);
     if (read_attrs(g, p, sub, sizeof sub) < 0 ||
         read_columns(g, w->file_size, p, sub, sizeof sub) < 0) {

@@ -4,6 +4,7 @@
 #include "sp_read.h"
 
 #include <inttypes.h>
+#include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,8 @@ static herr_t add_rank_group(hid_t g, const char *name, const H5L_info_t *info, 
     int64_t r;
     if (!rank_of_name(name, &r))
         return 0;
-    int64_t *grown = realloc(f->ranks, (f->nranks + 1) * sizeof *grown);
-    if (!grown)
+    if (SCOPE_VEC_RESERVE(f->ranks, f->cap_ranks, f->nranks + 1) < 0)
         return -1;
-    f->ranks = grown;
     f->ranks[f->nranks++] = r;
     return 0;
 }

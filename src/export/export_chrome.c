@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,14 +140,8 @@ static int64_t *total_of(counter_total **v, size_t *n, size_t *cap, uint32_t nam
     for (size_t i = 0; i < *n; i++)
         if ((*v)[i].name == name)
             return &(*v)[i].total;
-    if (*n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 16;
-        counter_total *p = realloc(*v, nc * sizeof *p);
-        if (!p)
-            return NULL;
-        *v = p;
-        *cap = nc;
-    }
+    if (SCOPE_VEC_RESERVE(*v, *cap, *n + 1) < 0)
+        return NULL;
     (*v)[*n] = (counter_total){name, 0};
     return &(*v)[(*n)++].total;
 }

@@ -15,6 +15,7 @@
 #include <h5_table.h>
 #include <math.h>
 #include <scope/log_hist.h>
+#include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,16 +453,14 @@ static void put_counters(export_ctx *x, phase_out *o, uint32_t role, int64_t pha
 }
 
 static int hist_room(export_ctx *x, phase_out *o) {
-    if (o->nhist < o->cap_hist)
-        return 0;
-    size_t cap = o->cap_hist ? o->cap_hist * 2 : 64;
-    uint64_t *h = realloc(o->hist, cap * SCOPE_HIST_BUCKETS * sizeof *h);
+    /* A row is SCOPE_HIST_BUCKETS counts: cap_hist counts rows. */
+    uint64_t *h =
+        scope_vec_grow(o->hist, &o->cap_hist, o->nhist + 1, SCOPE_HIST_BUCKETS * sizeof *o->hist);
     if (!h) {
         oom(x);
         return -1;
     }
     o->hist = h;
-    o->cap_hist = cap;
     return 0;
 }
 

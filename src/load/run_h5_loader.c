@@ -176,12 +176,10 @@ static void load_damage_and_notes(h5_load *l) {
         worker_log *log = log_of(l, &h5t_damage, k, d[k].process);
         if (!log)
             break;
-        scope_log_damage *grown = realloc(log->damage, (log->ndamage + 1) * sizeof *grown);
-        if (!grown) {
+        if (SCOPE_VEC_RESERVE(log->damage, log->cap_damage, log->ndamage + 1) < 0) {
             bad(l, "out of memory");
             break;
         }
-        log->damage = grown;
         scope_log_damage *g = &log->damage[log->ndamage++];
         *g =
             (scope_log_damage){d[k].offset, d[k].length, d[k].frames_lost, d[k].truncated != 0, ""};

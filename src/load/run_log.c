@@ -356,13 +356,8 @@ static void take_damage(worker_log *log, scope_log_reader *r, uint64_t from) {
         if (log->damage[i].offset <= from)
             log->damage[kept++] = log->damage[i];
     size_t more = scope_log_reader_damage_count(r);
-    if (more) {
-        scope_log_damage *d = realloc(log->damage, (kept + more) * sizeof *d);
-        if (!d)
-            log->nomem = 1, more = 0;
-        else
-            log->damage = d;
-    }
+    if (SCOPE_VEC_RESERVE(log->damage, log->cap_damage, kept + more) < 0)
+        log->nomem = 1, more = 0;
     for (size_t i = 0; i < more; i++)
         log->damage[kept + i] = *scope_log_reader_damage(r, i);
     log->ndamage = kept + more;

@@ -63,7 +63,6 @@ const char *run_worker_label(const run_model *m, size_t worker, char *buf, size_
 typedef struct caveat_list {
     run_model *m;
     arena *mem; /* the texts */
-    size_t cap;
     int nomem;
 } caveat_list;
 
@@ -71,7 +70,7 @@ static void add(caveat_list *l, enum run_caveat_kind kind, size_t worker, const 
     run_model *m = l->m;
     if (l->nomem)
         return;
-    if (SCOPE_VEC_RESERVE(m->caveats, l->cap, m->ncaveats + 1) < 0) {
+    if (SCOPE_VEC_RESERVE(m->caveats, m->cap_caveats, m->ncaveats + 1) < 0) {
         l->nomem = 1;
         return;
     }
@@ -347,12 +346,7 @@ static void resource_series(caveat_list *l, size_t i, const worker_log *log) {
 
 int run_caveat_append(run_model *m, arena *mem, enum run_caveat_kind kind, size_t worker,
                       const char *fmt, ...) {
-    /* Exactly one more: the array's spare room from loading is not known here. */
-    run_caveat *grown = realloc(m->caveats, (m->ncaveats + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    m->caveats = grown;
-    caveat_list l = {.m = m, .mem = mem, .cap = m->ncaveats + 1};
+    caveat_list l = {.m = m, .mem = mem};
     char text[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -365,7 +359,7 @@ int run_caveat_append(run_model *m, arena *mem, enum run_caveat_kind kind, size_
 void run_caveats_free(run_model *m) {
     free(m->caveats);
     m->caveats = NULL;
-    m->ncaveats = 0;
+    m->ncaveats = m->cap_caveats = 0;
 }
 
 int run_add_caveats(run_model *m, arena *mem, const worker_log *logs) {

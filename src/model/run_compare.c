@@ -215,14 +215,13 @@ static int add_gpu(run_cmp_role *row, const run_res_gpu *g, int side_b) {
            !(row->gpus[i].index == g->index && run_str_eq(row->gpus[i].host, g->host)))
         i++;
     if (i == row->ngpus) {
-        run_cmp_gpu *grown = realloc(row->gpus, (row->ngpus + 1) * sizeof *grown);
-        if (!grown)
+        /* Exactly one more: a role has a few GPUs at most. */
+        if (SCOPE_VEC_RESIZE(row->gpus, row->ngpus + 1) < 0)
             return -1;
-        row->gpus = grown;
-        grown[row->ngpus++] = (run_cmp_gpu){.host = g->host,
-                                            .index = g->index,
-                                            .busy = run_cmp_figure(NAN, NAN),
-                                            .this_run = run_cmp_figure(NAN, NAN)};
+        row->gpus[row->ngpus++] = (run_cmp_gpu){.host = g->host,
+                                                .index = g->index,
+                                                .busy = run_cmp_figure(NAN, NAN),
+                                                .this_run = run_cmp_figure(NAN, NAN)};
     }
     run_cmp_gpu *e = &row->gpus[i];
     if (side_b) {

@@ -299,6 +299,7 @@ typedef struct run_model {
 
     run_caveat *caveats; /* run-level first, then by worker */
     size_t ncaveats;
+    size_t cap_caveats; /* room in caveats (scope/vec.h) */
 
     int no_samples;            /* loaded with run_options.no_samples: no resources read */
     struct run_res *all_res;   /* run_all_res's, computed on first use */

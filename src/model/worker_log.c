@@ -127,15 +127,14 @@ static void set_hist(worker_log *log, log_node *n, const scope_hist_bin *bins, u
         nbins = 0;
     }
     if (nbins != n->nbins) {
-        scope_hist_bin *b = nbins ? realloc(n->bins, nbins * sizeof *b) : NULL;
-        if (nbins && !b) {
+        /* Exactly nbins: the reader's caps count bins one by one. */
+        if (SCOPE_VEC_RESIZE(n->bins, nbins) < 0) {
             read_caps_give(log->caps, &log->tally, READ_BINS, nbins);
             log->nomem = 1;
             nbins = 0; /* none held, the old ones freed */
-        }
-        if (!b)
             free(n->bins);
-        n->bins = b;
+            n->bins = NULL;
+        }
     }
     if (nbins)
         memcpy(n->bins, bins, nbins * sizeof *bins);

@@ -88,7 +88,7 @@ typedef struct worker_log {
     size_t ntmarks, cap_tmarks;
 
     scope_log_damage *damage;
-    size_t ndamage;
+    size_t ndamage, cap_damage;
     scope_rec_phase_agg *pending; /* this batch's aggregates of nodes not defined yet */
     size_t npending, cap_pending;
 
