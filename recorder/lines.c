@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "lifecycle.h"
 #include "lines_store.h"
+#include "own_thread.h"
 #include "sampler.h"
 #include "sources.h"
 #include "state.h"
@@ -173,19 +174,10 @@ static void start_drainer_locked(void) {
     if (drainer_running)
         return;
     pthread_t th;
-    pthread_attr_t attr;
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    /* Like the writer, it takes no signal of the program's. */
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    rec_creating_own_thread = 1;
-    if (pthread_create(&th, &attr, drainer_main, NULL) == 0)
+    /* Like the writer, it takes no signal of the program's, and it is
+     * libscope's own: not a thread the sampler follows. */
+    if (rec_own_thread_start(&th, 1, drainer_main, NULL) == 0)
         drainer_running = 1;
-    rec_creating_own_thread = 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&attr);
 }
 
 /* ---- threads ---------------------------------------------------------------- */
@@ -247,8 +239,6 @@ static void *start_thread(void *p) {
     return st.fn(st.arg);
 }
 
-typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
 /* Every thread the program starts passes here, so the sampler knows it
  * from its first instruction, whether it ever calls libscope or not.
  * Not in a ThreadSanitizer build: its runtime's pthread_create calls this
@@ -256,13 +246,11 @@ typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
  * thread up.  There a thread is sampled once it calls scope_lines_begin. */
 SCOPE_API int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
                              void *arg) {
-    static create_fn real;
-    if (!real)
-        real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    rec_pthread_create_fn real = rec_pthread_create_real();
     if (!real)
         return EAGAIN;
-    thread_start *st;
-    if (rec_creating_own_thread || !(st = malloc(sizeof *st)))
+    thread_start *st = malloc(sizeof *st);
+    if (!st)
         return real(th, attr, fn, arg);
     *st = (thread_start){fn, arg};
     int rc = real(th, attr, start_thread, st);

@@ -27,7 +27,6 @@
 
 rec_thread rec_unattached = {.depth = REC_MAX_DEPTH};
 __thread rec_thread *rec_self __attribute__((tls_model("initial-exec"))) = &rec_unattached;
-__thread int rec_creating_own_thread __attribute__((tls_model("initial-exec")));
 
 static _Atomic(rec_thread *) threads_head;
 static _Atomic uint32_t thread_count;

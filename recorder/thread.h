@@ -304,11 +304,6 @@ static inline rec_counter *rec_counter_at(rec_thread *t, uint32_t idx) {
 extern __thread rec_thread *rec_self __attribute__((tls_model("initial-exec")));
 extern rec_thread rec_unattached;
 
-/* Set by libscope around the pthread_create of a thread of its own (the
- * writer, the sampler's drainer), so that the line sampler, which follows
- * the program's new threads, leaves it alone. */
-extern __thread int rec_creating_own_thread __attribute__((tls_model("initial-exec")));
-
 static inline int rec_attached(const rec_thread *t) {
     return t != &rec_unattached;
 }
