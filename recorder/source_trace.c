@@ -16,6 +16,7 @@
 
 #include <scope/vec.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PER_RECORD 8192u
 
@@ -185,6 +186,13 @@ static void reset_sent(void) {
     state.w_window_sent = 0;
 }
 
+/* A new holder of a thread's slot: no frame of its stack is traced yet. */
+static int thread_attach(rec_thread *t) {
+    rec_trace_thread *tt = rec_trace_of(t);
+    memset(tt->mark, 0, sizeof tt->mark);
+    return 0;
+}
+
 static void fork_child(void) {
     rec_trace_fork_child();
     state.w_done = state.w_sent = state.sel_end = 0;
@@ -193,6 +201,8 @@ static void fork_child(void) {
 
 const rec_source rec_source_trace = {
     .name = "trace",
+    .thread_size = sizeof(rec_trace_thread),
+    .thread_attach = thread_attach,
     .fork_child = fork_child,
     .reset_sent = reset_sent,
     .select = select_frame,

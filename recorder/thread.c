@@ -81,7 +81,6 @@ static void on_thread_exit(void *arg) {
     note_left_open(t);
     rec_open_begin(t);
     memset(t->explicit_open, 0, sizeof t->explicit_open);
-    memset(t->trace_mark, 0, sizeof t->trace_mark);
     rec_relaxed_store(&t->inherited, 0);
     rec_open_publish(t, 0);
     atomic_fetch_add_explicit(&t->exits, 1, memory_order_release);
@@ -184,6 +183,8 @@ static void free_nodes(rec_thread *t);
 
 void rec_thread_discard(rec_thread *t) {
     free_nodes(t);
+    for (unsigned i = 0; i < REC_NSOURCES; i++)
+        rec_free(t->source_state[i]);
     rec_free(t);
 }
 

@@ -148,6 +148,20 @@ typedef struct rec_cache {
     void *item; /* rec_node* or rec_counter* */
 } rec_cache;
 
+/* The rows of the data-source table (sources.c), in its order.  A thread
+ * holds one slot of state for each row that keeps per-thread state
+ * (rec_source.thread_size): source_state[row]. */
+enum rec_source_row {
+    REC_SOURCE_PROCESS,
+    REC_SOURCE_NAMES,
+    REC_SOURCE_PHASES,
+    REC_SOURCE_LINES,
+    REC_SOURCE_RESOURCES,
+    REC_SOURCE_TRACE,
+    REC_SOURCE_MARKS,
+    REC_NSOURCES
+};
+
 typedef struct rec_thread {
     /* Before publication.  A copy of the clock's settings, next to the rest
      * of what the hot path touches, so reading the clock costs no extra load
@@ -210,10 +224,6 @@ typedef struct rec_thread {
      * by its block.  Beside the stack, not in it, so that the frames the
      * hot path indexes stay 24 bytes. */
     uint8_t explicit_open[REC_MAX_DEPTH];
-    /* owner: stack[k] was entered inside a trace window (trace.h), and
-     * when, CLOCK_MONOTONIC ns; beside the stack for the same reason */
-    uint8_t trace_mark[REC_MAX_DEPTH];
-    uint64_t trace_t0[REC_MAX_DEPTH];
 
     /* owner: chunks written by the owner, published by count (release) */
     rec_node *nodes[REC_MAX_CHUNKS];
@@ -268,6 +278,13 @@ typedef struct rec_thread {
     _Atomic uint64_t left_in_block;
     _Atomic uint32_t left_in_block_name, left_in_block_block;
     uint64_t w_left_in_block; /* writer: the count last written */
+
+    /* Each data source's per-thread state, rec_source.thread_size bytes
+     * (NULL for a source that keeps none): allocated zeroed by sources.c
+     * before the thread is attached, before publication, and kept with
+     * the slot for its next holder.  Whose fields are whose: the source's
+     * own header says. */
+    void *source_state[REC_NSOURCES];
 } rec_thread;
 
 /* A holder's counters when it attached, for the sampler: stored and loaded
