@@ -22,6 +22,10 @@ typedef struct rec_source {
      * state is the last holder's): set up what it records into.  Any NULL
      * member means the source has nothing to do there. */
     int (*thread_attach)(rec_thread *t);
+    /* t's holder exits (its thread-exit destructor, the program's signals
+     * held), or t is a thread of the parent set aside in a forked child:
+     * give back what names that thread (a descriptor of its own). */
+    void (*thread_exit)(rec_thread *t);
     /* In a forked child, from the fork handler: the only thread left is the
      * caller; forget what belonged to the others. */
     void (*fork_child)(void);

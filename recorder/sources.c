@@ -52,12 +52,19 @@ int rec_sources_thread_attach(rec_thread *t) {
     return 0;
 }
 
+static void thread_exit(rec_thread *t) {
+    for (unsigned i = 0; i < rec_nsources; i++)
+        if (rec_sources[i]->thread_exit)
+            rec_sources[i]->thread_exit(t);
+}
+
 /* A slot another thread handed back, or a new one.  With the program's
  * signals held: attaching allocates (alloc.h), also inside
  * pthread_setspecific, and takes the free slots' lock. */
 rec_thread *rec_sources_attach_self(void) {
     sigset_t sigs;
     rec_signals_hold(&sigs);
+    rec_threads_on_exit(thread_exit);
     rec_thread *t = rec_thread_take_free();
     if (t) {
         /* Set up already: what the sources do again is the new holder's. */

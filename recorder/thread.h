@@ -20,8 +20,6 @@
 #ifndef SCOPE_REC_THREAD_H
 #define SCOPE_REC_THREAD_H
 
-#include "io_counters.h"
-#include "own_fd.h"
 #include "recorder.h"
 
 #include <scope/log_format.h>
@@ -135,14 +133,6 @@ typedef struct rec_frame {
 
 #define REC_CPU0_NONE UINT64_MAX
 
-/* The I/O counters of a thread's open I/O phases.  The owner's alone:
- * allocated on its first I/O phase, freed when it exits. */
-typedef struct rec_io_stack {
-    rec_fd fd; /* its /proc/thread-self/io (own_fd.h); none: opened at the next read */
-    rec_io_counters at[REC_MAX_DEPTH]; /* at the entry of stack[k], own reads left out */
-    uint8_t ok[REC_MAX_DEPTH];         /* at[k] was read */
-} rec_io_stack;
-
 typedef struct rec_cache {
     uint32_t parent;
     void *item; /* rec_node* or rec_counter* */
@@ -246,20 +236,6 @@ typedef struct rec_thread {
     uint32_t pool_left;
     uint64_t *pool_chain;
 
-    rec_io_stack *io; /* owner: NULL until it first reads its I/O counters (thread_io.h) */
-    /* owner (relaxed stores), read by the sampler: bytes its reads of its
-     * own counters returned, which the kernel counts in its rchar */
-    _Atomic uint64_t io_own;
-    /* bytes the recorder wrote on this thread (its log's header), which
-     * the kernel counts in its wchar: added by the thread itself, read by
-     * the sampler */
-    _Atomic uint64_t io_own_written;
-    /* the holder, as it attaches (rec_attach_io_set, rec_attach_io_get):
-     * its I/O counters then, less io_own, the sampler's first baseline of
-     * it (attach_io_ok: they were read) */
-    rec_io_counters attach_io;
-    uint8_t attach_io_ok;
-
     /* owner: the thread's newest read of its CPU time (ns) and the clock's
      * ticks then (0: none yet), for an unread entry long enough to read at
      * its exit alone (phase.c) */
@@ -287,26 +263,6 @@ typedef struct rec_thread {
     void *source_state[REC_NSOURCES];
 } rec_thread;
 
-/* A holder's counters when it attached, for the sampler: stored and loaded
- * field by field with relaxed atomics, since a new holder of a slot writes
- * them while the sampler may still read the last one's (holder_gen tells it
- * to throw that read away). */
-static inline void rec_attach_io_set(rec_thread *t, const rec_io_counters *c, int ok) {
-    rec_relaxed_store(&t->attach_io.rchar, c->rchar);
-    rec_relaxed_store(&t->attach_io.wchar, c->wchar);
-    rec_relaxed_store(&t->attach_io.read_bytes, c->read_bytes);
-    rec_relaxed_store(&t->attach_io.write_bytes, c->write_bytes);
-    rec_relaxed_store(&t->attach_io_ok, (uint8_t)(ok != 0));
-}
-
-static inline int rec_attach_io_get(const rec_thread *t, rec_io_counters *c) {
-    c->rchar = rec_relaxed_load(&t->attach_io.rchar);
-    c->wchar = rec_relaxed_load(&t->attach_io.wchar);
-    c->read_bytes = rec_relaxed_load(&t->attach_io.read_bytes);
-    c->write_bytes = rec_relaxed_load(&t->attach_io.write_bytes);
-    return rec_relaxed_load(&t->attach_io_ok);
-}
-
 static inline rec_node *rec_node_at(rec_thread *t, uint32_t idx) {
     return &t->nodes[(idx - 1) >> REC_CHUNK_SHIFT][(idx - 1) & (REC_CHUNK - 1)];
 }
@@ -333,6 +289,13 @@ rec_thread *rec_thread_new(void);
 int rec_thread_init_recording(rec_thread *t);
 void rec_thread_publish(rec_thread *t);
 void rec_thread_discard(rec_thread *t);
+
+/* What the sources give back of a thread's slot (sources.c): called with
+ * the program's signals held when its holder exits, and in a forked child
+ * for each thread of the parent set aside (rec_threads_fork_child), so that
+ * nothing of a thread that is gone (a descriptor naming it) stays open.
+ * Set by every attach, before the slot is published. */
+void rec_threads_on_exit(void (*give_back)(rec_thread *t));
 
 rec_node *rec_node_lookup(rec_thread *t, const rec_node *parent, uint32_t name,
                           const scope_site *site);
