@@ -28,6 +28,7 @@
 #include "sources.h"
 #include "state.h"
 #include "thread.h"
+#include "thread_io.h"
 #include "trace.h"
 #include "warn.h"
 #include "writer.h"
@@ -129,8 +130,12 @@ static void restart_child_locked(void) {
      * bytes that start writes on it are the recorder's (thread_io.h). */
     if (rec_thread_forked_self()) {
         rec_thread *t = rec_sources_attach_self();
-        if (t)
+        if (t) {
             rec_thread_fork_adopt(t);
+            /* The kernel started the child's I/O counters at 0 at the
+             * fork, which starts its first sampled interval. */
+            rec_attach_io_set(t, &(rec_io_counters){0}, 1);
+        }
     }
     if (rec_writer_start(err, sizeof err) < 0) {
         rec_warn("not recording in child %d: %s", (int)rec_id.pid, err);

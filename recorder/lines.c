@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "lifecycle.h"
 #include "lines_store.h"
+#include "own_thread.h"
 #include "sampler.h"
 #include "sources.h"
 #include "state.h"
@@ -41,14 +42,21 @@
 #define MAX_HZ       10000u
 #define FORK_WAIT_NS 1000000000ull
 
-/* Under the sampler's lock. */
-static int whole_life;      /* SCOPE_LINES=1 */
-static uint32_t depth;      /* open scope_lines_begin calls */
-static int drainer_running; /* the drainer thread exists */
-static int settings_read;
-
-static pthread_key_t exit_key;
-static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+/* The public side's state: one place to read. */
+static struct lines_state {
+    /* Under the sampler's lock. */
+    int whole_life;      /* SCOPE_LINES=1 */
+    uint32_t depth;      /* open scope_lines_begin calls */
+    int drainer_running; /* the drainer thread exists */
+    int settings_read;
+    /* The key whose destructor sees a sampled thread end. */
+    pthread_key_t exit_key;
+    pthread_once_t exit_key_once;
+    /* The in-process tables' renderer, loaded on the first print, or why
+     * it could not be. */
+    scope_lines_render_fn renderer;
+    char renderer_error[600];
+} state = {.exit_key_once = PTHREAD_ONCE_INIT};
 
 /* ---- settings ------------------------------------------------------------ */
 
@@ -108,9 +116,9 @@ static void set_project(const char *dir) {
 
 /* The rate and clock, once: they are fixed while any timer runs. */
 static void read_settings(void) {
-    if (settings_read)
+    if (state.settings_read)
         return;
-    settings_read = 1;
+    state.settings_read = 1;
     const char *v = getenv("SCOPE_LINES_HZ");
     uint32_t hz = DEFAULT_HZ;
     if (v && *v) {
@@ -161,7 +169,7 @@ static void *drainer_main(void *arg) {
             stop_locked();
         }
         if (!sampling_on()) {
-            drainer_running = 0;
+            state.drainer_running = 0;
             rec_sampler_unlock();
             return NULL;
         }
@@ -170,22 +178,13 @@ static void *drainer_main(void *arg) {
 }
 
 static void start_drainer_locked(void) {
-    if (drainer_running)
+    if (state.drainer_running)
         return;
     pthread_t th;
-    pthread_attr_t attr;
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    /* Like the writer, it takes no signal of the program's. */
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    rec_creating_own_thread = 1;
-    if (pthread_create(&th, &attr, drainer_main, NULL) == 0)
-        drainer_running = 1;
-    rec_creating_own_thread = 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&attr);
+    /* Like the writer, it takes no signal of the program's, and it is
+     * libscope's own: not a thread the sampler follows. */
+    if (rec_own_thread_start(&th, 1, drainer_main, NULL) == 0)
+        state.drainer_running = 1;
 }
 
 /* ---- threads ---------------------------------------------------------------- */
@@ -200,16 +199,16 @@ static void on_thread_exit(void *arg) {
 }
 
 static void make_exit_key(void) {
-    (void)pthread_key_create(&exit_key, on_thread_exit);
+    (void)pthread_key_create(&state.exit_key, on_thread_exit);
 }
 
 /* The calling thread's slot, armed while sampling is on.  Lock held. */
 static rec_lines_slot *join_locked(void) {
-    pthread_once(&exit_key_once, make_exit_key);
+    pthread_once(&state.exit_key_once, make_exit_key);
     rec_lines_slot *s = rec_sampler_slot_self();
     if (!s)
         return NULL;
-    (void)pthread_setspecific(exit_key, s);
+    (void)pthread_setspecific(state.exit_key, s);
     if (sampling_on()) {
         sigset_t mask;
         if (pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0 && sigismember(&mask, REC_LINES_SIGNAL))
@@ -247,8 +246,6 @@ static void *start_thread(void *p) {
     return st.fn(st.arg);
 }
 
-typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
 /* Every thread the program starts passes here, so the sampler knows it
  * from its first instruction, whether it ever calls libscope or not.
  * Not in a ThreadSanitizer build: its runtime's pthread_create calls this
@@ -256,13 +253,11 @@ typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
  * thread up.  There a thread is sampled once it calls scope_lines_begin. */
 SCOPE_API int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
                              void *arg) {
-    static create_fn real;
-    if (!real)
-        real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    rec_pthread_create_fn real = rec_pthread_create_real();
     if (!real)
         return EAGAIN;
-    thread_start *st;
-    if (rec_creating_own_thread || !(st = malloc(sizeof *st)))
+    thread_start *st = malloc(sizeof *st);
+    if (!st)
         return real(th, attr, fn, arg);
     *st = (thread_start){fn, arg};
     int rc = real(th, attr, start_thread, st);
@@ -311,7 +306,7 @@ static void stop_locked(void) {
 int scope_lines_begin(const char *project_dir) {
     rec_sampler_lock();
     int rc = 0;
-    if (depth++ == 0 && !whole_life)
+    if (state.depth++ == 0 && !state.whole_life)
         rc = start_locked(project_dir);
     else if (project_dir)
         set_project(project_dir);
@@ -324,9 +319,9 @@ int scope_lines_begin(const char *project_dir) {
 int scope_lines_end(void) {
     rec_sampler_lock();
     int rc = 0;
-    if (depth == 0)
+    if (state.depth == 0)
         rc = -1; /* no begin to end */
-    else if (--depth == 0 && !whole_life)
+    else if (--state.depth == 0 && !state.whole_life)
         stop_locked();
     rec_sampler_unlock();
     return rc;
@@ -362,7 +357,7 @@ static void fork_child(void) {
     else
         rec_sampler_reset_lock();
     rec_sampler_lock();
-    drainer_running = 0;
+    state.drainer_running = 0;
     rec_sampler_fork_child();
     rec_lines_store_fork_child();
     if (sampling_on()) {
@@ -388,7 +383,7 @@ __attribute__((constructor)) static void lines_init(void) {
     if (pre && strstr(pre, "libscope") && env_on(getenv("SCOPE_PROFILE")))
         rec_first_use();
     rec_sampler_lock();
-    whole_life = 1;
+    state.whole_life = 1;
     int rc = start_locked(NULL);
     rec_sampler_unlock();
     if (rc == 0) {
@@ -400,12 +395,9 @@ __attribute__((constructor)) static void lines_init(void) {
 
 /* ---- the in-process tables -------------------------------------------------------- */
 
-static scope_lines_render_fn renderer;
-static char renderer_error[600];
-
 static scope_lines_render_fn load_renderer(void) {
-    if (renderer || renderer_error[0])
-        return renderer;
+    if (state.renderer || state.renderer_error[0])
+        return state.renderer;
     void *h = NULL;
     Dl_info self;
     if (dladdr((void *)scope_lines_print_stats, &self) && self.dli_fname) {
@@ -419,15 +411,15 @@ static scope_lines_render_fn load_renderer(void) {
     if (!h)
         h = dlopen(SCOPE_LINES_RENDER_LIB, RTLD_NOW | RTLD_LOCAL);
     if (h)
-        renderer = (scope_lines_render_fn)dlsym(h, SCOPE_LINES_RENDER_SYMBOL);
-    if (!renderer) {
+        state.renderer = (scope_lines_render_fn)dlsym(h, SCOPE_LINES_RENDER_SYMBOL);
+    if (!state.renderer) {
         const char *why = dlerror();
-        snprintf(renderer_error, sizeof renderer_error,
+        snprintf(state.renderer_error, sizeof state.renderer_error,
                  "scope: cannot print line tables: %s not found beside libscope nor on the "
                  "library path (%.400s); `scope-tui lines RUN` prints them from a log",
                  SCOPE_LINES_RENDER_LIB, why ? why : "no such symbol");
     }
-    return renderer;
+    return state.renderer;
 }
 
 /* The samples as records, counted since the last scope_lines_clear.  Lock
@@ -493,7 +485,7 @@ static void print_table(FILE *out, enum scope_lines_table table, double min_time
     }
     scope_lines_render_fn fn = load_renderer();
     if (!fn) {
-        fprintf(out, "%s\n", renderer_error);
+        fprintf(out, "%s\n", state.renderer_error);
         return;
     }
     scope_lines_input in;

@@ -84,17 +84,41 @@ typedef struct module {
     int alive;
 } module;
 
-static module *modules[REC_LINES_MAX_MODULES + 1]; /* by id */
-static _Atomic uint32_t nmodules;
-static unsigned long long seen_adds, seen_subs;
-static int modules_listed;
+#define STACK_CHUNK 1024u
+#define FRAME_CHUNK 65536u
+
+/* The store's state, one place to read and to clear.  The two lists that
+ * grow by realloc (the walk's `founds`, the count groups) stay beside it
+ * until they move to the growth helper. */
+static struct lines_store_state {
+    /* the modules */
+    module *modules[REC_LINES_MAX_MODULES + 1]; /* by id */
+    _Atomic uint32_t nmodules;
+    unsigned long long seen_adds, seen_subs;
+    int modules_listed;
+    pthread_mutex_t refresh_mu; /* the walk in progress (founds) */
+    uint32_t last_module;
+    /* the interned stacks */
+    scope_rec_stack *stack_chunks[REC_LINES_MAX_STACKS / STACK_CHUNK];
+    _Atomic uint32_t nstacks;
+    scope_frame_addr *frame_pool;
+    uint32_t frame_pool_left, frames_total;
+    map stack_map;        /* hash of the frames -> first stack id of that hash (chained below) */
+    uint32_t *stack_next; /* by id: the next stack of the same hash */
+    /* the counts per (thread, node) */
+    uint32_t ncounts;
+    map group_map; /* thread << 32 | node -> group index */
+    map count_map; /* group index << 32 | stack -> index in the group */
+    /* draining */
+    rec_lines_totals totals;
+} store = {.refresh_mu = PTHREAD_MUTEX_INITIALIZER};
 
 uint32_t rec_lines_store_nmodules(void) {
-    return atomic_load_explicit(&nmodules, memory_order_acquire);
+    return atomic_load_explicit(&store.nmodules, memory_order_acquire);
 }
 
 const scope_rec_module *rec_lines_store_module(uint32_t id) {
-    return id && id <= rec_lines_store_nmodules() ? &modules[id]->rec : NULL;
+    return id && id <= rec_lines_store_nmodules() ? &store.modules[id]->rec : NULL;
 }
 
 /* The GNU build-id note of a mapped module, read from its PT_NOTE
@@ -141,7 +165,6 @@ typedef struct found {
 /* Under refresh_mu: the walk in progress. */
 static found *founds;
 static uint32_t nfound, found_cap;
-static pthread_mutex_t refresh_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static int collect(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
@@ -183,7 +206,7 @@ static void merge(found *f) {
     uint32_t n = rec_lines_store_nmodules();
     size_t len = strlen(f->path);
     for (uint32_t id = 1; id <= n; id++) {
-        module *m = modules[id];
+        module *m = store.modules[id];
         if (m->rec.base == f->base && m->rec.size == f->size && m->rec.path.len == len &&
             !memcmp(m->rec.path.ptr, f->path, len)) {
             m->alive = 1;
@@ -198,8 +221,8 @@ static void merge(found *f) {
     m->alive = 1;
     f->path = NULL;
     f->build_id = NULL;
-    modules[n + 1] = m;
-    atomic_store_explicit(&nmodules, n + 1, memory_order_release);
+    store.modules[n + 1] = m;
+    atomic_store_explicit(&store.nmodules, n + 1, memory_order_release);
 }
 
 static int loader_counts(struct dl_phdr_info *info, size_t size, void *arg) {
@@ -217,42 +240,41 @@ static int loader_counts(struct dl_phdr_info *info, size_t size, void *arg) {
  * drainer waits for another walk to end; every other caller skips its own
  * when one is under way (the next drain catches up). */
 void rec_lines_store_scan_modules(int wait) {
-    if (wait ? pthread_mutex_lock(&refresh_mu) != 0 : pthread_mutex_trylock(&refresh_mu) != 0)
+    if (wait ? pthread_mutex_lock(&store.refresh_mu) != 0
+             : pthread_mutex_trylock(&store.refresh_mu) != 0)
         return;
     unsigned long long c[2] = {0, 0};
     dl_iterate_phdr(loader_counts, c);
-    if (!modules_listed || c[0] != seen_adds || c[1] != seen_subs) {
+    if (!store.modules_listed || c[0] != store.seen_adds || c[1] != store.seen_subs) {
         nfound = 0;
         dl_iterate_phdr(collect, NULL);
         rec_sampler_modules_changed();
         rec_sampler_lock();
         uint32_t n = rec_lines_store_nmodules();
         for (uint32_t id = 1; id <= n; id++)
-            modules[id]->alive = 0;
+            store.modules[id]->alive = 0;
         for (uint32_t i = 0; i < nfound; i++) {
             merge(&founds[i]);
             free(founds[i].path);
             free(founds[i].build_id);
         }
         rec_sampler_unlock();
-        seen_adds = c[0];
-        seen_subs = c[1];
-        modules_listed = 1;
+        store.seen_adds = c[0];
+        store.seen_subs = c[1];
+        store.modules_listed = 1;
     }
-    pthread_mutex_unlock(&refresh_mu);
+    pthread_mutex_unlock(&store.refresh_mu);
 }
 
-static uint32_t last_module;
-
 static scope_frame_addr frame_of(uintptr_t pc) {
-    module *m = last_module ? modules[last_module] : NULL;
+    module *m = store.last_module ? store.modules[store.last_module] : NULL;
     if (m && m->alive && pc - m->rec.base < m->rec.size)
         return (scope_frame_addr){m->rec.id, pc - m->rec.base};
     uint32_t n = rec_lines_store_nmodules();
     for (uint32_t id = 1; id <= n; id++) {
-        m = modules[id];
+        m = store.modules[id];
         if (m->alive && pc - m->rec.base < m->rec.size) {
-            last_module = id;
+            store.last_module = id;
             return (scope_frame_addr){id, pc - m->rec.base};
         }
     }
@@ -261,24 +283,14 @@ static scope_frame_addr frame_of(uintptr_t pc) {
 
 /* ---- stacks ----------------------------------------------------------------- */
 
-#define STACK_CHUNK 1024u
-#define FRAME_CHUNK 65536u
-
-static scope_rec_stack *stack_chunks[REC_LINES_MAX_STACKS / STACK_CHUNK];
-static _Atomic uint32_t nstacks;
-static scope_frame_addr *frame_pool;
-static uint32_t frame_pool_left, frames_total;
-static map stack_map;        /* hash of the frames -> first stack id of that hash (chained below) */
-static uint32_t *stack_next; /* by id: the next stack of the same hash */
-
 uint32_t rec_lines_store_nstacks(void) {
-    return atomic_load_explicit(&nstacks, memory_order_acquire);
+    return atomic_load_explicit(&store.nstacks, memory_order_acquire);
 }
 
 const scope_rec_stack *rec_lines_store_stack(uint32_t id) {
     if (!id || id > rec_lines_store_nstacks())
         return NULL;
-    return &stack_chunks[(id - 1) / STACK_CHUNK][(id - 1) % STACK_CHUNK];
+    return &store.stack_chunks[(id - 1) / STACK_CHUNK][(id - 1) % STACK_CHUNK];
 }
 
 static uint64_t hash_frames(const scope_frame_addr *f, uint32_t n) {
@@ -303,48 +315,47 @@ static int same_frames(const scope_rec_stack *s, const scope_frame_addr *f, uint
 /* The id of this stack, interned; 0 when the store is full. */
 static uint32_t intern(const scope_frame_addr *f, uint32_t n) {
     uint64_t h = hash_frames(f, n);
-    map_slot *slot = map_find(&stack_map, h);
+    map_slot *slot = map_find(&store.stack_map, h);
     if (!slot)
         return 0;
     if (slot->key)
-        for (uint32_t id = slot->val; id; id = stack_next[id])
+        for (uint32_t id = slot->val; id; id = store.stack_next[id])
             if (same_frames(rec_lines_store_stack(id), f, n))
                 return id;
     uint32_t id = rec_lines_store_nstacks() + 1;
-    if (id > REC_LINES_MAX_STACKS || frames_total + n > REC_LINES_MAX_FRAMES_TOTAL)
+    if (id > REC_LINES_MAX_STACKS || store.frames_total + n > REC_LINES_MAX_FRAMES_TOTAL)
         return 0;
-    if (!stack_next && !(stack_next = calloc(REC_LINES_MAX_STACKS + 1, sizeof *stack_next)))
+    if (!store.stack_next &&
+        !(store.stack_next = calloc(REC_LINES_MAX_STACKS + 1, sizeof *store.stack_next)))
         return 0;
-    scope_rec_stack **chunk = &stack_chunks[(id - 1) / STACK_CHUNK];
+    scope_rec_stack **chunk = &store.stack_chunks[(id - 1) / STACK_CHUNK];
     if (!*chunk && !(*chunk = calloc(STACK_CHUNK, sizeof **chunk)))
         return 0;
-    if (frame_pool_left < n) {
-        if (!(frame_pool = malloc(FRAME_CHUNK * sizeof *frame_pool)))
+    if (store.frame_pool_left < n) {
+        if (!(store.frame_pool = malloc(FRAME_CHUNK * sizeof *store.frame_pool)))
             return 0;
-        frame_pool_left = FRAME_CHUNK; /* the rest of the old chunk is left unused */
+        store.frame_pool_left = FRAME_CHUNK; /* the rest of the old chunk is left unused */
     }
-    scope_frame_addr *copy = frame_pool;
-    frame_pool += n;
-    frame_pool_left -= n;
-    frames_total += n;
+    scope_frame_addr *copy = store.frame_pool;
+    store.frame_pool += n;
+    store.frame_pool_left -= n;
+    store.frames_total += n;
     memcpy(copy, f, n * sizeof *f);
     (*chunk)[(id - 1) % STACK_CHUNK] = (scope_rec_stack){id, n, copy};
     if (slot->key) {
-        stack_next[id] = slot->val;
+        store.stack_next[id] = slot->val;
         slot->val = id;
     } else {
-        map_put(&stack_map, slot, h, id);
+        map_put(&store.stack_map, slot, h, id);
     }
-    atomic_store_explicit(&nstacks, id, memory_order_release);
+    atomic_store_explicit(&store.nstacks, id, memory_order_release);
     return id;
 }
 
 /* ---- counts per (thread, node) ------------------------------------------------- */
 
 static rec_lines_group *groups;
-static uint32_t ngroups, groups_cap, ncounts;
-static map group_map; /* thread << 32 | node -> group index */
-static map count_map; /* group index << 32 | stack -> index in the group */
+static uint32_t ngroups, groups_cap;
 
 uint32_t rec_lines_store_ngroups(void) {
     return ngroups;
@@ -356,7 +367,7 @@ rec_lines_group *rec_lines_store_group(uint32_t i) {
 
 static rec_lines_group *group_of(uint32_t thread, uint32_t node, uint32_t *gi) {
     uint64_t key = (uint64_t)thread << 32 | node;
-    map_slot *slot = map_find(&group_map, key);
+    map_slot *slot = map_find(&store.group_map, key);
     if (!slot)
         return NULL;
     if (slot->key) {
@@ -366,7 +377,7 @@ static rec_lines_group *group_of(uint32_t thread, uint32_t node, uint32_t *gi) {
     if (SCOPE_VEC_RESERVE(groups, groups_cap, (size_t)ngroups + 1) < 0)
         return NULL;
     groups[ngroups] = (rec_lines_group){.thread = thread, .node = node};
-    map_put(&group_map, slot, key, ngroups);
+    map_put(&store.group_map, slot, key, ngroups);
     *gi = ngroups++;
     return &groups[*gi];
 }
@@ -376,11 +387,11 @@ static int count(uint32_t thread, uint32_t node, uint32_t stack, uint64_t weight
     rec_lines_group *g = group_of(thread, node, &gi);
     if (!g)
         return -1;
-    map_slot *slot = map_find(&count_map, (uint64_t)gi << 32 | stack);
+    map_slot *slot = map_find(&store.count_map, (uint64_t)gi << 32 | stack);
     if (!slot)
         return -1;
     if (!slot->key) {
-        if (ncounts >= REC_LINES_MAX_COUNTS)
+        if (store.ncounts >= REC_LINES_MAX_COUNTS)
             return -1;
         /* Three arrays of one length: each grows by the one rule to it. */
         uint32_t cap = g->cap, cap_cleared = g->cap, cap_written = g->cap;
@@ -392,8 +403,8 @@ static int count(uint32_t thread, uint32_t node, uint32_t stack, uint64_t weight
         g->counts[g->n] = (scope_stack_count){stack, 0};
         g->cleared[g->n] = 0;
         g->written[g->n] = 0;
-        map_put(&count_map, slot, (uint64_t)gi << 32 | stack, g->n++);
-        ncounts++;
+        map_put(&store.count_map, slot, (uint64_t)gi << 32 | stack, g->n++);
+        store.ncounts++;
     }
     g->counts[slot->val].count += weight;
     g->version++;
@@ -402,10 +413,8 @@ static int count(uint32_t thread, uint32_t node, uint32_t stack, uint64_t weight
 
 /* ---- draining ------------------------------------------------------------------ */
 
-static rec_lines_totals totals;
-
 rec_lines_totals rec_lines_store_totals(void) {
-    return totals;
+    return store.totals;
 }
 
 /* The CPU clock of thread tid (the kernel's encoding of a thread's
@@ -452,15 +461,15 @@ static void drain_slot(rec_lines_slot *s) {
             f[i] = frame_of(e->pc[i]);
         uint32_t id = n ? intern(f, n) : 0;
         if (!id || count(e->thread, e->node, id, e->weight) < 0)
-            totals.dropped += e->weight;
+            store.totals.dropped += e->weight;
     }
     atomic_store_explicit(&s->tail, tail, memory_order_release);
     uint64_t taken = atomic_load_explicit(&s->taken, memory_order_relaxed);
     uint64_t dropped = atomic_load_explicit(&s->dropped, memory_order_relaxed);
     uint64_t cut = atomic_load_explicit(&s->truncated, memory_order_relaxed);
-    totals.samples += taken - s->seen_taken;
-    totals.dropped += dropped - s->seen_dropped;
-    totals.truncated += cut - s->seen_cut;
+    store.totals.samples += taken - s->seen_taken;
+    store.totals.dropped += dropped - s->seen_dropped;
+    store.totals.truncated += cut - s->seen_cut;
     s->seen_taken = taken;
     s->seen_dropped = dropped;
     s->seen_cut = cut;
@@ -483,7 +492,7 @@ void rec_lines_store_drain(void) {
  * forked during a walk would find it held by a thread it does not have, and
  * its own first walk would wait for ever. */
 int rec_lines_store_fork_prepare(uint64_t deadline_ns) {
-    while (pthread_mutex_trylock(&refresh_mu) != 0) {
+    while (pthread_mutex_trylock(&store.refresh_mu) != 0) {
         if (rec_mono_ns() >= deadline_ns)
             return 0;
         struct timespec ts = {0, 100000};
@@ -494,7 +503,7 @@ int rec_lines_store_fork_prepare(uint64_t deadline_ns) {
 
 void rec_lines_store_fork_parent(int held) {
     if (held)
-        pthread_mutex_unlock(&refresh_mu);
+        pthread_mutex_unlock(&store.refresh_mu);
 }
 
 void rec_lines_store_clear_tables(void) {
@@ -506,8 +515,8 @@ void rec_lines_store_clear_tables(void) {
 void rec_lines_store_fork_child(void) {
     /* A walk under way in the parent has no thread here to finish it. */
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-    memcpy(&refresh_mu, &fresh, sizeof fresh);
-    modules_listed = 0;
+    memcpy(&store.refresh_mu, &fresh, sizeof fresh);
+    store.modules_listed = 0;
     for (uint32_t g = 0; g < ngroups; g++) {
         free(groups[g].counts);
         free(groups[g].cleared);
@@ -515,8 +524,8 @@ void rec_lines_store_fork_child(void) {
     }
     free(groups);
     groups = NULL;
-    ngroups = groups_cap = ncounts = 0;
-    map_clear(&group_map);
-    map_clear(&count_map);
-    totals = (rec_lines_totals){0};
+    ngroups = groups_cap = store.ncounts = 0;
+    map_clear(&store.group_map);
+    map_clear(&store.count_map);
+    store.totals = (rec_lines_totals){0};
 }

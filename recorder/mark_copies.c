@@ -6,9 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static scope_rec_mark copies[REC_MARK_COPIES]; /* texts are the recorder's own, malloc'd */
-static uint32_t ncopies;
-static uint64_t left_out;
+/* The marks source's copies (source_marks.c), the writer's: one place to
+ * read, and to clear. */
+static struct mark_copies_state {
+    scope_rec_mark copies[REC_MARK_COPIES]; /* texts are the recorder's own, malloc'd */
+    uint32_t ncopies;
+    uint64_t left_out;
+} state;
 
 /* A mark whose value is a running total: a newer one says all the older
  * one did. */
@@ -31,8 +35,8 @@ static int copy_text(scope_rec_mark *to, const scope_rec_mark *from) {
 
 void rec_mark_copies_keep(const scope_rec_mark *m) {
     if (running_total(m)) {
-        for (uint32_t i = 0; i < ncopies; i++) {
-            scope_rec_mark *c = &copies[i];
+        for (uint32_t i = 0; i < state.ncopies; i++) {
+            scope_rec_mark *c = &state.copies[i];
             if (c->kind == m->kind && c->thread == m->thread && c->subkind == m->subkind) {
                 scope_rec_mark fresh;
                 if (copy_text(&fresh, m) < 0)
@@ -43,28 +47,28 @@ void rec_mark_copies_keep(const scope_rec_mark *m) {
             }
         }
     }
-    if (ncopies == REC_MARK_COPIES || copy_text(&copies[ncopies], m) < 0) {
-        left_out++;
+    if (state.ncopies == REC_MARK_COPIES || copy_text(&state.copies[state.ncopies], m) < 0) {
+        state.left_out++;
         return;
     }
-    ncopies++;
+    state.ncopies++;
 }
 
 uint32_t rec_mark_copies_count(void) {
-    return ncopies;
+    return state.ncopies;
 }
 
 const scope_rec_mark *rec_mark_copies_at(uint32_t i) {
-    return i < ncopies ? &copies[i] : NULL;
+    return i < state.ncopies ? &state.copies[i] : NULL;
 }
 
 uint64_t rec_mark_copies_left_out(void) {
-    return left_out;
+    return state.left_out;
 }
 
 void rec_mark_copies_clear(void) {
-    for (uint32_t i = 0; i < ncopies; i++)
-        free((void *)copies[i].text.ptr);
-    ncopies = 0;
-    left_out = 0;
+    for (uint32_t i = 0; i < state.ncopies; i++)
+        free((void *)state.copies[i].text.ptr);
+    state.ncopies = 0;
+    state.left_out = 0;
 }

@@ -322,7 +322,7 @@ static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_
 static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
     rec_node *n = f->node;
     uint32_t depth = (uint32_t)(f - t->stack);
-    if (t->trace_mark[depth])
+    if (rec_trace_marked(t, depth))
         rec_trace_exited(t, depth);
     int io = 0; /* 1: I/O measured, -1: an I/O read failed */
     rec_io_counters dio;

@@ -11,20 +11,22 @@
 void rec_phase_io_enter(rec_thread *t, uint32_t depth) {
     rec_io_counters c = {0};
     int ok = rec_thread_io_read(t, &c) == 0;
-    if (t->io) {
-        t->io->ok[depth] = (uint8_t)ok;
-        t->io->at[depth] = c;
+    rec_io_stack *io = rec_thread_io_of(t)->io;
+    if (io) {
+        io->ok[depth] = (uint8_t)ok;
+        io->at[depth] = c;
     }
 }
 
 int rec_phase_io_exit(rec_thread *t, uint32_t depth, rec_io_counters *d) {
-    if (!t->io || !t->io->ok[depth])
+    rec_io_stack *io = rec_thread_io_of(t)->io;
+    if (!io || !io->ok[depth])
         return -1;
-    t->io->ok[depth] = 0;
+    io->ok[depth] = 0;
     rec_io_counters c;
     if (rec_thread_io_read(t, &c) < 0)
         return -1;
-    const rec_io_counters *a = &t->io->at[depth];
+    const rec_io_counters *a = &io->at[depth];
     /* The kernel's counters only grow. */
     if (c.rchar < a->rchar || c.wchar < a->wchar || c.read_bytes < a->read_bytes ||
         c.write_bytes < a->write_bytes)

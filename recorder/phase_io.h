@@ -6,6 +6,7 @@
 #ifndef SCOPE_REC_PHASE_IO_H
 #define SCOPE_REC_PHASE_IO_H
 
+#include "io_counters.h"
 #include "thread.h"
 
 /* Reads the counters for the entry of stack[depth]. */

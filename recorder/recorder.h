@@ -14,7 +14,9 @@
  *               fork handler can take safely), names (interned names),
  *               state (recording or not), files (directories, writes that cannot raise SIGXFSZ),
  *               own_fd (the descriptors it keeps: held high, checked
- *               before use), io_counters (a task's /proc I/O counters), cuda_sync (a
+ *               before use), own_thread (its own threads, started past
+ *               lines.c's pthread_create),
+ *               io_counters (a task's /proc I/O counters), cuda_sync (a
  *               GPU drain through a CUDA the program loaded), exit_line
  *               (where the run went, said at exit on a terminal), launchers
  *               (which launcher started the process: the table),

@@ -53,14 +53,35 @@ _Atomic int rec_lines_active, rec_lines_began;
 _Atomic uint32_t rec_lines_flags;
 _Atomic uint32_t rec_lines_threads, rec_lines_threads_failed;
 
-static rec_lock lock = REC_LOCK_INIT;
+/* The sampler's state, one place to read: what the handler reads is
+ * atomic, the rest is under `lock`. */
+static struct sampler_state {
+    rec_lock lock;
+    _Atomic(rec_lines_slot *) slots[REC_LINES_MAX_THREADS];
+    _Atomic uint32_t nslots;
+    _Atomic int installed;
+    _Atomic int handlers_active; /* handlers unwinding now */
+    _Atomic int forking;         /* a fork is under way: handlers do not unwind */
+    /* The module list the handler walks (below): the loader's own
+     * dl_iterate_phdr, the list now, and lists retired. */
+    int (*real_iterate)(int (*)(struct dl_phdr_info *, size_t, void *), void *);
+    _Atomic(struct phdr_list *) phdr_now;
+    struct phdr_list *phdr_retired;
+    /* libunwind's pipe (pipe2 below): its ends, and each end's file. */
+    _Atomic int pipe_fd[2];
+    _Atomic uint64_t pipe_dev[2], pipe_ino[2];
+    /* One handler at a time may have libunwind make the pipe: libunwind
+     * closes both ends before it makes a new pair, and two threads doing
+     * so at once closed each other's read end under a write, which raised
+     * SIGPIPE and ended the program (test_recorder_fork_lines, under ASan
+     * and load). */
+    atomic_flag pipe_making;
+} sampler = {
+    .lock = REC_LOCK_INIT,
+    .pipe_fd = {-1, -1},
+    .pipe_making = ATOMIC_FLAG_INIT,
+};
 
-static _Atomic(rec_lines_slot *) slots[REC_LINES_MAX_THREADS];
-static _Atomic uint32_t nslots;
-
-static _Atomic int installed;
-static _Atomic int handlers_active; /* handlers unwinding now */
-static _Atomic int forking;         /* a fork is under way: handlers do not unwind */
 static __thread int in_handler __attribute__((tls_model("initial-exec")));
 /* Inside libunwind on libscope's behalf: in the handler, or warming up. */
 static __thread int in_unwinder __attribute__((tls_model("initial-exec")));
@@ -70,19 +91,19 @@ static pid_t self_tid(void) {
 }
 
 void rec_sampler_lock(void) {
-    rec_lock_take(&lock);
+    rec_lock_take(&sampler.lock);
 }
 
 void rec_sampler_unlock(void) {
-    rec_lock_give(&lock);
+    rec_lock_give(&sampler.lock);
 }
 
 int rec_sampler_lock_for_fork(uint64_t deadline_ns) {
-    return rec_lock_for_fork(&lock, deadline_ns);
+    return rec_lock_for_fork(&sampler.lock, deadline_ns);
 }
 
 void rec_sampler_reset_lock(void) {
-    rec_lock_reset(&lock);
+    rec_lock_reset(&sampler.lock);
 }
 
 /* ---- the handler -------------------------------------------------------- */
@@ -108,9 +129,9 @@ static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
     pc[0] = context_pc(uc);
     *cut = 0;
 #ifdef SCOPE_HAVE_LIBUNWIND
-    atomic_fetch_add(&handlers_active, 1);
-    if (atomic_load(&forking)) {
-        atomic_fetch_sub(&handlers_active, 1);
+    atomic_fetch_add(&sampler.handlers_active, 1);
+    if (atomic_load(&sampler.forking)) {
+        atomic_fetch_sub(&sampler.handlers_active, 1);
         *cut = 1;
         return 1;
     }
@@ -136,7 +157,7 @@ static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
     }
     in_handler = in_unwinder = 0;
     unwinder_pipe_release(pipe_state);
-    atomic_fetch_sub(&handlers_active, 1);
+    atomic_fetch_sub(&sampler.handlers_active, 1);
     return n;
 #else
     (void)max;
@@ -152,7 +173,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx) {
     uint32_t no = (uint32_t)si->si_value.sival_int - 1u;
     if (no >= REC_LINES_MAX_THREADS)
         goto out;
-    rec_lines_slot *s = atomic_load_explicit(&slots[no], memory_order_acquire);
+    rec_lines_slot *s = atomic_load_explicit(&sampler.slots[no], memory_order_acquire);
     if (!s || atomic_load_explicit(&s->tid, memory_order_relaxed) != self_tid() || !s->ring)
         goto out;
     int over = timer_getoverrun(s->timer);
@@ -194,13 +215,13 @@ out:
  * waits (boundedly) for the handlers unwinding now, and handlers that start
  * meanwhile keep the sampled pc alone. */
 void rec_sampler_fork_prepare(uint64_t deadline_ns) {
-    atomic_store(&forking, 1);
-    while (atomic_load(&handlers_active) > 0 && rec_mono_ns() < deadline_ns)
+    atomic_store(&sampler.forking, 1);
+    while (atomic_load(&sampler.handlers_active) > 0 && rec_mono_ns() < deadline_ns)
         sched_yield();
 }
 
 void rec_sampler_fork_done(void) {
-    atomic_store(&forking, 0);
+    atomic_store(&sampler.forking, 0);
 }
 
 /* ---- the module list the handler walks --------------------------------- */
@@ -217,18 +238,15 @@ typedef struct phdr_list {
 } phdr_list;
 
 typedef int (*iterate_fn)(int (*)(struct dl_phdr_info *, size_t, void *), void *);
-static iterate_fn real_iterate;
-static _Atomic(phdr_list *) phdr_now;
-static phdr_list *phdr_retired;
 
 /* The sanitizers' runtimes call dl_iterate_phdr while they start, before
  * their shadow memory exists: this path must not be instrumented. */
 #define NO_SANITIZE __attribute__((no_sanitize_address, no_sanitize_thread, no_sanitize_undefined))
 
 static NO_SANITIZE iterate_fn real_dl_iterate_phdr(void) {
-    if (!real_iterate)
-        real_iterate = (iterate_fn)dlsym(RTLD_NEXT, "dl_iterate_phdr");
-    return real_iterate;
+    if (!sampler.real_iterate)
+        sampler.real_iterate = (iterate_fn)dlsym(RTLD_NEXT, "dl_iterate_phdr");
+    return sampler.real_iterate;
 }
 
 static void free_list(phdr_list *l) {
@@ -266,18 +284,18 @@ void rec_sampler_modules_changed(void) {
         return;
     }
     real(copy_one, l);
-    phdr_list *old = atomic_exchange(&phdr_now, l);
+    phdr_list *old = atomic_exchange(&sampler.phdr_now, l);
     if (old) {
-        old->next_free = phdr_retired;
-        phdr_retired = old;
+        old->next_free = sampler.phdr_retired;
+        sampler.phdr_retired = old;
     }
     /* A handler that could hold a retired copy incremented handlers_active
      * before it loaded phdr_now. */
-    if (atomic_load(&handlers_active) == 0) {
-        while (phdr_retired) {
-            phdr_list *next = phdr_retired->next_free;
-            free_list(phdr_retired);
-            phdr_retired = next;
+    if (atomic_load(&sampler.handlers_active) == 0) {
+        while (sampler.phdr_retired) {
+            phdr_list *next = sampler.phdr_retired->next_free;
+            free_list(sampler.phdr_retired);
+            sampler.phdr_retired = next;
         }
     }
 }
@@ -285,7 +303,7 @@ void rec_sampler_modules_changed(void) {
 SCOPE_API NO_SANITIZE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *),
                                           void *data) {
     if (in_handler) {
-        phdr_list *l = atomic_load(&phdr_now);
+        phdr_list *l = atomic_load(&sampler.phdr_now);
         int rc = 0;
         for (uint32_t i = 0; l && i < l->n && !rc; i++) {
             struct dl_phdr_info info = l->mods[i].info;
@@ -316,9 +334,6 @@ SCOPE_API NO_SANITIZE int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_
  *     one).  An end the program holds another file on leaves the sample
  *     without its stack (the pc alone, marked cut), until it is free again.
  * Everyone else's pipe2 is the system call itself, as the C library's is. */
-static _Atomic int pipe_fd[2] = {-1, -1};
-static _Atomic uint64_t pipe_dev[2], pipe_ino[2];
-
 SCOPE_API NO_SANITIZE int pipe2(int fds[2], int flags) {
     if (in_unwinder && !in_handler) {
         errno = EMFILE;
@@ -335,20 +350,14 @@ SCOPE_API NO_SANITIZE int pipe2(int fds[2], int flags) {
                 errno = EMFILE;
                 return -1;
             }
-            atomic_store(&pipe_fd[i], -1);
-            atomic_store(&pipe_dev[i], (uint64_t)own.dev);
-            atomic_store(&pipe_ino[i], (uint64_t)own.ino);
-            atomic_store(&pipe_fd[i], own.fd);
+            atomic_store(&sampler.pipe_fd[i], -1);
+            atomic_store(&sampler.pipe_dev[i], (uint64_t)own.dev);
+            atomic_store(&sampler.pipe_ino[i], (uint64_t)own.ino);
+            atomic_store(&sampler.pipe_fd[i], own.fd);
         }
     }
     return 0;
 }
-
-/* One handler at a time may have libunwind make the pipe: libunwind
- * closes both ends before it makes a new pair, and two threads doing so at
- * once closed each other's read end under a write, which raised SIGPIPE
- * and ended the program (test_recorder_fork_lines, under ASan and load). */
-static atomic_flag pipe_making = ATOMIC_FLAG_INIT;
 
 /* Whether libunwind may use the pipe it has: PIPE_INTACT when both ends are
  * the pipe made for it; PIPE_TO_MAKE when both are free (none made yet, or
@@ -360,7 +369,7 @@ static atomic_flag pipe_making = ATOMIC_FLAG_INIT;
 static int unwinder_pipe_state(void) {
     int free_ends = 0;
     for (int i = 0; i < 2; i++) {
-        int fd = atomic_load(&pipe_fd[i]);
+        int fd = atomic_load(&sampler.pipe_fd[i]);
         struct stat st;
         if (fd < 0) {
             free_ends++;
@@ -372,8 +381,8 @@ static int unwinder_pipe_state(void) {
             free_ends++;
             continue;
         }
-        if ((uint64_t)st.st_dev != atomic_load(&pipe_dev[i]) ||
-            (uint64_t)st.st_ino != atomic_load(&pipe_ino[i]))
+        if ((uint64_t)st.st_dev != atomic_load(&sampler.pipe_dev[i]) ||
+            (uint64_t)st.st_ino != atomic_load(&sampler.pipe_ino[i]))
             return PIPE_UNSAFE;
     }
     if (free_ends == 0)
@@ -383,7 +392,7 @@ static int unwinder_pipe_state(void) {
     /* Another handler holds it for the length of one unwind: wait a little
      * (it may have been preempted), then keep this sample's pc alone. */
     for (int tries = 0; tries < 64; tries++) {
-        if (!atomic_flag_test_and_set(&pipe_making))
+        if (!atomic_flag_test_and_set(&sampler.pipe_making))
             return PIPE_TO_MAKE;
         sched_yield();
     }
@@ -392,7 +401,7 @@ static int unwinder_pipe_state(void) {
 
 static void unwinder_pipe_release(int state) {
     if (state == PIPE_TO_MAKE)
-        atomic_flag_clear(&pipe_making);
+        atomic_flag_clear(&sampler.pipe_making);
 }
 
 /* ---- installing ----------------------------------------------------------- */
@@ -421,7 +430,7 @@ static void warm_up(void) {
 }
 
 int rec_sampler_install(void) {
-    if (atomic_load(&installed))
+    if (atomic_load(&sampler.installed))
         return rec_sampler_handler_ours() ? 0 : -1;
     struct sigaction cur;
     if (sigaction(REC_LINES_SIGNAL, NULL, &cur) == 0 &&
@@ -441,18 +450,19 @@ int rec_sampler_install(void) {
     sigemptyset(&sa.sa_mask);
     if (sigaction(REC_LINES_SIGNAL, &sa, NULL) != 0)
         return -1;
-    atomic_store(&installed, 1);
+    atomic_store(&sampler.installed, 1);
     return 0;
 }
 
 /* ---- slots and timers ------------------------------------------------------- */
 
 rec_lines_slot *rec_sampler_slot(uint32_t i) {
-    return i < REC_LINES_MAX_THREADS ? atomic_load_explicit(&slots[i], memory_order_acquire) : NULL;
+    return i < REC_LINES_MAX_THREADS ? atomic_load_explicit(&sampler.slots[i], memory_order_acquire)
+                                     : NULL;
 }
 
 uint32_t rec_sampler_nslots(void) {
-    return atomic_load_explicit(&nslots, memory_order_acquire);
+    return atomic_load_explicit(&sampler.nslots, memory_order_acquire);
 }
 
 rec_lines_slot *rec_sampler_slot_self(void) {
@@ -460,7 +470,7 @@ rec_lines_slot *rec_sampler_slot_self(void) {
     uint32_t n = rec_sampler_nslots();
     rec_lines_slot *free_slot = NULL;
     for (uint32_t i = 0; i < n; i++) {
-        rec_lines_slot *s = slots[i];
+        rec_lines_slot *s = sampler.slots[i];
         pid_t st = atomic_load_explicit(&s->tid, memory_order_relaxed);
         if (st == tid && !s->dead)
             return s;
@@ -474,8 +484,8 @@ rec_lines_slot *rec_sampler_slot_self(void) {
             return NULL;
         }
         s->no = n;
-        atomic_store_explicit(&slots[n], s, memory_order_release);
-        atomic_store_explicit(&nslots, n + 1, memory_order_release);
+        atomic_store_explicit(&sampler.slots[n], s, memory_order_release);
+        atomic_store_explicit(&sampler.nslots, n + 1, memory_order_release);
     }
     s->thread = pthread_self();
     s->dead = 0;
@@ -558,7 +568,7 @@ void rec_sampler_fork_child(void) {
     pid_t tid = self_tid();
     uint32_t n = rec_sampler_nslots();
     for (uint32_t i = 0; i < n; i++) {
-        rec_lines_slot *s = slots[i];
+        rec_lines_slot *s = sampler.slots[i];
         s->armed = 0; /* timers are not inherited */
         s->counted = 0;
         s->dead = 0;
@@ -573,8 +583,8 @@ void rec_sampler_fork_child(void) {
         int mine = atomic_load(&s->tid) != 0 && pthread_equal(s->thread, pthread_self());
         atomic_store(&s->tid, mine ? tid : 0);
     }
-    atomic_store(&handlers_active, 0);
-    atomic_store(&forking, 0);
+    atomic_store(&sampler.handlers_active, 0);
+    atomic_store(&sampler.forking, 0);
     atomic_store(&rec_lines_threads, 0);
     atomic_store(&rec_lines_threads_failed, 0);
 }

@@ -2,7 +2,9 @@
  * A data source: one kind of thing the recorder collects (names, phases
  * and counters, the process record), and everything the writer thread and
  * the lifecycle do with it.  The sources are the rows of one table
- * (sources.c); adding a source is a row there and a file of its own.
+ * (sources.c); adding a source is a row there, a row of enum
+ * rec_source_row (thread.h) and a file of its own (docs/architecture.md,
+ * "The data-source table").
  */
 #ifndef SCOPE_REC_SOURCE_H
 #define SCOPE_REC_SOURCE_H
@@ -12,9 +14,18 @@
 
 typedef struct rec_source {
     const char *name;
-    /* A thread's first call: set up what it records into.  Any NULL member
-     * means the source has nothing to do there. */
+    /* Bytes of per-thread state the source keeps: each thread's
+     * t->source_state[its row] (thread.h), allocated zeroed before the
+     * thread's first thread_attach, kept with the thread's slot.  0: none. */
+    size_t thread_size;
+    /* A thread's first call, and a new holder's of a slot handed back (its
+     * state is the last holder's): set up what it records into.  Any NULL
+     * member means the source has nothing to do there. */
     int (*thread_attach)(rec_thread *t);
+    /* t's holder exits (its thread-exit destructor, the program's signals
+     * held), or t is a thread of the parent set aside in a forked child:
+     * give back what names that thread (a descriptor of its own). */
+    void (*thread_exit)(rec_thread *t);
     /* In a forked child, from the fork handler: the only thread left is the
      * caller; forget what belonged to the others. */
     void (*fork_child)(void);

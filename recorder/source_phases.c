@@ -19,8 +19,17 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The copied buckets of the node being written. */
-static scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+/* The source's state, all of it the writer thread's: one place to read.
+ * Its threads and nodes are rec_thread's (thread.h). */
+static struct source_phases_state {
+    /* The copied buckets of the node being written. */
+    scope_hist_bin bins[SCOPE_HIST_BUCKETS];
+    /* The open stack of the thread being written (open_copy). */
+    scope_open_phase open_phases[REC_MAX_DEPTH];
+    rec_node *open_nodes[REC_MAX_DEPTH];
+    /* The threads this frame writes: those registered when it was selected. */
+    rec_thread *frame_threads;
+} state;
 
 /* ---- snapshots ---------------------------------------------------------- */
 
@@ -70,7 +79,7 @@ static int snap_node(rec_node *n, node_snap *s, int stuck_ok) {
             uint64_t c = rec_seq_load(&oct[k]);
             if (c) {
                 assert(s->nbins < SCOPE_HIST_BUCKETS);
-                bins[s->nbins++] = (scope_hist_bin){o * 16 + k, c};
+                state.bins[s->nbins++] = (scope_hist_bin){o * 16 + k, c};
                 s->hist_total += c;
             }
         }
@@ -154,7 +163,7 @@ static scope_record agg_record(const rec_node *n, const node_snap *s, int with_h
         .char_read = s->char_read,
         .char_write = s->char_write,
         .nbins = with_hist ? s->nbins : 0,
-        .bins = bins,
+        .bins = state.bins,
     };
     return r;
 }
@@ -291,9 +300,6 @@ static void add_open_phases(const rec_frame_ctx *f, rec_thread *t, const char *w
  * phase again and again inside that time spoils many. */
 #define OPEN_TRIES 16
 
-static scope_open_phase open_phases[REC_MAX_DEPTH];
-static rec_node *open_nodes[REC_MAX_DEPTH];
-
 /* The phases t has open, outermost first, into open_phases: how many.  The
  * copy is taken while t runs (thread.h says why a copy that saw open_gen
  * unchanged is a stack t had) and stops at the first frame this log cannot
@@ -309,8 +315,8 @@ static int open_copy(rec_thread *t) {
             depth = REC_MAX_DEPTH - 1; /* deeper entries are counted, never pushed */
         uint32_t n = 0;
         for (uint32_t k = 1; k <= depth; k++, n++) {
-            open_nodes[n] = rec_relaxed_load(&t->stack[k].node);
-            open_phases[n].start_ns = rec_seq_load(&t->stack[k].t0);
+            state.open_nodes[n] = rec_relaxed_load(&t->stack[k].node);
+            state.open_phases[n].start_ns = rec_seq_load(&t->stack[k].t0);
         }
         uint64_t now = rec_ticks_with(t->clock_tsc), now_ns = rec_mono_ns();
         rec_seq_fence(memory_order_acquire);
@@ -318,14 +324,14 @@ static int open_copy(rec_thread *t) {
             continue;
         uint32_t named = 0;
         for (; named < n; named++) {
-            const rec_node *node = open_nodes[named];
+            const rec_node *node = state.open_nodes[named];
             if (!node || node->idx == REC_IDX_DROPPED || node->idx == 0 || node->idx > t->w_nodes)
                 break;
             /* Ticks to CLOCK_MONOTONIC: how long ago it began, from now. */
-            uint64_t t0 = open_phases[named].start_ns;
+            uint64_t t0 = state.open_phases[named].start_ns;
             uint64_t ago = now > t0 ? rec_ticks_to_ns_with(now - t0, t->clock_mult) : 0;
-            open_phases[named].node = node->id;
-            open_phases[named].start_ns = now_ns > ago ? now_ns - ago : 0;
+            state.open_phases[named].node = node->id;
+            state.open_phases[named].start_ns = now_ns > ago ? now_ns - ago : 0;
         }
         return (int)named;
     }
@@ -343,7 +349,7 @@ static void add_open(const rec_frame_ctx *f, rec_thread *t) {
     if (n <= 0)
         return;
     scope_record r = {.type = SCOPE_REC_OPEN};
-    r.u.open = (scope_rec_open){t->index, (uint32_t)n, open_phases};
+    r.u.open = (scope_rec_open){t->index, (uint32_t)n, state.open_phases};
     rec_frame_add(f, &r);
 }
 
@@ -362,9 +368,6 @@ static void add_thread(const rec_frame_ctx *f, rec_thread *t) {
 
 /* ---- the source -------------------------------------------------------------- */
 
-/* The threads this frame writes: those registered when it was selected. */
-static rec_thread *frame_threads;
-
 /* Every definition goes out no later than the first record that uses it,
  * in this frame or an earlier one, since a log may end after any frame
  * (SIGKILL, a full disk).  A counter names its node and a node its parent,
@@ -377,8 +380,8 @@ static rec_thread *frame_threads;
  * for the next frame. */
 static void select_frame(const rec_frame_ctx *f) {
     (void)f;
-    frame_threads = rec_threads_head();
-    for (rec_thread *t = frame_threads; t; t = t->next) {
+    state.frame_threads = rec_threads_head();
+    for (rec_thread *t = state.frame_threads; t; t = t->next) {
         t->w_sel_exits = atomic_load_explicit(&t->exits, memory_order_acquire);
         t->w_sel_open_threads = atomic_load_explicit(&t->exit_open_threads, memory_order_acquire);
         t->w_sel_open_phases = atomic_load_explicit(&t->exit_open_phases, memory_order_acquire);
@@ -389,10 +392,10 @@ static void select_frame(const rec_frame_ctx *f) {
 }
 
 static void encode(const rec_frame_ctx *f) {
-    for (rec_thread *t = frame_threads; t; t = t->next)
+    for (rec_thread *t = state.frame_threads; t; t = t->next)
         add_thread(f, t);
     if (f->reason == SCOPE_FRAME_EXIT && !f->snapshot) {
-        for (rec_thread *t = frame_threads; t; t = t->next)
+        for (rec_thread *t = state.frame_threads; t; t = t->next)
             if (atomic_load_explicit(&t->held, memory_order_acquire))
                 add_open_phases(f, t, "at exit");
     }
@@ -401,7 +404,7 @@ static void encode(const rec_frame_ctx *f) {
 /* The histograms of the slots whose holders exited went out whole. */
 static void frame_written(const rec_frame_ctx *f) {
     (void)f;
-    for (rec_thread *t = frame_threads; t; t = t->next)
+    for (rec_thread *t = state.frame_threads; t; t = t->next)
         t->w_exits = t->w_sel_exits;
 }
 

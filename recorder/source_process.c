@@ -14,9 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The file holds the current PROCESS record.  Written under the writer's
- * lock: by the writer thread, and by the lifecycle when the role changes. */
-static int process_written;
+/* The source's state: one place to read.  Written under the writer's lock:
+ * by the writer thread, and by the lifecycle when the role changes. */
+static struct source_process_state {
+    int process_written; /* the file holds the current PROCESS record */
+} state;
 
 static size_t read_file(const char *path, char *buf, size_t cap) {
     FILE *f = fopen(path, "re");
@@ -94,18 +96,18 @@ static void add_process(const rec_frame_ctx *f) {
 }
 
 static void encode(const rec_frame_ctx *f) {
-    if (!process_written || f->snapshot) {
+    if (!state.process_written || f->snapshot) {
         add_process(f);
-        process_written = 1;
+        state.process_written = 1;
     }
 }
 
 static void reset_sent(void) {
-    process_written = 0;
+    state.process_written = 0;
 }
 
 void rec_source_process_changed(void) {
-    process_written = 0;
+    state.process_written = 0;
 }
 
 const rec_source rec_source_process = {

@@ -305,8 +305,9 @@ static void sample_thread(rec_thread *t, uint32_t gen, thread_io *e, uint64_t no
     int ok = rec_io_read_path(path, &c) >= 0;
     /* Its reads of its own counters, and the log header it wrote when it
      * opened the log, are the recorder's. */
-    uint64_t own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
-    uint64_t own_w = atomic_load_explicit(&t->io_own_written, memory_order_relaxed);
+    const rec_thread_io *tio = rec_thread_io_of(t);
+    uint64_t own = atomic_load_explicit(&tio->own, memory_order_relaxed);
+    uint64_t own_w = atomic_load_explicit(&tio->own_written, memory_order_relaxed);
     rec_io_counters attach;
     int attach_ok = rec_attach_io_get(t, &attach);
     uint64_t start_ns = rec_relaxed_load(&t->holder_start_ns);
@@ -468,6 +469,7 @@ static void writer_start(void) {
 }
 
 static int thread_attach(rec_thread *t) {
+    rec_thread_io_begin(t);
     if (rec_cfg.sample_interval_ns) {
         rec_io_counters c = {0};
         int ok = rec_thread_io_read_once(t, &c) == 0;
@@ -694,7 +696,9 @@ static void fork_child(void) {
 
 const rec_source rec_source_resources = {
     .name = "resources",
+    .thread_size = sizeof(rec_thread_io),
     .thread_attach = thread_attach,
+    .thread_exit = rec_thread_io_end,
     .writer_start = writer_start,
     .fork_child = fork_child,
     .reset_sent = reset_sent,

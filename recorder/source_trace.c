@@ -16,14 +16,9 @@
 
 #include <scope/vec.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PER_RECORD 8192u
-
-static uint64_t w_done;               /* writer: events in frames on disk */
-static uint64_t w_sent;               /* writer: events added to frames so far */
-static uint64_t sel_end;              /* writer: events this frame holds */
-static scope_rec_trace_window w_last; /* writer: the window record last added */
-static int w_window_sent;
 
 /* The writer's copy of the events a frame writes, grouped by (kind,
  * thread) and each group in time order. */
@@ -37,23 +32,33 @@ typedef struct ev_group {
     size_t n, at; /* its events, and where they start in `grouped` */
 } ev_group;
 
-static ev_copy *grouped;
-static size_t grouped_cap;
-static ev_group *groups;
-static size_t groups_cap;
-static uint32_t *group_of; /* each event's group */
-static size_t group_of_cap;
-static scope_trace_event *phase_out;
-static scope_trace_count *count_out;
+/* The source's state, all of it the writer thread's: one place to read,
+ * and to reset in a forked child (fork_child). */
+static struct source_trace_state {
+    uint64_t w_done;               /* events in frames on disk */
+    uint64_t w_sent;               /* events added to frames so far */
+    uint64_t sel_end;              /* events this frame holds */
+    scope_rec_trace_window w_last; /* the window record last added */
+    int w_window_sent;
+    /* the copy of the events a frame writes */
+    ev_copy *grouped;
+    size_t grouped_cap;
+    ev_group *groups;
+    size_t groups_cap;
+    uint32_t *group_of; /* each event's group */
+    size_t group_of_cap;
+    scope_trace_event *phase_out;
+    scope_trace_count *count_out;
+} state;
 
 /* Room for n events.  Returns 0, or -1 without memory. */
 static int reserve(size_t n) {
-    if (!phase_out && !(phase_out = malloc(PER_RECORD * sizeof *phase_out)))
+    if (!state.phase_out && !(state.phase_out = malloc(PER_RECORD * sizeof *state.phase_out)))
         return -1;
-    if (!count_out && !(count_out = malloc(PER_RECORD * sizeof *count_out)))
+    if (!state.count_out && !(state.count_out = malloc(PER_RECORD * sizeof *state.count_out)))
         return -1;
-    if (SCOPE_VEC_RESERVE(grouped, grouped_cap, n) < 0 ||
-        SCOPE_VEC_RESERVE(group_of, group_of_cap, n) < 0)
+    if (SCOPE_VEC_RESERVE(state.grouped, state.grouped_cap, n) < 0 ||
+        SCOPE_VEC_RESERVE(state.group_of, state.group_of_cap, n) < 0)
         return -1;
     return 0;
 }
@@ -61,14 +66,14 @@ static int reserve(size_t n) {
 /* The group of (kind, thread), added when new; last: the previous event's,
  * which is usually the same. */
 static long find_group(size_t *ngroups, uint32_t kind, uint32_t thread, size_t last) {
-    if (last < *ngroups && groups[last].kind == kind && groups[last].thread == thread)
+    if (last < *ngroups && state.groups[last].kind == kind && state.groups[last].thread == thread)
         return (long)last;
     for (size_t g = 0; g < *ngroups; g++)
-        if (groups[g].kind == kind && groups[g].thread == thread)
+        if (state.groups[g].kind == kind && state.groups[g].thread == thread)
             return (long)g;
-    if (SCOPE_VEC_RESERVE(groups, groups_cap, *ngroups + 1) < 0)
+    if (SCOPE_VEC_RESERVE(state.groups, state.groups_cap, *ngroups + 1) < 0)
         return -1;
-    groups[*ngroups] = (ev_group){kind, thread, 0, 0};
+    state.groups[*ngroups] = (ev_group){kind, thread, 0, 0};
     return (long)(*ngroups)++;
 }
 
@@ -97,38 +102,39 @@ static int add_events(const rec_frame_ctx *f, uint64_t from, uint64_t to) {
                             e->thread, last);
         if (g < 0)
             return -1;
-        group_of[i] = (uint32_t)g;
-        groups[g].n++;
+        state.group_of[i] = (uint32_t)g;
+        state.groups[g].n++;
         last = (size_t)g;
     }
     for (size_t g = 0, at = 0; g < ngroups; g++) {
-        groups[g].at = at;
-        at += groups[g].n;
-        groups[g].n = 0; /* counts them again as they are placed */
+        state.groups[g].at = at;
+        at += state.groups[g].n;
+        state.groups[g].n = 0; /* counts them again as they are placed */
     }
     for (size_t i = 0; i < n; i++) {
         const rec_trace_ev *e = rec_trace_slot(from + i);
-        ev_group *g = &groups[group_of[i]];
-        grouped[g->at + g->n++] = (ev_copy){e->thread, e->id, e->t, e->v};
+        ev_group *g = &state.groups[state.group_of[i]];
+        state.grouped[g->at + g->n++] = (ev_copy){e->thread, e->id, e->t, e->v};
     }
     for (size_t g = 0; g < ngroups; g++) {
-        ev_copy *e = grouped + groups[g].at;
-        sort_by_time(e, groups[g].n);
-        for (size_t i = 0; i < groups[g].n;) {
+        ev_copy *e = state.grouped + state.groups[g].at;
+        sort_by_time(e, state.groups[g].n);
+        for (size_t i = 0; i < state.groups[g].n;) {
             uint32_t k = 0;
-            for (; i < groups[g].n && k < PER_RECORD; i++, k++) {
-                if (groups[g].kind == REC_TEV_PHASE)
-                    phase_out[k] = (scope_trace_event){e[i].id, e[i].t, e[i].v};
+            for (; i < state.groups[g].n && k < PER_RECORD; i++, k++) {
+                if (state.groups[g].kind == REC_TEV_PHASE)
+                    state.phase_out[k] = (scope_trace_event){e[i].id, e[i].t, e[i].v};
                 else
-                    count_out[k] = (scope_trace_count){e[i].id, e[i].t, (int64_t)e[i].v};
+                    state.count_out[k] = (scope_trace_count){e[i].id, e[i].t, (int64_t)e[i].v};
             }
             scope_record r;
-            if (groups[g].kind == REC_TEV_PHASE) {
+            if (state.groups[g].kind == REC_TEV_PHASE) {
                 r = (scope_record){.type = SCOPE_REC_TRACE};
-                r.u.trace = (scope_rec_trace){groups[g].thread, k, phase_out};
+                r.u.trace = (scope_rec_trace){state.groups[g].thread, k, state.phase_out};
             } else {
                 r = (scope_record){.type = SCOPE_REC_TRACE_COUNTS};
-                r.u.trace_counts = (scope_rec_trace_counts){groups[g].thread, k, count_out};
+                r.u.trace_counts =
+                    (scope_rec_trace_counts){state.groups[g].thread, k, state.count_out};
             }
             rec_frame_add(f, &r);
         }
@@ -142,7 +148,7 @@ static int add_events(const rec_frame_ctx *f, uint64_t from, uint64_t to) {
  * in this frame or an earlier one. */
 static void select_frame(const rec_frame_ctx *f) {
     (void)f;
-    sel_end = rec_trace_ready(w_sent);
+    state.sel_end = rec_trace_ready(state.w_sent);
 }
 
 static int same_window(const scope_rec_trace_window *a, const scope_rec_trace_window *b) {
@@ -157,36 +163,46 @@ static void encode(const rec_frame_ctx *f) {
     if (!rec_trace_window(&w))
         return;
     /* A snapshot holds no events: they wait for the next frame. */
-    if (!f->snapshot && sel_end > w_sent && add_events(f, w_sent, sel_end) == 0)
-        w_sent = sel_end;
-    w.events = w_sent; /* what the log holds, so far */
-    if (!w_window_sent || f->resend_all || !same_window(&w, &w_last)) {
+    if (!f->snapshot && state.sel_end > state.w_sent &&
+        add_events(f, state.w_sent, state.sel_end) == 0)
+        state.w_sent = state.sel_end;
+    w.events = state.w_sent; /* what the log holds, so far */
+    if (!state.w_window_sent || f->resend_all || !same_window(&w, &state.w_last)) {
         scope_record r = {.type = SCOPE_REC_TRACE_WINDOW};
         r.u.trace_window = w;
         rec_frame_add(f, &r);
-        w_last = w;
-        w_window_sent = 1;
+        state.w_last = w;
+        state.w_window_sent = 1;
     }
 }
 
 static void frame_written(const rec_frame_ctx *f) {
     (void)f;
-    w_done = w_sent;
+    state.w_done = state.w_sent;
 }
 
 static void reset_sent(void) {
-    w_sent = w_done;
-    w_window_sent = 0;
+    state.w_sent = state.w_done;
+    state.w_window_sent = 0;
+}
+
+/* A new holder of a thread's slot: no frame of its stack is traced yet. */
+static int thread_attach(rec_thread *t) {
+    rec_trace_thread *tt = rec_trace_of(t);
+    memset(tt->mark, 0, sizeof tt->mark);
+    return 0;
 }
 
 static void fork_child(void) {
     rec_trace_fork_child();
-    w_done = w_sent = sel_end = 0;
-    w_window_sent = 0;
+    state.w_done = state.w_sent = state.sel_end = 0;
+    state.w_window_sent = 0;
 }
 
 const rec_source rec_source_trace = {
     .name = "trace",
+    .thread_size = sizeof(rec_trace_thread),
+    .thread_attach = thread_attach,
     .fork_child = fork_child,
     .reset_sent = reset_sent,
     .select = select_frame,

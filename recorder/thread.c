@@ -15,7 +15,6 @@
 #include "alloc.h"
 #include "clock.h"
 #include "config.h"
-#include "own_fd.h"
 #include "lock.h"
 
 #include <pthread.h>
@@ -28,7 +27,6 @@
 
 rec_thread rec_unattached = {.depth = REC_MAX_DEPTH};
 __thread rec_thread *rec_self __attribute__((tls_model("initial-exec"))) = &rec_unattached;
-__thread int rec_creating_own_thread __attribute__((tls_model("initial-exec")));
 
 static _Atomic(rec_thread *) threads_head;
 static _Atomic uint32_t thread_count;
@@ -47,11 +45,19 @@ static uint32_t fork_gen;
 
 static_assert(KIND_COUNTER > REC_NAME_LIMIT, "the counter mark must lie above every name id");
 
-/* The descriptor of a thread's own I/O counters: it names the thread it
- * was opened by, so it goes when the thread does. */
-static void io_close(rec_thread *t) {
-    if (t->io)
-        rec_fd_close(&t->io->fd);
+/* The sources' side of a thread that is gone (rec_threads_on_exit): set by
+ * every attach, read by exiting threads, so atomic. */
+typedef void (*give_back_fn)(rec_thread *t);
+static _Atomic(give_back_fn) give_back;
+
+void rec_threads_on_exit(void (*fn)(rec_thread *t)) {
+    atomic_store_explicit(&give_back, fn, memory_order_relaxed);
+}
+
+static void give_back_thread(rec_thread *t) {
+    give_back_fn fn = atomic_load_explicit(&give_back, memory_order_relaxed);
+    if (fn)
+        fn(t);
 }
 
 /* What the exiting holder left open, for the writer to mark (thread.h). */
@@ -77,13 +83,10 @@ static void on_thread_exit(void *arg) {
         return; /* its parent's, set aside in this forked child */
     sigset_t sigs;
     rec_signals_hold(&sigs);
-    io_close(t);
-    rec_free(t->io);
-    t->io = NULL;
+    give_back_thread(t);
     note_left_open(t);
     rec_open_begin(t);
     memset(t->explicit_open, 0, sizeof t->explicit_open);
-    memset(t->trace_mark, 0, sizeof t->trace_mark);
     rec_relaxed_store(&t->inherited, 0);
     rec_open_publish(t, 0);
     atomic_fetch_add_explicit(&t->exits, 1, memory_order_release);
@@ -138,9 +141,6 @@ static void begin_holder(rec_thread *t) {
     rec_relaxed_store(&t->holder_tid, self_tid());
     rec_relaxed_store(&t->holder_start_ns, rec_mono_ns());
     t->fork_gen = fork_gen;
-    atomic_store_explicit(&t->io_own, 0, memory_order_relaxed);
-    atomic_store_explicit(&t->io_own_written, 0, memory_order_relaxed);
-    rec_attach_io_set(t, &(rec_io_counters){0}, 0);
 }
 
 rec_thread *rec_thread_new(void) {
@@ -186,6 +186,8 @@ static void free_nodes(rec_thread *t);
 
 void rec_thread_discard(rec_thread *t) {
     free_nodes(t);
+    for (unsigned i = 0; i < REC_NSOURCES; i++)
+        rec_free(t->source_state[i]);
     rec_free(t);
 }
 
@@ -484,7 +486,7 @@ void rec_threads_fork_child(void) {
     for (rec_thread *t = head; t; t = t->next) {
         /* The child's copies of the parent's threads' descriptors, closed
          * only while they are still the recorder's (own_fd.h). */
-        io_close(t);
+        give_back_thread(t);
         last = t;
     }
     if (last) {
@@ -506,13 +508,10 @@ int rec_thread_forked_self(void) {
 }
 
 /* t, just attached on the child's one thread, continues the forking
- * thread: the phases its parent had open are expected to end, and the
- * kernel started the child's I/O counters at 0 at the fork, which starts
- * its first sampled interval. */
+ * thread: the phases its parent had open are expected to end. */
 void rec_thread_fork_adopt(rec_thread *t) {
     rec_relaxed_store(&t->inherited, fork_self.depth);
     t->start_mono_ns = fork_self.mono_ns;
     rec_relaxed_store(&t->holder_start_ns, fork_self.mono_ns);
-    rec_attach_io_set(t, &(rec_io_counters){0}, 1);
     fork_self.recorded = 0;
 }

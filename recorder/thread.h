@@ -20,8 +20,6 @@
 #ifndef SCOPE_REC_THREAD_H
 #define SCOPE_REC_THREAD_H
 
-#include "io_counters.h"
-#include "own_fd.h"
 #include "recorder.h"
 
 #include <scope/log_format.h>
@@ -135,18 +133,24 @@ typedef struct rec_frame {
 
 #define REC_CPU0_NONE UINT64_MAX
 
-/* The I/O counters of a thread's open I/O phases.  The owner's alone:
- * allocated on its first I/O phase, freed when it exits. */
-typedef struct rec_io_stack {
-    rec_fd fd; /* its /proc/thread-self/io (own_fd.h); none: opened at the next read */
-    rec_io_counters at[REC_MAX_DEPTH]; /* at the entry of stack[k], own reads left out */
-    uint8_t ok[REC_MAX_DEPTH];         /* at[k] was read */
-} rec_io_stack;
-
 typedef struct rec_cache {
     uint32_t parent;
     void *item; /* rec_node* or rec_counter* */
 } rec_cache;
+
+/* The rows of the data-source table (sources.c), in its order.  A thread
+ * holds one slot of state for each row that keeps per-thread state
+ * (rec_source.thread_size): source_state[row]. */
+enum rec_source_row {
+    REC_SOURCE_PROCESS,
+    REC_SOURCE_NAMES,
+    REC_SOURCE_PHASES,
+    REC_SOURCE_LINES,
+    REC_SOURCE_RESOURCES,
+    REC_SOURCE_TRACE,
+    REC_SOURCE_MARKS,
+    REC_NSOURCES
+};
 
 typedef struct rec_thread {
     /* Before publication.  A copy of the clock's settings, next to the rest
@@ -210,10 +214,6 @@ typedef struct rec_thread {
      * by its block.  Beside the stack, not in it, so that the frames the
      * hot path indexes stay 24 bytes. */
     uint8_t explicit_open[REC_MAX_DEPTH];
-    /* owner: stack[k] was entered inside a trace window (trace.h), and
-     * when, CLOCK_MONOTONIC ns; beside the stack for the same reason */
-    uint8_t trace_mark[REC_MAX_DEPTH];
-    uint64_t trace_t0[REC_MAX_DEPTH];
 
     /* owner: chunks written by the owner, published by count (release) */
     rec_node *nodes[REC_MAX_CHUNKS];
@@ -236,20 +236,6 @@ typedef struct rec_thread {
     uint32_t pool_left;
     uint64_t *pool_chain;
 
-    rec_io_stack *io; /* owner: NULL until it first reads its I/O counters (thread_io.h) */
-    /* owner (relaxed stores), read by the sampler: bytes its reads of its
-     * own counters returned, which the kernel counts in its rchar */
-    _Atomic uint64_t io_own;
-    /* bytes the recorder wrote on this thread (its log's header), which
-     * the kernel counts in its wchar: added by the thread itself, read by
-     * the sampler */
-    _Atomic uint64_t io_own_written;
-    /* the holder, as it attaches (rec_attach_io_set, rec_attach_io_get):
-     * its I/O counters then, less io_own, the sampler's first baseline of
-     * it (attach_io_ok: they were read) */
-    rec_io_counters attach_io;
-    uint8_t attach_io_ok;
-
     /* owner: the thread's newest read of its CPU time (ns) and the clock's
      * ticks then (0: none yet), for an unread entry long enough to read at
      * its exit alone (phase.c) */
@@ -268,27 +254,14 @@ typedef struct rec_thread {
     _Atomic uint64_t left_in_block;
     _Atomic uint32_t left_in_block_name, left_in_block_block;
     uint64_t w_left_in_block; /* writer: the count last written */
+
+    /* Each data source's per-thread state, rec_source.thread_size bytes
+     * (NULL for a source that keeps none): allocated zeroed by sources.c
+     * before the thread is attached, before publication, and kept with
+     * the slot for its next holder.  Whose fields are whose: the source's
+     * own header says. */
+    void *source_state[REC_NSOURCES];
 } rec_thread;
-
-/* A holder's counters when it attached, for the sampler: stored and loaded
- * field by field with relaxed atomics, since a new holder of a slot writes
- * them while the sampler may still read the last one's (holder_gen tells it
- * to throw that read away). */
-static inline void rec_attach_io_set(rec_thread *t, const rec_io_counters *c, int ok) {
-    rec_relaxed_store(&t->attach_io.rchar, c->rchar);
-    rec_relaxed_store(&t->attach_io.wchar, c->wchar);
-    rec_relaxed_store(&t->attach_io.read_bytes, c->read_bytes);
-    rec_relaxed_store(&t->attach_io.write_bytes, c->write_bytes);
-    rec_relaxed_store(&t->attach_io_ok, (uint8_t)(ok != 0));
-}
-
-static inline int rec_attach_io_get(const rec_thread *t, rec_io_counters *c) {
-    c->rchar = rec_relaxed_load(&t->attach_io.rchar);
-    c->wchar = rec_relaxed_load(&t->attach_io.wchar);
-    c->read_bytes = rec_relaxed_load(&t->attach_io.read_bytes);
-    c->write_bytes = rec_relaxed_load(&t->attach_io.write_bytes);
-    return rec_relaxed_load(&t->attach_io_ok);
-}
 
 static inline rec_node *rec_node_at(rec_thread *t, uint32_t idx) {
     return &t->nodes[(idx - 1) >> REC_CHUNK_SHIFT][(idx - 1) & (REC_CHUNK - 1)];
@@ -304,11 +277,6 @@ static inline rec_counter *rec_counter_at(rec_thread *t, uint32_t idx) {
 extern __thread rec_thread *rec_self __attribute__((tls_model("initial-exec")));
 extern rec_thread rec_unattached;
 
-/* Set by libscope around the pthread_create of a thread of its own (the
- * writer, the sampler's drainer), so that the line sampler, which follows
- * the program's new threads, leaves it alone. */
-extern __thread int rec_creating_own_thread __attribute__((tls_model("initial-exec")));
-
 static inline int rec_attached(const rec_thread *t) {
     return t != &rec_unattached;
 }
@@ -321,6 +289,13 @@ rec_thread *rec_thread_new(void);
 int rec_thread_init_recording(rec_thread *t);
 void rec_thread_publish(rec_thread *t);
 void rec_thread_discard(rec_thread *t);
+
+/* What the sources give back of a thread's slot (sources.c): called with
+ * the program's signals held when its holder exits, and in a forked child
+ * for each thread of the parent set aside (rec_threads_fork_child), so that
+ * nothing of a thread that is gone (a descriptor naming it) stays open.
+ * Set by every attach, before the slot is published. */
+void rec_threads_on_exit(void (*give_back)(rec_thread *t));
 
 rec_node *rec_node_lookup(rec_thread *t, const rec_node *parent, uint32_t name,
                           const scope_site *site);

@@ -1,7 +1,7 @@
 /*
  * A thread's own I/O counters (thread_io.h).  Each thread keeps its
- * /proc/thread-self/io open from its first read to its exit (thread.c
- * closes it) and re-reads it: a pread of a few hundred bytes.  The
+ * /proc/thread-self/io open from its first read to its exit
+ * (rec_thread_io_end closes it) and re-reads it: a pread of a few hundred bytes.  The
  * descriptor is the recorder's own (own_fd.h): held high, and checked
  * before each read, so a program that closed it or put a file of its own
  * in its place has its file neither read nor closed; the thread opens a
@@ -28,19 +28,21 @@ static _Atomic uint64_t own_total, own_written;
 
 /* What a read of the thread's counters returned goes to its own. */
 static void count_own(rec_thread *t, rec_io_counters *c, long n) {
-    uint64_t own = atomic_load_explicit(&t->io_own, memory_order_relaxed);
+    rec_thread_io *s = rec_thread_io_of(t);
+    uint64_t own = atomic_load_explicit(&s->own, memory_order_relaxed);
     c->rchar -= own;
-    atomic_store_explicit(&t->io_own, own + (uint64_t)n, memory_order_relaxed);
+    atomic_store_explicit(&s->own, own + (uint64_t)n, memory_order_relaxed);
     atomic_fetch_add_explicit(&own_total, (uint64_t)n, memory_order_relaxed);
 }
 
 int rec_thread_io_read(rec_thread *t, rec_io_counters *c) {
-    rec_io_stack *io = t->io;
+    rec_thread_io *s = rec_thread_io_of(t);
+    rec_io_stack *io = s->io;
     if (!io) {
         if (!(io = rec_calloc(1, sizeof *io)))
             return -1;
         io->fd = REC_FD_NONE;
-        t->io = io;
+        s->io = io;
     }
     if (!rec_fd_check(&io->fd) && rec_fd_open(&io->fd, "/proc/thread-self/io") < 0)
         return -1;
@@ -67,20 +69,37 @@ void rec_thread_io_own_write(uint64_t n) {
     atomic_fetch_add_explicit(&own_written, n, memory_order_relaxed);
     rec_thread *t = rec_self;
     if (rec_attached(t))
-        atomic_fetch_add_explicit(&t->io_own_written, n, memory_order_relaxed);
+        atomic_fetch_add_explicit(&rec_thread_io_of(t)->own_written, n, memory_order_relaxed);
 }
 
 void rec_thread_io_own_read(uint64_t n) {
     rec_thread *t = rec_self;
-    if (rec_attached(t))
-        atomic_store_explicit(&t->io_own,
-                              atomic_load_explicit(&t->io_own, memory_order_relaxed) + n,
+    if (rec_attached(t)) {
+        rec_thread_io *s = rec_thread_io_of(t);
+        atomic_store_explicit(&s->own, atomic_load_explicit(&s->own, memory_order_relaxed) + n,
                               memory_order_relaxed);
+    }
     atomic_fetch_add_explicit(&own_total, n, memory_order_relaxed);
 }
 
 uint64_t rec_thread_io_own_written(void) {
     return atomic_load_explicit(&own_written, memory_order_relaxed);
+}
+
+void rec_thread_io_begin(rec_thread *t) {
+    rec_thread_io *s = rec_thread_io_of(t);
+    atomic_store_explicit(&s->own, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->own_written, 0, memory_order_relaxed);
+    rec_attach_io_set(t, &(rec_io_counters){0}, 0);
+}
+
+void rec_thread_io_end(rec_thread *t) {
+    rec_thread_io *s = rec_thread_io_of(t);
+    if (!s || !s->io)
+        return;
+    rec_fd_close(&s->io->fd);
+    rec_free(s->io);
+    s->io = NULL;
 }
 
 void rec_thread_io_fork_child(void) {

@@ -248,17 +248,21 @@ void rec_trace_entered(rec_thread *t, uint32_t depth, uint32_t name) {
             end_window(SCOPE_TRACE_CLOSED, now); /* no end of its own will come */
         return;
     }
-    t->trace_t0[depth] = now;
-    t->trace_mark[depth] = mark;
+    rec_trace_thread *tt = rec_trace_of(t);
+    if (!tt)
+        return;
+    tt->t0[depth] = now;
+    tt->mark[depth] = mark;
     if (f->cpu0 == 0)
         f->cpu0 = REC_CPU0_NONE; /* its exit takes the cold path, which records it */
 }
 
 void rec_trace_exited(rec_thread *t, uint32_t depth) {
-    uint8_t mark = t->trace_mark[depth];
-    t->trace_mark[depth] = REC_TRACE_NONE;
+    rec_trace_thread *tt = rec_trace_of(t);
+    uint8_t mark = tt->mark[depth];
+    tt->mark[depth] = REC_TRACE_NONE;
     uint64_t now = rec_mono_ns();
-    uint64_t t0 = t->trace_t0[depth];
+    uint64_t t0 = tt->t0[depth];
     rec_trace_ev *e = claim(now);
     if (e)
         publish(e, REC_TEV_PHASE, t->index, t->stack[depth].node->id, t0, now > t0 ? now - t0 : 0);

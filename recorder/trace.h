@@ -33,9 +33,28 @@
  * Written by the window's transitions; the hot path loads it relaxed. */
 extern uint8_t rec_trace_hot __attribute__((visibility("hidden")));
 
-/* A frame's trace_mark: not traced, traced, or traced and closing the
+/* A frame's trace mark: not traced, traced, or traced and closing the
  * window when it ends (the LAST-th entry). */
 enum { REC_TRACE_NONE = 0, REC_TRACE_IN = 1, REC_TRACE_CLOSER = 2 };
+
+/* The trace source's per-thread state (rec_source.thread_size), the
+ * owner's alone: stack[k] was entered inside the window (mark[k]), and
+ * when, CLOCK_MONOTONIC ns.  A new holder of the slot starts with every
+ * mark clear (source_trace.c). */
+typedef struct rec_trace_thread {
+    uint8_t mark[REC_MAX_DEPTH];
+    uint64_t t0[REC_MAX_DEPTH];
+} rec_trace_thread;
+
+static inline rec_trace_thread *rec_trace_of(const rec_thread *t) {
+    return t->source_state[REC_SOURCE_TRACE];
+}
+
+/* Whether the end of stack[depth] is the trace window's (rec_trace_exited). */
+static inline int rec_trace_marked(const rec_thread *t, uint32_t depth) {
+    const rec_trace_thread *tt = rec_trace_of(t);
+    return tt && tt->mark[depth];
+}
 
 /* Event slots.  kind is 0 until the slot is published. */
 enum { REC_TEV_PHASE = 1, REC_TEV_COUNT = 2 };
@@ -62,7 +81,7 @@ void rec_trace_from_env(void);
 int rec_trace_parse(const char *s, char *phase, size_t cap, uint64_t *first, uint64_t *last);
 
 /* The hot path's cold side: an entry at stack[depth] of phase `name`; the
- * end of a frame whose trace_mark is set; a count added by thread t. */
+ * end of a frame whose trace mark is set; a count added by thread t. */
 void rec_trace_entered(rec_thread *t, uint32_t depth, uint32_t name);
 void rec_trace_exited(rec_thread *t, uint32_t depth);
 void rec_trace_counted(rec_thread *t, uint32_t name, int64_t value);

@@ -24,6 +24,7 @@
 #include "lock.h"
 #include "logfile.h"
 #include "own_fd.h"
+#include "own_thread.h"
 #include "sources.h"
 #include "thread.h"
 #include "warn.h"
@@ -409,21 +410,12 @@ int rec_writer_start(char *err, size_t errlen) {
     wr.snap_end = wr.snap_size = 0;
     wr.snap_owed = wr.snap_off = 0;
     atomic_store(&wr.shutdown_reason, SCOPE_SHUTDOWN_EXIT);
-    /* The writer takes no signal (see the top of this file).  It is born
-     * with all of them blocked, since a signal pending for the process could
-     * otherwise land on it before its first instruction.  Faults it causes
-     * itself (SIGSEGV, SIGBUS) still kill the process as they would
-     * unblocked. */
     for (unsigned i = 0; i < rec_nsources; i++)
         if (rec_sources[i]->writer_start)
             rec_sources[i]->writer_start();
-    sigset_t block, old;
-    sigfillset(&block);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    rec_creating_own_thread = 1;
-    int rc = pthread_create(&wr.thread, NULL, writer_main, NULL);
-    rec_creating_own_thread = 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* The writer takes no signal (see the top of this file): it is born
+     * with all of them blocked (own_thread.h). */
+    int rc = rec_own_thread_start(&wr.thread, 0, writer_main, NULL);
     if (rc != 0) {
         snprintf(err, errlen, "cannot start the writer thread");
         rec_log_remove(&wr.log);

@@ -10,6 +10,11 @@
 #   3. What x.h declares (other than macros and inline functions) is defined
 #      in x.c: a header exports its own module's names, not another's.
 #
+# A function a module defines with external linkage under a name that is not
+# rec_* (one libscope interposes, like pthread_create, or a public scope_*
+# one) is called through no recorder header, so no include shows the call:
+# each call to one from another module adds an edge to the graph of rule 1.
+#
 # Usage: check_recorder_deps.sh [RECORDER_DIR]   (default: recorder/ of this repository)
 #        check_recorder_deps.sh --self-test      (both rules fail on trees made to break them)
 # Exit status: 0 clean, 1 violations (each printed), 2 usage error.
@@ -47,6 +52,50 @@ used_in() {
     ' "$1"
 }
 
+# The functions FILE defines with external linkage under a name that is not
+# rec_*: a definition at column 0 that is not static.
+defined_unprefixed() {
+    perl -0777 -ne '
+        s{/\*.*?\*/}{}gs; s{//[^\n]*}{}g;
+        while (/^([A-Za-z_][^\n;{}#=]*?)\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{/mg) {
+            my ($head, $name) = ($1, $2);
+            next if $head =~ /\bstatic\b/ || $name =~ /^rec_/;
+            print "$name\n";
+        }
+    ' "$1" | sort -u
+}
+
+# The names FILE calls (a name followed by "("), outside comments and
+# string literals.
+called_in() {
+    perl -0777 -ne '
+        s{/\*.*?\*/}{}gs; s{//[^\n]*}{}g; s{"(?:\\.|[^"\\\n])*"}{""}g;
+        my %seen; $seen{$1}++ while /\b([A-Za-z_]\w*)\s*\(/g;
+        print "$_\n" for sort keys %seen;
+    ' "$1"
+}
+
+# "CALLER DEFINER NAME" for each call from one module to a function another
+# defines under a name no recorder header declares.
+hidden_calls() {
+    local f m name
+    local -A definer=()
+    for f in "$@"; do
+        [[ "$f" == *.c ]] || continue
+        m=$(module_of "$f")
+        for name in $(defined_unprefixed "$f"); do
+            definer[$name]=$m
+        done
+    done
+    for f in "$@"; do
+        m=$(module_of "$f")
+        for name in $(called_in "$f"); do
+            local d=${definer[$name]:-}
+            if [[ -n "$d" && "$d" != "$m" ]]; then echo "$m $d $name"; fi
+        done
+    done | sort -u
+}
+
 # Quoted includes of FILE, as module names.
 includes_of() {
     sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/p' "$1" |
@@ -69,19 +118,31 @@ check_dir() {
         return 2
     fi
 
-    # Rule 1: tsort reports a loop in the module graph.
-    local edges
-    edges=$(for f in "${files[@]}"; do
-        m=$(module_of "$f")
-        echo "$m $m"
-        for name in $(includes_of "$f"); do
-            [[ -e "$dir/$name.h" ]] && echo "$m $name"
+    # Rule 1: tsort reports a loop in the module graph: its includes and the
+    # calls no include shows.
+    local edges calls
+    calls=$(hidden_calls "${files[@]}")
+    edges=$(
+        for f in "${files[@]}"; do
+            m=$(module_of "$f")
+            echo "$m $m"
+            for name in $(includes_of "$f"); do
+                [[ -e "$dir/$name.h" ]] && echo "$m $name"
+            done
         done
-    done | awk '$1 != $2 || NF == 2' | sort -u)
+        [[ -z "$calls" ]] || cut -d' ' -f1,2 <<<"$calls"
+    )
+    edges=$(awk '$1 != $2 || NF == 2' <<<"$edges" | sort -u)
     local loop
     if ! loop=$(tsort <<<"$edges" 2>&1 >/dev/null) || [[ -n "$loop" ]]; then
-        echo "recorder modules include each other in a cycle:"
+        echo "recorder modules include or call each other in a cycle:"
         sed -nE 's/^tsort: //p' <<<"$loop" | grep -v 'input contains a loop' | sed 's/^/  /'
+        # The hidden calls between modules of the loop.
+        [[ -z "$calls" ]] || awk -v loop="$loop" '
+            BEGIN { n = split(loop, w, /[ \n]+/); for (i = 1; i <= n; i++) in_loop[w[i]] = 1 }
+            in_loop[$1] && in_loop[$2] {
+                print "  (" $1 " calls " $3 ", which " $2 ".c defines: no include shows it)"
+            }' <<<"$calls"
         violations=$((violations + 1))
     fi
 
@@ -130,6 +191,12 @@ self_test() {
     printf '#include "a.h"\n#include "b.h"\nvoid rec_a(void) { rec_b(); }\n' >"$tmp/loop/a.c"
     cp "$tmp/good/"* "$tmp/hidden/"
     printf '#include "b.h"\nvoid rec_b(void) { rec_a(); }\n' >"$tmp/hidden/b.c"
+    # b.c defines an interposed function that a.c calls: a call from a to b
+    # that no include shows closes a loop with b's include of a.
+    mkdir "$tmp/interposed"
+    cp "$tmp/good/"* "$tmp/interposed/"
+    printf '#include "b.h"\n#include "a.h"\nvoid rec_b(void) { rec_a(); }\nint open(void) { return 0; }\n' >"$tmp/interposed/b.c"
+    printf '#include "a.h"\nint open(void);\nvoid rec_a(void) { open(); }\n' >"$tmp/interposed/a.c"
     mkdir "$tmp/elsewhere"
     cp "$tmp/good/"* "$tmp/elsewhere/"
     printf '#include "b.h"\n#include "a.h"\nvoid rec_b(void) { rec_a(); }\nvoid rec_c(void) {}\n' >"$tmp/elsewhere/b.c"
@@ -143,6 +210,10 @@ self_test() {
     # b.c reaches a.h only through b.h: rule 2 must catch the hidden use.
     if check_dir "$tmp/hidden" >/dev/null; then
         echo "self-test: a call through an indirect include passed"
+        status=1
+    fi
+    if check_dir "$tmp/interposed" >/dev/null; then
+        echo "self-test: a cycle through an interposed function passed"
         status=1
     fi
     # a.h exports rec_c, which b.c defines: rule 3.
