@@ -59,14 +59,16 @@ static struct source_lines_state {
 static void copy_group(uint32_t gi, rec_lines_group *g, int all) {
     if (g->version == g->w_version && !all)
         return;
-    if (SCOPE_VEC_RESERVE(state.snap.groups, state.snap.groups_cap, (size_t)state.snap.ngroups + 1) < 0)
+    if (SCOPE_VEC_RESERVE(state.snap.groups, state.snap.groups_cap,
+                          (size_t)state.snap.ngroups + 1) < 0)
         return; /* no memory: the next frame tries again */
     snap_group *s = &state.snap.groups[state.snap.ngroups];
     *s = (snap_group){gi, g->thread, g->node, state.snap.npairs, 0, g->version};
     for (uint32_t i = 0; i < g->n; i++) {
         if (g->counts[i].count == g->written[i] && (!all || !g->counts[i].count))
             continue;
-        if (SCOPE_VEC_RESERVE(state.snap.pairs, state.snap.pairs_cap, (size_t)state.snap.npairs + 1) < 0)
+        if (SCOPE_VEC_RESERVE(state.snap.pairs, state.snap.pairs_cap,
+                              (size_t)state.snap.npairs + 1) < 0)
             return;
         state.snap.pairs[state.snap.npairs++] = (snap_pair){i, g->counts[i]};
         s->n++;
