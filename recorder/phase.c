@@ -14,12 +14,13 @@
  * phase that reads CPU time, a histogram octave not yet allocated, nesting
  * deeper than the stack, an open trace window) leaves through a tail call
  * to a cold function, so
- * the fast path saves no registers and stays near 40 instructions a side.
+ * the fast path saves no registers: 33 instructions to enter and 49 to
+ * leave (docs/architecture.md, "The hot path"; bench_phase_instructions).
  *
  * stack[0] is a sentinel frame for the thread's root (node idx 0), so the
  * parent of any entry is stack[depth].node without a test; an entry that
- * could not be recorded pushes the `dropped` sentinel, whose idx matches no
- * cache entry, so its children and counters take the slow path and are
+ * could not be recorded pushes the `dropped` sentinel, which is no cache
+ * entry's parent, so its children and counters take the slow path and are
  * counted as dropped.
  */
 #include "clock.h"

@@ -5,9 +5,7 @@
  * every value below 2^20 ns, around every power of two and at the ends.
  */
 #include "thread.h"
-
-#include <check.h>
-#include <stdlib.h>
+#include "unit_util.h"
 
 static void check_value(uint64_t ns) {
     rec_hist_slot h = rec_hist_place(ns);
@@ -41,9 +39,5 @@ int main(void) {
     tcase_add_test(tc, small_values_land_in_their_bucket);
     tcase_add_test(tc, values_around_powers_of_two_land_in_their_bucket);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }
