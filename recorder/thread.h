@@ -76,7 +76,7 @@
 #define REC_CPU_READ_COLD 4u
 
 /* The fields a recorded entry and exit touch come first, within 64 bytes:
- * seq, cpu_read, cpu_due_ns and the four figures of every entry. */
+ * seq, cpu_read, cpu_due_ns, the four figures of every entry and cpu0. */
 typedef struct rec_node {
     _Atomic uint32_t seq; /* owner: odd while it updates */
     /* REC_CPU_READ_*: before publication, then the owner's alone (no other
@@ -125,8 +125,8 @@ typedef struct rec_node {
 /* Where d ns is counted in a node's histogram: hist[octave][sub], so that
  * octave * 16 + sub is scope_hist_bucket(d) (log_hist.h).  Worked out from
  * the index of d's top bit directly, without forming the bucket and
- * splitting it again, which spares the exit's fast path five instructions
- * (test_hist_place holds the two equal). */
+ * splitting it again, which spares the exit's fast path two instructions
+ * (bench/callgrind.sh; test_hist_place holds the two equal). */
 typedef struct rec_hist_slot {
     uint64_t octave, sub; /* 64 bits: indexes, used as they are */
 } rec_hist_slot;
