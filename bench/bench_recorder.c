@@ -79,6 +79,7 @@ enum mode {
     M_COUNT,     /* SCOPE_COUNT recording */
     M_COUNT_OFF, /* SCOPE_COUNT with the recorder never started */
     M_IO,        /* SCOPE_PHASE_IO: the thread's I/O counters read at both ends */
+    M_EMPTY,     /* the loop alone, for --loop: what callgrind.sh subtracts */
     M_MODES
 };
 
@@ -100,6 +101,8 @@ static const struct {
     [M_COUNT] = {"count", "SCOPE_COUNT, recording", "off", 1, 50000000},
     [M_COUNT_OFF] = {"count-off", "SCOPE_COUNT, recorder disabled", NULL, 0, 50000000},
     [M_IO] = {"io", "I/O phase enter+exit (SCOPE_PHASE_IO)", "off", 1, 200000},
+    /* 0 iterations: not a row of the overhead table */
+    [M_EMPTY] = {"empty", "empty loop", NULL, 0, 0},
 };
 
 /* Calls per iteration: the nested mode makes three phases per iteration. */
@@ -151,6 +154,10 @@ static __attribute__((noinline)) void loop(int m, long n) {
             SCOPE_PHASE_IO("bench_io") {
                 __asm__ volatile("" ::: "memory");
             }
+        break;
+    case M_EMPTY:
+        for (long i = 0; i < n; i++)
+            __asm__ volatile("" ::: "memory");
         break;
     }
 }
@@ -1017,6 +1024,8 @@ int main(int argc, char **argv) {
     printf("  %-50s %9s %12s\n", "what", "ns/call", "x clock_gettime");
     double clock = run_mode(M_CLOCK, run_dir);
     for (int m = 0; m < M_MODES; m++) {
+        if (!modes[m].iterations)
+            continue;
         double v = m == M_CLOCK ? clock : run_mode(m, run_dir);
         if (v < 0) {
             printf("  %-50s %9s\n", modes[m].label, "failed");

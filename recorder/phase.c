@@ -14,12 +14,13 @@
  * phase that reads CPU time, a histogram octave not yet allocated, nesting
  * deeper than the stack, an open trace window) leaves through a tail call
  * to a cold function, so
- * the fast path saves no registers and stays near 40 instructions a side.
+ * the fast path saves no registers: 33 instructions to enter and 49 to
+ * leave (docs/architecture.md, "The hot path"; bench_phase_instructions).
  *
  * stack[0] is a sentinel frame for the thread's root (node idx 0), so the
  * parent of any entry is stack[depth].node without a test; an entry that
- * could not be recorded pushes the `dropped` sentinel, whose idx matches no
- * cache entry, so its children and counters take the slow path and are
+ * could not be recorded pushes the `dropped` sentinel, which is no cache
+ * entry's parent, so its children and counters take the slow path and are
  * counted as dropped.
  */
 #include "clock.h"
@@ -58,7 +59,6 @@ static COLD rec_thread *slow_self(void) {
 /* ---- entering ------------------------------------------------------------ */
 
 static inline void push_clock(const rec_thread *t, rec_frame *f) {
-    f->cpu0 = 0;
     REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
 }
 
@@ -96,36 +96,34 @@ static inline uint32_t entered(const rec_thread *t, uint32_t depth) {
     return t->clock_tsc ? depth : depth | NO_TSC;
 }
 
-/* An entry of a node whose cpu_read is not 0: it reads CPU time, or it is
- * an I/O or sync phase (REC_CPU_READ_COLD).  A sync phase drains the GPU
+/* An entry of a node whose cpu_read is not 0: it reads CPU time, its
+ * thread's clock is not the TSC (REC_CPU_READ_CLOCK), or it is an I/O, sync
+ * or trace-watched phase (REC_CPU_READ_COLD).  A sync phase drains the GPU
  * queue before its clock starts, so what earlier phases left queued is not
  * billed to it; an I/O phase reads its thread's counters first, then CPU
  * time, then the clock, so that neither read is inside its wall time. */
-static COLD uint32_t push_clock_cpu(rec_thread *t, rec_frame *f, uint32_t depth) {
-    const rec_node *n = f->node;
-    uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
+static COLD uint32_t push_clock_cpu(rec_thread *t, uint32_t depth) {
+    rec_frame *f = &t->stack[depth];
+    rec_node *n = f->node;
+    uint8_t cpu = n->cpu_read;
     if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_SYNC))
         (void)rec_cuda_sync();
     if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_IO))
         rec_phase_io_enter(t, depth);
     if (cpu & REC_CPU_READ_ON) {
         uint64_t c = rec_thread_cpu_ns();
-        f->cpu0 = c && c != REC_CPU0_NONE ? c : 1; /* 0 would mean "not read" */
+        n->cpu0 = c && c != REC_CPU0_NONE ? c : 1; /* 0 would mean "not read" */
         REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
         t->cpu_seen_ns = c;
         t->cpu_seen_ticks = f->t0;
     } else {
-        f->cpu0 = REC_CPU0_NONE;
+        /* A clock other than the TSC alone leaves the exit to its own
+         * cold path (NO_TSC); work of its own takes the exit to exit_cpu. */
+        n->cpu0 = cpu & REC_CPU_READ_COLD ? REC_CPU0_NONE : 0;
         REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
     }
     if (n->trace_watch)
         rec_trace_entered(t, depth, n->name); /* an entry into the trace window's phase */
-    rec_open_publish(t, depth);
-    return entered(t, depth);
-}
-
-static COLD uint32_t push_clock_cold(rec_thread *t, rec_frame *f, uint32_t depth) {
-    push_clock(t, f);
     rec_open_publish(t, depth);
     return entered(t, depth);
 }
@@ -158,8 +156,8 @@ static COLD uint32_t enter_slow(rec_thread *t, uint32_t name, scope_site *site) 
     rec_open_begin(t);
     rec_relaxed_store(&f->node, n ? n : &t->dropped);
     assert(depth + 1 < REC_MAX_DEPTH);
-    if (n && atomic_load_explicit(&n->cpu_read, memory_order_relaxed))
-        return push_clock_cpu(t, f, depth + 1);
+    if (n && n->cpu_read)
+        return push_clock_cpu(t, depth + 1);
     push_clock(t, f);
     rec_open_publish(t, depth + 1);
     return entered(t, depth + 1);
@@ -170,20 +168,19 @@ static COLD uint32_t enter_slow(rec_thread *t, uint32_t name, scope_site *site) 
 static inline uint32_t enter_plain(rec_thread *t, uint32_t name, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->phase_cache[name];
-    if (__builtin_expect(depth >= REC_MAX_DEPTH - 1 || name >= t->cache_len ||
-                             c->parent != t->stack[depth].node->idx,
-                         0))
+    rec_frame *top = &t->stack[depth];
+    if (__builtin_expect(
+            depth >= REC_MAX_DEPTH - 1 || name >= t->cache_len || c->parent != top->node, 0))
         return enter_slow(t, name, site);
     rec_node *n = c->item;
-    rec_frame *f = &t->stack[depth + 1];
+    rec_frame *f = top + 1;
     rec_open_begin(t);
     rec_relaxed_store(&f->node, n);
-    /* Reading CPU time, or a clock other than the TSC, means a call: both
-     * leave through a tail call, so this path saves no registers. */
-    uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
-    if (__builtin_expect(cpu || !t->clock_tsc, 0))
-        return cpu ? push_clock_cpu(t, f, depth + 1) : push_clock_cold(t, f, depth + 1);
-    f->cpu0 = 0;
+    /* Reading CPU time, a clock other than the TSC, work of the node's own:
+     * one compare, and each leaves through a tail call, so this path saves
+     * no registers. */
+    if (__builtin_expect(n->cpu_read != 0, 0))
+        return push_clock_cpu(t, depth + 1);
     REC_SEQ_SET(f->t0, rec_ticks_with(1));
     rec_open_publish(t, depth + 1);
     return depth + 1;
@@ -206,8 +203,20 @@ static COLD uint32_t enter_traced(rec_thread *t, uint32_t name, scope_site *site
     return depth;
 }
 
+/* Whether a trace window wants every entry and count.  Outside
+ * ThreadSanitizer a plain load of the byte, which the compiler folds into
+ * its one compare (an atomic load it keeps apart): as with REC_SEQ_ADD,
+ * one byte is read whole either way. */
+static inline int trace_hot(void) {
+#if defined(__SANITIZE_THREAD__)
+    return __atomic_load_n(&rec_trace_hot, __ATOMIC_RELAXED);
+#else
+    return rec_trace_hot;
+#endif
+}
+
 static inline uint32_t enter(rec_thread *t, uint32_t name, scope_site *site) {
-    if (__builtin_expect(__atomic_load_n(&rec_trace_hot, __ATOMIC_RELAXED), 0))
+    if (__builtin_expect(trace_hot(), 0))
         return enter_traced(t, name, site);
     return enter_plain(t, name, site);
 }
@@ -241,22 +250,22 @@ static inline uint64_t elapsed_ns(const rec_thread *t, uint64_t now, uint64_t t0
     return rec_ticks_to_ns_with((uint64_t)dt, t->clock_mult);
 }
 
-/* One entry of d ns, histogram bucket b (in the octave oct), into the
- * node's figures.  Called inside the node's sequence counter. */
-static inline void add_entry(rec_node *n, uint64_t *oct, uint32_t b, uint64_t d) {
+/* One entry of d ns, counted in its histogram bucket bin, into the node's
+ * figures.  Called inside the node's sequence counter. */
+static inline void add_entry(rec_node *n, uint64_t *bin, uint64_t d) {
     REC_SEQ_ADD(n->count, 1);
     REC_SEQ_ADD(n->wall_ns, d);
     if (d < n->min_ns)
         REC_SEQ_SET(n->min_ns, d);
     if (d > n->max_ns)
         REC_SEQ_SET(n->max_ns, d);
-    REC_SEQ_ADD(oct[b & 15], 1);
+    REC_SEQ_ADD(*bin, 1);
 }
 
-static inline void update(rec_node *n, uint64_t *oct, uint32_t b, uint64_t d) {
-    uint32_t seq = rec_seq_begin(&n->seq);
-    add_entry(n, oct, b, d);
-    rec_seq_end(&n->seq, seq);
+static inline void update(rec_node *n, uint64_t *bin, uint64_t d) {
+    rec_seq_begin(&n->seq);
+    add_entry(n, bin, d);
+    rec_seq_end(&n->seq);
 }
 
 /* The adaptive rule's budget (see above): reads go on while the node's
@@ -281,11 +290,11 @@ static void exit_unread_long(rec_thread *t, rec_node *n, uint64_t t0, uint64_t n
         return;
     uint64_t used = cpu - t->cpu_seen_ns;
     used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
-    uint32_t seq = rec_seq_begin(&n->seq);
+    rec_seq_begin(&n->seq);
     REC_SEQ_ADD(n->cpu_count, 1);
     REC_SEQ_ADD(n->cpu_wall_ns, d);
     REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
-    rec_seq_end(&n->seq, seq);
+    rec_seq_end(&n->seq);
     n->cpu_reads++;
     t->cpu_seen_ns = cpu;
     t->cpu_seen_ticks = now;
@@ -299,16 +308,31 @@ static COLD void cpu_reads_resume(rec_thread *t, rec_node *n, uint64_t t0, uint6
                                   uint64_t d) {
     exit_unread_long(t, n, t0, now, d);
     n->cpu_due_ns = UINT64_MAX;
-    uint8_t cpu = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
-    atomic_store_explicit(&n->cpu_read, cpu | REC_CPU_READ_ON, memory_order_relaxed);
+    n->cpu_read |= REC_CPU_READ_ON;
 }
 
-/* The first entry to land in a histogram octave of this node. */
-static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_t d, uint64_t t0,
-                                 uint64_t now) {
-    uint64_t *oct = rec_hist_octave(t, n, b >> 4);
-    if (oct) {
-        update(n, oct, b, d);
+/* The fast exit's tails take the depth of the frame it closed (still
+ * whole: only the thread itself pushes frames, and no libscope call is made
+ * from a signal handler) and the clock, and work out the rest again, so
+ * that the fast path keeps no more values live than its own work needs. */
+
+/* The exit of stack[depth] at now reached the node's cpu_due_ns. */
+static COLD void exit_resume(rec_thread *t, uint32_t depth, uint64_t now) {
+    const rec_frame *f = &t->stack[depth];
+    cpu_reads_resume(t, f->node, f->t0, now, elapsed_ns(t, now, f->t0));
+}
+
+/* The exit of stack[depth] at now when the clock stepped back (now < t0:
+ * it measured nothing, not 2^64), or the first entry to land in a
+ * histogram octave of its node. */
+static COLD void exit_rare(rec_thread *t, uint32_t depth, uint64_t now) {
+    const rec_frame *f = &t->stack[depth];
+    rec_node *n = f->node;
+    uint64_t t0 = f->t0, d = elapsed_ns(t, now, t0);
+    rec_hist_slot h = rec_hist_place(d);
+    uint64_t *oct = n->hist[h.octave];
+    if (oct || (oct = rec_hist_octave(t, n, h.octave))) {
+        update(n, &oct[h.sub], d);
         if (n->wall_ns >= n->cpu_due_ns)
             cpu_reads_resume(t, n, t0, now, d);
     } else
@@ -319,9 +343,11 @@ static COLD void exit_new_octave(rec_thread *t, rec_node *n, uint32_t b, uint64_
  * next one.  Also the exit of an I/O or sync phase, in the reverse order of
  * its entry: the drain, the clock, CPU time, the I/O counters, so that the
  * drain is inside the phase and the reads are not. */
-static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
+static COLD void exit_cpu(rec_thread *t, uint32_t depth, uint64_t now) {
+    rec_frame *f = &t->stack[depth];
     rec_node *n = f->node;
-    uint32_t depth = (uint32_t)(f - t->stack);
+    uint64_t cpu0 = n->cpu0;
+    n->cpu0 = 0; /* the node's next entry starts clean (thread.h) */
     if (rec_trace_marked(t, depth))
         rec_trace_exited(t, depth);
     int io = 0; /* 1: I/O measured, -1: an I/O read failed */
@@ -331,7 +357,7 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
         now = rec_ticks_with(t->clock_tsc);
     }
     uint64_t cpu = 0;
-    if (f->cpu0 != REC_CPU0_NONE) {
+    if (cpu0 != REC_CPU0_NONE) {
         cpu = rec_thread_cpu_ns();
         t->cpu_seen_ns = cpu;
         t->cpu_seen_ticks = now;
@@ -339,14 +365,14 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
     if (n->flags & SCOPE_PHASE_F_IO)
         io = rec_phase_io_exit(t, depth, &dio) == 0 ? 1 : -1;
     uint64_t d = elapsed_ns(t, now, f->t0);
-    uint32_t b = scope_hist_bucket(d);
-    uint64_t *oct = n->hist[b >> 4];
-    if (!oct && !(oct = rec_hist_octave(t, n, b >> 4))) {
+    rec_hist_slot h = rec_hist_place(d);
+    uint64_t *oct = n->hist[h.octave];
+    if (!oct && !(oct = rec_hist_octave(t, n, h.octave))) {
         atomic_fetch_add_explicit(&t->dropped_count, 1, memory_order_relaxed);
         return;
     }
-    uint32_t seq = rec_seq_begin(&n->seq);
-    add_entry(n, oct, b, d);
+    rec_seq_begin(&n->seq);
+    add_entry(n, &oct[h.sub], d);
     if (io > 0) {
         REC_SEQ_ADD(n->io_count, 1);
         REC_SEQ_ADD(n->disk_read, dio.read_bytes);
@@ -356,25 +382,24 @@ static COLD void exit_cpu(rec_thread *t, rec_frame *f, uint64_t now) {
     } else if (io < 0) {
         REC_SEQ_ADD(n->io_failed, 1);
     }
-    if (f->cpu0 != REC_CPU0_NONE && cpu >= f->cpu0) {
+    if (cpu0 != REC_CPU0_NONE && cpu >= cpu0) {
         /* Less the reads' own share of the CPU window (see above), and
          * never more than the wall time that window holds: the two clocks
          * tick differently. */
-        uint64_t used = cpu - f->cpu0;
+        uint64_t used = cpu - cpu0;
         used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
         REC_SEQ_ADD(n->cpu_count, 1);
         REC_SEQ_ADD(n->cpu_wall_ns, d);
         REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
     }
-    rec_seq_end(&n->seq, seq);
+    rec_seq_end(&n->seq);
     if (rec_hot.cpu_mode != REC_CPU_ADAPTIVE)
         return;
-    if (f->cpu0 != REC_CPU0_NONE) {
+    if (cpu0 != REC_CPU0_NONE) {
         n->cpu_reads++;
         uint64_t due = cpu_budget_due(n);
         if (n->wall_ns < due) { /* the budget is spent: off until the node's time reaches due */
-            uint8_t rd = atomic_load_explicit(&n->cpu_read, memory_order_relaxed);
-            atomic_store_explicit(&n->cpu_read, rd & ~REC_CPU_READ_ON, memory_order_relaxed);
+            n->cpu_read &= (uint8_t)~REC_CPU_READ_ON;
             n->cpu_due_ns = due;
         }
     } else if (n->wall_ns >= n->cpu_due_ns) {
@@ -428,19 +453,22 @@ static inline __attribute__((always_inline)) void exit_frame(rec_thread *t, uint
                                                              uint64_t now) {
     rec_frame *f = &t->stack[depth];
     rec_relaxed_store(&t->depth, depth - 1);
-    if (__builtin_expect(f->cpu0 != 0, 0))
-        return exit_cpu(t, f, now);
     rec_node *n = f->node;
-    uint64_t d = elapsed_ns(t, now, f->t0);
-    uint32_t b = scope_hist_bucket(d);
-    uint64_t *oct = n->hist[b >> 4];
+    if (__builtin_expect(n->cpu0 != 0, 0))
+        return exit_cpu(t, depth, now);
+    uint64_t ticks = now - f->t0;
+    if (__builtin_expect((int64_t)ticks < 0, 0))
+        return exit_rare(t, depth, now);
+    uint64_t d = rec_ticks_to_ns_with(ticks, t->clock_mult);
+    rec_hist_slot h = rec_hist_place(d);
+    uint64_t *oct = n->hist[h.octave];
     if (__builtin_expect(!oct, 0))
-        return exit_new_octave(t, n, b, d, f->t0, now);
-    update(n, oct, b, d);
+        return exit_rare(t, depth, now);
+    update(n, &oct[h.sub], d);
     /* The adaptive rule's budget has grown back: one compare, on a line
      * the update just wrote. */
     if (__builtin_expect(n->wall_ns >= n->cpu_due_ns, 0))
-        return cpu_reads_resume(t, n, f->t0, now, d);
+        return exit_resume(t, depth, now);
 }
 
 /* A block's exit when the thread's depth is not the one its entry
@@ -526,20 +554,20 @@ static COLD void counter_saturate(rec_counter *c, int64_t v) {
      * the flag. */
     atomic_store_explicit(&c->saturated, v > 0 ? REC_SATURATED_MAX : REC_SATURATED_MIN,
                           memory_order_release);
-    uint32_t seq = rec_seq_begin(&c->seq);
+    rec_seq_begin(&c->seq);
     REC_SEQ_ADD(c->calls, 1);
     REC_SEQ_SET(c->total, v > 0 ? INT64_MAX : INT64_MIN);
-    rec_seq_end(&c->seq, seq);
+    rec_seq_end(&c->seq);
 }
 
 static inline void counter_add(rec_counter *c, int64_t v) {
     int64_t sum;
     if (__builtin_expect(__builtin_add_overflow(c->total, v, &sum), 0))
         return counter_saturate(c, v);
-    uint32_t seq = rec_seq_begin(&c->seq);
+    rec_seq_begin(&c->seq);
     REC_SEQ_ADD(c->calls, 1);
     REC_SEQ_SET(c->total, sum);
-    rec_seq_end(&c->seq, seq);
+    rec_seq_end(&c->seq);
 }
 
 static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
@@ -564,9 +592,8 @@ static COLD void count_slow(rec_thread *t, uint32_t name, int64_t v, scope_site 
 static inline void count_plain(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
     uint32_t depth = t->depth;
     rec_cache *c = &t->count_cache[name];
-    if (__builtin_expect(depth >= REC_MAX_DEPTH || name >= t->cache_len ||
-                             c->parent != t->stack[depth].node->idx,
-                         0))
+    if (__builtin_expect(
+            depth >= REC_MAX_DEPTH || name >= t->cache_len || c->parent != t->stack[depth].node, 0))
         return count_slow(t, name, v, site);
     counter_add(c->item, v);
 }
@@ -582,7 +609,7 @@ static COLD void count_traced(rec_thread *t, uint32_t name, int64_t v, scope_sit
 }
 
 static inline void count_add(rec_thread *t, uint32_t name, int64_t v, scope_site *site) {
-    if (__builtin_expect(__atomic_load_n(&rec_trace_hot, __ATOMIC_RELAXED), 0))
+    if (__builtin_expect(trace_hot(), 0))
         return count_traced(t, name, v, site);
     count_plain(t, name, v, site);
 }

@@ -71,6 +71,15 @@ static void note_left_open(rec_thread *t) {
     atomic_fetch_add_explicit(&t->exit_open_threads, 1, memory_order_release);
 }
 
+/* The phases the exiting holder left open will not end: what their entries
+ * left for their exits (rec_node.cpu0) goes, so that the next holder's
+ * entries of those nodes start clean. */
+static void clear_open_entries(rec_thread *t) {
+    uint32_t depth = t->depth < REC_MAX_DEPTH ? t->depth : REC_MAX_DEPTH - 1;
+    for (uint32_t k = 1; k <= depth; k++)
+        t->stack[k].node->cpu0 = 0;
+}
+
 /* The thread-exit destructor: the thread hands its slot back, its figures
  * kept, its phase stack empty for the next holder. */
 static void on_thread_exit(void *arg) {
@@ -85,6 +94,7 @@ static void on_thread_exit(void *arg) {
     rec_signals_hold(&sigs);
     give_back_thread(t);
     note_left_open(t);
+    clear_open_entries(t);
     rec_open_begin(t);
     memset(t->explicit_open, 0, sizeof t->explicit_open);
     rec_relaxed_store(&t->inherited, 0);
@@ -117,7 +127,7 @@ int rec_thread_init_recording(rec_thread *t) {
     memset(&t->dropped, 0, sizeof t->dropped);
     t->dropped.idx = REC_IDX_DROPPED;
     t->root.min_ns = t->dropped.min_ns = UINT64_MAX;
-    t->stack[0] = (rec_frame){&t->root, 0, 0};
+    t->stack[0] = (rec_frame){&t->root, 0};
     t->clock_tsc = (uint8_t)rec_clk.use_tsc;
     t->clock_mult = rec_clk.mult;
     t->depth = 0;
@@ -348,8 +358,9 @@ rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
             n->flags = (site->flags & SCOPE_SITE_IO ? SCOPE_PHASE_F_IO : 0) |
                        (site->flags & SCOPE_SITE_SYNC ? SCOPE_PHASE_F_SYNC : 0);
         n->trace_watch = name == atomic_load_explicit(&rec_trace_watch_name, memory_order_relaxed);
-        atomic_init(&n->cpu_read, (rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_ON : 0) |
-                                      (n->flags || n->trace_watch ? REC_CPU_READ_COLD : 0));
+        n->cpu_read = (uint8_t)((rec_hot.cpu_mode != REC_CPU_OFF ? REC_CPU_READ_ON : 0) |
+                                (t->clock_tsc ? 0 : REC_CPU_READ_CLOCK) |
+                                (n->flags || n->trace_watch ? REC_CPU_READ_COLD : 0));
         n->cpu_due_ns = UINT64_MAX;
         if (site) {
             /* threads meeting a site together may each register it: each
@@ -359,7 +370,7 @@ rec_node *rec_node_lookup(rec_thread *t, const rec_node *pnode, uint32_t name,
         }
         publish_new(a, idx);
     }
-    t->phase_cache[name] = (rec_cache){parent, n};
+    t->phase_cache[name] = (rec_cache){pnode, n};
     return n;
 }
 
@@ -380,7 +391,7 @@ rec_counter *rec_counter_lookup(rec_thread *t, const rec_node *pnode, uint32_t n
         c->node_id = pnode->id;
         publish_new(a, idx);
     }
-    t->count_cache[name] = (rec_cache){node, c};
+    t->count_cache[name] = (rec_cache){pnode, c};
     return c;
 }
 

@@ -63,30 +63,51 @@
  * (phase.c) alone. */
 #define REC_CPU_READ_ON 1u
 /* Also set in cpu_read, fixed before publication (the rule keeps it): the
- * node's entries and exits leave the fast path for work of their own, an
- * I/O phase's counters or a sync phase's drain.  The fast path already
- * tests this byte, so it costs an ordinary phase nothing. */
+ * node's entries leave the fast path because its thread's clock is not the
+ * TSC, whose read the fast path inlines. */
+#define REC_CPU_READ_CLOCK 2u
+/* Also set in cpu_read, fixed before publication: the node's entries and
+ * exits leave the fast path for work of their own, an I/O phase's counters,
+ * a sync phase's drain or the trace window's phase.  The fast path's one
+ * test of this byte is its whole decision, so none of these costs an
+ * ordinary phase anything. */
 #define REC_CPU_READ_COLD 4u
 
+/* The fields a recorded entry and exit touch come first, within 64 bytes:
+ * seq, cpu_read, cpu_due_ns, the four figures of every entry and cpu0. */
 typedef struct rec_node {
     _Atomic uint32_t seq; /* owner: odd while it updates */
-    /* before publication */
-    uint32_t idx;             /* 1.. within its thread: where it is stored */
-    uint32_t parent;          /* parent node idx, 0 at top level */
-    uint32_t id;              /* unique in the process's log: PHASE_NODE id */
-    uint32_t parent_id;       /* the parent's id, 0 at top level */
-    uint32_t name;            /* name id */
-    uint32_t flags;           /* SCOPE_PHASE_F_* */
-    uint32_t file, line;      /* name id of the source file, line; 0 when unknown */
-    _Atomic uint8_t cpu_read; /* REC_CPU_READ_*: before publication, then owner */
-    /* owner: the adaptive rule (phase.c) */
-    uint64_t cpu_reads;  /* entries that read CPU time */
-    uint64_t cpu_due_ns; /* reads are off until wall_ns reaches this; UINT64_MAX: never */
+    /* REC_CPU_READ_*: before publication, then the owner's alone (no other
+     * thread reads it, so it is a plain byte the fast path compares) */
+    uint8_t cpu_read;
     /* before publication: its name bounds the trace window (trace.h), so
      * its entries leave the fast path (REC_CPU_READ_COLD) to be counted */
     uint8_t trace_watch;
+    /* owner, the adaptive rule (phase.c): reads are off until wall_ns
+     * reaches this; UINT64_MAX: never */
+    uint64_t cpu_due_ns;
     /* owner, under seq */
     uint64_t count, wall_ns, min_ns, max_ns;
+    /* owner: what the node's open entry left for its exit.  A node is open
+     * at most once at a time (its place in the stack is its depth in the
+     * tree), so this is its one open entry's: thread CPU ns at its start;
+     * REC_CPU0_NONE, not read but the exit has work on the cold path
+     * (REC_CPU_READ_COLD, a trace window's mark); 0 for neither, the fast
+     * exit.  The fast entry leaves it 0, which every exit that finds it
+     * otherwise restores, and so does a holder's exit for what it left
+     * open (thread.c). */
+    uint64_t cpu0;
+    /* owner: the adaptive rule, entries that read CPU time */
+    uint64_t cpu_reads;
+    /* before publication */
+    uint32_t idx;        /* 1.. within its thread: where it is stored */
+    uint32_t parent;     /* parent node idx, 0 at top level */
+    uint32_t id;         /* unique in the process's log: PHASE_NODE id */
+    uint32_t parent_id;  /* the parent's id, 0 at top level */
+    uint32_t name;       /* name id */
+    uint32_t flags;      /* SCOPE_PHASE_F_* */
+    uint32_t file, line; /* name id of the source file, line; 0 when unknown */
+    /* owner, under seq */
     uint64_t cpu_count, cpu_wall_ns, cpu_ns;
     /* owner, under seq: I/O phases (SCOPE_PHASE_F_IO) only */
     uint64_t io_count, io_failed; /* entries read at both ends; entries a read failed */
@@ -99,8 +120,28 @@ typedef struct rec_node {
     uint64_t w_hist_count; /* entries in the histogram last written */
 } rec_node;
 
-#define REC_IDX_DROPPED UINT32_MAX       /* the dropped sentinel's idx */
-#define REC_CACHE_EMPTY (UINT32_MAX - 1) /* a cache slot's parent before first use */
+/* Where d ns is counted in a node's histogram: hist[octave][sub], so that
+ * octave * 16 + sub is scope_hist_bucket(d) (log_hist.h).  Worked out from
+ * the index of d's top bit directly, without forming the bucket and
+ * splitting it again, which spares the exit's fast path two instructions
+ * (bench/callgrind.sh; test_hist_place holds the two equal). */
+typedef struct rec_hist_slot {
+    uint64_t octave, sub; /* 64 bits: indexes, used as they are */
+} rec_hist_slot;
+
+static inline rec_hist_slot rec_hist_place(uint64_t d) {
+    /* e: the top bit's index, from 4 up; 3 below 16 ns, octave 0 */
+    uint64_t e = 3, sub = d;
+    if (d >= SCOPE_HIST_SUB) {
+        e = 63u ^ (uint64_t)__builtin_clzll(d);
+        sub = (d >> (e - SCOPE_HIST_SUB_BITS)) & (SCOPE_HIST_SUB - 1u);
+    }
+    return (rec_hist_slot){e - 3u, sub};
+}
+
+#define REC_CPU0_NONE   UINT64_MAX
+#define REC_IDX_DROPPED UINT32_MAX /* the dropped sentinel's idx */
+#define REC_CACHE_EMPTY NULL       /* a cache slot's parent before first use */
 
 enum { REC_SATURATED_MAX = 1, REC_SATURATED_MIN = 2 };
 
@@ -124,17 +165,19 @@ typedef struct rec_counter {
     uint8_t w_saturated;       /* writer: the saturated mark is written */
 } rec_counter;
 
+/* 16 bytes, so that finding a frame is one shift.  What the entry left
+ * for the cold side of its exit is in its node (cpu0). */
 typedef struct rec_frame {
     rec_node *node; /* owner (rec_relaxed_store); read by the writer at exit */
     uint64_t t0;    /* owner: ticks */
-    uint64_t cpu0;  /* owner: thread CPU ns at entry, 0 when not read; REC_CPU0_NONE: not
-                       read, but the exit has work on the cold path (REC_CPU_READ_COLD) */
 } rec_frame;
 
-#define REC_CPU0_NONE UINT64_MAX
-
+/* A slot of the entry and count caches: the item found last time under
+ * that name, and the node it was found under.  The parent is the node
+ * itself, not its idx, so a hit is one compare with the frame's node: the
+ * dropped sentinel is never a parent, and a node never moves. */
 typedef struct rec_cache {
-    uint32_t parent;
+    const struct rec_node *parent;
     void *item; /* rec_node* or rec_counter* */
 } rec_cache;
 
@@ -322,18 +365,32 @@ int rec_thread_forked_self(void);
 void rec_thread_fork_adopt(rec_thread *t);
 
 /* The owner's side of a sequence counter: odd while it updates.  Only the
- * owner writes it, so begin's value is what end completes: the counter is
- * loaded once. */
-static inline uint32_t rec_seq_begin(_Atomic uint32_t *seq) {
-    uint32_t s = atomic_load_explicit(seq, memory_order_relaxed);
-    atomic_store_explicit(seq, s + 1, memory_order_relaxed);
-    rec_seq_fence(memory_order_release);
-    return s;
+ * owner writes it, so each side is one add to memory, no atomic
+ * read-modify-write (as REC_SEQ_ADD): begin makes it odd, then a release
+ * fence orders the fields' stores after it; end's fence orders them before
+ * the add that makes it even again.  Built for ThreadSanitizer, both sides
+ * are atomic stores (relaxed, then release), as REC_SEQ_* are there. */
+#if defined(__SANITIZE_THREAD__)
+static inline void rec_seq_begin(_Atomic uint32_t *seq) {
+    atomic_store_explicit(seq, atomic_load_explicit(seq, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
 }
 
-static inline void rec_seq_end(_Atomic uint32_t *seq, uint32_t s) {
-    atomic_store_explicit(seq, s + 2, memory_order_release);
+static inline void rec_seq_end(_Atomic uint32_t *seq) {
+    atomic_store_explicit(seq, atomic_load_explicit(seq, memory_order_relaxed) + 1,
+                          memory_order_release);
 }
+#else
+static inline void rec_seq_begin(_Atomic uint32_t *seq) {
+    *(uint32_t *)seq += 1;
+    rec_seq_fence(memory_order_release);
+}
+
+static inline void rec_seq_end(_Atomic uint32_t *seq) {
+    rec_seq_fence(memory_order_release);
+    *(uint32_t *)seq += 1;
+}
+#endif
 
 /* The owner's side of the open stack's generation: before an entry writes
  * its frame.  One add to memory, no atomic read-modify-write: the owner is

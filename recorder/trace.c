@@ -253,8 +253,8 @@ void rec_trace_entered(rec_thread *t, uint32_t depth, uint32_t name) {
         return;
     tt->t0[depth] = now;
     tt->mark[depth] = mark;
-    if (f->cpu0 == 0)
-        f->cpu0 = REC_CPU0_NONE; /* its exit takes the cold path, which records it */
+    if (f->node->cpu0 == 0)
+        f->node->cpu0 = REC_CPU0_NONE; /* its exit takes the cold path, which records it */
 }
 
 void rec_trace_exited(rec_thread *t, uint32_t depth) {

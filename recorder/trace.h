@@ -18,7 +18,7 @@
  * phase whose name was in use before the window was asked for may have
  * older nodes: then every entry is tested until the window opens.)  An
  * entry recorded in the window marks its frame (trace_mark) and makes its
- * frame's cpu0 non-zero, so its exit leaves the fast path through the test
+ * node's cpu0 non-zero, so its exit leaves the fast path through the test
  * that path already makes, and records the phase event there.
  */
 #ifndef SCOPE_REC_TRACE_H

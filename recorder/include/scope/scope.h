@@ -134,6 +134,16 @@ SCOPE_API void scope_lines_clear(void);
  * off, so a disabled call is one load and one predictable branch. */
 extern SCOPE_API volatile int scope_hot_;
 
+/* The calls every SCOPE_PHASE and SCOPE_COUNT makes go through the GOT
+ * (GCC's noplt: one indirect call where the PLT adds a jump to each), as
+ * -fno-plt would make them; the program links and loads as before.  Clang
+ * has no such attribute. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define SCOPE_HOT_CALL_ __attribute__((noplt))
+#else
+#define SCOPE_HOT_CALL_
+#endif
+
 /* The block form's halves.  scope_block_enter_ returns the thread's depth
  * with the block's phase open (never 0), and the block hands it back to
  * scope_block_exit_, which closes exactly that phase: whatever the block
@@ -141,11 +151,11 @@ extern SCOPE_API volatile int scope_hot_;
  * phase the block no longer has open is not closed twice.  The older
  * scope_phase_enter_/scope_phase_exit_ pair (the innermost phase) stays for
  * programs built against it. */
-SCOPE_API uint32_t scope_block_enter_(scope_site *site);
-SCOPE_API void scope_block_exit_(uint32_t depth);
+SCOPE_API SCOPE_HOT_CALL_ uint32_t scope_block_enter_(scope_site *site);
+SCOPE_API SCOPE_HOT_CALL_ void scope_block_exit_(uint32_t depth);
 SCOPE_API void scope_phase_enter_(scope_site *site);
 SCOPE_API void scope_phase_exit_(void);
-SCOPE_API void scope_count_slow_(scope_site *site, int64_t n);
+SCOPE_API SCOPE_HOT_CALL_ void scope_count_slow_(scope_site *site, int64_t n);
 
 static inline void scope_count_site_(scope_site *site, int64_t n) {
     if (__builtin_expect(scope_hot_, 1))
