@@ -111,6 +111,13 @@ int main(int argc, char **argv) {
     if (me >= 0)
         exit(0); /* the atexit flush writes the child's log */
 
+    /* The forks are done: the busy threads have served their purpose, and
+     * spinning on while the children run would only take the CPU from them
+     *. */
+    atomic_store(&stop, 1);
+    for (int i = 0; i < BUSY_THREADS; i++)
+        pthread_join(th[i], NULL);
+
     int failed = nchildren != nfork + nexec;
     for (int i = 0; i < nchildren; i++) {
         int st;
@@ -122,8 +129,5 @@ int main(int argc, char **argv) {
             failed = 1;
         }
     }
-    atomic_store(&stop, 1);
-    for (int i = 0; i < BUSY_THREADS; i++)
-        pthread_join(th[i], NULL);
     return failed;
 }
