@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Install what is missing, configure, build and run every test through CTest.
 #
-# Usage: scripts/test.sh [--sanitize | --tsan] [--under-load] [--build-dir DIR]
+# Usage: scripts/test.sh [--sanitize | --tsan] [--quick] [--under-load] [--build-dir DIR]
 #   (no flag)         plain build in build/
+#   --quick           the quick loop only: the tests labelled quick, the unit
+#                     tests and the checks of the sources (no program is
+#                     recorded end to end); combines with the others
 #   --sanitize        AddressSanitizer + UndefinedBehaviorSanitizer build with
 #                     warnings as errors, in build-asan/
 #   --tsan            ThreadSanitizer build in build-tsan/: the recorder,
@@ -23,12 +26,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 sanitize=0
 tsan=0
+quick=0
 under_load=0
 build_dir=""
 while (($# > 0)); do
     case "$1" in
     --sanitize) sanitize=1 ;;
     --tsan) tsan=1 ;;
+    --quick) quick=1 ;;
     --under-load) under_load=1 ;;
     --build-dir)
         if (($# < 2)); then
@@ -40,7 +45,7 @@ while (($# > 0)); do
         ;;
     --build-dir=*) build_dir=${1#--build-dir=} ;;
     -h | --help)
-        sed -n '2,18s/^# \{0,1\}//p' "$0"
+        sed -n '2,22s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *)
@@ -104,6 +109,10 @@ elif ((sanitize)); then
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 else
     : "${build_dir:=$root/build}"
+fi
+if ((quick)); then
+    # With --tsan's -L too, a test must match both (ctest ANDs its -L).
+    ctest_args+=(-L quick)
 fi
 if [[ -n "${SCOPE_CMAKE_ARGS:-}" ]]; then
     # Word splitting is the point here: the variable holds several options.

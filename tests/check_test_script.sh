@@ -2,9 +2,10 @@
 # scripts/test.sh --under-load: two busy loops run beside ctest for its whole
 # duration and are gone once the script ends, whether ctest passes, fails or
 # is interrupted (Ctrl-C: SIGINT to the script's process group); without the
-# flag, none.  cmake and ctest are stand-ins first on PATH (a build is not
-# what this checks): the stand-in ctest notes the script's other children,
-# the loops, and whether each is running.
+# flag, none.  --quick runs the tests labelled quick alone, and only with it.
+# cmake and ctest are stand-ins first on PATH (a build is not what this
+# checks): the stand-in ctest notes its arguments and the script's other
+# children, the loops, and whether each is running.
 #
 # Usage: check_test_script.sh REPO
 set -euo pipefail
@@ -24,6 +25,7 @@ printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/cmake"
 # (CTEST_MODE=wait), or exits with CTEST_MODE's status.
 cat >"$tmp/bin/ctest" <<'SH'
 #!/bin/bash
+printf '%s\n' "$@" >"$LOOPS_FILE.args"
 for pid in $(pgrep -P "$PPID"); do
     [ "$pid" = $$ ] || echo "$pid $(ps -o stat= -p "$pid")"
 done >"$LOOPS_FILE"
@@ -69,6 +71,17 @@ run plain 0
 [ "$status" = 0 ] || fail "plain: exit $status: $(cat "$tmp/plain.out")"
 expect_loops plain 0
 grep -q "under load" "$tmp/plain.out" && fail "plain: says it ran under load"
+grep -qx quick "$tmp/plain.loops.args" && fail "plain: ctest ran the quick tests alone: $(cat "$tmp/plain.loops.args")"
+
+# --quick: ctest is given -L quick, and with --tsan its own label too.
+run quick 0 --quick
+[ "$status" = 0 ] || fail "--quick: exit $status: $(cat "$tmp/quick.out")"
+grep -qxF -- "-L" "$tmp/quick.loops.args" && grep -qx quick "$tmp/quick.loops.args" ||
+    fail "--quick: ctest not given -L quick: $(tr '\n' ' ' <"$tmp/quick.loops.args")"
+expect_loops quick 0
+run quick_tsan 0 --quick --tsan
+[ "$(grep -cxF -- "-L" "$tmp/quick_tsan.loops.args")" = 2 ] && grep -qx quick "$tmp/quick_tsan.loops.args" ||
+    fail "--quick --tsan: ctest not given both labels: $(tr '\n' ' ' <"$tmp/quick_tsan.loops.args")"
 
 run passed 0 --under-load
 [ "$status" = 0 ] || fail "passed: exit $status: $(cat "$tmp/passed.out")"

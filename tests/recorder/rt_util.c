@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <linux/magic.h>
 #include <link.h>
 #include <poll.h>
 #include <sched.h>
@@ -15,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,6 +111,15 @@ static void base_teardown(void) {
         fprintf(stderr, "keeping %s\n", rt_base);
     else
         rt_rmrf(rt_base);
+}
+
+void rt_prefer_memory_tmpdir(void) {
+    const char *tmp = getenv("TMPDIR");
+    struct statfs fs;
+    if ((tmp && *tmp) || statfs("/dev/shm", &fs) != 0 || fs.f_type != TMPFS_MAGIC ||
+        access("/dev/shm", W_OK | X_OK) != 0)
+        return;
+    setenv("TMPDIR", "/dev/shm", 1);
 }
 
 void rt_fixture(TCase *tc) {

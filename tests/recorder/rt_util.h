@@ -39,6 +39,13 @@ void rt_preload_env(char *out, size_t cap, const char *lib);
 extern char rt_base[4096];
 void rt_fixture(TCase *tc);
 
+/* Sets TMPDIR to /dev/shm, before rt_run_suite, when whoever runs the driver
+ * left TMPDIR unset and /dev/shm is a memory filesystem this process may
+ * write.  For drivers that write and remove thousands of small logs and
+ * test something other than the disk: on a disk filesystem each log's close
+ * (its truncation to size) waits on the disk. */
+void rt_prefer_memory_tmpdir(void);
+
 /* Runs a suite as a test driver's main does; returns the exit status. */
 int rt_run_suite(Suite *s);
 

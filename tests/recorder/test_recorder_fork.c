@@ -4,7 +4,12 @@
  *
  * SCOPE_RT_FORK_REPS sets the repetitions (default 200, 20 under the
  * sanitizers, where each costs several times more); SCOPE_RT_FORK_RACY, see
- * one_round. */
+ * round_start.
+ *
+ * Two rounds are in flight at once: the next round's program runs while this
+ * one's 33 logs are read and checked, and while either waits on its children
+ * (their exits, their logs' last writes) the other has the CPU.  Each round
+ * is still one program in a directory of its own, checked whole. */
 #include "rt_util.h"
 
 #include <stdio.h>
@@ -22,11 +27,20 @@ static int repetitions(void) {
     return rt_sanitized() ? 20 : 200;
 }
 
-/* One round: runs rt_forker into a fresh directory and checks its logs.
- * Leaves the run loaded and the parent's log in *parent_log, for callers
- * that look further. */
-static void one_round(int rep, char *dir, size_t cap, rr_run *run, const rr_log **parent_log) {
-    rt_mkdir(dir, cap, "fork");
+/* Rounds in flight at once (see the top of the file). */
+#define IN_FLIGHT 2
+
+/* One round: rt_forker started in a fresh directory, then waited for and its
+ * logs checked. */
+typedef struct fork_round {
+    int rep;
+    char dir[4200];
+    rt_proc proc;
+} fork_round;
+
+static void round_start(fork_round *r, int rep) {
+    r->rep = rep;
+    rt_mkdir(r->dir, sizeof r->dir, "fork");
     char nfork[16], nexec[16];
     snprintf(nfork, sizeof nfork, "%d", NFORK);
     snprintf(nexec, sizeof nexec, "%d", NEXEC);
@@ -37,20 +51,29 @@ static void one_round(int rep, char *dir, size_t cap, rr_run *run, const rr_log 
      * growth does to the child (and sometimes hangs in its own lock). */
     const char *racy = getenv("SCOPE_RT_FORK_RACY");
     int warm = rt_sanitized() && !(racy && *racy && strcmp(racy, "0") != 0);
-    char *argv[] = {(char *)rt_prog("rt_forker"), dir, nfork, nexec, (char *)rt_prog("rt_joiner"),
-                    warm ? "warm" : NULL,         NULL};
-    rt_proc p;
-    rt_spawn(&p, argv, NULL);
+    char *argv[] = {
+        (char *)rt_prog("rt_forker"), r->dir, nfork, nexec, (char *)rt_prog("rt_joiner"),
+        warm ? "warm" : NULL,         NULL};
+    rt_spawn(&r->proc, argv, NULL);
+}
+
+/* Waits for the round's rt_forker and checks its logs.  Leaves the run
+ * loaded and the parent's log in *parent_log, for callers that look
+ * further. */
+static void round_check(fork_round *r, rr_run *run, const rr_log **parent_log) {
+    int rep = r->rep;
+    const char *dir = r->dir;
+    rt_proc *p = &r->proc;
     /* A hang is the failure this test exists for: a lock held across fork
      * deadlocks the child, or the parent waiting for it. */
-    if (rt_wait(&p, rt_sanitized() ? 120 : 30) != 0) {
-        char *err = rt_stderr(&p);
+    if (rt_wait(p, rt_sanitized() ? 120 : 30) != 0) {
+        char *err = rt_stderr(p);
         ck_abort_msg("repetition %d: rt_forker hung (killed after the deadline); stderr:\n%s", rep,
                      rt_tail(err));
     }
-    char *err = rt_stderr(&p);
-    ck_assert_msg(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0,
-                  "repetition %d: rt_forker %s; stderr:\n%s", rep, rt_status(p.status),
+    char *err = rt_stderr(p);
+    ck_assert_msg(WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0,
+                  "repetition %d: rt_forker %s; stderr:\n%s", rep, rt_status(p->status),
                   rt_tail(err));
     ck_assert_msg(err[0] == '\0', "repetition %d: stderr:\n%s", rep, rt_tail(err));
     free(err);
@@ -69,7 +92,7 @@ static void one_round(int rep, char *dir, size_t cap, rr_run *run, const rr_log 
                   rr_run_ids(run));
 
     /* The parent is the process we started; every other log is its child's. */
-    int64_t parent = p.pid;
+    int64_t parent = p->pid;
     const rr_log *plog = NULL;
     uint32_t seen_work = 0; /* bit i: forked child i seen */
     size_t forked = 0, execd = 0;
@@ -131,26 +154,33 @@ static void one_round(int rep, char *dir, size_t cap, rr_run *run, const rr_log 
 START_TEST(test_fork_exec_repeated) {
     int reps = repetitions();
     double t0 = rt_now();
+    fork_round rounds[IN_FLIGHT];
+    int started = 0;
     for (int rep = 0; rep < reps; rep++) {
-        char dir[4200];
+        while (started < reps && started < rep + IN_FLIGHT) {
+            round_start(&rounds[started % IN_FLIGHT], started);
+            started++;
+        }
+        fork_round *r = &rounds[rep % IN_FLIGHT];
         rr_run run;
         const rr_log *plog;
-        one_round(rep, dir, sizeof dir, &run, &plog);
+        round_check(r, &run, &plog);
         rr_free(&run);
-        rt_rmrf(dir);
+        rt_rmrf(r->dir);
     }
-    fprintf(stderr, "%d repetitions of 1 + %d + %d processes in %.1f s\n", reps, NFORK, NEXEC,
-            rt_now() - t0);
+    fprintf(stderr, "%d repetitions of 1 + %d + %d processes in %.1f s (%d at a time)\n", reps,
+            NFORK, NEXEC, rt_now() - t0, IN_FLIGHT);
 }
 END_TEST
 
 /* The parent's own log: its five threads' trees, intact, with the phases it
  * forked from counted once. */
 START_TEST(test_fork_parent_log) {
-    char dir[4200];
+    fork_round r;
     rr_run run;
     const rr_log *plog;
-    one_round(0, dir, sizeof dir, &run, &plog);
+    round_start(&r, 0);
+    round_check(&r, &run, &plog);
     ck_assert_msg(plog->nthreads == 5, "parent: %zu threads, expected 5", plog->nthreads);
     rt_assert_clean(plog);
     uint32_t main_thread = 0;
@@ -170,6 +200,7 @@ END_TEST
 
 int main(int argc, char **argv) {
     rt_args(argc, argv);
+    rt_prefer_memory_tmpdir(); /* 6,600 logs written and removed: not a test of the disk */
     Suite *s = suite_create("recorder_fork");
     TCase *tc = tcase_create("fork");
     rt_fixture(tc);

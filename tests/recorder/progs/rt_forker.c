@@ -8,8 +8,9 @@
  * "child" with counter child_work = i + 1, then leaves the two blocks its
  * parent had opened (ends the recorder must expect, not call unbalanced) and
  * exits: its log holds its own tree only.  The others exec JOINER, which
- * joins the run through the environment the recorder exported.
- * Exit status 0 when every child exited 0.
+ * joins the run through the environment the recorder exported.  Once
+ * every child is forked the busy threads stop, and the parent waits for
+ * the children.  Exit status 0 when every child exited 0.
  *
  * By default the fork comes while the busy threads are still creating their
  * nodes and names (allocating).  `warm` waits until they have all, for the
@@ -111,6 +112,13 @@ int main(int argc, char **argv) {
     if (me >= 0)
         exit(0); /* the atexit flush writes the child's log */
 
+    /* The forks are done, so the busy threads have served their purpose:
+     * spinning on while the children run would only take the CPU from them
+     * (and from the tests CTest runs beside this one). */
+    atomic_store(&stop, 1);
+    for (int i = 0; i < BUSY_THREADS; i++)
+        pthread_join(th[i], NULL);
+
     int failed = nchildren != nfork + nexec;
     for (int i = 0; i < nchildren; i++) {
         int st;
@@ -122,8 +130,5 @@ int main(int argc, char **argv) {
             failed = 1;
         }
     }
-    atomic_store(&stop, 1);
-    for (int i = 0; i < BUSY_THREADS; i++)
-        pthread_join(th[i], NULL);
     return failed;
 }
