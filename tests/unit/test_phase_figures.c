@@ -468,9 +468,5 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, hdf5_has_every_figure);
     tcase_add_test(tc, merged_as_the_table_says);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return unit_run(s);
 }
