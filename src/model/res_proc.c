@@ -171,6 +171,20 @@ static int add_gpu(res_proc *p, const scope_gpu_figures *f, uint64_t len, uint64
     return 0;
 }
 
+/* The largest RSS of r's interval, as far as its reads tell (0: none
+ * read).  The RSS read at the sample misses a block allocated and freed
+ * between two samples; the kernel's high-water mark (VmHWM, the record's
+ * rss_peak) does not, and it only rises: when it rose since the process's
+ * previous record, the interval's peak is the new mark.  When it did not,
+ * the peak lies between the RSS read and the mark, and the read is kept.
+ * A process's first record holds the mark since the process started. */
+static uint64_t interval_rss_peak(const res_proc *p, const scope_rec_resource *r) {
+    uint64_t v = (r->present & SCOPE_RES_RSS) ? r->rss : 0;
+    if ((r->present & SCOPE_RES_RSS_PEAK) && r->rss_peak > p->rss_peak && r->rss_peak > v)
+        v = r->rss_peak;
+    return v;
+}
+
 int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
     if (!*pp && !(*pp = calloc(1, sizeof **pp)))
         return -1;
@@ -206,6 +220,7 @@ int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
     p->char_write += cw;
     p->cpu_user_ns += io_field(r, SCOPE_RES_CPU_USER, r->cpu_user_ns);
     p->cpu_sys_ns += io_field(r, SCOPE_RES_CPU_SYS, r->cpu_sys_ns);
+    uint64_t rss_in_interval = interval_rss_peak(p, r);
     if (r->present & SCOPE_RES_RSS) {
         p->rss_last = r->rss;
         if (r->rss > p->rss_max)
@@ -221,8 +236,8 @@ int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
     b->disk_write += dw;
     b->char_write += cw;
     b->cpu_ns += cpu;
-    if ((r->present & SCOPE_RES_RSS) && r->rss > b->rss_max)
-        b->rss_max = r->rss;
+    if (rss_in_interval > b->rss_max)
+        b->rss_max = rss_in_interval;
     float rd = per_s(dr, len), rc = per_s(cache, len), wr = per_s(dw, len);
     if (rd > b->peak_read)
         b->peak_read = rd;
@@ -300,8 +315,14 @@ static void add_proc_series(res_proc *p, const scope_rec_resource_series *s,
             p->rss_last = k->sum / k->samples;
             break;
         case SCOPE_SERIES_RSS_PEAK:
-            if (k->max > p->rss_peak)
+            /* Buckets in order, before any RESOURCE record: a mark above
+             * every bucket's before it rose in this one, so this bucket's
+             * peak is that mark (interval_rss_peak). */
+            if (k->max > p->rss_peak) {
                 p->rss_peak = k->max;
+                if (k->max > b->rss_max)
+                    b->rss_max = k->max;
+            }
             break;
         case SCOPE_SERIES_CPU_USER:
         case SCOPE_SERIES_CPU_SYS:
@@ -440,6 +461,11 @@ int res_proc_add_series(res_proc **pp, const scope_rec_resource_series *s, size_
                 continue;
             uint64_t t = most->start_mono_ns + i * most->bucket_ns;
             covered += most->buckets[i].covered_ns;
+            /* The time the bucket's intervals cover, once (not per
+             * figure): what the figures over time weigh a bucket by, and
+             * skip it without (run_res_fold). */
+            SLOT_OF(&p->s, p->b, merge_bucket, wall_of(t, fm, fw))->sampled_ns +=
+                most->buckets[i].covered_ns;
             first = t < first ? t : first;
             end = t + most->bucket_ns;
         }

@@ -45,7 +45,11 @@ typedef struct res_bucket {
     uint64_t sampled_ns; /* interval time that fell here */
     uint64_t disk_read, cache_read, disk_write, char_write;
     uint64_t cpu_ns;
-    uint64_t rss_max; /* largest RSS sampled here; 0: none */
+    /* The largest RSS of the intervals here (0: none): each interval's
+     * kernel high-water mark where it rose in it, its sampled RSS where not
+     * (res_proc.c, interval_rss_peak), so a block allocated and freed
+     * between two samples shows; merged buckets keep the larger. */
+    uint64_t rss_max;
     /* The busiest single interval here, bytes per second: peaks survive the
      * merging of buckets. */
     float peak_read, peak_cache, peak_write;
