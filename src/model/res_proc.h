@@ -38,7 +38,11 @@
 #include <stdint.h>
 
 #define RES_BUCKETS  256
-#define RES_MAX_GPUS 64 /* devices per process; entries past this are left out */
+#define RES_MAX_GPUS 64
+#define RES_UNMEASURED_KEPT                                                                        \
+    16 /* process intervals without I/O a thread record is matched to */ /* devices per process;   \
+                                                                            entries past this are  \
+                                                                            left out */
 
 /* One bucket of a process's I/O, memory and CPU series. */
 typedef struct res_bucket {
@@ -112,6 +116,14 @@ typedef struct res_proc {
     /* Thread records: their sum, and per node. */
     uint64_t thread_records;
     uint64_t t_disk_read, t_disk_write, t_char_read, t_char_write;
+    /* Of those, the bytes of intervals whose process record has no I/O (a
+     * child was reaped in it, whose bytes the kernel adds to the parent's):
+     * bytes that no process total holds. */
+    uint64_t u_disk_read, u_disk_write, u_char_read, u_char_write;
+    /* The starts of the last RES_UNMEASURED_KEPT process records without
+     * I/O, of nunmeasured in all. */
+    uint64_t unmeasured_mono_ns[RES_UNMEASURED_KEPT];
+    uint64_t nunmeasured;
     res_node_io *nodes;
     size_t nnodes, cap_nodes;
     idmap node_ix;
