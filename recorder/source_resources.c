@@ -309,9 +309,27 @@ static uint64_t share_of(uint64_t moved, uint64_t before, uint64_t upto, uint64_
     return (uint64_t)(m * upto / total) - (uint64_t)(m * before / total);
 }
 
-/* The records of a thread's interval from e->t0 to now: one per phase that
- * was the innermost open during it, each with the bytes of its share of
- * the interval's time, when both ends' phase times were taken (timed);
+/* Of `moved` bytes of figure f, row k's (of smp.shares, whose time adds up
+ * to total_ns, the rows before it to before_ns, its exact bytes before it
+ * to exact_before): its exact bytes, and its time's share of the rest.
+ * When the exact bytes add up to more than moved (the thread's counters
+ * and the phases' are read moments apart), moved is shared by them. */
+static uint64_t part_of(uint64_t moved, int f, uint32_t k, uint64_t before_ns, uint64_t total_ns,
+                        uint64_t exact_before) {
+    const rec_phase_share *row = &smp.shares.rows[k];
+    uint64_t exact = smp.shares.exact[f];
+    if (exact >= moved)
+        return exact ? share_of(moved, exact_before, exact_before + row->exact[f], exact) : 0;
+    uint64_t rest = moved - exact;
+    if (!total_ns) /* no time to share by: the rest is no phase's, the last row */
+        return row->exact[f] + (k + 1 == smp.shares.n ? rest : 0);
+    return row->exact[f] + share_of(rest, before_ns, before_ns + row->ns, total_ns);
+}
+
+/* The records of a thread's interval from e->t0 to now, when both ends'
+ * phase times were taken (timed): one per phase that was the innermost
+ * open during it or moved exact bytes in it, and one for no phase, each
+ * with its exact bytes and its time's share of the rest (res_phase_time.h);
  * else one, under the phase open as it began. */
 static void add_thread_records(rec_thread *t, thread_io *e, const rec_io_counters *c, uint64_t now,
                                int timed_now) {
@@ -322,25 +340,29 @@ static void add_thread_records(rec_thread *t, thread_io *e, const rec_io_counter
                                 .dropped = e->dropped};
     set_io(&whole, c, &e->io0);
     e->dropped = 0;
-    uint64_t total =
+    smp.shares.n = 0;
+    uint64_t total_ns =
         e->timed && timed_now ? rec_phase_split(&e->clock0, &smp.clock_now, t, &smp.shares) : 0;
-    if (!total) {
+    const uint64_t *x = smp.shares.exact;
+    if (!smp.shares.n || (!total_ns && !(x[0] | x[1] | x[2] | x[3]))) {
         scope_rec_resource *r = new_record();
         if (r)
             *r = whole;
         return;
     }
-    uint64_t before = 0;
+    uint64_t before_ns = 0, exact_before[REC_PT_FIGURES] = {0};
     int emitted = 0;
     for (uint32_t k = 0; k < smp.shares.n; k++) {
-        uint64_t upto = before + smp.shares.rows[k].ns;
+        const rec_phase_share *row = &smp.shares.rows[k];
         scope_rec_resource part = whole;
-        part.node = smp.shares.rows[k].node;
-        part.disk_read = share_of(whole.disk_read, before, upto, total);
-        part.disk_write = share_of(whole.disk_write, before, upto, total);
-        part.char_read = share_of(whole.char_read, before, upto, total);
-        part.char_write = share_of(whole.char_write, before, upto, total);
-        before = upto;
+        part.node = row->node;
+        uint64_t *fields[REC_PT_FIGURES] = {&part.disk_read, &part.disk_write, &part.char_read,
+                                            &part.char_write};
+        for (int f = 0; f < REC_PT_FIGURES; f++) {
+            *fields[f] = part_of(*fields[f], f, k, before_ns, total_ns, exact_before[f]);
+            exact_before[f] += row->exact[f];
+        }
+        before_ns += row->ns;
         if (!part.disk_read && !part.disk_write && !part.char_read && !part.char_write)
             continue; /* no byte of it in this share */
         scope_rec_resource *r = new_record();
