@@ -119,11 +119,12 @@ static int add_thread(res_proc *p, const scope_rec_resource *r) {
     p->t_char_write += cw;
     if (unmeasured_interval(p, r->mono_ns)) {
         /* The interval of a process record that could not measure I/O:
-         * these bytes are in no process total. */
-        p->u_disk_read += dr;
-        p->u_disk_write += dw;
-        p->u_char_read += cr;
-        p->u_char_write += cw;
+         * the thread's bytes are the process's that are known. */
+        p->disk_read += dr;
+        p->disk_write += dw;
+        p->char_read += cr;
+        p->char_write += cw;
+        p->unmeasured_records++;
     }
     res_node_io *n = node_io(p, r->node);
     if (!n)

@@ -111,17 +111,20 @@ typedef struct res_proc {
     uint64_t sampled_ns;                  /* their total length */
     uint64_t dropped;                     /* intervals dropped, as the records say */
     uint64_t first_wall_ns, last_wall_ns; /* span sampled */
+    /* Bytes: the process records', and the thread records' of intervals
+     * whose process record has no I/O (unmeasured_records, below). */
     uint64_t disk_read, disk_write, char_read, char_write, cpu_user_ns, cpu_sys_ns;
     uint64_t rss_max, rss_peak, rss_last;
     /* Thread records: their sum, and per node. */
     uint64_t thread_records;
     uint64_t t_disk_read, t_disk_write, t_char_read, t_char_write;
-    /* Of those, the bytes of intervals whose process record has no I/O (a
-     * child was reaped in it, whose bytes the kernel adds to the parent's):
-     * bytes that no process total holds. */
-    uint64_t u_disk_read, u_disk_write, u_char_read, u_char_write;
-    /* The starts of the last RES_UNMEASURED_KEPT process records without
-     * I/O, of nunmeasured in all. */
+    /* Thread records of intervals whose process record has no I/O (a child
+     * was reaped in it, whose bytes the kernel adds to the parent's): their
+     * bytes are in the process's totals above, the only ones known of the
+     * interval.  The starts of the last RES_UNMEASURED_KEPT such process
+     * records, of nunmeasured in all, are what thread records are matched
+     * with. */
+    uint64_t unmeasured_records;
     uint64_t unmeasured_mono_ns[RES_UNMEASURED_KEPT];
     uint64_t nunmeasured;
     res_node_io *nodes;

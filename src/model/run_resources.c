@@ -139,16 +139,12 @@ static double rate(uint64_t bytes, uint32_t present, uint32_t bit, double s) {
 
 /* One byte figure of a process: `placed` under phases, `recorded` in the
  * records that place bytes (the phases' and those with no phase open),
- * `total` in its process records and `unmeasured` in thread records of the
- * intervals whose process record measured no I/O (res_proc.h).  No phase
- * explains the bytes recorded with none open, and the process's beyond
- * what its threads recorded in measured intervals (threads that ended
- * mid-interval, or moved bytes before they attached). */
-static void settle_figure(uint64_t placed, uint64_t recorded, uint64_t total, uint64_t unmeasured,
-                          uint64_t *no_phase) {
-    uint64_t measured = recorded > unmeasured ? recorded - unmeasured : 0;
-    *no_phase +=
-        (recorded > placed ? recorded - placed : 0) + (total > measured ? total - measured : 0);
+ * `total` the process's (its records', and its threads' where those
+ * measured no I/O, res_proc.h).  No phase explains the bytes recorded with
+ * none open, and the process's beyond what its threads recorded (threads
+ * that ended mid-interval, or moved bytes before they attached). */
+static uint64_t no_phase_of(uint64_t placed, uint64_t recorded, uint64_t total) {
+    return (recorded > placed ? recorded - placed : 0) + (total > recorded ? total - recorded : 0);
 }
 
 static void add_no_phase(run_res *r, const res_proc *p) {
@@ -176,26 +172,17 @@ static void add_no_phase(run_res *r, const res_proc *p) {
             to[k]->char_read += fs->char_read, to[k]->char_write += fs->char_write;
         }
     }
-    run_res_io np = {0};
-    settle_figure(placed.disk_read, recorded.disk_read, p->disk_read, p->u_disk_read,
-                  &np.disk_read);
-    settle_figure(placed.disk_write, recorded.disk_write, p->disk_write, p->u_disk_write,
-                  &np.disk_write);
-    settle_figure(placed.char_read, recorded.char_read, p->char_read, p->u_char_read,
-                  &np.char_read);
-    settle_figure(placed.char_write, recorded.char_write, p->char_write, p->u_char_write,
-                  &np.char_write);
+    run_res_io np = {
+        .disk_read = no_phase_of(placed.disk_read, recorded.disk_read, p->disk_read),
+        .disk_write = no_phase_of(placed.disk_write, recorded.disk_write, p->disk_write),
+        .char_read = no_phase_of(placed.char_read, recorded.char_read, p->char_read),
+        .char_write = no_phase_of(placed.char_write, recorded.char_write, p->char_write),
+    };
     r->no_phase.disk_read += np.disk_read;
     r->no_phase.disk_write += np.disk_write;
     r->no_phase.char_read += np.char_read;
     r->no_phase.char_write += np.char_write;
     r->no_phase.cache_read += np.char_read > np.disk_read ? np.char_read - np.disk_read : 0;
-    if (by_thread) {
-        r->unmeasured.disk_read += p->u_disk_read;
-        r->unmeasured.disk_write += p->u_disk_write;
-        r->unmeasured.char_read += p->u_char_read;
-        r->unmeasured.char_write += p->u_char_write;
-    }
 }
 
 run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
@@ -258,8 +245,8 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
         (r->present & SCOPE_RES_DISK_READ) && (r->present & SCOPE_RES_CHAR_READ) ? peak_cache : NAN;
     r->disk_write_peak = r->present & SCOPE_RES_DISK_WRITE ? peak_write : NAN;
     /* Of the bytes that could reach a phase: not a snapshot's series'. */
-    r->shared = r->io.char_read + r->io.char_write - r->series_io.char_read -
-                r->series_io.char_write + r->unmeasured.char_read + r->unmeasured.char_write;
+    r->shared =
+        r->io.char_read + r->io.char_write - r->series_io.char_read - r->series_io.char_write;
     r->no_phase_share =
         r->shared ? (double)(r->no_phase.char_read + r->no_phase.char_write) / (double)r->shared
                   : NAN;

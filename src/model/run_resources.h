@@ -76,14 +76,9 @@ typedef struct run_res {
      * read or written. */
     run_res_io no_phase;
     double no_phase_share;
-    /* Bytes the threads' records hold beyond the process's: the intervals
-     * in which a child process was reaped, whose bytes the kernel mixes
-     * into the parent's, leave the process's I/O unmeasured (docs/report.md)
-     * while its threads' records still count their own. */
-    run_res_io unmeasured;
     /* The bytes read and written that phase shares are of (those of a
-     * snapshot's series left out): the process's, and the threads' beyond
-     * them, so that the phases' shares and no_phase_share add up to 1. */
+     * snapshot's series left out), so that the phases' shares and
+     * no_phase_share add up to 1. */
     uint64_t shared;
 
     uint64_t rss_peak;      /* the largest peak RSS of one process; 0: not measured */

@@ -92,19 +92,6 @@ static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res
     int chars = pr & (SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE);
     double no_phase = (double)(res->no_phase.char_read + res->no_phase.char_write);
     put_line(f, "(no phase open)", chars ? fmt_bytes(a, sizeof a, no_phase) : FMT_NA, share);
-    const run_res_io *um = &res->unmeasured;
-    if (um->char_read + um->char_write + um->disk_write) {
-        /* The phases' bytes exceed the process's total: say why, where the
-         * two disagree, rather than print shares past 100%. */
-        char text[400], w[32], c[32];
-        snprintf(text, sizeof text,
-                 "  + %s through read and write (%s to disk) in the threads' records only: the\n"
-                 "    process's I/O is not measured over an interval in which it reaped a child,\n"
-                 "    whose bytes the kernel adds to it; phase shares are of both\n",
-                 fmt_bytes(c, sizeof c, (double)(um->char_read + um->char_write)),
-                 fmt_bytes(w, sizeof w, (double)um->disk_write));
-        text_dim(f, st, text);
-    }
     if (res->dropped) {
         char text[200];
         snprintf(text, sizeof text,
