@@ -19,15 +19,7 @@ workload=$2
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-if [ "$(stat -f -c %T .)" = tmpfs ]; then
-    echo "FAIL: the scratch directory $PWD is on tmpfs, which has no disk bytes: set TMPDIR to a disk" >&2
-    exit 1
-fi
-mkdir data
-if ! "$workload" run data >workload.out 2>&1; then
-    echo "FAIL: the workload failed: $(cat workload.out)" >&2
-    exit 1
-fi
+run_on_disk "$workload"
 
 expect_rc 0 "$tui" report --json run
 cp out report.json
