@@ -71,10 +71,13 @@ if res["io"]["disk_write"] < ckpt:
     print(f"sampled disk_write {res['io']['disk_write']} < the fsync'd {ckpt}")
     bad += 1
 # The spill phase was open for about 3 s, and a flush's sample began and
-# ended its writes: all of its bytes land on it.
+# ended its writes: its bytes land on it.  An interval's bytes are shared
+# over the phases open in it by their time, and under load (beside
+# e2e_io_split's fsyncs) a few hundred of them (488 seen) went to the
+# moment before it opened: within 1/1000, not exactly.
 got = phases["spill"]["sampled_io"]
-if got is None or got["char_write"] != spill:
-    print(f"spill's sampled_io {got}: expected the {spill} bytes it wrote")
+if got is None or abs(got["char_write"] - spill) > spill // 1000:
+    print(f"spill's sampled_io {got}: expected the {spill} bytes it wrote, within 1/1000")
     bad += 1
 sys.exit(1 if bad else 0)
 PY
