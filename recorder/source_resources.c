@@ -50,6 +50,7 @@
 #include "gpu_nvml.h"
 #include "io_counters.h"
 #include "res_node_io.h"
+#include "res_phase_time.h"
 #include "res_series.h"
 #include "thread.h"
 #include "thread_io.h"
@@ -102,6 +103,10 @@ typedef struct thread_io {
     uint32_t node0;   /* its innermost phase then */
     uint64_t dropped; /* intervals dropped since its last record */
     int seen;         /* met in the current walk of the registry */
+    /* Its phases' times at t0 (res_phase_time.h), when `timed`: the
+     * interval's bytes are shared out over the phases open in it. */
+    rec_phase_clock clock0;
+    int timed;
 } thread_io;
 
 /* The writer thread's alone (and the fork handler's, in the child). */
@@ -139,6 +144,9 @@ static struct {
     int series_nomem; /* a series could not be allocated: none is written */
     /* Every record's bytes by phase node, thread and process records apart. */
     rec_node_io node_io;
+    /* Scratch for sharing a thread's interval out over its phases. */
+    rec_phase_clock clock_now;
+    rec_phase_shares shares;
 } smp;
 
 /* ---- reading the counters ---------------------------------------------------- */
@@ -293,12 +301,89 @@ static thread_io *thread_entry(uint32_t index) {
     return e;
 }
 
+/* Of `moved` bytes, those of the share that runs from `before` to `upto`
+ * of `total`: rounded at the running total, so every byte goes to exactly
+ * one share and the shares add up to `moved`. */
+static uint64_t share_of(uint64_t moved, uint64_t before, uint64_t upto, uint64_t total) {
+    unsigned __int128 m = moved;
+    return (uint64_t)(m * upto / total) - (uint64_t)(m * before / total);
+}
+
+/* Of `moved` bytes of figure f, row k's (of smp.shares, whose time adds up
+ * to total_ns, the rows before it to before_ns, its exact bytes before it
+ * to exact_before): its exact bytes, and its time's share of the rest.
+ * When the exact bytes add up to more than moved (the thread's counters
+ * and the phases' are read moments apart), moved is shared by them. */
+static uint64_t part_of(uint64_t moved, int f, uint32_t k, uint64_t before_ns, uint64_t total_ns,
+                        uint64_t exact_before) {
+    const rec_phase_share *row = &smp.shares.rows[k];
+    uint64_t exact = smp.shares.exact[f];
+    if (exact >= moved)
+        return exact ? share_of(moved, exact_before, exact_before + row->exact[f], exact) : 0;
+    uint64_t rest = moved - exact;
+    if (!total_ns) /* no time to share by: the rest is no phase's, the last row */
+        return row->exact[f] + (k + 1 == smp.shares.n ? rest : 0);
+    return row->exact[f] + share_of(rest, before_ns, before_ns + row->ns, total_ns);
+}
+
+/* The records of a thread's interval from e->t0 to now, when both ends'
+ * phase times were taken (timed): one per phase that was the innermost
+ * open during it or moved exact bytes in it, and one for no phase, each
+ * with its exact bytes and its time's share of the rest (res_phase_time.h);
+ * else one, under the phase open as it began. */
+static void add_thread_records(rec_thread *t, thread_io *e, const rec_io_counters *c, uint64_t now,
+                               int timed_now) {
+    scope_rec_resource whole = {.mono_ns = e->t0,
+                                .interval_ns = now - e->t0,
+                                .node = e->node0,
+                                .thread = t->index,
+                                .dropped = e->dropped};
+    set_io(&whole, c, &e->io0);
+    e->dropped = 0;
+    smp.shares.n = 0;
+    uint64_t total_ns =
+        e->timed && timed_now ? rec_phase_split(&e->clock0, &smp.clock_now, t, &smp.shares) : 0;
+    const uint64_t *x = smp.shares.exact;
+    if (!smp.shares.n || (!total_ns && !(x[0] | x[1] | x[2] | x[3]))) {
+        scope_rec_resource *r = new_record();
+        if (r)
+            *r = whole;
+        return;
+    }
+    uint64_t before_ns = 0, exact_before[REC_PT_FIGURES] = {0};
+    int emitted = 0;
+    for (uint32_t k = 0; k < smp.shares.n; k++) {
+        const rec_phase_share *row = &smp.shares.rows[k];
+        scope_rec_resource part = whole;
+        part.node = row->node;
+        uint64_t *fields[REC_PT_FIGURES] = {&part.disk_read, &part.disk_write, &part.char_read,
+                                            &part.char_write};
+        for (int f = 0; f < REC_PT_FIGURES; f++) {
+            *fields[f] = part_of(*fields[f], f, k, before_ns, total_ns, exact_before[f]);
+            exact_before[f] += row->exact[f];
+        }
+        before_ns += row->ns;
+        if (!part.disk_read && !part.disk_write && !part.char_read && !part.char_write)
+            continue; /* no byte of it in this share */
+        scope_rec_resource *r = new_record();
+        if (!r)
+            return;
+        *r = part;
+        whole.dropped = 0; /* counted once */
+        emitted = 1;
+    }
+    scope_rec_resource *r = emitted ? NULL : new_record();
+    if (r)
+        *r = whole; /* counters that moved, but no byte */
+}
+
 /* One thread's interval, ending now.  t's holder is the thread of gen
  * (thread.h): a read taken while the slot changed hands is no one's. */
 static void sample_thread(rec_thread *t, uint32_t gen, thread_io *e, uint64_t now, int fresh,
                           int first) {
     if (!fresh && e->ok && now <= e->t0)
         return; /* no time has passed at this grain: the next sample takes it */
+    int timed_now = rec_phase_clock_take(&smp.clock_now, t) == 0;
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)rec_relaxed_load(&t->holder_tid));
     rec_io_counters c = {0};
@@ -323,28 +408,25 @@ static void sample_thread(rec_thread *t, uint32_t gen, thread_io *e, uint64_t no
     if (fresh && !first && attach_ok) {
         /* Its counters when it attached: its first interval starts there.
          * Not before the process's first sample, though, which no record
-         * of the process would then cover. */
+         * of the process would then cover.  A slot no thread held before
+         * had no phase time then; one handed on keeps its last holder's,
+         * which this interval cannot be shared against. */
         fresh = 0;
         e->ok = 1;
         e->io0 = attach;
         e->t0 = grain(start_ns);
         e->node0 = 0;
+        e->clock0.n = 0;
+        e->clock0.at_ns = start_ns;
+        e->clock0.at_ticks = 0;
+        e->timed = atomic_load_explicit(&t->exits, memory_order_acquire) == 0;
     }
     if (!fresh && ok && e->ok) {
         if (c.rchar < e->io0.rchar || c.wchar < e->io0.wchar || c.read_bytes < e->io0.read_bytes ||
             c.write_bytes < e->io0.write_bytes) {
             ok = 0; /* not this thread's counters any more */
         } else if (memcmp(&c, &e->io0, sizeof c) != 0) {
-            scope_rec_resource *r = new_record();
-            if (r) {
-                r->mono_ns = e->t0;
-                r->interval_ns = now - e->t0;
-                r->node = e->node0;
-                r->thread = t->index;
-                r->dropped = e->dropped;
-                set_io(r, &c, &e->io0);
-                e->dropped = 0;
-            }
+            add_thread_records(t, e, &c, now, timed_now);
         }
     }
     if (!fresh && !(ok && e->ok))
@@ -353,6 +435,11 @@ static void sample_thread(rec_thread *t, uint32_t gen, thread_io *e, uint64_t no
     e->io0 = c;
     e->t0 = now;
     e->node0 = innermost(t);
+    /* The times just taken start the next interval. */
+    rec_phase_clock swap = e->clock0;
+    e->clock0 = smp.clock_now;
+    smp.clock_now = swap;
+    e->timed = timed_now;
 }
 
 /* Each slot's thread: an entry per slot, which starts over when another
@@ -371,6 +458,7 @@ static void sample_threads(uint64_t now, int first) {
             continue;
         int fresh = first || smp.nthreads != before;
         if (!fresh && e->gen != gen) {
+            rec_phase_clock_free(&e->clock0);
             *e = (thread_io){.index = t->index};
             fresh = 1;
         }
@@ -380,9 +468,12 @@ static void sample_threads(uint64_t now, int first) {
     }
     /* Entries of threads that have exited go. */
     unsigned k = 0;
-    for (unsigned i = 0; i < smp.nthreads; i++)
+    for (unsigned i = 0; i < smp.nthreads; i++) {
         if (smp.threads[i].seen)
             smp.threads[k++] = smp.threads[i];
+        else
+            rec_phase_clock_free(&smp.threads[i].clock0);
+    }
     smp.nthreads = k;
 }
 
@@ -668,6 +759,8 @@ static void reset_sent(void) {
 /* The child's counters are its own: every descriptor named the parent, and
  * its records were the parent's. */
 static void fork_child(void) {
+    for (unsigned i = 0; i < smp.nthreads; i++)
+        rec_phase_clock_free(&smp.threads[i].clock0);
     smp.nthreads = 0;
     smp.npending = 0;
     smp.npending_gpus = 0;

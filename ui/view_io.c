@@ -175,8 +175,8 @@ static void open_phases(text_lines *t, const run_role *r, const run_res *res) {
         fmt_bytes(cells[IO_READ], 48, (double)io.disk_read);
         fmt_bytes(cells[IO_CACHE], 48, (double)io.cache_read);
         fmt_bytes(cells[IO_WRITE], 48, (double)io.disk_write);
-        uint64_t all = res->io.char_read + res->io.char_write;
-        fmt_percent(cells[IO_RATE], 48, all ? (double)ph[i].moved / (double)all : NAN, 1);
+        fmt_percent(cells[IO_RATE], 48,
+                    res->shared ? (double)ph[i].moved / (double)res->shared : NAN, 1);
         table_row(t, TH_NORMAL, &L, name, cells);
     }
     if (n > MAX_SHOWN)

@@ -92,8 +92,19 @@ static res_node_io *node_io(res_proc *p, uint32_t node) {
 }
 
 /* I/O bits of a record, each field counted only when measured. */
+#define RES_IO_BITS                                                                                \
+    (SCOPE_RES_DISK_READ | SCOPE_RES_DISK_WRITE | SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE)
+
 static uint64_t io_field(const scope_rec_resource *r, uint32_t bit, uint64_t v) {
     return r->present & bit ? v : 0;
+}
+
+static int unmeasured_interval(const res_proc *p, uint64_t mono_ns) {
+    uint64_t n = p->nunmeasured < RES_UNMEASURED_KEPT ? p->nunmeasured : RES_UNMEASURED_KEPT;
+    for (uint64_t i = 0; i < n; i++)
+        if (p->unmeasured_mono_ns[i] == mono_ns)
+            return 1;
+    return 0;
 }
 
 static int add_thread(res_proc *p, const scope_rec_resource *r) {
@@ -106,6 +117,15 @@ static int add_thread(res_proc *p, const scope_rec_resource *r) {
     p->t_disk_write += dw;
     p->t_char_read += cr;
     p->t_char_write += cw;
+    if (unmeasured_interval(p, r->mono_ns)) {
+        /* The interval of a process record that could not measure I/O:
+         * the thread's bytes are the process's that are known. */
+        p->disk_read += dr;
+        p->disk_write += dw;
+        p->char_read += cr;
+        p->char_write += cw;
+        p->unmeasured_records++;
+    }
     res_node_io *n = node_io(p, r->node);
     if (!n)
         return -1;
@@ -194,6 +214,13 @@ int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
     uint64_t len = r->interval_ns;
     p->present |= r->present;
     p->intervals++;
+    /* Without I/O bits (a child was reaped in it), its threads' records
+     * of the same interval, which start where it does, hold the only bytes
+     * of it.  They come in the same frame, after it (a frame's batch holds
+     * each thread's records together, the process's first), so the last
+     * few such intervals are all they are compared with. */
+    if (!(r->present & RES_IO_BITS))
+        p->unmeasured_mono_ns[p->nunmeasured++ % RES_UNMEASURED_KEPT] = r->mono_ns;
     p->sampled_ns += len;
     p->dropped += r->dropped;
     if (!p->first_wall_ns || wall < p->first_wall_ns)

@@ -38,7 +38,11 @@
 #include <stdint.h>
 
 #define RES_BUCKETS  256
-#define RES_MAX_GPUS 64 /* devices per process; entries past this are left out */
+#define RES_MAX_GPUS 64
+#define RES_UNMEASURED_KEPT                                                                        \
+    16 /* process intervals without I/O a thread record is matched to */ /* devices per process;   \
+                                                                            entries past this are  \
+                                                                            left out */
 
 /* One bucket of a process's I/O, memory and CPU series. */
 typedef struct res_bucket {
@@ -111,11 +115,22 @@ typedef struct res_proc {
     uint64_t sampled_ns;                  /* their total length */
     uint64_t dropped;                     /* intervals dropped, as the records say */
     uint64_t first_wall_ns, last_wall_ns; /* span sampled */
+    /* Bytes: the process records', and the thread records' of intervals
+     * whose process record has no I/O (unmeasured_records, below). */
     uint64_t disk_read, disk_write, char_read, char_write, cpu_user_ns, cpu_sys_ns;
     uint64_t rss_max, rss_peak, rss_last;
     /* Thread records: their sum, and per node. */
     uint64_t thread_records;
     uint64_t t_disk_read, t_disk_write, t_char_read, t_char_write;
+    /* Thread records of intervals whose process record has no I/O (a child
+     * was reaped in it, whose bytes the kernel adds to the parent's): their
+     * bytes are in the process's totals above, the only ones known of the
+     * interval.  The starts of the last RES_UNMEASURED_KEPT such process
+     * records, of nunmeasured in all, are what thread records are matched
+     * with. */
+    uint64_t unmeasured_records;
+    uint64_t unmeasured_mono_ns[RES_UNMEASURED_KEPT];
+    uint64_t nunmeasured;
     res_node_io *nodes;
     size_t nnodes, cap_nodes;
     idmap node_ix;

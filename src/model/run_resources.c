@@ -137,30 +137,52 @@ static double rate(uint64_t bytes, uint32_t present, uint32_t bit, double s) {
     return (present & bit) && s > 0 ? (double)bytes / s : NAN;
 }
 
+/* One byte figure of a process: `placed` under phases, `recorded` in the
+ * records that place bytes (the phases' and those with no phase open),
+ * `total` the process's (its records', and its threads' where those
+ * measured no I/O, res_proc.h).  No phase explains the bytes recorded with
+ * none open, and the process's beyond what its threads recorded (threads
+ * that ended mid-interval, or moved bytes before they attached). */
+static uint64_t no_phase_of(uint64_t placed, uint64_t recorded, uint64_t total) {
+    return (recorded > placed ? recorded - placed : 0) + (total > recorded ? total - recorded : 0);
+}
+
 static void add_no_phase(run_res *r, const res_proc *p) {
     int by_thread = p->thread_records > 0;
-    uint64_t dr = 0, dw = 0, cr = 0, cw = 0;
+    run_res_io placed = {0}, recorded = {0};
     for (size_t i = 0; i < p->nnodes; i++) {
         const res_node_io *n = &p->nodes[i];
-        if (!n->node)
-            continue;
-        dr += by_thread ? n->disk_read : n->p_disk_read;
-        dw += by_thread ? n->disk_write : n->p_disk_write;
-        cr += by_thread ? n->char_read : n->p_char_read;
-        cw += by_thread ? n->char_write : n->p_char_write;
+        run_res_io io = {.disk_read = by_thread ? n->disk_read : n->p_disk_read,
+                         .disk_write = by_thread ? n->disk_write : n->p_disk_write,
+                         .char_read = by_thread ? n->char_read : n->p_char_read,
+                         .char_write = by_thread ? n->char_write : n->p_char_write};
+        run_res_io *to[] = {&recorded, n->node ? &placed : NULL};
+        for (size_t k = 0; k < 2 && to[k]; k++) {
+            to[k]->disk_read += io.disk_read, to[k]->disk_write += io.disk_write;
+            to[k]->char_read += io.char_read, to[k]->char_write += io.char_write;
+        }
     }
     /* The bytes a snapshot's series summarize reached no phase when it
      * had no NODE_IO records, and are no phase's either (res_proc.h). */
     const res_from_series *fs = &p->series;
-    if (!fs->node_io)
-        dr += fs->disk_read, dw += fs->disk_write, cr += fs->char_read, cw += fs->char_write;
-    uint64_t dr_np = p->disk_read > dr ? p->disk_read - dr : 0;
-    uint64_t cr_np = p->char_read > cr ? p->char_read - cr : 0;
-    r->no_phase.disk_read += dr_np;
-    r->no_phase.disk_write += p->disk_write > dw ? p->disk_write - dw : 0;
-    r->no_phase.char_read += cr_np;
-    r->no_phase.char_write += p->char_write > cw ? p->char_write - cw : 0;
-    r->no_phase.cache_read += cr_np > dr_np ? cr_np - dr_np : 0;
+    if (!fs->node_io) {
+        run_res_io *to[] = {&recorded, &placed};
+        for (size_t k = 0; k < 2; k++) {
+            to[k]->disk_read += fs->disk_read, to[k]->disk_write += fs->disk_write;
+            to[k]->char_read += fs->char_read, to[k]->char_write += fs->char_write;
+        }
+    }
+    run_res_io np = {
+        .disk_read = no_phase_of(placed.disk_read, recorded.disk_read, p->disk_read),
+        .disk_write = no_phase_of(placed.disk_write, recorded.disk_write, p->disk_write),
+        .char_read = no_phase_of(placed.char_read, recorded.char_read, p->char_read),
+        .char_write = no_phase_of(placed.char_write, recorded.char_write, p->char_write),
+    };
+    r->no_phase.disk_read += np.disk_read;
+    r->no_phase.disk_write += np.disk_write;
+    r->no_phase.char_read += np.char_read;
+    r->no_phase.char_write += np.char_write;
+    r->no_phase.cache_read += np.char_read > np.disk_read ? np.char_read - np.disk_read : 0;
 }
 
 run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
@@ -223,10 +245,11 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
         (r->present & SCOPE_RES_DISK_READ) && (r->present & SCOPE_RES_CHAR_READ) ? peak_cache : NAN;
     r->disk_write_peak = r->present & SCOPE_RES_DISK_WRITE ? peak_write : NAN;
     /* Of the bytes that could reach a phase: not a snapshot's series'. */
-    uint64_t moved =
+    r->shared =
         r->io.char_read + r->io.char_write - r->series_io.char_read - r->series_io.char_write;
     r->no_phase_share =
-        moved ? (double)(r->no_phase.char_read + r->no_phase.char_write) / (double)moved : NAN;
+        r->shared ? (double)(r->no_phase.char_read + r->no_phase.char_write) / (double)r->shared
+                  : NAN;
     r->cpu_cores = (r->present & (SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS)) && s > 0
                        ? (double)r->cpu_ns / 1e9 / s
                        : NAN;

@@ -76,6 +76,10 @@ typedef struct run_res {
      * read or written. */
     run_res_io no_phase;
     double no_phase_share;
+    /* The bytes read and written that phase shares are of (those of a
+     * snapshot's series left out), so that the phases' shares and
+     * no_phase_share add up to 1. */
+    uint64_t shared;
 
     uint64_t rss_peak;      /* the largest peak RSS of one process; 0: not measured */
     size_t rss_peak_worker; /* that process (run_model.workers), SIZE_MAX when none */

@@ -85,7 +85,7 @@ static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res
     char a[32], b[32], share[128] = "";
     if (!isnan(res->no_phase_share)) {
         char all[32];
-        fmt_bytes(all, sizeof all, (double)(res->io.char_read + res->io.char_write));
+        fmt_bytes(all, sizeof all, (double)res->shared);
         snprintf(share, sizeof share, "%s of %s through read and write",
                  fmt_percent(b, sizeof b, res->no_phase_share, 1), all);
     }

@@ -63,6 +63,7 @@ void resources_json_put(json_out *j, cJSON *parent, const char *key, const run_m
     cJSON *np = jo_object(j, o, "no_phase");
     put_bytes(j, np, &r->no_phase, r->present);
     jo_num(j, np, "share", r->no_phase_share);
+    jo_u64(j, np, "shared", r->shared);
     cJSON *mem = jo_object(j, o, "memory");
     int rss = r->rss_peak_worker != SIZE_MAX;
     put_measured(j, mem, "rss_peak", r->rss_peak, rss);

@@ -13,7 +13,8 @@
  *   spill       (a plain phase) writes IO_SPILL_EACH bytes to DIR/spill
  *               every 100 ms, IO_SPILL_TIMES times (about 3 s), so that the
  *               1 Hz sampler sees them under it, between two flushes whose
- *               samples put all of them under it.
+ *               samples put all of them under it (and a third just
+ *               before it opens, which keeps the bytes before it off it).
  * Nothing else reads or writes a file, so the run's sampled bytes are these.
  */
 #define _GNU_SOURCE
@@ -99,11 +100,14 @@ int main(int argc, char **argv) {
     close(fd);
 
     fd = open_in(dir, "spill", O_WRONLY | O_CREAT | O_TRUNC);
+    /* A sample just before it opens, one as it starts and one before it
+     * ends (a flush takes one and returns once written): its bytes fall in
+     * intervals it was open throughout, and the bytes before it in
+     * intervals that end before it opens (an interval's bytes are shared
+     * over the phases open in it by their time in it), whenever a loaded
+     * machine lets the 1 Hz sampler run in between. */
+    scope_flush();
     SCOPE_PHASE("spill") {
-        /* A sample as it starts and one before it ends (a flush takes one
-         * and returns once written): every interval its bytes fall in
-         * starts with it open, whenever a loaded machine lets the 1 Hz
-         * sampler run in between. */
         scope_flush();
         for (int i = 0; i < IO_SPILL_TIMES; i++) {
             write_n(fd, IO_SPILL_EACH);

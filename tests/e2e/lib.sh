@@ -89,3 +89,18 @@ ok() {
     fi
     failures_at_ok=$failures
 }
+
+# run_on_disk WORKLOAD : runs `WORKLOAD run data` in the scratch directory,
+# which must be on a disk (tmpfs has no disk bytes), for the I/O tests; a
+# failure of either ends the test.
+run_on_disk() {
+    if [ "$(stat -f -c %T .)" = tmpfs ]; then
+        echo "FAIL: the scratch directory $PWD is on tmpfs, which has no disk bytes: set TMPDIR to a disk" >&2
+        exit 1
+    fi
+    mkdir data
+    if ! "$1" run data >workload.out 2>&1; then
+        echo "FAIL: the workload failed: $(cat workload.out)" >&2
+        exit 1
+    fi
+}

@@ -16,15 +16,7 @@ workload=$2
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-if [ "$(stat -f -c %T .)" = tmpfs ]; then
-    echo "FAIL: the scratch directory $PWD is on tmpfs, which has no disk bytes: set TMPDIR to a disk" >&2
-    exit 1
-fi
-mkdir data
-if ! "$workload" run data >workload.out 2>&1; then
-    echo "FAIL: the workload failed: $(cat workload.out)" >&2
-    exit 1
-fi
+run_on_disk "$workload"
 
 MiB=1048576
 ckpt=$((4 * MiB)) data=$((2 * MiB)) spill=$((30 * 256 * 1024))
@@ -79,10 +71,13 @@ if res["io"]["disk_write"] < ckpt:
     print(f"sampled disk_write {res['io']['disk_write']} < the fsync'd {ckpt}")
     bad += 1
 # The spill phase was open for about 3 s, and a flush's sample began and
-# ended its writes: all of its bytes land on it.
+# ended its writes: its bytes land on it.  An interval's bytes are shared
+# over the phases open in it by their time, and under load (beside
+# e2e_io_split's fsyncs) a few hundred of them (488 seen) went to the
+# moment before it opened: within 1/1000, not exactly.
 got = phases["spill"]["sampled_io"]
-if got is None or got["char_write"] != spill:
-    print(f"spill's sampled_io {got}: expected the {spill} bytes it wrote")
+if got is None or abs(got["char_write"] - spill) > spill // 1000:
+    print(f"spill's sampled_io {got}: expected the {spill} bytes it wrote, within 1/1000")
     bad += 1
 sys.exit(1 if bad else 0)
 PY
