@@ -192,11 +192,16 @@ struct run_phase {
     uint64_t self_ns;             /* total minus its children's totals (never below 0) */
     double share;                 /* total / the role's phase time, 0..1 */
     double wait;                  /* share of wall time off CPU, 0..1; NAN when not measured */
+    double queued;                /* the part of it runnable, waiting for a CPU (run delay),
+                                     0..wait; NAN when not measured (logs before format 1.9,
+                                     a kernel without schedstat) */
     uint64_t cpu_count;           /* entries whose CPU time was read */
     uint64_t hist_count;          /* entries in the histogram, what the percentiles rest on: fewer
                                      than dist.count when a log ended after a frame that sent
                                      its counts without a fresh histogram (run_phase_hist_partial) */
     uint64_t cpu_wall_ns, cpu_ns; /* their wall and thread CPU time */
+    uint64_t delay_count;         /* of those, entries whose run delay was read */
+    uint64_t delay_wall_ns, delay_ns; /* their wall time and run delay */
 
     /* Spread across the role's processes that recorded this phase (their
      * totals, ns); nprocs of the role's processes did. */

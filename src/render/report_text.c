@@ -144,6 +144,7 @@ static layout plan(const text_style *st, const run_role *role) {
     int need = phase_count_width(role->root) + 2;
     if (need > cols[PF_COUNT].width)
         cols[PF_COUNT].width = need;
+    cols[PF_QUEUED].off = !phase_queued_measured(role->root);
     cols[COL_SPREAD].off = role->nprocs <= 1;
     if (!cols[COL_SPREAD].off) {
         need = phase_spread_width(role->root, role->nprocs) + 2;
