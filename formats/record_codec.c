@@ -91,9 +91,13 @@ static void enc_phase_agg(enc_buf *b, const scope_rec_phase_agg *r) {
         enc_u64(b, r->bins[i].count);
         next = r->bins[i].bucket + 1;
     }
-    enc_u64(b, r->delay_count);
-    enc_u64(b, r->delay_wall_ns);
-    enc_u64(b, r->delay_ns);
+    /* Only where measured: a body that ends after the bins reads as not
+     * measured, as every body before 1.9 does. */
+    if (r->delay_count || r->delay_wall_ns || r->delay_ns) {
+        enc_u64(b, r->delay_count);
+        enc_u64(b, r->delay_wall_ns);
+        enc_u64(b, r->delay_ns);
+    }
 }
 
 static void enc_resource(enc_buf *b, const scope_rec_resource *r) {

@@ -103,9 +103,8 @@ static int start_locked(const char *run_dir, const char *role) {
      * per read entry (phase.c).  A read is CPU time and the run delay
      * beside it (run_delay.h); only the first is inside the CPU window. */
     rec_hot.cpu_read_ns = cpu_read_cost_ns();
-    rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns
-                             ? rec_cfg.cpu_min_ns
-                             : 100 * (rec_hot.cpu_read_ns + rec_run_delay_cost_ns());
+    rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns
+                                            : 100 * (rec_hot.cpu_read_ns + rec_run_delay_cost_ns());
     if (rec_identity_init(&rec_id, &rec_cfg, err, sizeof err) < 0)
         goto fail;
     if (rec_writer_start(err, sizeof err) < 0)

@@ -11,12 +11,13 @@
 
 #include "clock.h"
 #include "own_fd.h"
+#include "thread_io.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#define PATH "/proc/thread-self/schedstat"
+#define PATH     "/proc/thread-self/schedstat"
 #define MAX_HELD 256
 
 static _Atomic int held;
@@ -27,6 +28,9 @@ static uint64_t read_delay(int fd) {
     ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
     if (n <= 0)
         return REC_DELAY_NONE;
+    /* The kernel counts the read in the thread's rchar, inside an I/O
+     * phase's window: the recorder's, not the program's (thread_io.h). */
+    rec_thread_io_own_read((uint64_t)n);
     buf[n] = '\0';
     char *end;
     (void)strtoull(buf, &end, 10);
@@ -63,6 +67,7 @@ void rec_run_delay_end(rec_thread *t) {
     }
     t->delay_held = 0;
     t->delay_off = 0;
+    t->delay_seen_ns = REC_DELAY_NONE;
 }
 
 uint64_t rec_run_delay_cost_ns(void) {

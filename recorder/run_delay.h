@@ -24,7 +24,9 @@
  * read, checked before each, and opened again when the program took it. */
 uint64_t rec_run_delay_ns(rec_thread *t);
 
-/* t's holder exited: its descriptor names that thread, so it goes. */
+/* t's holder exited, or t is a parent's thread set aside in a forked
+ * child: its descriptor names that thread, so it goes (the phases source's
+ * thread_exit). */
 void rec_run_delay_end(rec_thread *t);
 
 /* What one read costs here (ns), measured at start with a descriptor of its

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "frame.h"
 #include "names.h"
+#include "run_delay.h"
 #include "thread.h"
 
 #include <scope/log_hist.h>
@@ -425,6 +426,7 @@ static void reset_sent(void) {
 const rec_source rec_source_phases = {
     .name = "phases",
     .thread_attach = rec_thread_init_recording,
+    .thread_exit = rec_run_delay_end,
     .fork_child = rec_threads_fork_child,
     .reset_sent = reset_sent,
     .select = select_frame,

@@ -16,7 +16,6 @@
 #include "clock.h"
 #include "config.h"
 #include "lock.h"
-#include "run_delay.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -94,8 +93,6 @@ static void on_thread_exit(void *arg) {
     sigset_t sigs;
     rec_signals_hold(&sigs);
     give_back_thread(t);
-    rec_run_delay_end(t); /* its schedstat names this thread */
-    t->delay_seen_ns = REC_DELAY_NONE;
     note_left_open(t);
     clear_open_entries(t);
     rec_open_begin(t);

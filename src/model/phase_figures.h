@@ -32,7 +32,7 @@ enum phase_fig {
     PF_SELF,
     PF_WAIT,
     PF_QUEUED, /* off unless a table turns it on (a role that measured it) */
-    PF_MEAN, /* off unless a table turns it on (a wide browser) */
+    PF_MEAN,   /* off unless a table turns it on (a wide browser) */
     PF_P50,
     PF_P95, /* off unless a table turns it on */
     PF_P99,
