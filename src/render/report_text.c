@@ -483,6 +483,11 @@ void report_text_print(FILE *f, const run_model *m, const text_style *st) {
     fputc('\n', f);
     text_dim(f, st,
              "share: of the role's phase time   self: total minus sub-phases\n"
-             "wait: share of wall time off CPU  spread: per-process totals\n"
-             "n/a: not measured (never the same as 0)\n");
+             "wait: share of wall time off CPU  spread: per-process totals\n");
+    int queued = 0;
+    for (size_t r = 0; r < m->nroles && !queued; r++)
+        queued = phase_queued_measured(m->roles[r].root);
+    if (queued)
+        text_dim(f, st, "queued: of wait, runnable but waiting for a CPU (the rest is blocked)\n");
+    text_dim(f, st, "n/a: not measured (never the same as 0)\n");
 }
