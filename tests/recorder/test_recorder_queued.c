@@ -10,8 +10,9 @@
  *     wait after each wake-up: queued, not blocked).
  *
  * Both from the log's PHASE_AGG records and from `scope-tui report --json`
- * (the model's figures).  Registered RUN_SERIAL: its busy loops share a
- * CPU. */
+ * (the model's figures); the text report's header line on a loaded host
+ * where the run's own run delay was 15% of its time or more.  Registered RUN_SERIAL: its busy loops
+ * share a CPU. */
 #include "rt_util.h"
 
 #include <math.h>
@@ -130,6 +131,23 @@ static void check_round(int busy) {
     if (own_sleep_b >= 0.95)
         ck_assert_msg(j_sleep_w - j_sleep_q >= 0.90, "a sleeping phase reads blocked %.1f%%",
                       100 * (j_sleep_w - j_sleep_q));
+    /* The text report's header says the host was loaded where the run
+     * delay says so (10% or more of the phases' time), and not where it
+     * was far below that. */
+    char *targv[] = {(char *)scope_tui, "report", dir, NULL};
+    rt_run(&r, targv, NULL, 60);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "report %s",
+                  rt_status(r.status));
+    char *text = rt_slurp(r.out_path, NULL);
+    int loaded_line = strstr(text, "Loaded host") != NULL;
+    free(text);
+    double own_q = (spin.delay + sleep.delay) / (spin.wall + sleep.wall);
+    if (own_q >= 0.15)
+        ck_assert_msg(loaded_line, "%.1f%% of the time queued, and no 'Loaded host' line",
+                      100 * own_q);
+    if (own_q <= 0.05)
+        ck_assert_msg(!loaded_line, "%.1f%% of the time queued, and a 'Loaded host' line",
+                      100 * own_q);
     if (busy)
         ck_assert_msg(own_spin_q > 0.2, "two busy loops on its CPU left the spinner %.1f%% queued",
                       100 * own_spin_q);
