@@ -398,6 +398,16 @@ const run_role *run_worker_role(run_model *m, size_t worker);
  * when that process never entered it. */
 double run_phase_proc_ns(const run_phase *p, size_t k);
 
+/* The share of the top-level phases' time their threads spent waiting for
+ * a CPU (their run delay over the wall time of the entries that read it),
+ * over every role; NAN when no phase measured it (logs before format 1.9). */
+double run_queued_share(const run_model *m);
+
+/* A run whose phases spent at least this share of their time waiting for
+ * a CPU ran on a loaded host (a quiet machine's run delays stay near 1%):
+ * the report's header and compare's run lines say so. */
+#define RUN_LOADED_QUEUED 0.10
+
 /* ---- histograms ------------------------------------------------------------ */
 
 /* The phase's entries in bucket b of its histogram (0 when none, or when

@@ -65,25 +65,6 @@ static void put_launch(FILE *f, const run_model *m, const text_style *st) {
     fputc('\n', f);
 }
 
-/* A run whose phases spent this share of their time waiting for a CPU ran
- * on a loaded host: its header says so, since every wait% of it is partly
- * the host's.  A quiet machine's run delays stay near 1%. */
-#define LOADED_QUEUED 0.10
-
-/* The share of the top-level phases' measured time spent queued, over
- * every role; NAN when no phase measured its run delay. */
-static double run_queued_share(const run_model *m) {
-    double delay = 0, wall = 0;
-    for (size_t r = 0; r < m->nroles; r++) {
-        const run_phase *root = m->roles[r].root;
-        for (size_t i = 0; root && i < root->nchildren; i++) {
-            delay += (double)root->children[i]->delay_ns;
-            wall += (double)root->children[i]->delay_wall_ns;
-        }
-    }
-    return wall > 0 ? delay / wall : NAN;
-}
-
 static void put_header(FILE *f, const run_model *m, const text_style *st) {
     char buf[256];
     text_heading(f, st, "Runtime");
@@ -132,7 +113,7 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
         fprintf(f, "   (newest of %zu attempts; see CAVEATS)", m->nattempts);
     fputc('\n', f);
     double queued = run_queued_share(m);
-    if (queued >= LOADED_QUEUED) {
+    if (queued >= RUN_LOADED_QUEUED) {
         text_heading(f, st, "Loaded host");
         fprintf(f, " phases spent %s of their time waiting for a CPU (the queued part of wait)\n",
                 fmt_percent(buf, sizeof buf, queued, 0));

@@ -10,8 +10,9 @@
  *     wait after each wake-up: queued, not blocked).
  *
  * Both from the log's PHASE_AGG records and from `scope-tui report --json`
- * (the model's figures); the text report's header line on a loaded host
- * where the run's own run delay was 15% of its time or more.  Registered RUN_SERIAL: its busy loops
+ * (the model's figures); the text report's header line (and compare's run
+ * line) on a loaded host where the run's own run delay was 15% of its time
+ * or more.  Registered RUN_SERIAL: its busy loops
  * share a CPU. */
 #include "rt_util.h"
 
@@ -141,6 +142,15 @@ static void check_round(int busy) {
     char *text = rt_slurp(r.out_path, NULL);
     int loaded_line = strstr(text, "Loaded host") != NULL;
     free(text);
+    char *cargv[] = {(char *)scope_tui, "compare", dir, dir, NULL};
+    rt_run(&r, cargv, NULL, 60);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "compare %s",
+                  rt_status(r.status));
+    text = rt_slurp(r.out_path, NULL);
+    int compare_says = strstr(text, "loaded host:") != NULL;
+    free(text);
+    ck_assert_msg(compare_says == loaded_line, "report %s a loaded host, compare %s",
+                  loaded_line ? "says" : "does not say", compare_says ? "does" : "does not");
     double own_q = (spin.delay + sleep.delay) / (spin.wall + sleep.wall);
     if (own_q >= 0.15)
         ck_assert_msg(loaded_line, "%.1f%% of the time queued, and no 'Loaded host' line",
