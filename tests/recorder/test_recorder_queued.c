@@ -10,10 +10,10 @@
  *     wait after each wake-up: queued, not blocked).
  *
  * Both from the log's PHASE_AGG records and from `scope-tui report --json`
- * (the model's figures); the text report's header line (and compare's run
- * line) on a loaded host where the run's own run delay was 15% of its time
- * or more.  Registered RUN_SERIAL: its busy loops
- * share a CPU. */
+ * (the model's figures), the browser's column and detail pane; the text
+ * report's header line (and compare's run line) on a loaded host where the
+ * run's own run delay was 15% of its time or more.  Registered RUN_SERIAL:
+ * its busy loops share a CPU. */
 #include "rt_util.h"
 
 #include <math.h>
@@ -148,6 +148,15 @@ static void check_round(int busy) {
                   rt_status(r.status));
     text = rt_slurp(r.out_path, NULL);
     int compare_says = strstr(text, "loaded host:") != NULL;
+    free(text);
+    /* The browser: the column, and the detail pane beside wait. */
+    char *bargv[] = {(char *)scope_tui, dir, "--size", "120x30", "--keys", "j", "--print", NULL};
+    rt_run(&r, bargv, NULL, 60);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "scope-tui %s",
+                  rt_status(r.status));
+    text = rt_slurp(r.out_path, NULL);
+    ck_assert_msg(strstr(text, "  queued  ") && strstr(text, "%   queued "),
+                  "the browser shows no queued column or detail:\n%s", text);
     free(text);
     ck_assert_msg(compare_says == loaded_line, "report %s a loaded host, compare %s",
                   loaded_line ? "says" : "does not say", compare_says ? "does" : "does not");
