@@ -103,6 +103,9 @@ typedef struct rec_node {
     /* owner: the thread's run delay at the start of the open entry that
      * read CPU time (REC_DELAY_NONE: not read; run_delay.h) */
     uint64_t delay0;
+    /* owner: the clock's ticks just before that read: the run delay's
+     * window runs from them to the ticks just after the exit's read */
+    uint64_t delay_t0;
     /* before publication */
     uint32_t idx;        /* 1.. within its thread: where it is stored */
     uint32_t parent;     /* parent node idx, 0 at top level */
@@ -293,7 +296,7 @@ typedef struct rec_thread {
     /* owner: its run delay at that read (REC_DELAY_NONE: not read), and
      * the holder's /proc/thread-self/schedstat (run_delay.c): held, one
      * of the process's few; off, not to be tried again */
-    uint64_t delay_seen_ns;
+    uint64_t delay_seen_ns, delay_seen_ticks;
     rec_fd delay_fd;
     uint8_t delay_held, delay_off;
 

@@ -3,8 +3,10 @@
  * alone and then beside two busy loops on its one CPU, and measures each
  * block itself from its thread's CPU clock and schedstat run delay.
  *
- *   - the spinner never blocks: blocked (wait - queued) at most 5%, and its
- *     queued share within 5 points of the run delay it measured;
+ *   - the spinner never blocks: blocked (wait - queued) at most 5 points
+ *     above what the host took from it unseen by its clocks (steal time on
+ *     a VM, which it measures itself), and its queued share within 5 points
+ *     of the run delay it measured;
  *   - the sleeper's blocked share within 5 points of what it measured, and
  *     at least 90% wherever it measured 95% or more (a loaded CPU adds its
  *     wait after each wake-up: queued, not blocked).
@@ -105,10 +107,11 @@ static void check_round(int busy) {
     fprintf(stderr,
             "%d busy loops: spin wait %.1f%% queued %.1f%% blocked %.1f%% (measured queued "
             "%.1f%%); sleep wait %.1f%% queued %.1f%% blocked %.1f%% (measured blocked %.1f%%); "
-            "report --json spin queued %.1f%%, sleep queued %.1f%%\n",
+            "report --json spin queued %.1f%%, sleep queued %.1f%%; the spinner's time unseen "
+            "by its clocks %.1f%%\n",
             busy, 100 * spin_w, 100 * spin_q, 100 * (spin_w - spin_q), 100 * own_spin_q,
             100 * sleep_w, 100 * sleep_q, 100 * (sleep_w - sleep_q), 100 * own_sleep_b,
-            100 * j_spin_q, 100 * j_sleep_q);
+            100 * j_spin_q, 100 * j_sleep_q, 100 * (1.0 - spin.cpu / spin.wall - own_spin_q));
 
     /* The model carries the log's figures (queued clamped to wait). */
     ck_assert_msg(!isnan(j_spin_q) && !isnan(j_sleep_q), "report --json has no queued share");
@@ -119,9 +122,14 @@ static void check_round(int busy) {
                       fabs(j_sleep_q - fmin(sleep_q, sleep_w)) < 0.01,
                   "report --json sleep: wait %.3f queued %.3f, the log %.3f %.3f", j_sleep_w,
                   j_sleep_q, sleep_w, sleep_q);
-    /* The spinner: all its off-CPU time is queued. */
-    ck_assert_msg(j_spin_w - j_spin_q <= 0.05, "a spinning phase reads blocked %.1f%%",
-                  100 * (j_spin_w - j_spin_q));
+    /* The spinner: its off-CPU time is queued, but for what the host took
+     * from it unseen by either clock (a VM's steal time, interrupts): the
+     * program measures that share itself, and blocked may exceed it by at
+     * most 5 points. */
+    double own_spin_unseen = 1.0 - spin.cpu / spin.wall - own_spin_q;
+    ck_assert_msg(j_spin_w - j_spin_q <= 0.05 + fmax(own_spin_unseen, 0),
+                  "a spinning phase reads blocked %.1f%% (%.1f%% unseen by its clocks)",
+                  100 * (j_spin_w - j_spin_q), 100 * own_spin_unseen);
     ck_assert_msg(fabs(spin_q - own_spin_q) <= 0.05,
                   "spin: queued %.1f%%, the program measured a run delay of %.1f%%", 100 * spin_q,
                   100 * own_spin_q);
