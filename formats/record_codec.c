@@ -91,6 +91,13 @@ static void enc_phase_agg(enc_buf *b, const scope_rec_phase_agg *r) {
         enc_u64(b, r->bins[i].count);
         next = r->bins[i].bucket + 1;
     }
+    /* Only where measured: a body that ends after the bins reads as not
+     * measured, as every body before 1.9 does. */
+    if (r->delay_count || r->delay_wall_ns || r->delay_ns) {
+        enc_u64(b, r->delay_count);
+        enc_u64(b, r->delay_wall_ns);
+        enc_u64(b, r->delay_ns);
+    }
 }
 
 static void enc_resource(enc_buf *b, const scope_rec_resource *r) {
@@ -765,6 +772,12 @@ static void dec_phase_agg(dec_ctx *c, scope_rec_phase_agg *r) {
         next = bucket + 1;
     }
     r->bins = bins;
+    r->delay_count = r->delay_wall_ns = r->delay_ns = 0;
+    if (dec_remaining(b)) { /* a body before 1.9 ends here */
+        r->delay_count = dec_u64(b);
+        r->delay_wall_ns = dec_u64(b);
+        r->delay_ns = dec_u64(b);
+    }
 }
 
 static void dec_resource(dec_ctx *c, scope_rec_resource *r) {

@@ -23,6 +23,7 @@
 #include "identity.h"
 #include "lock.h"
 #include "names.h"
+#include "run_delay.h"
 #include "signals.h"
 #include "source_process.h"
 #include "sources.h"
@@ -99,9 +100,11 @@ static int start_locked(const char *run_dir, const char *role) {
     rec_trace_from_env(); /* a bad SCOPE_TRACE is warned about and ignored */
     rec_hot.cpu_mode = rec_cfg.cpu_mode;
     /* Two reads per read entry at 2% of the phase: 100 reads of its time
-     * per read entry (phase.c). */
+     * per read entry (phase.c).  A read is CPU time and the run delay
+     * beside it (run_delay.h); only the first is inside the CPU window. */
     rec_hot.cpu_read_ns = cpu_read_cost_ns();
-    rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns : 100 * rec_hot.cpu_read_ns;
+    rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns
+                                            : 100 * (rec_hot.cpu_read_ns + rec_run_delay_cost_ns());
     if (rec_identity_init(&rec_id, &rec_cfg, err, sizeof err) < 0)
         goto fail;
     if (rec_writer_start(err, sizeof err) < 0)

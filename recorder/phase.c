@@ -29,6 +29,7 @@
 #include "lifecycle.h"
 #include "names.h"
 #include "phase_io.h"
+#include "run_delay.h"
 #include "sources.h"
 #include "state.h"
 #include "thread.h"
@@ -111,6 +112,13 @@ static COLD uint32_t push_clock_cpu(rec_thread *t, uint32_t depth) {
     if ((cpu & REC_CPU_READ_COLD) && (n->flags & SCOPE_PHASE_F_IO))
         rec_phase_io_enter(t, depth);
     if (cpu & REC_CPU_READ_ON) {
+        /* The run delay first, so that its read stays out of the CPU
+         * window as well as the wall window.  Its own window is timed
+         * from just before this read to just after the exit's: a thread
+         * taken off its CPU between this read and the clock waits inside
+         * the delay's window, which must then hold that time too. */
+        n->delay_t0 = t->delay_seen_ticks = rec_ticks_with(t->clock_tsc);
+        t->delay_seen_ns = n->delay0 = rec_run_delay_ns(t);
         uint64_t c = rec_thread_cpu_ns();
         n->cpu0 = c && c != REC_CPU0_NONE ? c : 1; /* 0 would mean "not read" */
         REC_SEQ_SET(f->t0, rec_ticks_with(t->clock_tsc));
@@ -274,6 +282,19 @@ static inline uint64_t cpu_budget_due(const rec_node *n) {
     return n->cpu_reads * rec_hot.cpu_min_ns;
 }
 
+/* The run delay of an entry that read CPU time, between reads delay0 and
+ * delay (either REC_DELAY_NONE: not read) taken d ns apart (the reads'
+ * window, a little wider than the entry's), under the node's seq.  Never
+ * more than that window, as CPU time. */
+static inline void add_delay(rec_node *n, uint64_t delay0, uint64_t delay, uint64_t d) {
+    if (delay0 == REC_DELAY_NONE || delay == REC_DELAY_NONE || delay < delay0)
+        return;
+    uint64_t q = delay - delay0;
+    REC_SEQ_ADD(n->delay_count, 1);
+    REC_SEQ_ADD(n->delay_wall_ns, d);
+    REC_SEQ_ADD(n->delay_ns, q < d ? q : d);
+}
+
 /* An entry from t0 to now (d ns) that did not read CPU time, but is long
  * enough to pay for a read at its exit (d >= cpu_min_ns): the entries a
  * sample of reads misses the most, since one preempted or blocked entry can
@@ -288,16 +309,24 @@ static void exit_unread_long(rec_thread *t, rec_node *n, uint64_t t0, uint64_t n
     uint64_t cpu = rec_thread_cpu_ns();
     if (cpu < t->cpu_seen_ns)
         return;
+    uint64_t delay = rec_run_delay_ns(t), delay0 = t->delay_seen_ns;
+    uint64_t after = rec_ticks_with(t->clock_tsc);
+    uint64_t dd = t->delay_seen_ticks && after >= t->delay_seen_ticks
+                      ? elapsed_ns(t, after, t->delay_seen_ticks)
+                      : d;
     uint64_t used = cpu - t->cpu_seen_ns;
     used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
     rec_seq_begin(&n->seq);
     REC_SEQ_ADD(n->cpu_count, 1);
     REC_SEQ_ADD(n->cpu_wall_ns, d);
     REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
+    add_delay(n, delay0, delay, dd);
     rec_seq_end(&n->seq);
     n->cpu_reads++;
     t->cpu_seen_ns = cpu;
     t->cpu_seen_ticks = now;
+    t->delay_seen_ns = delay;
+    t->delay_seen_ticks = after;
 }
 
 /* Adaptive reads are off and the node's time has reached cpu_due_ns with
@@ -356,11 +385,15 @@ static COLD void exit_cpu(rec_thread *t, uint32_t depth, uint64_t now) {
         (void)rec_cuda_sync();
         now = rec_ticks_with(t->clock_tsc);
     }
-    uint64_t cpu = 0;
+    uint64_t cpu = 0, delay = REC_DELAY_NONE, after = now;
     if (cpu0 != REC_CPU0_NONE) {
         cpu = rec_thread_cpu_ns();
+        delay = rec_run_delay_ns(t); /* after CPU time: outside its window */
+        after = rec_ticks_with(t->clock_tsc);
         t->cpu_seen_ns = cpu;
         t->cpu_seen_ticks = now;
+        t->delay_seen_ns = delay;
+        t->delay_seen_ticks = after;
     }
     if (n->flags & SCOPE_PHASE_F_IO)
         io = rec_phase_io_exit(t, depth, &dio) == 0 ? 1 : -1;
@@ -391,6 +424,7 @@ static COLD void exit_cpu(rec_thread *t, uint32_t depth, uint64_t now) {
         REC_SEQ_ADD(n->cpu_count, 1);
         REC_SEQ_ADD(n->cpu_wall_ns, d);
         REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
+        add_delay(n, n->delay0, delay, elapsed_ns(t, after, n->delay_t0));
     }
     rec_seq_end(&n->seq);
     if (rec_hot.cpu_mode != REC_CPU_ADAPTIVE)

@@ -24,6 +24,7 @@
  *               res_node_io (the bytes of resource intervals per phase node)
  *   threads     thread: per-thread recording state, sequence counters;
  *               thread_io: a thread's reads of its own I/O counters;
+ *               run_delay: a thread's run delay (time waiting for a CPU);
  *               trace: the trace window's settings, state and events
  *   sampler     sampler (the line sampler's SIGPROF handler, per-thread
  *               timers and rings), lines_store (modules, interned stacks,

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "frame.h"
 #include "names.h"
+#include "run_delay.h"
 #include "thread.h"
 
 #include <scope/log_hist.h>
@@ -35,6 +36,7 @@ static struct source_phases_state {
 
 typedef struct node_snap {
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
+    uint64_t delay_count, delay_wall_ns, delay_ns;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
     uint32_t nbins;
     uint64_t hist_total; /* entries in the copied buckets: at most count */
@@ -50,6 +52,9 @@ static void copy_node(const void *from, void *to) {
     s->cpu_count = rec_seq_load(&n->cpu_count);
     s->cpu_wall_ns = rec_seq_load(&n->cpu_wall_ns);
     s->cpu_ns = rec_seq_load(&n->cpu_ns);
+    s->delay_count = rec_seq_load(&n->delay_count);
+    s->delay_wall_ns = rec_seq_load(&n->delay_wall_ns);
+    s->delay_ns = rec_seq_load(&n->delay_ns);
     s->io_count = rec_seq_load(&n->io_count);
     s->io_failed = rec_seq_load(&n->io_failed);
     s->disk_read = rec_seq_load(&n->disk_read);
@@ -164,6 +169,9 @@ static scope_record agg_record(const rec_node *n, const node_snap *s, int with_h
         .char_write = s->char_write,
         .nbins = with_hist ? s->nbins : 0,
         .bins = state.bins,
+        .delay_count = s->delay_count,
+        .delay_wall_ns = s->delay_wall_ns,
+        .delay_ns = s->delay_ns,
     };
     return r;
 }
@@ -418,6 +426,7 @@ static void reset_sent(void) {
 const rec_source rec_source_phases = {
     .name = "phases",
     .thread_attach = rec_thread_init_recording,
+    .thread_exit = rec_run_delay_end,
     .fork_child = rec_threads_fork_child,
     .reset_sent = reset_sent,
     .select = select_frame,

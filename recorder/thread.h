@@ -20,6 +20,7 @@
 #ifndef SCOPE_REC_THREAD_H
 #define SCOPE_REC_THREAD_H
 
+#include "own_fd.h"
 #include "recorder.h"
 
 #include <scope/log_format.h>
@@ -99,6 +100,12 @@ typedef struct rec_node {
     uint64_t cpu0;
     /* owner: the adaptive rule, entries that read CPU time */
     uint64_t cpu_reads;
+    /* owner: the thread's run delay at the start of the open entry that
+     * read CPU time (REC_DELAY_NONE: not read; run_delay.h) */
+    uint64_t delay0;
+    /* owner: the clock's ticks just before that read: the run delay's
+     * window runs from them to the ticks just after the exit's read */
+    uint64_t delay_t0;
     /* before publication */
     uint32_t idx;        /* 1.. within its thread: where it is stored */
     uint32_t parent;     /* parent node idx, 0 at top level */
@@ -109,6 +116,9 @@ typedef struct rec_node {
     uint32_t file, line; /* name id of the source file, line; 0 when unknown */
     /* owner, under seq */
     uint64_t cpu_count, cpu_wall_ns, cpu_ns;
+    /* owner, under seq: of those, the entries whose run delay was read,
+     * their wall time and the run delay in it */
+    uint64_t delay_count, delay_wall_ns, delay_ns;
     /* owner, under seq: I/O phases (SCOPE_PHASE_F_IO) only */
     uint64_t io_count, io_failed; /* entries read at both ends; entries a read failed */
     uint64_t disk_read, disk_write, char_read, char_write;
@@ -283,6 +293,12 @@ typedef struct rec_thread {
      * ticks then (0: none yet), for an unread entry long enough to read at
      * its exit alone (phase.c) */
     uint64_t cpu_seen_ns, cpu_seen_ticks;
+    /* owner: its run delay at that read (REC_DELAY_NONE: not read), and
+     * the holder's /proc/thread-self/schedstat (run_delay.c): held, one
+     * of the process's few; off, not to be tried again */
+    uint64_t delay_seen_ns, delay_seen_ticks;
+    rec_fd delay_fd;
+    uint8_t delay_held, delay_off;
 
     /* owner: sentinel nodes.  stack[0] holds the root (idx 0); an entry that
      * could not be recorded holds `dropped` (idx REC_IDX_DROPPED) */

@@ -48,9 +48,10 @@ typedef struct phases_state {
      * counts in the billions keep every digit; the widest spread cell (0
      * when no role has two processes); the columns the widest name needs
      * with its indent, so a wide terminal keeps the figures near the
-     * names; whether any row is a counter (their headings take a row). */
+     * names; whether any row is a counter (their headings take a row);
+     * whether any phase measured its run delay (the queued column). */
     int count_cols, spread_cols, name_cols;
-    int has_counters;
+    int has_counters, has_queued;
 } phases_state;
 
 /* ---- building ----------------------------------------------------------------- */
@@ -170,7 +171,9 @@ static void measure(view *v, const run_role *const *roles, size_t n) {
     phases_state *st = v->priv;
     st->count_cols = 11;
     st->spread_cols = 0;
+    st->has_queued = 0;
     for (size_t i = 0; i < n; i++) {
+        st->has_queued |= phase_queued_measured(roles[i]->root);
         int w = phase_count_width(roles[i]->root);
         if (w > st->count_cols)
             st->count_cols = w;
@@ -270,6 +273,9 @@ static void tree_columns(const view *v, layout_column cols[NCOL]) {
             cols[FIGURE(c)].off = 0;
             cols[FIGURE(c)].drop = ++rank;
         }
+    /* Queued only where some phase measured it: n/a in every row says
+     * nothing a log before format 1.9 could have said. */
+    cols[FIGURE(PF_QUEUED)].off = !st->has_queued;
     cols[FIGURE(PF_COUNT)].width = st->count_cols;
     /* The spread's cells hold three durations: a space more sets them apart
      * from the count. */
@@ -541,6 +547,8 @@ static void detail_figures(const run_phase *p, int line, int compact, char *out,
     for (size_t i = 0; i < n && used < cap; i++) {
         const phase_figure *pf = &phase_figures[ids[i]];
         if (pf->at[PF_OUT_DETAIL] / 10 != line)
+            continue;
+        if ((pf->flags & PF_DETAIL_IF_MEASURED) && isnan(phase_fig_value(p, ids[i])))
             continue;
         char value[48], note[96];
         int k = snprintf(out + used, cap - used, "%s%s %s%s", used ? (compact ? "  " : "   ") : "",

@@ -43,6 +43,9 @@ typedef struct scope_h5_field {
     const char *name;
     size_t offset; /* offsetof the field in the row */
     scope_h5_type type;
+    /* A reader takes a file without it (one written before the field was
+     * added) as it takes the field at 0. */
+    int optional;
 } scope_h5_field;
 
 typedef struct scope_h5_table {

@@ -206,6 +206,8 @@ int scope_h5_table_read(scope_h5_file *f, const char *path, const scope_h5_table
     for (size_t i = 0, k = 0; i < t->nfields; i++) {
         int idx = H5Tget_member_index(ftype, t->fields[i].name);
         size_t l = 0;
+        if (idx < 0 && t->fields[i].optional)
+            continue; /* the conversion leaves it 0: the zeroed background */
         if (idx < 0) {
             h5_fail(err, errlen, "%s has no field %s", path, t->fields[i].name);
             goto done;

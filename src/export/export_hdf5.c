@@ -247,6 +247,9 @@ static void put_phase_nodes(export_ctx *x, const run_model *m, worker_log *logs)
                 .disk_write = n->disk_write,
                 .char_read = n->char_read,
                 .char_write = n->char_write,
+                .delay_count = n->delay_count,
+                .delay_wall_ns = n->delay_wall_ns,
+                .delay_ns = n->delay_ns,
             };
             for (uint32_t k2 = 0; k2 < n->nbins; k2++) {
                 h5_bin_row *br = batch_row(x, &bb);

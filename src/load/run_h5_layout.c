@@ -10,9 +10,12 @@
 
 /* A field named as its member, or (FN) as given. */
 #define F(T, m, ty)                                                                                \
-    { #m, offsetof(T, m), SCOPE_H5_##ty }
+    { #m, offsetof(T, m), SCOPE_H5_##ty, 0 }
 #define FN(T, n, m, ty)                                                                            \
-    { n, offsetof(T, m), SCOPE_H5_##ty }
+    { n, offsetof(T, m), SCOPE_H5_##ty, 0 }
+/* A field added later, which older files lack (scope_h5_field.optional). */
+#define FO(T, m, ty)                                                                               \
+    { #m, offsetof(T, m), SCOPE_H5_##ty, 1 }
 #define TABLE(var, p, T, fields)                                                                   \
     const run_h5_table var = {p, {sizeof(T), sizeof fields / sizeof fields[0], fields}}
 
@@ -54,19 +57,20 @@ static const scope_h5_field note_fields[] = {
 TABLE(h5t_notes, "/process_notes", h5_note_row, note_fields);
 
 static const scope_h5_field node_fields[] = {
-    F(h5_node_row, process, U32),     F(h5_node_row, id, U32),
-    F(h5_node_row, parent, U32),      F(h5_node_row, name, STR),
-    F(h5_node_row, named, U8),        F(h5_node_row, thread, U32),
-    F(h5_node_row, flags, U32),       F(h5_node_row, file, STR),
-    F(h5_node_row, line, U32),        F(h5_node_row, has_agg, U8),
-    F(h5_node_row, left_open, U8),    F(h5_node_row, count, U64),
-    F(h5_node_row, wall_ns, U64),     F(h5_node_row, min_ns, U64),
-    F(h5_node_row, max_ns, U64),      F(h5_node_row, cpu_count, U64),
-    F(h5_node_row, cpu_wall_ns, U64), F(h5_node_row, cpu_ns, U64),
-    F(h5_node_row, io_flags, U32),    F(h5_node_row, io_count, U64),
-    F(h5_node_row, io_failed, U64),   F(h5_node_row, disk_read, U64),
-    F(h5_node_row, disk_write, U64),  F(h5_node_row, char_read, U64),
-    F(h5_node_row, char_write, U64),
+    F(h5_node_row, process, U32),        F(h5_node_row, id, U32),
+    F(h5_node_row, parent, U32),         F(h5_node_row, name, STR),
+    F(h5_node_row, named, U8),           F(h5_node_row, thread, U32),
+    F(h5_node_row, flags, U32),          F(h5_node_row, file, STR),
+    F(h5_node_row, line, U32),           F(h5_node_row, has_agg, U8),
+    F(h5_node_row, left_open, U8),       F(h5_node_row, count, U64),
+    F(h5_node_row, wall_ns, U64),        F(h5_node_row, min_ns, U64),
+    F(h5_node_row, max_ns, U64),         F(h5_node_row, cpu_count, U64),
+    F(h5_node_row, cpu_wall_ns, U64),    F(h5_node_row, cpu_ns, U64),
+    F(h5_node_row, io_flags, U32),       F(h5_node_row, io_count, U64),
+    F(h5_node_row, io_failed, U64),      F(h5_node_row, disk_read, U64),
+    F(h5_node_row, disk_write, U64),     F(h5_node_row, char_read, U64),
+    F(h5_node_row, char_write, U64),     FO(h5_node_row, delay_count, U64),
+    FO(h5_node_row, delay_wall_ns, U64), FO(h5_node_row, delay_ns, U64),
 };
 TABLE(h5t_nodes, "/phase_nodes", h5_node_row, node_fields);
 
@@ -277,7 +281,7 @@ static void build_phases(void) {
     for (size_t i = 0; i < k; i++)
         phase_fields[n++] = (scope_h5_field){
             phase_figures[ids[i]].h5, offsetof(h5_phase_row, fig) + i * sizeof(h5_figure),
-            phase_figures[ids[i]].type == PF_F64 ? SCOPE_H5_F64 : SCOPE_H5_U64};
+            phase_figures[ids[i]].type == PF_F64 ? SCOPE_H5_F64 : SCOPE_H5_U64, 0};
     for (size_t i = 0; i < NTAIL; i++)
         phase_fields[n++] = phase_tail_fields[i];
     phases_table.t.nfields = n;

@@ -75,6 +75,7 @@ typedef struct h5_node_row {
     uint8_t has_agg, left_open;
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
+    uint64_t delay_count, delay_wall_ns, delay_ns; /* optional: 0 in older files */
 } h5_node_row;
 
 typedef struct h5_bin_row {

@@ -266,6 +266,9 @@ static void load_nodes(h5_load *l) {
                                  .disk_write = r->disk_write,
                                  .char_read = r->char_read,
                                  .char_write = r->char_write,
+                                 .delay_count = r->delay_count,
+                                 .delay_wall_ns = r->delay_wall_ns,
+                                 .delay_ns = r->delay_ns,
                                  .nbins = nb,
                                  .bins = b,
                              });

@@ -56,6 +56,13 @@ const phase_figure phase_figures[PF_N] = {
         .flags = PF_NOTE_CPU | PF_DOMINANT,
         COLUMN("wait", 5, 5, 0), JSON("wait", 150), H5("wait", 120),
         DETAIL("wait", 24)},
+    /* The part of wait spent runnable, waiting for a CPU: wait% keeps its
+     * meaning (all off-CPU time), and blocked is wait less queued. */
+    [PF_QUEUED] = {.name = "queued", .unit = PF_UNIT_FRACTION, .decimals = 0,
+        IN_PHASE(queued, PF_F64), .merge = PF_MERGE_DERIVED,
+        .flags = PF_DETAIL_IF_MEASURED,
+        COLUMN("queued", 7, 2, 1), JSON("queued", 155), COMPARE_JSON(85),
+        DETAIL("queued", 25)},
     [PF_MEAN] = {.name = "mean", .unit = PF_UNIT_NS,
         IN_DIST(mean_ns, PF_F64), .merge = PF_MERGE_DERIVED,
         COLUMN("mean", 8, 2, 1), JSON("mean_ns", 30), H5("mean_ns", 70),

@@ -31,7 +31,8 @@ enum phase_fig {
     PF_TOTAL,
     PF_SELF,
     PF_WAIT,
-    PF_MEAN, /* off unless a table turns it on (a wide browser) */
+    PF_QUEUED, /* off unless a table turns it on (a role that measured it) */
+    PF_MEAN,   /* off unless a table turns it on (a wide browser) */
     PF_P50,
     PF_P95, /* off unless a table turns it on */
     PF_P99,
@@ -102,6 +103,9 @@ enum pf_flag {
     PF_NEVER_NA = 0x40,
     /* A column of the text report's dominant phases. */
     PF_DOMINANT = 0x80,
+    /* The detail pane leaves it out where it is not measured (a figure
+     * older logs never carry). */
+    PF_DETAIL_IF_MEASURED = 0x100,
 };
 
 typedef struct phase_figure {

@@ -7,6 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+double run_queued_share(const run_model *m) {
+    double delay = 0, wall = 0;
+    for (size_t r = 0; r < m->nroles; r++) {
+        const run_phase *root = m->roles[r].root;
+        for (size_t i = 0; root && i < root->nchildren; i++) {
+            delay += (double)root->children[i]->delay_ns;
+            wall += (double)root->children[i]->delay_wall_ns;
+        }
+    }
+    return wall > 0 ? delay / wall : NAN;
+}
+
 int run_str_eq(run_str a, run_str b) {
     return a.len == b.len && (a.len == 0 || !memcmp(a.s, b.s, a.len));
 }

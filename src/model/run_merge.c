@@ -283,6 +283,9 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
     p->cpu_count += n->cpu_count;
     p->cpu_wall_ns += n->cpu_wall_ns;
     p->cpu_ns += n->cpu_ns;
+    p->delay_count += n->delay_count;
+    p->delay_wall_ns += n->delay_wall_ns;
+    p->delay_ns += n->delay_ns;
     if (n->io_flags & SCOPE_IO_MEASURED) {
         p->io_measured = 1;
         p->io_count += n->io_count;
@@ -580,6 +583,13 @@ static void settle_phase(run_phase *p, const run_role *role, double *scratch) {
     if (p->cpu_count && p->cpu_wall_ns) {
         double w = 1.0 - (double)p->cpu_ns / (double)p->cpu_wall_ns;
         p->wait = w < 0 ? 0 : w > 1 ? 1 : w;
+    }
+    p->queued = NAN;
+    if (p->delay_count && p->delay_wall_ns && !isnan(p->wait)) {
+        /* Never more than wait: the two rest on nearly the same entries,
+         * and a run delay is off-CPU time. */
+        double q = (double)p->delay_ns / (double)p->delay_wall_ns;
+        p->queued = q < 0 ? 0 : q > p->wait ? p->wait : q;
     }
     settle_spread(p, role, scratch);
     p->cache_read = p->char_read > p->disk_read ? p->char_read - p->disk_read : 0;

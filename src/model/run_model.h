@@ -192,11 +192,16 @@ struct run_phase {
     uint64_t self_ns;             /* total minus its children's totals (never below 0) */
     double share;                 /* total / the role's phase time, 0..1 */
     double wait;                  /* share of wall time off CPU, 0..1; NAN when not measured */
+    double queued;                /* the part of it runnable, waiting for a CPU (run delay),
+                                     0..wait; NAN when not measured (logs before format 1.9,
+                                     a kernel without schedstat) */
     uint64_t cpu_count;           /* entries whose CPU time was read */
     uint64_t hist_count;          /* entries in the histogram, what the percentiles rest on: fewer
                                      than dist.count when a log ended after a frame that sent
                                      its counts without a fresh histogram (run_phase_hist_partial) */
     uint64_t cpu_wall_ns, cpu_ns; /* their wall and thread CPU time */
+    uint64_t delay_count;         /* of those, entries whose run delay was read */
+    uint64_t delay_wall_ns, delay_ns; /* their wall time and run delay */
 
     /* Spread across the role's processes that recorded this phase (their
      * totals, ns); nprocs of the role's processes did. */
@@ -392,6 +397,16 @@ const run_role *run_worker_role(run_model *m, size_t worker);
 /* The phase's total in the role's process k (run_role.workers[k]); NAN
  * when that process never entered it. */
 double run_phase_proc_ns(const run_phase *p, size_t k);
+
+/* The share of the top-level phases' time their threads spent waiting for
+ * a CPU (their run delay over the wall time of the entries that read it),
+ * over every role; NAN when no phase measured it (logs before format 1.9). */
+double run_queued_share(const run_model *m);
+
+/* A run whose phases spent at least this share of their time waiting for
+ * a CPU ran on a loaded host (a quiet machine's run delays stay near 1%):
+ * the report's header and compare's run lines say so. */
+#define RUN_LOADED_QUEUED 0.10
 
 /* ---- histograms ------------------------------------------------------------ */
 

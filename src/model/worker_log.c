@@ -157,6 +157,9 @@ static void apply_agg(worker_log *log, log_node *n, const scope_rec_phase_agg *a
     n->cpu_count = a->cpu_count;
     n->cpu_wall_ns = a->cpu_wall_ns;
     n->cpu_ns = a->cpu_ns;
+    n->delay_count = a->delay_count;
+    n->delay_wall_ns = a->delay_wall_ns;
+    n->delay_ns = a->delay_ns;
     n->io_flags = a->io_flags;
     n->io_count = a->io_count;
     n->io_failed = a->io_failed;

@@ -28,6 +28,7 @@ typedef struct log_node {
     int open_now;     /* open at the log's newest frame (its OPEN records) */
     uint64_t open_ns; /* then: how long that entry had been open at that frame */
     uint64_t count, wall_ns, min_ns, max_ns, cpu_count, cpu_wall_ns, cpu_ns;
+    uint64_t delay_count, delay_wall_ns, delay_ns; /* run delay (format 1.9); 0: not measured */
     uint32_t io_flags;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
     uint32_t nbins;      /* the newest histogram sent (bins holds exactly nbins) */

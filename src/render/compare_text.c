@@ -338,10 +338,17 @@ static void run_line(const cmp_layout *l, const char *tag, const run_model *m) {
     if (m->ncaveats)
         snprintf(caveats, sizeof caveats, "; %zu caveat%s: see 'scope-tui report'", m->ncaveats,
                  m->ncaveats == 1 ? "" : "s");
-    snprintf(text, sizeof text, "%s: %s (run %s, %zu process%s, runtime %s, started %s UTC%s)", tag,
-             dir, id, m->nprocs, m->nprocs == 1 ? "" : "es",
+    /* A loaded host makes every phase of its run slower: said beside the
+     * run, so that a change it explains is not read as the program's. */
+    char loaded[CELL * 2] = "", pct[CELL];
+    double queued = run_queued_share(m);
+    if (queued >= RUN_LOADED_QUEUED)
+        snprintf(loaded, sizeof loaded, "; loaded host: %s of phase time waiting for a CPU",
+                 fmt_percent(pct, sizeof pct, queued, 0));
+    snprintf(text, sizeof text, "%s: %s (run %s, %zu process%s, runtime %s, started %s UTC%s%s)",
+             tag, dir, id, m->nprocs, m->nprocs == 1 ? "" : "es",
              fmt_duration(rt, sizeof rt, (double)m->runtime_ns),
-             fmt_wall(wall, sizeof wall, m->start_wall_ns), caveats);
+             fmt_wall(wall, sizeof wall, m->start_wall_ns), loaded, caveats);
     text_wrap(l->f, l->st, text, 0, 3);
 }
 

@@ -58,6 +58,13 @@ int phase_spread_width(const run_phase *root, size_t role_procs) {
     return widest;
 }
 
+int phase_queued_measured(const run_phase *root) {
+    for (size_t i = 0; i < root->nchildren; i++)
+        if (!isnan(root->children[i]->queued) || phase_queued_measured(root->children[i]))
+            return 1;
+    return 0;
+}
+
 static void largest_count(const run_phase *p, uint64_t *max) {
     for (size_t i = 0; i < p->nchildren; i++) {
         if (p->children[i]->dist.count > *max)

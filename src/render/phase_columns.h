@@ -35,6 +35,10 @@ const char *phase_spread_cell(const run_phase *p, size_t role_procs, char *buf, 
 /* The display width of the widest spread cell among root's descendants. */
 int phase_spread_width(const run_phase *root, size_t role_procs);
 
+/* Whether any of root's descendants measured its run delay (queued is not
+ * NAN): a table turns the queued column on then. */
+int phase_queued_measured(const run_phase *root);
+
 /* The display width of the largest entry count among root's descendants
  * (0 when it has none). */
 int phase_count_width(const run_phase *root);

@@ -112,6 +112,12 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
     if (m->nattempts > 1)
         fprintf(f, "   (newest of %zu attempts; see CAVEATS)", m->nattempts);
     fputc('\n', f);
+    double queued = run_queued_share(m);
+    if (queued >= RUN_LOADED_QUEUED) {
+        text_heading(f, st, "Loaded host");
+        fprintf(f, " phases spent %s of their time waiting for a CPU (the queued part of wait)\n",
+                fmt_percent(buf, sizeof buf, queued, 0));
+    }
     if (m->source.len) {
         text_dim(f, st, "Source ");
         fprintf(f, "%s\n", fmt_name(buf, sizeof buf, m->source));
@@ -144,6 +150,7 @@ static layout plan(const text_style *st, const run_role *role) {
     int need = phase_count_width(role->root) + 2;
     if (need > cols[PF_COUNT].width)
         cols[PF_COUNT].width = need;
+    cols[PF_QUEUED].off = !phase_queued_measured(role->root);
     cols[COL_SPREAD].off = role->nprocs <= 1;
     if (!cols[COL_SPREAD].off) {
         need = phase_spread_width(role->root, role->nprocs) + 2;
@@ -482,6 +489,11 @@ void report_text_print(FILE *f, const run_model *m, const text_style *st) {
     fputc('\n', f);
     text_dim(f, st,
              "share: of the role's phase time   self: total minus sub-phases\n"
-             "wait: share of wall time off CPU  spread: per-process totals\n"
-             "n/a: not measured (never the same as 0)\n");
+             "wait: share of wall time off CPU  spread: per-process totals\n");
+    int queued = 0;
+    for (size_t r = 0; r < m->nroles && !queued; r++)
+        queued = phase_queued_measured(m->roles[r].root);
+    if (queued)
+        text_dim(f, st, "queued: of wait, runnable but waiting for a CPU (the rest is blocked)\n");
+    text_dim(f, st, "n/a: not measured (never the same as 0)\n");
 }

@@ -50,6 +50,7 @@ typedef struct rr_thread {
 typedef struct rr_agg {
     uint64_t count, wall_ns, min_ns, max_ns;
     uint64_t cpu_count, cpu_wall_ns, cpu_ns;
+    uint64_t delay_count, delay_wall_ns, delay_ns; /* run delay, format 1.9 */
     uint32_t io_flags;
     uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
     uint64_t frame_seq; /* frame that carried these scalars */

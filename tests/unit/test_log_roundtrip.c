@@ -489,6 +489,63 @@ START_TEST(test_phase_agg_bins_never_decrease) {
 }
 END_TEST
 
+/* Format 1.9's run delay at the end of a PHASE_AGG: it travels where
+ * measured; a 1.8 body (ending after its bins) reads as not measured; and a
+ * writer leaves the three fields out where all are 0, so such a body is
+ * byte for byte a 1.8 one. */
+START_TEST(test_phase_agg_run_delay) {
+    uint8_t old_body[64];
+    enc_buf b = {old_body, sizeof old_body, 0};
+    phase_agg_prefix(&b);
+    enc_u64(&b, 0); /* nbins */
+    size_t old_len = b.len;
+    scope_rec_phase_agg plain = {.node = 1,
+                                 .count = 1,
+                                 .wall_ns = 1,
+                                 .min_ns = 1,
+                                 .max_ns = 1,
+                                 .cpu_count = 1,
+                                 .cpu_wall_ns = 1,
+                                 .cpu_ns = 1,
+                                 .io_flags = 1,
+                                 .io_count = 1,
+                                 .io_failed = 1,
+                                 .disk_read = 1,
+                                 .disk_write = 1,
+                                 .char_read = 1,
+                                 .char_write = 1};
+    scope_record unmeasured = {.type = SCOPE_REC_PHASE_AGG, .u.phase_agg = plain};
+    ck_assert_uint_eq(scope_record_encode(&unmeasured, NULL, 0), old_len);
+    scope_record measured = unmeasured;
+    measured.u.phase_agg.delay_count = 7;
+    measured.u.phase_agg.delay_wall_ns = 210000000;
+    measured.u.phase_agg.delay_ns = 140000000;
+
+    int fd;
+    scope_log_writer *w = open_writer(&fd, NULL);
+    ck_assert_int_eq(scope_log_writer_add_raw(w, SCOPE_REC_PHASE_AGG, old_body, old_len), 0);
+    ck_assert_int_eq(scope_log_writer_add(w, &measured), 0);
+    ck_assert_int_gt(scope_log_writer_close_frame(w, SCOPE_FRAME_PERIODIC, 1, 2), 0);
+    close_writer(w, fd);
+
+    scope_log_reader *r = open_reader();
+    ck_assert_int_eq(scope_log_reader_next_frame(r, NULL, NULL), 1);
+    scope_record rec;
+    ck_assert_int_eq(next_record(r, &rec), 1);
+    ck_assert_uint_eq(rec.type, SCOPE_REC_PHASE_AGG);
+    ck_assert_uint_eq(rec.u.phase_agg.cpu_count, 1);
+    ck_assert_uint_eq(rec.u.phase_agg.delay_count, 0);
+    ck_assert_uint_eq(rec.u.phase_agg.delay_wall_ns, 0);
+    ck_assert_uint_eq(rec.u.phase_agg.delay_ns, 0);
+    ck_assert_int_eq(next_record(r, &rec), 1);
+    ck_assert_uint_eq(rec.u.phase_agg.delay_count, 7);
+    ck_assert_uint_eq(rec.u.phase_agg.delay_wall_ns, 210000000);
+    ck_assert_uint_eq(rec.u.phase_agg.delay_ns, 140000000);
+    assert_no_damage(r);
+    scope_log_reader_close(r);
+}
+END_TEST
+
 /* ---- the encoder's sizing contract ------------------------------------ */
 
 START_TEST(test_encode_reports_needed_size) {
@@ -956,6 +1013,7 @@ int main(void) {
     tcase_add_test(tc, test_trailing_bytes_are_ignored);
     tcase_add_test(tc, test_malformed_bodies_are_skipped);
     tcase_add_test(tc, test_phase_agg_bins_never_decrease);
+    tcase_add_test(tc, test_phase_agg_run_delay);
     tcase_add_test(tc, test_encode_reports_needed_size);
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_sample_logs);

@@ -369,7 +369,7 @@ START_TEST(hdf5_has_every_figure) {
     for (size_t i = 0; i < n; i++) {
         const phase_figure *pf = &phase_figures[ids[i]];
         int dbl = pf->type == PF_F64;
-        scope_h5_field field = {pf->h5, 0, dbl ? SCOPE_H5_F64 : SCOPE_H5_U64};
+        scope_h5_field field = {pf->h5, 0, dbl ? SCOPE_H5_F64 : SCOPE_H5_U64, 0};
         scope_h5_table t = {sizeof(uint64_t), 1, &field};
         void *rows = NULL;
         size_t nrows = 0;

@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 8 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 9 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -243,6 +243,11 @@ typedef struct scope_rec_phase_agg {
     uint32_t nbins; /* sparse histogram, buckets strictly increasing; none with count > 0:
                        the histogram is that of the newest record of this node with bins */
     const scope_hist_bin *bins;
+    /* Since 1.9: of the cpu_count entries, those whose run delay (time
+     * runnable, waiting for a CPU) was read, their wall time and that
+     * delay; queued share = delay_ns / delay_wall_ns.  0 in older logs
+     * and where it cannot be read: not measured. */
+    uint64_t delay_count, delay_wall_ns, delay_ns;
 } scope_rec_phase_agg;
 
 typedef struct scope_rec_counter {
