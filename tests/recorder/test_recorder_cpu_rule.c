@@ -154,8 +154,15 @@ START_TEST(test_reads_outside_wall_time) {
                   "a read of the CPU clock (%llu ns here) is inside its wall time",
                   (unsigned long long)n->agg.median_ns, (unsigned long long)off_median,
                   (unsigned long long)read_ns);
-    ck_assert_msg(n->agg.cpu_ns <= n->agg.cpu_wall_ns, "CPU time %llu ns over %llu ns of wall",
-                  (unsigned long long)n->agg.cpu_ns, (unsigned long long)n->agg.cpu_wall_ns);
+    /* No entry's CPU time is capped at its wall time (phase.c): a few tens
+     * of ns of each empty entry's CPU window are the recorder's own code,
+     * but the reads are taken out, so what is left over the wall time is
+     * less than one read an entry. */
+    uint64_t over = n->agg.cpu_ns > n->agg.cpu_wall_ns ? n->agg.cpu_ns - n->agg.cpu_wall_ns : 0;
+    ck_assert_msg(over / n->agg.count < read_ns,
+                  "CPU time %llu ns over %llu ns of wall: %llu ns an entry, a read is %llu ns",
+                  (unsigned long long)n->agg.cpu_ns, (unsigned long long)n->agg.cpu_wall_ns,
+                  (unsigned long long)(over / n->agg.count), (unsigned long long)read_ns);
     rr_free(&run);
 }
 END_TEST
