@@ -30,7 +30,7 @@ int run_phase_wait_few(const run_phase *p);
  * start again just after the thread was given its CPU back), so past
  * RUN_WAIT_FEW_ENTRIES the range is said when it is at least this wide
  * (a share, 0..1). */
-#define RUN_WAIT_RANGE_WIDE 0.05
+#define RUN_WAIT_RANGE_WIDE 0.03
 
 /* 1 when p's wait% rests on part of its entries, on RUN_WAIT_FEW_ENTRIES
  * or more, and the range it allows over all of them, [*lo, *hi] (0..1),
