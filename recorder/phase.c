@@ -68,8 +68,11 @@ static inline void push_clock(const rec_thread *t, rec_frame *f) {
  * before the clock, an exit the clock before CPU time.  The CPU window then
  * holds the wall window and the part of the two reads between their
  * samples, about one read's cost, which exit_cpu takes out again (the cost
- * measured at start, rec_hot.cpu_read_ns) before it clamps CPU time to the
- * wall time: wait% is never negative, and a phase that waited reads true.
+ * measured at start, rec_hot.cpu_read_ns).  No entry's CPU time
+ * is capped at its wall time: the two clocks differ by a few tens of ns an
+ * entry either way, and a cap that took off only the excess would add
+ * wait to every entry of 1 us; the model caps the phase's sum instead
+ * (wait% 0 to 100 %, run_merge.c).
  *
  * The adaptive rule is the owner's alone and follows the node's own
  * entries, never the frame schedule: an entry reads CPU time while the
@@ -319,7 +322,7 @@ static void exit_unread_long(rec_thread *t, rec_node *n, uint64_t t0, uint64_t n
     rec_seq_begin(&n->seq);
     REC_SEQ_ADD(n->cpu_count, 1);
     REC_SEQ_ADD(n->cpu_wall_ns, d);
-    REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
+    REC_SEQ_ADD(n->cpu_ns, used); /* never capped at d (see above) */
     add_delay(n, delay0, delay, dd);
     rec_seq_end(&n->seq);
     n->cpu_reads++;
@@ -417,13 +420,12 @@ static COLD void exit_cpu(rec_thread *t, uint32_t depth, uint64_t now) {
     }
     if (cpu0 != REC_CPU0_NONE && cpu >= cpu0) {
         /* Less the reads' own share of the CPU window (see above), and
-         * never more than the wall time that window holds: the two clocks
-         * tick differently. */
+         * not capped at d: the model caps the phase's sum (run_merge.c). */
         uint64_t used = cpu - cpu0;
         used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
         REC_SEQ_ADD(n->cpu_count, 1);
         REC_SEQ_ADD(n->cpu_wall_ns, d);
-        REC_SEQ_ADD(n->cpu_ns, used < d ? used : d);
+        REC_SEQ_ADD(n->cpu_ns, used);
         add_delay(n, n->delay0, delay, elapsed_ns(t, after, n->delay_t0));
     }
     rec_seq_end(&n->seq);

@@ -531,9 +531,12 @@ static const char *figure_note(const run_phase *p, unsigned flags, int compact, 
     if ((flags & PF_NOTE_HIST) && run_phase_hist_partial(p))
         snprintf(out, cap, compact ? " (of %s)" : " (as of %s of %s entries)",
                  fmt_ucount(a, sizeof a, p->hist_count), fmt_ucount(b, sizeof b, p->dist.count));
+    double lo, hi;
     if ((flags & PF_NOTE_CPU) && run_phase_wait_few(p))
         snprintf(out, cap, " (from %s of %s entries)", fmt_ucount(a, sizeof a, p->cpu_count),
                  fmt_ucount(b, sizeof b, p->dist.count));
+    else if ((flags & PF_NOTE_CPU) && run_phase_wait_range(p, &lo, &hi))
+        snprintf(out, cap, " (%.0f to %.0f%% over all)", 100 * lo, 100 * hi);
     return out;
 }
 

@@ -14,6 +14,17 @@ int run_phase_wait_few(const run_phase *p) {
     return !isnan(p->wait) && p->cpu_count < RUN_WAIT_FEW_ENTRIES && p->cpu_count < p->dist.count;
 }
 
+int run_phase_wait_range(const run_phase *p, double *lo, double *hi) {
+    if (isnan(p->wait) || p->cpu_count < RUN_WAIT_FEW_ENTRIES || p->cpu_count >= p->dist.count ||
+        p->dist.total_ns == 0)
+        return 0;
+    double all = (double)p->dist.total_ns, read = (double)p->cpu_wall_ns;
+    double unread = all > read ? all - read : 0;
+    *lo = p->wait * (read < all ? read : all) / all;
+    *hi = *lo + unread / all;
+    return *hi - *lo >= RUN_WAIT_RANGE_WIDE;
+}
+
 const char *run_phase_partial_note(const run_phase *p, char *buf, size_t cap) {
     char of[32], n[32], all[32];
     size_t used = 0;
@@ -25,8 +36,12 @@ const char *run_phase_partial_note(const run_phase *p, char *buf, size_t cap) {
                          fmt_ucount(of, sizeof of, p->hist_count), all);
         used = k > 0 ? (size_t)k : 0;
     }
+    double lo, hi;
     if (run_phase_wait_few(p) && used < cap)
         snprintf(buf + used, cap - used, "%swait%% from %s of %s entries", used ? "; " : "",
                  fmt_ucount(n, sizeof n, p->cpu_count), all);
+    else if (run_phase_wait_range(p, &lo, &hi) && used < cap)
+        snprintf(buf + used, cap - used, "%swait%% from %s of %s entries: %.0f to %.0f%% over all",
+                 used ? "; " : "", fmt_ucount(n, sizeof n, p->cpu_count), all, 100 * lo, 100 * hi);
     return buf;
 }

@@ -23,8 +23,23 @@ int run_phase_hist_partial(const run_phase *p);
 /* 1 when p's wait% is measured on fewer than RUN_WAIT_FEW_ENTRIES entries. */
 int run_phase_wait_few(const run_phase *p);
 
-/* What both say, as one phrase ("percentiles as of 24 of 223 entries;
- * wait% from 3 of 223 entries"), into buf; "" when neither applies.
+/* A wait% read on part of the entries holds for all of them only within a
+ * range, whatever the rule that chose the entries read: the unread
+ * entries' wall time may have been all waiting or none.  The adaptive
+ * rule's sample leans (its reads follow the phase's long entries, and
+ * start again just after the thread was given its CPU back), so past
+ * RUN_WAIT_FEW_ENTRIES the range is said when it is at least this wide
+ * (a share, 0..1). */
+#define RUN_WAIT_RANGE_WIDE 0.03
+
+/* 1 when p's wait% rests on part of its entries, on RUN_WAIT_FEW_ENTRIES
+ * or more, and the range it allows over all of them, [*lo, *hi] (0..1),
+ * is at least RUN_WAIT_RANGE_WIDE wide. */
+int run_phase_wait_range(const run_phase *p, double *lo, double *hi);
+
+/* What they say, as one phrase ("percentiles as of 24 of 223 entries;
+ * wait% from 3 of 223 entries", "wait% from 8,109 of 20,000 entries:
+ * 84 to 94% over all"), into buf; "" when none applies.
  * Returns buf. */
 const char *run_phase_partial_note(const run_phase *p, char *buf, size_t cap);
 

@@ -129,4 +129,9 @@ size_t rt_frames_on_disk(const char *dir);
  * and the test fails otherwise); returns that log.  rr_free(run) after. */
 const rr_log *rt_load_one(const char *dir, rr_run *run);
 
+/* What one read of this thread's CPU clock costs here, ns: the fastest of
+ * 1000, timed by the wall clock, whatever the load (a preempted read is
+ * only slower). */
+uint64_t rt_cpu_read_cost_ns(void);
+
 #endif

@@ -1227,6 +1227,34 @@ END_TEST
  *   rank 3: step 200 (cpu 2 entries, 200 wall, 150 cpu)
  *   rank 4: nocpu 50
  * Role "idle": a phase that never completed an entry, and a counter. */
+/* A wait% read on part of many entries says the range it allows over all
+ * of them: the unread entries' wall time waited all of it or none. */
+START_TEST(wait_range_over_unread_entries) {
+    run_phase p = {.wait = 0.5, .cpu_count = 40, .cpu_wall_ns = 600};
+    p.dist.count = 100;
+    p.dist.total_ns = 1000;
+    double lo = -1, hi = -1;
+    char note[160];
+    ck_assert(run_phase_wait_range(&p, &lo, &hi));
+    ck_assert_double_eq_tol(lo, 0.3, 1e-12);
+    ck_assert_double_eq_tol(hi, 0.7, 1e-12);
+    ck_assert_str_eq(run_phase_partial_note(&p, note, sizeof note),
+                     "wait% from 40 of 100 entries: 30 to 70% over all");
+    /* 99% of the time read: a range 1 point wide is not said. */
+    p.cpu_wall_ns = 990;
+    ck_assert(!run_phase_wait_range(&p, &lo, &hi));
+    ck_assert_str_eq(run_phase_partial_note(&p, note, sizeof note), "");
+    /* Every entry read: no range at all. */
+    p.cpu_wall_ns = 600;
+    p.cpu_count = 100;
+    ck_assert(!run_phase_wait_range(&p, &lo, &hi));
+    /* Few entries read: their count is said, as before. */
+    p.cpu_count = 7;
+    ck_assert(!run_phase_wait_range(&p, &lo, &hi));
+    ck_assert_str_eq(run_phase_partial_note(&p, note, sizeof note), "wait% from 7 of 100 entries");
+}
+END_TEST
+
 START_TEST(wait_share_spread_imbalance) {
     char run[512];
     new_run(run, sizeof run, "spread");
@@ -1843,6 +1871,7 @@ int main(void) {
     tcase_add_test(fig, io_by_phase);
     tcase_add_test(fig, histograms_add_across_processes);
     tcase_add_test(fig, wait_share_spread_imbalance);
+    tcase_add_test(fig, wait_range_over_unread_entries);
     tcase_add_test(fig, hist_fold_for_sparklines);
     suite_add_tcase(s, fig);
     TCase *alone = tcase_create("alone");
