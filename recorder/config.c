@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 rec_config rec_cfg;
-struct rec_hot_settings rec_hot = {REC_CPU_ADAPTIVE, 50000, 0};
+struct rec_hot_settings rec_hot = {.cpu_mode = REC_CPU_ADAPTIVE, .cpu_min_ns = 50000};
 
 static int parse_seconds(const char *s, double lo, double hi, uint64_t *ns) {
     char *end;

@@ -32,9 +32,10 @@ extern rec_config rec_cfg;
 /* Settings the hot path reads.  Written by lifecycle.c while the recorder
  * starts, before any thread attaches; fixed while recording. */
 struct rec_hot_settings {
-    int cpu_mode;         /* enum rec_cpu_mode */
-    uint64_t cpu_min_ns;  /* adaptive: a phase's time per entry that reads CPU time */
-    uint64_t cpu_read_ns; /* what one read of CPU time costs here, measured at start */
+    int cpu_mode;          /* enum rec_cpu_mode */
+    uint64_t cpu_min_ns;   /* adaptive: a phase's time per entry that reads CPU time */
+    uint64_t cpu_read_ns;  /* what one read of CPU time costs here, measured at start */
+    uint64_t cpu_share_ns; /* its share of a CPU window at start (cpu_share.h) */
 };
 extern struct rec_hot_settings rec_hot;
 

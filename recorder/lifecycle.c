@@ -19,6 +19,7 @@
 #include "alloc.h"
 #include "clock.h"
 #include "config.h"
+#include "cpu_share.h"
 #include "exit_line.h"
 #include "identity.h"
 #include "lock.h"
@@ -103,6 +104,7 @@ static int start_locked(const char *run_dir, const char *role) {
      * per read entry (phase.c).  A read is CPU time and the run delay
      * beside it (run_delay.h); only the first is inside the CPU window. */
     rec_hot.cpu_read_ns = cpu_read_cost_ns();
+    rec_hot.cpu_share_ns = rec_cpu_share_at_start();
     rec_hot.cpu_min_ns = rec_cfg.cpu_min_ns ? rec_cfg.cpu_min_ns
                                             : 100 * (rec_hot.cpu_read_ns + rec_run_delay_cost_ns());
     if (rec_identity_init(&rec_id, &rec_cfg, err, sizeof err) < 0)

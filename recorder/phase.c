@@ -25,6 +25,7 @@
  */
 #include "clock.h"
 #include "config.h"
+#include "cpu_share.h"
 #include "cuda_sync.h"
 #include "lifecycle.h"
 #include "names.h"
@@ -67,8 +68,8 @@ static inline void push_clock(const rec_thread *t, rec_frame *f) {
  * time, so that they never inflate its total: an entry reads CPU time
  * before the clock, an exit the clock before CPU time.  The CPU window then
  * holds the wall window and the part of the two reads between their
- * samples, about one read's cost, which exit_cpu takes out again (the cost
- * measured at start, rec_hot.cpu_read_ns).  No entry's CPU time
+ * samples, about one read's cost, which exit_cpu takes out again (the
+ * share the thread keeps measuring, cpu_share.h).  No entry's CPU time
  * is capped at its wall time: the two clocks differ by a few tens of ns an
  * entry either way, and a cap that took off only the excess would add
  * wait to every entry of 1 us; the model caps the phase's sum instead
@@ -317,8 +318,8 @@ static void exit_unread_long(rec_thread *t, rec_node *n, uint64_t t0, uint64_t n
     uint64_t dd = t->delay_seen_ticks && after >= t->delay_seen_ticks
                       ? elapsed_ns(t, after, t->delay_seen_ticks)
                       : d;
-    uint64_t used = cpu - t->cpu_seen_ns;
-    used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
+    uint64_t used = cpu - t->cpu_seen_ns, share = rec_cpu_share_ns(t);
+    used = used > share ? used - share : 0;
     rec_seq_begin(&n->seq);
     REC_SEQ_ADD(n->cpu_count, 1);
     REC_SEQ_ADD(n->cpu_wall_ns, d);
@@ -391,9 +392,10 @@ static COLD void exit_cpu(rec_thread *t, uint32_t depth, uint64_t now) {
     uint64_t cpu = 0, delay = REC_DELAY_NONE, after = now;
     if (cpu0 != REC_CPU0_NONE) {
         cpu = rec_thread_cpu_ns();
-        delay = rec_run_delay_ns(t); /* after CPU time: outside its window */
+        uint64_t newest = rec_cpu_share_sample(t, cpu); /* now and then a second read */
+        delay = rec_run_delay_ns(t);                    /* after CPU time: outside its window */
         after = rec_ticks_with(t->clock_tsc);
-        t->cpu_seen_ns = cpu;
+        t->cpu_seen_ns = newest;
         t->cpu_seen_ticks = now;
         t->delay_seen_ns = delay;
         t->delay_seen_ticks = after;
@@ -421,8 +423,8 @@ static COLD void exit_cpu(rec_thread *t, uint32_t depth, uint64_t now) {
     if (cpu0 != REC_CPU0_NONE && cpu >= cpu0) {
         /* Less the reads' own share of the CPU window (see above), and
          * not capped at d: the model caps the phase's sum (run_merge.c). */
-        uint64_t used = cpu - cpu0;
-        used = used > rec_hot.cpu_read_ns ? used - rec_hot.cpu_read_ns : 0;
+        uint64_t used = cpu - cpu0, share = rec_cpu_share_ns(t);
+        used = used > share ? used - share : 0;
         REC_SEQ_ADD(n->cpu_count, 1);
         REC_SEQ_ADD(n->cpu_wall_ns, d);
         REC_SEQ_ADD(n->cpu_ns, used);

@@ -25,6 +25,7 @@
  *   threads     thread: per-thread recording state, sequence counters;
  *               thread_io: a thread's reads of its own I/O counters;
  *               run_delay: a thread's run delay (time waiting for a CPU);
+ *               cpu_share: what a CPU-time read adds to an entry's window;
  *               trace: the trace window's settings, state and events
  *   sampler     sampler (the line sampler's SIGPROF handler, per-thread
  *               timers and rings), lines_store (modules, interned stacks,

@@ -293,6 +293,11 @@ typedef struct rec_thread {
      * ticks then (0: none yet), for an unread entry long enough to read at
      * its exit alone (phase.c) */
     uint64_t cpu_seen_ns, cpu_seen_ticks;
+    /* owner: one CPU-clock read's share of an entry's CPU window, measured
+     * on this thread (cpu_share.h); a slot taken over keeps its estimate,
+     * made in the same process on the same machine */
+    uint64_t cpu_share_sum;
+    uint32_t cpu_share_n, cpu_share_due;
     /* owner: its run delay at that read (REC_DELAY_NONE: not read), and
      * the holder's /proc/thread-self/schedstat (run_delay.c): held, one
      * of the process's few; off, not to be tried again */
