@@ -16,9 +16,18 @@ void rec_phase_io_enter(rec_thread *t, uint32_t depth) {
         io->ok[depth] = (uint8_t)ok;
         io->at[depth] = c;
     }
+    /* For the sampler, which shares an interval's bytes out by phase: an
+     * entry still open at its sample has moved these bytes so far. */
+    rec_node *n = t->stack[depth].node;
+    rec_relaxed_store(&n->io_open_at[0], c.rchar);
+    rec_relaxed_store(&n->io_open_at[1], c.wchar);
+    rec_relaxed_store(&n->io_open_at[2], c.read_bytes);
+    rec_relaxed_store(&n->io_open_at[3], c.write_bytes);
+    rec_relaxed_store(&n->io_open_ok, (uint8_t)(ok && io));
 }
 
 int rec_phase_io_exit(rec_thread *t, uint32_t depth, rec_io_counters *d) {
+    rec_relaxed_store(&t->stack[depth].node->io_open_ok, 0);
     rec_io_stack *io = rec_thread_io_of(t)->io;
     if (!io || !io->ok[depth])
         return -1;

@@ -26,6 +26,8 @@ static void copy_mark(const void *from, void *to) {
  * copy of the stack was spoiled by entries (the next take has them). */
 static void add_open(rec_phase_clock *c, rec_thread *t) {
     static rec_frame frames[REC_MAX_DEPTH]; /* the writer thread's alone */
+    static uint64_t io_at[REC_MAX_DEPTH][4];
+    static uint8_t io_ok[REC_MAX_DEPTH];
     c->at_ns = rec_mono_ns();
     c->at_ticks = 0;
     for (int tries = 0; tries < OPEN_TRIES; tries++) {
@@ -37,6 +39,10 @@ static void add_open(rec_phase_clock *c, rec_thread *t) {
         for (uint32_t k = 1; k <= depth; k++) {
             frames[k].node = rec_relaxed_load(&t->stack[k].node);
             frames[k].t0 = rec_seq_load(&t->stack[k].t0);
+            const rec_node *n = frames[k].node;
+            io_ok[k] = n && (n->flags & SCOPE_PHASE_F_IO) ? rec_relaxed_load(&n->io_open_ok) : 0;
+            for (int f = 0; f < 4 && io_ok[k]; f++)
+                io_at[k][f] = rec_relaxed_load(&n->io_open_at[f]);
         }
         uint64_t now = rec_ticks_with(t->clock_tsc);
         c->at_ns = rec_mono_ns();
@@ -49,7 +55,12 @@ static void add_open(rec_phase_clock *c, rec_thread *t) {
             if (!n || n->idx == 0 || n->idx == REC_IDX_DROPPED || n->idx > c->n)
                 continue;
             uint64_t t0 = frames[k].t0;
-            c->nodes[n->idx - 1].ns += now > t0 ? rec_ticks_to_ns_with(now - t0, t->clock_mult) : 0;
+            rec_phase_mark *m = &c->nodes[n->idx - 1];
+            m->ns += now > t0 ? rec_ticks_to_ns_with(now - t0, t->clock_mult) : 0;
+            if (io_ok[k]) {
+                memcpy(m->open_at, io_at[k], sizeof m->open_at);
+                m->open_io = 1;
+            }
         }
         return;
     }
@@ -69,6 +80,21 @@ int rec_phase_clock_take(rec_phase_clock *c, rec_thread *t) {
     }
     add_open(c, t);
     return 0;
+}
+
+void rec_phase_clock_open_io(rec_phase_clock *c, const uint64_t now[4]) {
+    /* rec_io_counters' order (rchar, wchar, read_bytes, write_bytes) to
+     * the figures' */
+    static const int figure[4] = {REC_PT_CHAR_READ, REC_PT_CHAR_WRITE, REC_PT_DISK_READ,
+                                  REC_PT_DISK_WRITE};
+    for (uint32_t i = 0; i < c->n; i++) {
+        rec_phase_mark *m = &c->nodes[i];
+        if (!m->open_io)
+            continue;
+        for (int k = 0; k < 4; k++)
+            m->bytes[figure[k]] += now[k] > m->open_at[k] ? now[k] - m->open_at[k] : 0;
+        m->ended_ns = m->ns;
+    }
 }
 
 static uint64_t delta(uint64_t a, uint64_t b) {

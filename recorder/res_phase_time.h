@@ -20,7 +20,9 @@
  * (less those of SCOPE_PHASE_IO phases inside it), and only the rest of
  * the interval's bytes are shared by time, over the time those entries
  * do not account for.  So a 10 ms checkpoint that writes 3 MB in a 1 s
- * interval gets its 3 MB, not 1 % of the interval's bytes.
+ * interval gets its 3 MB, not 1 % of the interval's bytes; one open at
+ * a sample gets the bytes it moved so far in the interval that ends there
+ * (rec_phase_clock_open_io) and the rest in the next.
  */
 #ifndef SCOPE_REC_RES_PHASE_TIME_H
 #define SCOPE_REC_RES_PHASE_TIME_H
@@ -37,6 +39,11 @@ typedef struct rec_phase_mark {
     uint64_t ns;                    /* its entries' time so far, the open one's up to now */
     uint64_t ended_ns;              /* of that, its ended entries' */
     uint64_t bytes[REC_PT_FIGURES]; /* its ended entries' exact bytes: SCOPE_PHASE_IO only */
+    /* An I/O phase's open entry: its thread's counters at its start
+     * (rec_io_counters' order), to count its bytes so far once the
+     * sampler has read the thread's counters now (rec_phase_clock_open_io) */
+    uint64_t open_at[4];
+    uint8_t open_io;
 } rec_phase_mark;
 
 /* Each node as one take found it, by node idx - 1. */
@@ -67,6 +74,15 @@ typedef struct rec_phase_shares {
 
 /* t's node times now into *c.  Returns 0, or -1 when out of memory. */
 int rec_phase_clock_take(rec_phase_clock *c, rec_thread *t);
+
+/* The thread's counters now (now[4], rec_io_counters' order, read just
+ * after the take c): an I/O phase's open entry has moved now - open_at so
+ * far, which its mark counts among its exact bytes, with its time so far
+ * among its ended entries' (its bytes are known).  Without it an entry
+ * that spans a sample had the bytes it moved before the sample shared by
+ * time with the phases around it, and its exact bytes, arriving whole at
+ * its exit, were capped at what the next interval moved. */
+void rec_phase_clock_open_io(rec_phase_clock *c, const uint64_t now[4]);
 
 /* Each node's part of t's interval between the takes then and now, into
  * out->rows: its exact bytes, and the time it was the innermost phase open

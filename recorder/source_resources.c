@@ -402,6 +402,9 @@ static void sample_thread(rec_thread *t, uint32_t gen, thread_io *e, uint64_t no
     if (ok && c.rchar >= own && c.wchar >= own_w) {
         c.rchar -= own;
         c.wchar -= own_w;
+        if (timed_now) /* the bytes of its open I/O phases so far (res_phase_time.h) */
+            rec_phase_clock_open_io(
+                &smp.clock_now, (const uint64_t[4]){c.rchar, c.wchar, c.read_bytes, c.write_bytes});
     } else {
         ok = 0;
     }

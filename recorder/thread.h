@@ -122,6 +122,12 @@ typedef struct rec_node {
     /* owner, under seq: I/O phases (SCOPE_PHASE_F_IO) only */
     uint64_t io_count, io_failed; /* entries read at both ends; entries a read failed */
     uint64_t disk_read, disk_write, char_read, char_write;
+    /* owner (relaxed stores, before the entry is published), read by the
+     * resource sampler while the entry is open (res_phase_time.c): an I/O
+     * phase's thread counters at its open entry's start, own reads left
+     * out, in rec_io_counters' order; io_open_ok 0: none read */
+    uint64_t io_open_at[4];
+    uint8_t io_open_ok;
     /* owner: each pointer stored once (release); its 16 counters added to
      * outside seq, see the writer's snapshot */
     uint64_t *hist[REC_HIST_OCTAVES];

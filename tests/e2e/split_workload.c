@@ -10,8 +10,10 @@
  *   2 chunks outside every phase, 33 in "load", 2 outside, 22 in "train"
  *   and 11 in "train/save" (a phase inside it), which first forks a child
  *   that exits at once and reaps it; then 8 in "train/checkpoint"
- *   (SCOPE_PHASE_IO), without pauses, so that its share of the time is no
- *   guide to its bytes.
+ *   (SCOPE_PHASE_IO) at a quarter of that pace, so that its share of the
+ *   time is no guide to its bytes, over 1.3 s, so that it is open at a
+ *   sample at least once, and the interval it starts in holds "save"'s
+ *   bytes too.
  * 78 chunks in all, 4 of them outside any phase: the sampler's intervals
  * (1 s) each span several of these stretches.
  */
@@ -88,9 +90,10 @@ int main(int argc, char **argv) {
             reap_a_child();
             chunks(fd, 11);
         }
-        /* Fast: its time is no guide to its bytes, its exact figure is. */
+        /* Slow and open across a sample: its time is no guide to its
+         * bytes, its exact figure is, counted so far at each sample. */
         SCOPE_PHASE_IO("checkpoint") {
-            chunks_paced(fd, 8, 0);
+            chunks_paced(fd, 8, 4 * SPLIT_PAUSE_MS);
         }
     }
     close(fd);
