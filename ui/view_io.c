@@ -155,6 +155,18 @@ static int by_moved(const void *x, const void *y) {
 }
 
 /* The phases open when the bytes moved, most bytes first. */
+/* A part of the bytes no phase explains (run_resources.h), with its share
+ * of those the phases share out. */
+static void no_phase_row(text_lines *t, const layout *L, const char *name, const run_res_io *io,
+                         double share) {
+    char cells[IO_NCOLS][48], b[40];
+    fmt_bytes(cells[IO_READ], 48, (double)io->disk_read);
+    fmt_bytes(cells[IO_CACHE], 48, (double)io->cache_read);
+    fmt_bytes(cells[IO_WRITE], 48, (double)io->disk_write);
+    snprintf(cells[IO_RATE], 48, "%s", fmt_percent(b, sizeof b, share, 1));
+    table_row(t, TH_DIM, L, name, cells);
+}
+
 static void open_phases(text_lines *t, const run_role *r, const run_res *res) {
     enum { MAX_SHOWN = 8, CAP = 1024 };
     phase_bytes *ph = malloc(CAP * sizeof *ph);
@@ -182,12 +194,9 @@ static void open_phases(text_lines *t, const run_role *r, const run_res *res) {
     if (n > MAX_SHOWN)
         text_add(t, TH_DIM, 4, "  ... and %zu more (scope-tui report --json: sampled_io)",
                  n - MAX_SHOWN);
-    char cells[IO_NCOLS][48], b[40];
-    fmt_bytes(cells[IO_READ], 48, (double)res->no_phase.disk_read);
-    fmt_bytes(cells[IO_CACHE], 48, (double)res->no_phase.cache_read);
-    fmt_bytes(cells[IO_WRITE], 48, (double)res->no_phase.disk_write);
-    snprintf(cells[IO_RATE], 48, "%s", fmt_percent(b, sizeof b, res->no_phase_share, 1));
-    table_row(t, TH_DIM, &L, "  (no phase open)", cells);
+    no_phase_row(t, &L, "  (outside every phase)", &res->outside_phases, res->outside_phases_share);
+    if (res->unplaced.char_read + res->unplaced.char_write) /* most runs have none */
+        no_phase_row(t, &L, "  (not attributable)", &res->unplaced, res->unplaced_share);
     free(ph);
 }
 

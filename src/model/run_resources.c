@@ -141,10 +141,26 @@ static double rate(uint64_t bytes, uint32_t present, uint32_t bit, double s) {
  * records that place bytes (the phases' and those with no phase open),
  * `total` the process's (its records', and its threads' where those
  * measured no I/O, res_proc.h).  No phase explains the bytes recorded with
- * none open, and the process's beyond what its threads recorded (threads
- * that ended mid-interval, or moved bytes before they attached). */
-static uint64_t no_phase_of(uint64_t placed, uint64_t recorded, uint64_t total) {
-    return (recorded > placed ? recorded - placed : 0) + (total > recorded ? total - recorded : 0);
+ * none open (*outside: moved outside every phase), nor the process's beyond
+ * what its threads recorded (*unplaced: threads that ended mid-interval, or
+ * moved bytes before they attached, so no phase can be named). */
+static void no_phase_of(uint64_t placed, uint64_t recorded, uint64_t total, uint64_t *outside,
+                        uint64_t *unplaced) {
+    *outside = recorded > placed ? recorded - placed : 0;
+    *unplaced = total > recorded ? total - recorded : 0;
+}
+
+static void add_io(run_res_io *to, const run_res_io *io) {
+    to->disk_read += io->disk_read;
+    to->disk_write += io->disk_write;
+    to->char_read += io->char_read;
+    to->char_write += io->char_write;
+    to->cache_read += io->char_read > io->disk_read ? io->char_read - io->disk_read : 0;
+}
+
+/* Of the bytes handed to read() and write() that phases share (r->shared). */
+static double share_of(const run_res *r, const run_res_io *io) {
+    return r->shared ? (double)(io->char_read + io->char_write) / (double)r->shared : NAN;
 }
 
 static void add_no_phase(run_res *r, const res_proc *p) {
@@ -172,17 +188,20 @@ static void add_no_phase(run_res *r, const res_proc *p) {
             to[k]->char_read += fs->char_read, to[k]->char_write += fs->char_write;
         }
     }
-    run_res_io np = {
-        .disk_read = no_phase_of(placed.disk_read, recorded.disk_read, p->disk_read),
-        .disk_write = no_phase_of(placed.disk_write, recorded.disk_write, p->disk_write),
-        .char_read = no_phase_of(placed.char_read, recorded.char_read, p->char_read),
-        .char_write = no_phase_of(placed.char_write, recorded.char_write, p->char_write),
-    };
-    r->no_phase.disk_read += np.disk_read;
-    r->no_phase.disk_write += np.disk_write;
-    r->no_phase.char_read += np.char_read;
-    r->no_phase.char_write += np.char_write;
-    r->no_phase.cache_read += np.char_read > np.disk_read ? np.char_read - np.disk_read : 0;
+    run_res_io out = {0}, un = {0};
+    no_phase_of(placed.disk_read, recorded.disk_read, p->disk_read, &out.disk_read, &un.disk_read);
+    no_phase_of(placed.disk_write, recorded.disk_write, p->disk_write, &out.disk_write,
+                &un.disk_write);
+    no_phase_of(placed.char_read, recorded.char_read, p->char_read, &out.char_read, &un.char_read);
+    no_phase_of(placed.char_write, recorded.char_write, p->char_write, &out.char_write,
+                &un.char_write);
+    run_res_io np = {.disk_read = out.disk_read + un.disk_read,
+                     .disk_write = out.disk_write + un.disk_write,
+                     .char_read = out.char_read + un.char_read,
+                     .char_write = out.char_write + un.char_write};
+    add_io(&r->no_phase, &np);
+    add_io(&r->outside_phases, &out);
+    add_io(&r->unplaced, &un);
 }
 
 run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
@@ -247,9 +266,9 @@ run_res *run_res_of(const run_model *m, const size_t *workers, size_t n) {
     /* Of the bytes that could reach a phase: not a snapshot's series'. */
     r->shared =
         r->io.char_read + r->io.char_write - r->series_io.char_read - r->series_io.char_write;
-    r->no_phase_share =
-        r->shared ? (double)(r->no_phase.char_read + r->no_phase.char_write) / (double)r->shared
-                  : NAN;
+    r->no_phase_share = share_of(r, &r->no_phase);
+    r->outside_phases_share = share_of(r, &r->outside_phases);
+    r->unplaced_share = share_of(r, &r->unplaced);
     r->cpu_cores = (r->present & (SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS)) && s > 0
                        ? (double)r->cpu_ns / 1e9 / s
                        : NAN;

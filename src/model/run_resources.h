@@ -76,6 +76,12 @@ typedef struct run_res {
      * read or written. */
     run_res_io no_phase;
     double no_phase_share;
+    /* no_phase in its two parts: moved while the moving thread had no
+     * phase open (outside every phase), and moved by the process beyond
+     * what its threads recorded, so that no phase can be named (not
+     * attributable); with their shares of `shared` likewise. */
+    run_res_io outside_phases, unplaced;
+    double outside_phases_share, unplaced_share;
     /* The bytes read and written that phase shares are of (those of a
      * snapshot's series left out), so that the phases' shares and
      * no_phase_share add up to 1. */

@@ -50,6 +50,18 @@ static void put_spark(FILE *f, const run_model *m, const run_role *r, const text
     fprintf(f, "  %-6s %s  peak %s/s\n", label, spark, fmt_bytes(peak, sizeof peak, max));
 }
 
+/* A part of the bytes no phase explains, with its share of those the
+ * phases share out. */
+static void put_no_phase_line(FILE *f, const run_res *res, const char *label, const run_res_io *io,
+                              double share, int chars, const char *how) {
+    char a[32], b[32], all[32], after[200] = "";
+    if (!isnan(share))
+        snprintf(after, sizeof after, "%s of %s %s", fmt_percent(b, sizeof b, share, 1),
+                 fmt_bytes(all, sizeof all, (double)res->shared), how);
+    double bytes = (double)(io->char_read + io->char_write);
+    put_line(f, label, chars ? fmt_bytes(a, sizeof a, bytes) : FMT_NA, after);
+}
+
 static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res *res,
                    const text_style *st) {
     uint32_t pr = res->present;
@@ -82,16 +94,13 @@ static void put_io(FILE *f, const run_model *m, const run_role *r, const run_res
                 (pr & SCOPE_RES_CHAR_READ) && (pr & SCOPE_RES_DISK_READ), res->cache_read_per_s);
     put_io_line(f, "Write (to disk)", res->io.disk_write, pr & SCOPE_RES_DISK_WRITE,
                 res->disk_write_per_s);
-    char a[32], b[32], share[128] = "";
-    if (!isnan(res->no_phase_share)) {
-        char all[32];
-        fmt_bytes(all, sizeof all, (double)res->shared);
-        snprintf(share, sizeof share, "%s of %s through read and write",
-                 fmt_percent(b, sizeof b, res->no_phase_share, 1), all);
-    }
     int chars = pr & (SCOPE_RES_CHAR_READ | SCOPE_RES_CHAR_WRITE);
-    double no_phase = (double)(res->no_phase.char_read + res->no_phase.char_write);
-    put_line(f, "(no phase open)", chars ? fmt_bytes(a, sizeof a, no_phase) : FMT_NA, share);
+    put_no_phase_line(f, res, "(outside every phase)", &res->outside_phases,
+                      res->outside_phases_share, chars, "through read and write");
+    /* Said only where there is some: most runs have none. */
+    if (res->unplaced.char_read + res->unplaced.char_write)
+        put_no_phase_line(f, res, "(not attributable)", &res->unplaced, res->unplaced_share, chars,
+                          "moved by threads that ended mid-interval or had not started recording");
     if (res->dropped) {
         char text[200];
         snprintf(text, sizeof text,

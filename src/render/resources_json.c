@@ -64,6 +64,13 @@ void resources_json_put(json_out *j, cJSON *parent, const char *key, const run_m
     put_bytes(j, np, &r->no_phase, r->present);
     jo_num(j, np, "share", r->no_phase_share);
     jo_u64(j, np, "shared", r->shared);
+    /* no_phase in its two parts (run_resources.h). */
+    cJSON *out = jo_object(j, o, "outside_phases");
+    put_bytes(j, out, &r->outside_phases, r->present);
+    jo_num(j, out, "share", r->outside_phases_share);
+    cJSON *un = jo_object(j, o, "not_attributable");
+    put_bytes(j, un, &r->unplaced, r->present);
+    jo_num(j, un, "share", r->unplaced_share);
     cJSON *mem = jo_object(j, o, "memory");
     int rss = r->rss_peak_worker != SIZE_MAX;
     put_measured(j, mem, "rss_peak", r->rss_peak, rss);

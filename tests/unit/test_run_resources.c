@@ -200,6 +200,12 @@ START_TEST(io_totals_and_attribution) {
     ck_assert_uint_eq(res->no_phase.char_read, 10000);
     ck_assert_uint_eq(res->no_phase.char_write, 0);
     ck_assert_double_eq_tol(res->no_phase_share, 10000.0 / 74000.0, 1e-12);
+    /* All of it recorded by a thread with no phase open: outside every
+     * phase, none beyond what the threads recorded. */
+    ck_assert_uint_eq(res->outside_phases.char_read, 10000);
+    ck_assert_double_eq_tol(res->outside_phases_share, 10000.0 / 74000.0, 1e-12);
+    ck_assert_uint_eq(res->unplaced.char_read + res->unplaced.char_write, 0);
+    ck_assert_double_eq_tol(res->unplaced_share, 0, 1e-12);
     /* Rates per second of the run's 10 s; peaks from the busiest second. */
     ck_assert_double_eq_tol(res->disk_read_per_s, 1000.0, 1e-9);
     ck_assert_double_eq_tol(res->cache_read_per_s, 6000.0, 1e-9);
@@ -316,7 +322,7 @@ START_TEST(report_blocks_and_no_samples) {
     ck_assert_msg(strstr(text, "Read (from page cache)         60.0 kB   6.0 kB/s"), "%s", text);
     ck_assert_msg(
         strstr(text,
-               "(no phase open)                10.0 kB   13.5% of 74.0 kB through read and write"),
+               "(outside every phase)          10.0 kB   13.5% of 74.0 kB through read and write"),
         "%s", text);
     ck_assert_msg(strstr(text, "1 interval whose counters could not be read left out"), "%s", text);
     ck_assert_msg(strstr(text, "RSS peak                       10.0 MB   io rank 0 (pid 100"), "%s",
