@@ -14,15 +14,19 @@ int run_phase_wait_few(const run_phase *p) {
     return !isnan(p->wait) && p->cpu_count < RUN_WAIT_FEW_ENTRIES && p->cpu_count < p->dist.count;
 }
 
-int run_phase_wait_range(const run_phase *p, double *lo, double *hi) {
-    if (isnan(p->wait) || p->cpu_count < RUN_WAIT_FEW_ENTRIES || p->cpu_count >= p->dist.count ||
-        p->dist.total_ns == 0)
+int run_phase_wait_bounds(const run_phase *p, double *lo, double *hi) {
+    if (isnan(p->wait) || p->cpu_count >= p->dist.count || p->dist.total_ns == 0)
         return 0;
     double all = (double)p->dist.total_ns, read = (double)p->cpu_wall_ns;
     double unread = all > read ? all - read : 0;
     *lo = p->wait * (read < all ? read : all) / all;
     *hi = *lo + unread / all;
-    return *hi - *lo >= RUN_WAIT_RANGE_WIDE;
+    return 1;
+}
+
+int run_phase_wait_range(const run_phase *p, double *lo, double *hi) {
+    return p->cpu_count >= RUN_WAIT_FEW_ENTRIES && run_phase_wait_bounds(p, lo, hi) &&
+           *hi - *lo >= RUN_WAIT_RANGE_WIDE;
 }
 
 const char *run_phase_partial_note(const run_phase *p, char *buf, size_t cap) {

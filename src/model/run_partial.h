@@ -32,6 +32,11 @@ int run_phase_wait_few(const run_phase *p);
  * (a share, 0..1). */
 #define RUN_WAIT_RANGE_WIDE 0.03
 
+/* 1 when p's wait% rests on part of its entries, however few: the range
+ * it allows over all of them, [*lo, *hi] (0..1), each unread entry's time
+ * all waiting or none.  The JSON's wait_range. */
+int run_phase_wait_bounds(const run_phase *p, double *lo, double *hi);
+
 /* 1 when p's wait% rests on part of its entries, on RUN_WAIT_FEW_ENTRIES
  * or more, and the range it allows over all of them, [*lo, *hi] (0..1),
  * is at least RUN_WAIT_RANGE_WIDE wide. */

@@ -4,6 +4,7 @@
 
 #include "json_out.h"
 #include "phase_figures.h"
+#include "run_partial.h"
 #include "resources_json.h"
 
 #include <scope/log_format.h>
@@ -233,6 +234,20 @@ static void put_figures(json_out *j, cJSON *o, const run_phase *p) {
             put_figure(j, o, ids[i], phase_fig_get(p, ids[i]), p->dist.count);
 }
 
+/* The range a wait% read on part of the entries allows over all of them
+ * (run_partial.h), however narrow and however few the entries read (the
+ * text says it from 20 entries and 3 points wide); null elsewhere. */
+static void put_wait_range(json_out *j, cJSON *o, const run_phase *p) {
+    double lo, hi;
+    if (!run_phase_wait_bounds(p, &lo, &hi)) {
+        jo_null(j, o, "wait_range");
+        return;
+    }
+    cJSON *r = jo_object(j, o, "wait_range");
+    jo_num(j, r, "low", lo);
+    jo_num(j, r, "high", hi);
+}
+
 static void put_flags(json_out *j, cJSON *o, uint32_t flags) {
     cJSON *arr = jo_array(j, o, "flags");
     if (flags & SCOPE_PHASE_F_IO)
@@ -319,6 +334,7 @@ static void put_phase(json_out *j, cJSON *arr, const run_phase *p, size_t role_n
     jo_u64(j, o, "depth", p->depth);
     put_flags(j, o, p->flags);
     put_figures(j, o, p);
+    put_wait_range(j, o, p);
     put_spread(j, o, p, role_nprocs);
     jo_name_or_null(j, o, "file", p->file);
     if (p->line)

@@ -3,23 +3,26 @@
 Usage: python3 tiny_wait_compare.py TRUTH REPORT_JSON REPORT_TEXT RULE
 
 TRUTH holds "PATH WALL_NS CPU_NS" lines (tiny_workload's stdout), REPORT_JSON
-the output of `scope-tui report --json`, REPORT_TEXT that of
+the output of `scope-tui report --json` (its wait_range too), REPORT_TEXT that of
 `scope-tui report --width 160` (its FROM PART OF THE ENTRIES block).  Prints
 the figures (true and reported mean wait of the 300 tiny phases, how many
 read exactly 0 %, the worst phase, spin1's and micro's) and exits 1 with a
 FAIL line for each bound broken.
 
 The bounds are the test's tolerance, from runs beside two busy loops:
-  - the 300 phases' mean reported wait within 2 points of their true mean
-    (the issue read 8.1 % against 11.1 % on another machine; here it holds
-    to 0.2 points with the per-entry cap or without);
+  - the mean reported wait of those of the 300 phases read on every entry
+    within 2 points of their true mean (the issue read 8.1 % against 11.1 %
+    on another machine; here it holds to 0.2 points with the per-entry cap
+    or without); each phase read on part of its entries (the adaptive rule)
+    with its truth inside the range report --json's wait_range says, to
+    the point;
   - how many phases read on all their entries are more than 10 points off
     their truth, and how many truly waiting 10 % or more read 0 %, is
     printed, not judged (see below);
   - under SCOPE_CPU_TIME=always, spin1 and micro (1 us entries) within 3
-    points, and their CPU time within 10 % of the truth, less the wall time
-    the recorder's window holds beyond the program's (its own code): a read
-    of the CPU clock left in would be 15 to 20 %;
+    points, and their CPU time from -8 % to +12 % beyond the truth (the
+    recorder's own code between its reads and the program's): a read of the
+    CPU clock left in would be 20 % or more;
   - under the adaptive rule, which reads a sample of their entries, spin1
     and micro within 3 points, or the truth inside the range the report
     says for all their entries ("83 to 92% over all"), to the point: the
@@ -65,17 +68,32 @@ def main():
     if missing:
         print(f"FAIL: no wait% for {len(missing)} phases, first {missing[0]}")
         return 1
-    true_mean = sum(truth[p] for p in tiny) / len(tiny)
-    got_mean = sum(got[p] for p in tiny) / len(tiny)
     zeros = sum(1 for p in tiny if got[p] == 0)
-    # Phases read on every entry; one whose wait% rests on fewer says so
-    # ("wait% from 4 of 5 entries"), and the mean judges those.
-    whole = [p for p in tiny if figures[p]["cpu_count"] == figures[p]["count"]] or tiny
-    worst = max(whole, key=lambda p: abs(got[p] - truth[p]))
+    # Phases read on every entry are judged by their mean; one whose wait%
+    # rests on fewer says so ("wait% from 4 of 5 entries") and the range it
+    # allows over all of them (report --json's wait_range), which must hold
+    # its truth: the adaptive rule's reads are not a fair sample of short
+    # entries (docs/recorder.md), so their mean leans (under a load average
+    # of 20, 41.8 % against a true 43.9 %).
+    whole = [p for p in tiny if figures[p]["cpu_count"] == figures[p]["count"]]
+    part = [p for p in tiny if p not in whole]
+    judged = whole or tiny
+    true_mean = sum(truth[p] for p in judged) / len(judged)
+    got_mean = sum(got[p] for p in judged) / len(judged)
+    worst = max(judged, key=lambda p: abs(got[p] - truth[p]))
+    outside = []
+    for p in part:
+        r = figures[p].get("wait_range")
+        if not r or not (r["low"] * 100 - 1 <= truth[p] <= r["high"] * 100 + 1):
+            outside.append(f"{p} true {truth[p]:.1f} %, range {r}")
     hidden = [p for p in whole if truth[p] >= 10 and got[p] == 0]
-    print(f"{rule}: tiny phases: true mean wait {true_mean:.1f} %, reported {got_mean:.1f} %, "
+    print(f"{rule}: tiny phases read on every entry: {len(whole)} of {len(tiny)}, "
+          f"true mean wait {true_mean:.1f} %, reported {got_mean:.1f} %, "
           f"{zeros} of {len(tiny)} at 0 %; worst {worst}: true {truth[worst]:.1f} %, "
           f"reported {got[worst]:.1f} %")
+    print(f"{rule}: tiny phases read on part of their entries: {len(part)}, "
+          f"{len(part) - len(outside)} with the truth inside the range they say")
+    failures += [f"outside its range: {o}" for o in outside[:5]]
     for p in ("spin1", "micro"):
         print(f"{rule}: {p}: true wait {truth[p]:.1f} %, reported {got[p]:.1f} %")
     if abs(got_mean - true_mean) > 2:
@@ -92,6 +110,12 @@ def main():
         lo, hi = ranges.get(p, (None, None))
         said = f"said {lo} to {hi} % over all" if lo is not None else "no range said"
         print(f"{rule}: {p}: {said}")
+        # The JSON says the range the text says, unrounded (and also where
+        # the text leaves a narrow one out).
+        jr = figures[p].get("wait_range")
+        jr = (jr["low"] * 100, jr["high"] * 100) if jr else None
+        if lo is not None and (not jr or abs(jr[0] - lo) > 1 or abs(jr[1] - hi) > 1):
+            failures.append(f"{p}: report --json's wait_range {jr} is not the text's {said}")
         within = lo is not None and lo - 1 <= truth[p] <= hi + 1
         if abs(got[p] - truth[p]) > 3 and not within:
             failures.append(f"{p} reads {got[p]:.1f} %, true {truth[p]:.1f} %, {said}")
@@ -99,17 +123,24 @@ def main():
         if abs(got[p] - truth[p]) > 3:
             failures.append(f"{p} reads {got[p]:.1f} %, true {truth[p]:.1f} %")
         # The CPU time itself, which preemption does not move: what the
-        # recorder read beyond the truth, less the wall time its window
-        # holds beyond the program's (its own code, all CPU), per entry.
+        # recorder read beyond the truth per entry is its own code between
+        # its reads and the program's (100 to 250 ns an entry, 3 to 8 %
+        # here, quiet or under a load average of 20), never less.  A read's
+        # share left in would be 20 % or more; a share fixed at start read
+        # -11 % to +17 % under load.  (The wall time the recorder's window
+        # holds beyond the program's is printed, not judged: a preemption
+        # that falls between the two windows adds milliseconds to it.)
         f = figures[p]
         n = f["count"]
         wall, cpu = clocks[p]
-        extra = (f["cpu_ns"] - cpu) / n - (f["total_ns"] - wall) / n
-        print(f"{rule}: {p}: CPU time {f['cpu_ns'] / n:.0f} ns an entry, true {cpu / n:.0f}; "
-              f"{extra:+.0f} ns an entry beyond the recorder's own code")
-        if abs(extra) > 0.10 * cpu / n:
-            failures.append(f"{p}: {extra:+.0f} ns of CPU time an entry beyond the truth "
-                            f"({100 * extra / (cpu / n):+.1f} % of its CPU time)")
+        beyond = (f["cpu_ns"] - cpu) / n
+        band = (f["total_ns"] - wall) / n
+        share = 100 * beyond / (cpu / n)
+        print(f"{rule}: {p}: CPU time {f['cpu_ns'] / n:.0f} ns an entry, true {cpu / n:.0f}: "
+              f"{beyond:+.0f} ns ({share:+.1f} %); wall beyond the program's {band:+.0f} ns")
+        if not -8 <= share <= 12:
+            failures.append(f"{p}: {beyond:+.0f} ns of CPU time an entry beyond the truth "
+                            f"({share:+.1f} % of its CPU time, not within -8 to +12 %)")
     for f in failures:
         print(f"FAIL: {rule}: {f}")
     return 1 if failures else 0
