@@ -280,12 +280,31 @@ static int add_gpus(const scope_gpu_figures *g, unsigned n) {
     return 0;
 }
 
+static uint64_t grown(uint64_t then, uint64_t now) {
+    return now > then ? now - then : 0;
+}
+
 static void set_io(scope_rec_resource *r, const rec_io_counters *now, const rec_io_counters *then) {
     r->present |= IO_BITS;
-    r->disk_read = now->read_bytes - then->read_bytes;
-    r->disk_write = now->write_bytes - then->write_bytes;
-    r->char_read = now->rchar - then->rchar;
-    r->char_write = now->wchar - then->wchar;
+    r->disk_read = grown(then->read_bytes, now->read_bytes);
+    r->disk_write = grown(then->write_bytes, now->write_bytes);
+    r->char_read = grown(then->rchar, now->rchar);
+    r->char_write = grown(then->wchar, now->wchar);
+}
+
+/* The base the process's next interval is differenced from: its counters
+ * now, but never below the last base.  The recorder's own reads are taken
+ * out of the process's counters a moment apart from reading them
+ * (read_process_io), so a field can read a few bytes below the last: that
+ * interval then reads 0 there (set_io), and the next one takes the bytes up
+ * from the same base, so no figure goes below zero and the totals stay
+ * exact.  (Before, such an interval wrote 2^64 - 25 bytes read.) */
+static rec_io_counters io_base(const rec_io_counters *then, const rec_io_counters *now) {
+    return (rec_io_counters){
+        .rchar = now->rchar > then->rchar ? now->rchar : then->rchar,
+        .wchar = now->wchar > then->wchar ? now->wchar : then->wchar,
+        .read_bytes = now->read_bytes > then->read_bytes ? now->read_bytes : then->read_bytes,
+        .write_bytes = now->write_bytes > then->write_bytes ? now->write_bytes : then->write_bytes};
 }
 
 /* ---- sampling ---------------------------------------------------------------------- */
@@ -526,8 +545,8 @@ static void sample(uint64_t now) {
         }
     }
     sample_threads(now, first);
+    smp.io0 = io_ok && smp.io_ok ? io_base(&smp.io0, &io) : io;
     smp.io_ok = io_ok;
-    smp.io0 = io;
     smp.children0 = children;
     smp.cpu_ok = cpu_ok;
     smp.user0 = user;

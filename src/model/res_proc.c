@@ -99,6 +99,18 @@ static uint64_t io_field(const scope_rec_resource *r, uint32_t bit, uint64_t v) 
     return r->present & bit ? v : 0;
 }
 
+/* A per-interval byte count as a bucket, a peak or the page-cache part
+ * shows it.  2^63 bytes or more cannot have moved in one interval: it is a
+ * difference below zero, which recorders before format 1.9's run delay
+ * wrote where the recorder's own reads, taken out of the process's
+ * counters a moment apart, left a field a few bytes below the last (an
+ * actor's 10 MB read as a peak of 18.4 EB/s).  The totals add it as it is,
+ * which the next interval's excess wraps back to exact; the series count 0
+ * there. */
+static uint64_t in_series(uint64_t v) {
+    return (int64_t)v < 0 ? 0 : v;
+}
+
 static int unmeasured_interval(const res_proc *p, uint64_t mono_ns) {
     uint64_t n = p->nunmeasured < RES_UNMEASURED_KEPT ? p->nunmeasured : RES_UNMEASURED_KEPT;
     for (uint64_t i = 0; i < n; i++)
@@ -231,7 +243,9 @@ int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
     uint64_t dw = io_field(r, SCOPE_RES_DISK_WRITE, r->disk_write);
     uint64_t cr = io_field(r, SCOPE_RES_CHAR_READ, r->char_read);
     uint64_t cw = io_field(r, SCOPE_RES_CHAR_WRITE, r->char_write);
-    uint64_t cache = (r->present & SCOPE_RES_CHAR_READ) && cr > dr ? cr - dr : 0;
+    uint64_t cache = (r->present & SCOPE_RES_CHAR_READ) && in_series(cr) > in_series(dr)
+                         ? in_series(cr) - in_series(dr)
+                         : 0;
     res_node_io *n = node_io(p, r->node);
     if (!n)
         return -1;
@@ -258,14 +272,14 @@ int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
 
     res_bucket *b = SLOT_OF(&p->s, p->b, merge_bucket, wall);
     b->sampled_ns += len;
-    b->disk_read += dr;
+    b->disk_read += in_series(dr);
     b->cache_read += cache;
-    b->disk_write += dw;
-    b->char_write += cw;
+    b->disk_write += in_series(dw);
+    b->char_write += in_series(cw);
     b->cpu_ns += cpu;
     if (rss_in_interval > b->rss_max)
         b->rss_max = rss_in_interval;
-    float rd = per_s(dr, len), rc = per_s(cache, len), wr = per_s(dw, len);
+    float rd = per_s(in_series(dr), len), rc = per_s(cache, len), wr = per_s(in_series(dw), len);
     if (rd > b->peak_read)
         b->peak_read = rd;
     if (rc > b->peak_cache)
@@ -372,7 +386,8 @@ static void add_proc_series(res_proc *p, const scope_rec_resource_series *s,
             break;
         case SCOPE_SERIES_CHAR_READ: {
             uint64_t dr = sum_at(disk, t);
-            uint64_t cache = k->sum > dr ? k->sum - dr : 0;
+            uint64_t cache =
+                in_series(k->sum) > in_series(dr) ? in_series(k->sum) - in_series(dr) : 0;
             p->char_read += k->sum;
             p->series.char_read += k->sum;
             b->cache_read += cache;
