@@ -119,7 +119,9 @@ static int unmeasured_interval(const res_proc *p, uint64_t mono_ns) {
     return 0;
 }
 
-static int add_thread(res_proc *p, const scope_rec_resource *r) {
+static res_bucket *bucket_at_wall(res_proc *p, uint64_t wall);
+
+static int add_thread(res_proc *p, const scope_rec_resource *r, uint64_t wall) {
     uint64_t dr = io_field(r, SCOPE_RES_DISK_READ, r->disk_read);
     uint64_t dw = io_field(r, SCOPE_RES_DISK_WRITE, r->disk_write);
     uint64_t cr = io_field(r, SCOPE_RES_CHAR_READ, r->char_read);
@@ -137,6 +139,13 @@ static int add_thread(res_proc *p, const scope_rec_resource *r) {
         p->char_read += cr;
         p->char_write += cw;
         p->unmeasured_records++;
+        /* And the sparklines theirs: the interval is not a gap there.  Its
+         * peak stays the process records' (these are parts of it). */
+        res_bucket *b = bucket_at_wall(p, wall);
+        b->disk_read += in_series(dr);
+        b->cache_read += in_series(cr) > in_series(dr) ? in_series(cr) - in_series(dr) : 0;
+        b->disk_write += in_series(dw);
+        b->char_write += in_series(cw);
     }
     res_node_io *n = node_io(p, r->node);
     if (!n)
@@ -222,7 +231,7 @@ int res_proc_add(res_proc **pp, const scope_rec_resource *r, uint64_t wall) {
         return -1;
     res_proc *p = *pp;
     if (r->thread)
-        return add_thread(p, r);
+        return add_thread(p, r, wall);
     uint64_t len = r->interval_ns;
     p->present |= r->present;
     p->intervals++;
@@ -564,4 +573,9 @@ void res_proc_free(res_proc *p) {
     idmap_free(&p->node_ix);
     free(p->gpus);
     free(p);
+}
+
+/* Defined last: SLOT_OF's bucket for a record's wall time. */
+static res_bucket *bucket_at_wall(res_proc *p, uint64_t wall) {
+    return SLOT_OF(&p->s, p->b, merge_bucket, wall);
 }
