@@ -61,7 +61,7 @@ const phase_figure phase_figures[PF_N] = {
     [PF_QUEUED] = {.name = "queued", .unit = PF_UNIT_FRACTION, .decimals = 0,
         IN_PHASE(queued, PF_F64), .merge = PF_MERGE_DERIVED,
         .flags = PF_DETAIL_IF_MEASURED,
-        COLUMN("queued", 7, 2, 1), JSON("queued", 155), COMPARE_JSON(85),
+        COLUMN("queued", 7, 2, 1), JSON("queued", 155), H5("queued", 125), COMPARE_JSON(85),
         DETAIL("queued", 25)},
     [PF_MEAN] = {.name = "mean", .unit = PF_UNIT_NS,
         IN_DIST(mean_ns, PF_F64), .merge = PF_MERGE_DERIVED,

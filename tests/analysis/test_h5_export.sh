@@ -225,7 +225,7 @@ for i, (r, jr) in enumerate(zip(roles, rep["roles"])):
         if p["path"].decode() != jp["path"]:
             bad.append(("path", p["path"], jp["path"]))
         for field in ("count", "total_ns", "self_ns", "mean_ns", "p50_ns", "p95_ns", "p99_ns",
-                      "share", "wait", "cpu_count", "open_threads", "depth"):
+                      "share", "wait", "queued", "cpu_count", "open_threads", "depth"):
             if not same(p[field].item(), jp[field]):
                 bad.append((jp["path"], field, p[field], jp[field]))
         if p["count"] and (p["min_ns"] != jp["min_ns"] or p["max_ns"] != jp["max_ns"]):
