@@ -105,9 +105,20 @@ assert any("geo::Grid<int>::operator()(int) const" in r for r in rows), rows
 PY
 
 # ---- HDF5: the linkage name beside the name ------------------------------------------
-if python3 -c 'import h5py' 2>/dev/null; then
+# h5py as Debian packages it (python3-h5py, scripts/setup.sh): the first
+# python3 on PATH may be another installation without it.
+py=""
+for candidate in python3 /usr/bin/python3; do
+    if "$candidate" -c 'import h5py' 2>/dev/null; then
+        py=$candidate
+        break
+    fi
+done
+if [ -z "$py" ]; then
+    fail "no python3 with h5py (scripts/setup.sh installs python3-h5py)"
+else
     expect_rc 0 "$tui" export rec --format hdf5 -o rec.h5
-    python3 - rec.h5 lines.json <<'PY' || fail "export hdf5: /lines"
+    "$py" - rec.h5 lines.json <<'PY' || fail "export hdf5: /lines"
 import h5py, json, sys
 rows = h5py.File(sys.argv[1], "r")["/lines"][()]
 d = json.load(open(sys.argv[2]))
