@@ -105,15 +105,7 @@ assert any("geo::Grid<int>::operator()(int) const" in r for r in rows), rows
 PY
 
 # ---- HDF5: the linkage name beside the name ------------------------------------------
-# h5py as Debian packages it (python3-h5py, scripts/setup.sh): the first
-# python3 on PATH may be another installation without it.
-py=""
-for candidate in python3 /usr/bin/python3; do
-    if "$candidate" -c 'import h5py' 2>/dev/null; then
-        py=$candidate
-        break
-    fi
-done
+py=$(h5py_python)
 if [ -z "$py" ]; then
     fail "no python3 with h5py (scripts/setup.sh installs python3-h5py)"
 else

@@ -4,6 +4,7 @@
 #include "demangle.h"
 #include "fmt.h"
 #include "path_normalize.h"
+#include "unit_util.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -188,9 +189,5 @@ int main(void) {
     tcase_add_test(tc, long_function_names_fit_their_column);
     tcase_add_test(tc, a_name_longer_than_the_buffer_keeps_its_end);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return unit_run(s);
 }
