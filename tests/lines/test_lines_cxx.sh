@@ -23,18 +23,26 @@ export LC_ALL=C.UTF-8
 
 # The program's source in the project folder (this scratch directory), so
 # its lines are the project's.
+# Named through a folder and back ("sub/../lines_cxx.cpp"), as a build in
+# another folder names its sources: the debug info keeps that spelling, and
+# every file shown is the normalised path.
 cp "$src/progs/lines_cxx.cpp" .
-g++ -O0 -g -fno-omit-frame-pointer -o lines_cxx lines_cxx.cpp
+mkdir sub
+g++ -O0 -g -fno-omit-frame-pointer -o lines_cxx sub/../lines_cxx.cpp
 nm lines_cxx | awk '{print $NF}' >symbols.txt
 expect_rc 0 "$tui" record --hz 250 -o rec -- ./lines_cxx 40
 
 # ---- JSON: demangled names, linkage names, shares ------------------------------------
 expect_rc 0 "$tui" lines --json rec
 cp out lines.json
-python3 - lines.json symbols.txt <<'PY' || fail "lines --json: $(head -c 1500 lines.json)"
+python3 - lines.json symbols.txt "$PWD/lines_cxx.cpp" <<'PY' || fail "lines --json: $(head -c 1500 lines.json)"
 import json, math, subprocess, sys
 d = json.load(open(sys.argv[1]))
 symbols = set(open(sys.argv[2]).read().split())
+source = sys.argv[3]
+# The source file, normalised; nothing else of the program's.
+files = {r["file"] for r in d["lines"] + d["functions"] if r["file"] and "lines_cxx" in r["file"]}
+assert files == {source}, (files, source)
 fns = sorted(d["functions"], key=lambda f: -f["samples"])
 n = d["samples"]
 assert n >= 100, f"only {n} samples"
