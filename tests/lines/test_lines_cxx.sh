@@ -30,7 +30,10 @@ cp "$src/progs/lines_cxx.cpp" .
 mkdir sub
 g++ -O0 -g -fno-omit-frame-pointer -o lines_cxx sub/../lines_cxx.cpp
 nm lines_cxx | awk '{print $NF}' >symbols.txt
-expect_rc 0 "$tui" record --hz 250 -o rec -- ./lines_cxx 40
+# (Under AddressSanitizer its runtime goes first in the preload list.)
+asan=$(ldd "$tui" | awk '/libasan/ {print $3}')
+expect_rc 0 env ${asan:+LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0} \
+    "$tui" record --hz 250 -o rec -- ./lines_cxx 40
 
 # ---- JSON: demangled names, linkage names, shares ------------------------------------
 expect_rc 0 "$tui" lines --json rec
