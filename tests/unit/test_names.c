@@ -29,8 +29,12 @@ START_TEST(cxx_names_read_as_written) {
     /* A compiler's clone, and a symbol version as a .symtab spells it. */
     ck_assert_str_eq(dm("_ZN2ns3fooEi.constprop.0"), "ns::foo(int) [clone .constprop.0]");
     ck_assert_str_eq(dm("_ZN2ns3fooEi@@LIBNS_1.2"), "ns::foo(int)@@LIBNS_1.2");
-    /* Rust's v0 mangling. */
+    /* Rust's v0 and legacy manglings, without the hash, as rustfilt. */
     ck_assert_str_eq(dm("_RNvCs15kBYyAo9fc_7mycrate7example"), "mycrate::example");
+    ck_assert_str_eq(dm("_ZN4core3fmt5write17h3d5b5e7a2d1c9f80E"), "core::fmt::write");
+    /* The standard abbreviations as addr2line -C and gdb spell them (c++filt
+     * spells out std::basic_ostream<char, std::char_traits<char> >). */
+    ck_assert_str_eq(dm("_ZlsRSoRK1V"), "operator<<(std::ostream&, V const&)");
 }
 END_TEST
 
