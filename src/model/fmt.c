@@ -391,24 +391,13 @@ static void fit_function(char *s, size_t cap, size_t cols, int utf8) {
         fmt_fit(s, cap, cols, utf8);
         return;
     }
-    /* Then the middle: the start (its namespace and class) in a third of
-     * the columns, the end (its own name) in the rest. */
-    size_t head_cols = (cols - ell_cols) / 3, tail_cols = cols - ell_cols - head_cols;
-    size_t head = 0, used = 0;
-    while (head < n) {
-        uint32_t cp;
-        size_t len = scope_utf8_seq_len((const uint8_t *)s + head, n - head, &cp);
-        size_t w = len ? (size_t)char_width(cp) : 1;
-        if (used + w > head_cols)
-            break;
-        used += w;
-        head += len ? len : 1;
-    }
-    size_t tail = n;
-    used = 0;
-    while (tail > head) {
+    /* Then the middle: the end (its own name) in two thirds of the
+     * columns, the start (its namespace and class) in the rest. */
+    size_t tail_cols = cols - ell_cols - (cols - ell_cols) / 3;
+    size_t tail = n, used = 0;
+    while (tail > 0) {
         size_t p = tail - 1;
-        while (p > head && ((uint8_t)s[p] & 0xC0) == 0x80)
+        while (p > 0 && ((uint8_t)s[p] & 0xC0) == 0x80)
             p--;
         uint32_t cp;
         size_t len = scope_utf8_seq_len((const uint8_t *)s + p, tail - p, &cp);
@@ -417,6 +406,26 @@ static void fit_function(char *s, size_t cap, size_t cols, int utf8) {
             break;
         used += w;
         tail = p;
+    }
+    /* An end that starts inside a name starts at the next "::" instead,
+     * when that keeps half of it ("…::operator()(…)", not
+     * "…t)#1}::operator()(…)"); the start gets the columns freed. */
+    if (tail > 0 && s[tail] == ':' && s[tail - 1] == ':' && (cols - ell_cols) / 3 > 0)
+        tail--; /* a whole "::", a column from the start */
+    const char *sep = strncmp(s + tail, "::", 2) ? strstr(s + tail, "::") : NULL;
+    if (sep && fmt_width(sep) >= tail_cols / 2)
+        tail = (size_t)(sep - s);
+    size_t head_cols = cols - ell_cols - fmt_width(s + tail);
+    size_t head = 0;
+    used = 0;
+    while (head < tail) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len((const uint8_t *)s + head, n - head, &cp);
+        size_t w = len ? (size_t)char_width(cp) : 1;
+        if (used + w > head_cols)
+            break;
+        used += w;
+        head += len ? len : 1;
     }
     /* The ellipsis is no longer than what it replaces: a cut character is
      * at least as many bytes as the columns it took. */

@@ -73,8 +73,8 @@ void fmt_fit_left(char *s, size_t cap, size_t cols, int utf8);
 /* A function's name (demangled) escaped (text_escape.h, escape_flags) in at
  * most `cols` columns: a name too wide loses its parameters first
  * ("ns::Grid<int>::at(…) const"), then its middle, so that its start
- * (namespace, class) and its end (its own name) stay:
- * "std::vector<…_M_realloc_insert<int>(…)" ("..." unless utf8). */
+ * (namespace, class) and its end (its own name, from a "::" when one is
+ * near) stay: "geo::Grid<in…::operator()(…) const" ("..." unless utf8). */
 const char *fmt_function(char *buf, size_t cap, run_str name, size_t cols, unsigned escape_flags,
                          int utf8);
 

@@ -135,14 +135,19 @@ START_TEST(long_function_names_fit_their_column) {
     ck_assert_str_eq(fit(op, 35, 1), "geo::Grid<int>::operator()(\xe2\x80\xa6) const");
     ck_assert_str_eq(fit("ns::f(long, long)", 14, 0), "ns::f(...)");
     /* Only where that saves columns: "(int)" is as wide as "(...)". */
-    ck_assert_str_eq(fit(op, 35, 0), "geo::Grid<...:operator()(int) const");
+    ck_assert_str_eq(fit(op, 35, 0), "geo::Grid...::operator()(int) const");
     /* A lambda's own parentheses are not the parameters. */
     ck_assert_str_eq(fit("main::{lambda(int, double)#1}::operator()(int, double) const", 50, 1),
                      "main::{lambda(int, double)#1}::operator()(\xe2\x80\xa6) const");
     /* Nor an operator's characters. */
     ck_assert_str_eq(fit("operator<<(std::ostream&, V const&)", 20, 0), "operator<<(...)");
-    /* Then the middle: a third of the columns for the start, the rest for
-     * the end, which holds the function's own name. */
+    /* Then the middle: two thirds of the columns for the end, which holds
+     * the function's own name, the rest for the start; the end from a "::"
+     * when that keeps half of it. */
+    ck_assert_str_eq(fit(op, 20, 1), "geo::G\xe2\x80\xa6or()(\xe2\x80\xa6) const");
+    ck_assert_str_eq(fit(op, 30, 1), "geo::Gri\xe2\x80\xa6::operator()(\xe2\x80\xa6) const");
+    ck_assert_str_eq(fit("main::{lambda(int)#1}::operator()(int) const", 40, 1),
+                     "main::{lambda(int)\xe2\x80\xa6::operator()(\xe2\x80\xa6) const");
     const char *vec = "void std::vector<int, std::allocator<int> >::_M_realloc_insert<int "
                       "const&>(__gnu_cxx::__normal_iterator<int*, std::vector<int, "
                       "std::allocator<int> > >, int const&)";
