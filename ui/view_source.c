@@ -263,7 +263,7 @@ static void draw_header(view *v, WINDOW *w, int y, int width) {
         snprintf(rest, sizeof rest, "  %s  %s samples, about %s of CPU", file,
                  fmt_ucount(n, sizeof n, st->samples),
                  fmt_duration(t, sizeof t, st->seconds * 1e9));
-    /* A long C++ name is shortened (fmt_fit_function) so the file and the
+    /* A long C++ name is shortened (fmt_function) so the file and the
      * figures stay on screen, keeping at least half the width. */
     int fn_cols = width - 2 - (int)fmt_width(rest);
     if (fn_cols < width / 2)
@@ -272,7 +272,7 @@ static void draw_header(view *v, WINDOW *w, int y, int width) {
     if (st->def_line)
         snprintf(at, sizeof at, " at line %u", st->def_line);
     fn_cols -= (int)strlen(at);
-    fmt_function(fn, sizeof fn - 24, (run_str){st->function, st->function_len},
+    fmt_function(fn, sizeof fn, (run_str){st->function, st->function_len},
                  (size_t)(fn_cols > 1 ? fn_cols : 1), style_utf8 ? 0 : SCOPE_ESCAPE_ASCII,
                  style_utf8);
     snprintf(line, sizeof line, " %s%s%s", fn, at, rest);

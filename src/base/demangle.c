@@ -37,12 +37,12 @@ char *demangle_dup(const char *name) {
     if (!out)
         return NULL;
     size_t n = strlen(out), v = strlen(at);
-    char *joined = realloc(out, n + v + 1);
-    if (!joined) {
-        free(out);
-        return NULL;
+    char *joined = malloc(n + v + 1);
+    if (joined) {
+        memcpy(joined, out, n);
+        memcpy(joined + n, at, v + 1);
     }
-    memcpy(joined + n, at, v + 1);
+    free(out);
     return joined;
 }
 

@@ -291,8 +291,10 @@ static const char *path_in(arena *a, const char *name, const char *dir) {
     char *p = arena_alloc(a, 2 * n + 3);
     if (!p)
         return NULL;
-    memcpy(p, dir, nd);
-    p[nd] = '/';
+    if (joined) {
+        memcpy(p, dir, nd);
+        p[nd] = '/';
+    }
     memcpy(p + nd + joined, name, nn);
     path_normalize(p, n, p + n + 1);
     return p + n + 1;

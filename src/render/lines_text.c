@@ -246,7 +246,7 @@ void lines_text_stats(FILE *f, run_model *m, const run_lines_result *r, const li
 
 /* The top table's function column: as wide as its widest name, from
  * FUNCTION_MIN to FUNCTION_MAX columns; a wider name is shortened
- * (fmt_fit_function), so the locations stay in one column. */
+ * (fmt_function), so the locations stay in one column. */
 #define FUNCTION_MIN 24
 #define FUNCTION_MAX 40
 
