@@ -15,8 +15,9 @@ PACKAGES=(
     # toolchain and build; libtsan2 is gcc's ThreadSanitizer runtime (test.sh --tsan)
     build-essential gcc cmake pkg-config libtsan2
     # libraries: terminal UI, HDF5 import/export (zlib: its chunks), log compression, themes,
-    # symbolization, stack capture, JSON
-    libncurses-dev libhdf5-dev zlib1g-dev libzstd-dev libyaml-dev libdw-dev libunwind-dev libcjson-dev
+    # symbolization (libiberty: demangling C++ and Rust names), stack capture, JSON
+    libncurses-dev libhdf5-dev zlib1g-dev libzstd-dev libyaml-dev libdw-dev libiberty-dev
+    libunwind-dev libcjson-dev
     # command-line tools the tests and benchmarks use: h5dump, zstd -dc on logs,
     # real terminals (tmux; ncurses-term for the xterm-direct true-colour
     # terminfo entry), setpriv (util-linux) to drop root, /usr/bin/time for peak

@@ -23,6 +23,7 @@
 #include "hot_lines.h"
 #include "layout.h"
 #include "style.h"
+#include "text_escape.h"
 #include "view_source.h"
 
 #include <assert.h>
@@ -251,8 +252,14 @@ static void draw_line_row(view *v, WINDOW *w, int y, const layout *L, const list
     int loc_w = loc_width(st, L);
     draw_location(w, y, x, loc_w, l->approximate ? TH_DIM : TH_NORMAL, loc);
     x += loc_w + 2;
-    if (x < L->name_width)
-        draw_text(w, y, x, L->name_width - x, app_query_matches(a, fn) ? TH_MATCH : TH_NORMAL, fn);
+    if (x < L->name_width) {
+        int match = app_query_matches(a, fn);
+        /* A long C++ name loses its parameters, then its middle: never
+         * the columns beside it. */
+        fmt_function(fn, sizeof fn, l->function, (size_t)(L->name_width - x),
+                     style_utf8 ? 0 : SCOPE_ESCAPE_ASCII, style_utf8);
+        draw_text(w, y, x, L->name_width - x, match ? TH_MATCH : TH_NORMAL, fn);
+    }
     if (L->shown[COL_BAR])
         draw_bar(w, y, L->x[COL_BAR], L->width[COL_BAR], l->share);
     put_col(w, y, L, COL_SHARE, TH_NORMAL, fmt_percent(buf, sizeof buf, l->share, 1));
@@ -405,6 +412,11 @@ static void detail_line(view *v, WINDOW *w, int y, int width, const list_row *r)
                  style_escape(l->module, mod, sizeof mod));
     else
         snprintf(line, sizeof line, "in %s", style_escape(module_name(l->module), mod, sizeof mod));
+    if (l->linkage.len && !run_str_eq(l->linkage, l->function)) {
+        char linkage[600];
+        snprintf(line + strlen(line), sizeof line - strlen(line), ", symbol %s",
+                 style_escape(l->linkage, linkage, sizeof linkage));
+    }
     draw_text(w, y + 3, 1, width - 2, l->approximate ? TH_WARN : TH_DIM, line);
 }
 

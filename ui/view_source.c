@@ -20,6 +20,7 @@
 #include "fmt.h"
 #include "hot_lines.h"
 #include "style.h"
+#include "text_escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -249,21 +250,32 @@ static void draw_header(view *v, WINDOW *w, int y, int width) {
     source_state *st = v->priv;
     app *a = v->app;
     char fn[640], file[700], line[1800], n[48], t[48];
-    style_escape((run_str){st->function, st->function_len}, fn, sizeof fn - 24);
-    if (st->def_line) /* as line_profiler names it: "work at line 28" */
-        snprintf(fn + strlen(fn), sizeof fn - strlen(fn), " at line %u", st->def_line);
     if (st->file_len)
         hot_file_shown(a, (run_str){st->file, st->file_len}, file, sizeof file);
     else
         snprintf(file, sizeof file, "(no source file)");
+    char rest[1000];
     if (st->measured)
-        snprintf(line, sizeof line, " %s  %s  %s hits, %s measured (exact)", fn, file,
+        snprintf(rest, sizeof rest, "  %s  %s hits, %s measured (exact)", file,
                  fmt_ucount(n, sizeof n, st->samples),
                  fmt_duration(t, sizeof t, st->seconds * 1e9));
     else
-        snprintf(line, sizeof line, " %s  %s  %s samples, about %s of CPU", fn, file,
+        snprintf(rest, sizeof rest, "  %s  %s samples, about %s of CPU", file,
                  fmt_ucount(n, sizeof n, st->samples),
                  fmt_duration(t, sizeof t, st->seconds * 1e9));
+    /* A long C++ name is shortened (fmt_function) so the file and the
+     * figures stay on screen, keeping at least half the width. */
+    int fn_cols = width - 2 - (int)fmt_width(rest);
+    if (fn_cols < width / 2)
+        fn_cols = width / 2;
+    char at[32] = ""; /* as line_profiler names it: "work at line 28" */
+    if (st->def_line)
+        snprintf(at, sizeof at, " at line %u", st->def_line);
+    fn_cols -= (int)strlen(at);
+    fmt_function(fn, sizeof fn, (run_str){st->function, st->function_len},
+                 (size_t)(fn_cols > 1 ? fn_cols : 1), style_utf8 ? 0 : SCOPE_ESCAPE_ASCII,
+                 style_utf8);
+    snprintf(line, sizeof line, " %s%s%s", fn, at, rest);
     draw_blank(w, y, 0, width, TH_NORMAL);
     draw_text(w, y, 0, width - 1, TH_ROLE, line);
     char role[300], path[1100];

@@ -11,6 +11,7 @@
 #include "lines_text.h"
 #include "run_lines.h"
 #include "text_escape.h"
+#include "text_style.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -31,7 +32,8 @@ static void usage(FILE *f) {
           "  --rank N            only the process of rank N\n"
           "  --phase PATH        only samples taken in this phase or under it: a path as the\n"
           "                      report prints it (epoch/train) or a name that is unique\n"
-          "  --function NAME     only the lines of functions named NAME\n"
+          "  --function NAME     only the lines of functions named NAME, as shown\n"
+          "                      ('ns::f(int)') or as linked ('_ZN2ns1fEi')\n"
           "  --top N             the N hottest lines, and the functions holding them\n"
           "                      (default 20; 0: all)\n"
           "  --min-time-us X     leave out lines and functions under X microseconds\n"
@@ -277,8 +279,10 @@ int scope_cmd_lines(int argc, char **argv) {
             scope_escape((const uint8_t *)q.function, strlen(q.function), esc, sizeof esc, 0);
             snprintf(what + used, sizeof what - used, "%sfunction %s", used ? ", " : "", esc);
         }
-        lines_text_opts o = {
-            .min_time_us = min_us, .top = (size_t)top, .what = what[0] ? what : NULL};
+        lines_text_opts o = {.min_time_us = min_us,
+                             .top = (size_t)top,
+                             .what = what[0] ? what : NULL,
+                             .utf8 = text_style_for(stdout, 0, -1).utf8};
         lines_text_heading(stdout, &info, &r, q.attr, &o);
         lines_text_stats(stdout, m, &r, &o);
         lines_text_top(stdout, m, &r, &o);

@@ -657,6 +657,7 @@ static void put_hot_lines(export_ctx *x, run_model *m) {
                 *row = (h5_line_row){
                     .file = cs(l->file),
                     .function = cs(l->function),
+                    .linkage_name = cs(l->linkage),
                     .module = cs(l->module),
                     .kind = l->kind == RUN_LINE_MEASURED ? "measured" : "sampled",
                     .line = l->line,

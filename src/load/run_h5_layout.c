@@ -308,10 +308,12 @@ static const scope_h5_field caveat_fields[] = {
 TABLE(h5t_caveats, "/caveats", h5_caveat_row, caveat_fields);
 
 static const scope_h5_field line_fields[] = {
-    F(h5_line_row, file, STR),    F(h5_line_row, line, U32),       F(h5_line_row, function, STR),
-    F(h5_line_row, module, STR),  F(h5_line_row, approximate, U8), F(h5_line_row, samples, U64),
-    F(h5_line_row, seconds, F64), F(h5_line_row, share, F64),      F(h5_line_row, share_sd, F64),
-    F(h5_line_row, kind, STR),    F(h5_line_row, hits, U64),
+    F(h5_line_row, file, STR),       F(h5_line_row, line, U32),
+    F(h5_line_row, function, STR),   F(h5_line_row, module, STR),
+    F(h5_line_row, approximate, U8), F(h5_line_row, samples, U64),
+    F(h5_line_row, seconds, F64),    F(h5_line_row, share, F64),
+    F(h5_line_row, share_sd, F64),   F(h5_line_row, kind, STR),
+    F(h5_line_row, hits, U64),       F(h5_line_row, linkage_name, STR),
 };
 TABLE(h5t_lines, "/lines", h5_line_row, line_fields);
 

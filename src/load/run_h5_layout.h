@@ -244,7 +244,8 @@ typedef struct h5_caveat_row {
  * "sampled" (samples, an estimate) or "measured" (hits, exact). */
 typedef struct h5_line_row {
     const char *file, *function, *module, *kind;
-    uint32_t line; /* 0: function-level only */
+    const char *linkage_name; /* the function's as the binary spells it; "": unknown */
+    uint32_t line;            /* 0: function-level only */
     uint8_t approximate;
     uint64_t samples, hits;
     double seconds, share, share_sd;

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <locale.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <wchar.h>
@@ -320,4 +321,139 @@ void fmt_put_right(FILE *f, const char *s, size_t cols) {
     for (size_t w = fmt_width(s); w < cols; w++)
         fputc(' ', f);
     fputs(s, f);
+}
+
+/* ---- function names in a column ------------------------------------------------ */
+
+static int is_ident(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The parameter list of a demangled name: the last parenthesis at depth 0
+ * (outside <>, () and {}, so "{lambda(int)#1}" and "Foo<int (*)()>" hold
+ * none), its opening at *open and its closing at *close.  An operator's own
+ * characters ("operator()", "operator<<") are not brackets.  Returns 0 when
+ * there is none. */
+static int param_list(const char *s, size_t *open, size_t *close) {
+    int depth = 0, found = 0;
+    size_t n = strlen(s), start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!strncmp(s + i, "operator", 8) && (i == 0 || !is_ident(s[i - 1])) &&
+            !is_ident(s[i + 8])) {
+            i += 8;
+            while (i < n && strchr("<>=!+-*/%^&|~,", s[i]))
+                i++;
+            if (i + 1 < n && ((s[i] == '(' && s[i + 1] == ')') || (s[i] == '[' && s[i + 1] == ']')))
+                i += 2;
+            i--;
+            continue;
+        }
+        char c = s[i];
+        if (c == '<' || c == '{' || c == '(') {
+            if (c == '(' && depth == 0)
+                start = i;
+            depth++;
+        } else if ((c == '>' || c == '}' || c == ')') && depth > 0) {
+            depth--;
+            if (c == ')' && depth == 0) {
+                *open = start;
+                *close = i;
+                found = 1;
+            }
+        }
+    }
+    return found;
+}
+
+static void fit_function(char *s, size_t cap, size_t cols, int utf8) {
+    if (fmt_width(s) <= cols)
+        return;
+    const char *ell = utf8 ? "\xe2\x80\xa6" : "...";
+    size_t ell_len = strlen(ell), ell_cols = utf8 ? 1 : 3;
+    size_t open, close, n = strlen(s);
+    /* First the parameters: "ns::f(…) const" still says which function.
+     * Only when that saves columns, and not where it would make the text
+     * longer than it was. */
+    if (param_list(s, &open, &close) && close - open - 1 >= ell_len) {
+        char saved = s[close];
+        s[close] = '\0';
+        size_t params_cols = fmt_width(s + open + 1);
+        s[close] = saved;
+        if (params_cols > ell_cols) {
+            memmove(s + open + 1 + ell_len, s + close, n - close + 1);
+            memcpy(s + open + 1, ell, ell_len);
+            if (fmt_width(s) <= cols)
+                return;
+            n = strlen(s);
+        }
+    }
+    if (cols < ell_cols + 2) {
+        fmt_fit(s, cap, cols, utf8);
+        return;
+    }
+    /* Then the middle: the end (its own name) in two thirds of the
+     * columns, the start (its namespace and class) in the rest. */
+    size_t tail_cols = cols - ell_cols - (cols - ell_cols) / 3;
+    size_t tail = n, used = 0;
+    while (tail > 0) {
+        size_t p = tail - 1;
+        while (p > 0 && ((uint8_t)s[p] & 0xC0) == 0x80)
+            p--;
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len((const uint8_t *)s + p, tail - p, &cp);
+        size_t w = len == tail - p ? (size_t)char_width(cp) : tail - p;
+        if (used + w > tail_cols)
+            break;
+        used += w;
+        tail = p;
+    }
+    /* An end that starts inside a name starts at the next "::" instead,
+     * when that keeps half of it ("…::operator()(…)", not
+     * "…t)#1}::operator()(…)"); the start gets the columns freed. */
+    if (tail > 0 && s[tail] == ':' && s[tail - 1] == ':' && (cols - ell_cols) / 3 > 0)
+        tail--; /* a whole "::", a column from the start */
+    const char *sep = strncmp(s + tail, "::", 2) ? strstr(s + tail, "::") : NULL;
+    if (sep && fmt_width(sep) >= tail_cols / 2)
+        tail = (size_t)(sep - s);
+    size_t head_cols = cols - ell_cols - fmt_width(s + tail);
+    size_t head = 0;
+    used = 0;
+    while (head < tail) {
+        uint32_t cp;
+        size_t len = scope_utf8_seq_len((const uint8_t *)s + head, n - head, &cp);
+        size_t w = len ? (size_t)char_width(cp) : 1;
+        if (used + w > head_cols)
+            break;
+        used += w;
+        head += len ? len : 1;
+    }
+    /* The ellipsis is no longer than what it replaces: a cut character is
+     * at least as many bytes as the columns it took. */
+    if (head + ell_len + (n - tail) + 1 > cap) {
+        fmt_fit(s, cap, cols, utf8);
+        return;
+    }
+    memmove(s + head + ell_len, s + tail, n - tail + 1);
+    memcpy(s + head, ell, ell_len);
+}
+
+const char *fmt_function(char *buf, size_t cap, run_str name, size_t cols, unsigned escape_flags,
+                         int utf8) {
+    /* Escaped whole, however long, so the parameters' closing parenthesis
+     * is there to be found; a cut character never makes it longer by more
+     * than the ellipsis's bytes. */
+    size_t need = scope_escape((const uint8_t *)name.s, name.len, NULL, 0, escape_flags);
+    char *all = malloc(need + 8);
+    if (!all) {
+        scope_escape((const uint8_t *)name.s, name.len, buf, cap, escape_flags);
+        fmt_fit(buf, cap, cols, utf8);
+        return buf;
+    }
+    scope_escape((const uint8_t *)name.s, name.len, all, need + 8, escape_flags);
+    fit_function(all, need + 8, cols, utf8);
+    snprintf(buf, cap, "%s", all);
+    free(all);
+    if (strlen(buf) + 1 == cap) /* cut by the buffer: cut at a character, with an ellipsis */
+        fmt_fit(buf, cap, fmt_width(buf) - 1, utf8);
+    return buf;
 }

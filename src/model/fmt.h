@@ -70,6 +70,14 @@ void fmt_fit(char *s, size_t cap, size_t cols, int utf8);
  * part differ. */
 void fmt_fit_left(char *s, size_t cap, size_t cols, int utf8);
 
+/* A function's name (demangled) escaped (text_escape.h, escape_flags) in at
+ * most `cols` columns: a name too wide loses its parameters first
+ * ("ns::Grid<int>::at(…) const"), then its middle, so that its start
+ * (namespace, class) and its end (its own name, from a "::" when one is
+ * near) stay: "geo::Grid<in…::operator()(…) const" ("..." unless utf8). */
+const char *fmt_function(char *buf, size_t cap, run_str name, size_t cols, unsigned escape_flags,
+                         int utf8);
+
 /* Writes s, then spaces up to `cols` columns (left-aligned), or spaces
  * first (right-aligned). */
 void fmt_put_left(FILE *f, const char *s, size_t cols);

@@ -9,8 +9,10 @@
 #include "lines_symbolize.h"
 
 #include "arena.h"
+#include "demangle.h"
 #include "lines_debugfile.h"
 #include "open_regular.h"
+#include "path_normalize.h"
 
 #include <dwarf.h>
 #include <elf.h>
@@ -55,13 +57,14 @@ struct lines_symbolizer {
     addr_entry *addrs;
     size_t cap_addrs, naddrs;
     Dwfl_Callbacks callbacks;
+    demangle_cache *names; /* NULL: out of memory, names left mangled */
 };
 
 /* The page size the recorder rounds module bases down to (x86-64, aarch64
  * with 4 KiB pages). */
 #define PAGE_BYTES 4096u
 
-static const sym_frame unknown_frame = {NULL, NULL, 0};
+static const sym_frame unknown_frame = {NULL, NULL, 0, NULL};
 
 lines_symbolizer *lines_sym_new(void) {
     lines_symbolizer *s = calloc(1, sizeof *s);
@@ -75,6 +78,7 @@ lines_symbolizer *lines_sym_new(void) {
         .find_debuginfo = lines_find_debugfile,
         .section_address = dwfl_offline_section_address,
     };
+    s->names = demangle_cache_new();
     s->too_many = (sym_module){
         .path = "",
         .state = SYM_MISSING,
@@ -91,6 +95,7 @@ void lines_sym_free(lines_symbolizer *s) {
             dwfl_end(s->modules[i]->dwfl);
     free(s->modules);
     free(s->addrs);
+    demangle_cache_free(s->names);
     arena_free(&s->mem);
     free(s);
 }
@@ -276,28 +281,40 @@ enum sym_state lines_sym_state(const sym_module *m, const char **why) {
 
 /* ---- one address ---------------------------------------------------------- */
 
-/* A copy of name in the arena, made absolute against dir when relative. */
+/* A copy of name in the arena, made absolute against dir when relative,
+ * and normalised ("programs/../lib/lz4hc.c" is "lib/lz4hc.c"). */
 static const char *path_in(arena *a, const char *name, const char *dir) {
     if (!name)
         return NULL;
-    if (name[0] == '/' || !dir || !dir[0])
-        return arena_dup(a, name, strlen(name));
-    size_t nd = strlen(dir), nn = strlen(name);
-    char *p = arena_alloc(a, nd + nn + 2);
-    if (p) {
+    int joined = name[0] != '/' && dir && dir[0];
+    size_t nd = joined ? strlen(dir) : 0, nn = strlen(name), n = nd + joined + nn;
+    char *p = arena_alloc(a, 2 * n + 3);
+    if (!p)
+        return NULL;
+    if (joined) {
         memcpy(p, dir, nd);
         p[nd] = '/';
-        memcpy(p + nd + 1, name, nn);
     }
-    return p;
+    memcpy(p + nd + joined, name, nn);
+    path_normalize(p, n, p + n + 1);
+    return p + n + 1;
 }
 
-static const char *die_name(Dwarf_Die *die) {
+/* A function's linkage name when it has one (C++'s DW_AT_name is only
+ * "operator()"; its linkage name, demangled, says whose), else its name.
+ * A function that ran (not inlined) without one, as g++ leaves a function
+ * of an anonymous namespace, takes the mangled name of the symbol at addr. */
+static const char *die_name(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Die *die) {
     Dwarf_Attribute a;
-    const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+    const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
     if (!name)
-        name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
-    return name;
+        name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+    if (name)
+        return name;
+    const char *sym = dwarf_tag(die) == DW_TAG_subprogram ? dwfl_module_addrname(mod, addr) : NULL;
+    if (sym && sym[0] == '_' && sym[1] == 'Z')
+        return sym;
+    return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
 }
 
 /* The frames at addr of a module with debug info: the innermost inlined
@@ -324,9 +341,9 @@ static size_t dwarf_frames(arena *a, Dwfl_Module *mod, Dwarf_Addr addr, sym_fram
         int tag = dwarf_tag(&scopes[i]);
         if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
             continue;
-        const char *name = die_name(&scopes[i]);
+        const char *name = die_name(mod, addr, &scopes[i]);
         out[n++] = (sym_frame){name ? arena_dup(a, name, strlen(name)) : NULL, file,
-                               line > 0 ? (uint32_t)line : 0};
+                               line > 0 ? (uint32_t)line : 0, NULL};
         if (tag == DW_TAG_subprogram)
             break;
         /* Inlined: the next frame out is at this one's call site. */
@@ -341,6 +358,15 @@ static size_t dwarf_frames(arena *a, Dwfl_Module *mod, Dwarf_Addr addr, sym_fram
             line = (int)cline;
     }
     free(scopes);
+    /* No function around the address, but a line: a function defined
+     * inside another's DIE (a lambda's operator() inside main's), which
+     * dwarf_getscopes does not look into when the outer one's addresses
+     * leave addr out.  Its name is its symbol's. */
+    if (!n && file && line > 0) {
+        const char *sym = dwfl_module_addrname(mod, addr);
+        out[n++] =
+            (sym_frame){sym ? arena_dup(a, sym, strlen(sym)) : NULL, file, (uint32_t)line, NULL};
+    }
     return n;
 }
 
@@ -357,7 +383,7 @@ static size_t resolve(lines_symbolizer *s, sym_module *m, uint64_t offset, int c
     const char *name = dwfl_module_addrname(m->mod, addr);
     if (!name)
         return 0;
-    out[0] = (sym_frame){arena_dup(&s->mem, name, strlen(name)), NULL, 0};
+    out[0] = (sym_frame){arena_dup(&s->mem, name, strlen(name)), NULL, 0, NULL};
     return 1;
 }
 
@@ -384,6 +410,11 @@ size_t lines_sym_lookup(lines_symbolizer *s, sym_module *m, uint64_t offset, int
     }
     sym_frame tmp[SYM_MAX_INLINE + 1];
     size_t n = resolve(s, m, offset, caller, tmp);
+    for (size_t k = 0; k < n && s->names; k++) { /* names as their authors wrote them */
+        const char *demangled = demangle_cached(s->names, tmp[k].function);
+        if (demangled)
+            tmp[k] = (sym_frame){demangled, tmp[k].file, tmp[k].line, tmp[k].function};
+    }
     const sym_frame *kept = &unknown_frame;
     if (n) {
         sym_frame *copy = arena_alloc(&s->mem, n * sizeof *copy);

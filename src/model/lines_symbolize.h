@@ -36,9 +36,12 @@ enum sym_state {
 
 /* One logical frame: a function, or a function inlined into another. */
 typedef struct sym_frame {
-    const char *function; /* NULL: unknown */
-    const char *file;     /* NULL: unknown; absolute when the debug info allows */
+    const char *function; /* NULL: unknown; demangled (demangle.h) */
+    const char *file;     /* NULL: unknown; absolute when the debug info allows, normalised
+                             (path_normalize.h) */
     uint32_t line;        /* 0: unknown */
+    const char *linkage;  /* the mangled name function was demangled from; NULL: none (a C
+                             name, or unknown) */
 } sym_frame;
 
 typedef struct sym_module sym_module;

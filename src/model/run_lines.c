@@ -18,6 +18,7 @@
 #include "arena.h"
 #include "lines_symbolize.h"
 #include "open_regular.h"
+#include "path_normalize.h"
 #include "run_builder.h"
 #include "run_caveats.h"
 #include "text_escape.h"
@@ -47,6 +48,8 @@ static const char unnamed_phase[] = "(unnamed phase)";
 
 typedef struct lines_loc {
     run_str file, function, module; /* interned */
+    run_str linkage; /* the function's linkage name (interned; len 0: unknown); not part of what
+                        the location is: the variants of a constructor are one function */
     uint32_t line;
     int approximate;
     int measured;      /* a measured line's location: never shared with samples */
@@ -165,6 +168,22 @@ static run_str intern_cstr(lines_cache *c, const char *s) {
     return s ? intern(c, s, strlen(s)) : (run_str){"", 0};
 }
 
+/* A file name normalised as the symbolizer's are (path_normalize.h):
+ * "./a/../b.py" is "b.py". */
+static run_str intern_path(lines_cache *c, run_str file) {
+    if (!file.len || memchr(file.s, '\0', file.len))
+        return intern(c, file.s, file.len);
+    char *p = malloc(file.len + 2);
+    if (!p) {
+        c->nomem = 1;
+        return (run_str){"", 0};
+    }
+    size_t n = path_normalize(file.s, file.len, p);
+    run_str r = intern(c, p, n);
+    free(p);
+    return r;
+}
+
 static uint64_t loc_hash(const lines_loc *l) {
     uint64_t h = (uint64_t)(uintptr_t)l->file.s * 0x9e3779b97f4a7c15ull;
     h ^= (uint64_t)(uintptr_t)l->function.s * 0xc2b2ae3d27d4eb4full;
@@ -267,6 +286,8 @@ static lines_loc frame_loc(lines_cache *c, const sym_frame *f, run_str module, i
     lines_loc l = {
         .file = intern_cstr(c, f->file),
         .function = f->function ? intern_cstr(c, f->function) : intern_cstr(c, unknown_fn),
+        /* A C name is its own linkage name. */
+        .linkage = intern_cstr(c, f->linkage ? f->linkage : f->function),
         .module = module,
         .line = f->line,
         .approximate = approximate || !f->line || !f->file,
@@ -278,7 +299,7 @@ static lines_loc frame_loc(lines_cache *c, const sym_frame *f, run_str module, i
 
 static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack *st,
                             run_str project, stack_locs *out) {
-    static const sym_frame unknown = {NULL, NULL, 0};
+    static const sym_frame unknown = {NULL, NULL, 0, NULL};
     int have_self = 0, have_project = 0;
     uint32_t nframes = st ? st->nframes : 0;
     if (nframes > MAX_STACK_FRAMES)
@@ -391,9 +412,10 @@ static void load_measured(lines_cache *c, run_model *m, size_t w, worker_log *lo
     const run_role *role = &m->roles[m->workers[w].role_index];
     for (size_t i = 0; i < ll->nmeasured && !c->nomem; i++) {
         const log_measured_line *ml = &ll->measured[i];
-        lines_loc l = {.file = intern(c, ml->file.s, ml->file.len),
+        lines_loc l = {.file = intern_path(c, ml->file),
                        .function = intern(c, ml->function.s, ml->function.len),
                        .module = {"", 0},
+                       .linkage = {"", 0},
                        .line = ml->line,
                        .measured = 1};
         uint32_t loc = loc_of(c, &l);
@@ -703,6 +725,7 @@ static int group_functions(run_lines_result *r) {
         run_lines_function *f = &r->functions[r->nfunctions++];
         *f = (run_lines_function){.kind = first->kind,
                                   .function = first->function,
+                                  .linkage = first->linkage,
                                   .file = first->file,
                                   .module = first->module,
                                   .first_row = i};
@@ -733,6 +756,13 @@ static int group_functions(run_lines_result *r) {
     /* Ties keep the grouping's order: qsort is not stable, so break them by name. */
     qsort(r->functions, r->nfunctions, sizeof *r->functions, fn_by_samples);
     return 0;
+}
+
+/* Whether a location's function is named name (n bytes), as shown or as
+ * linked. */
+static int named(const lines_loc *l, const char *name, size_t n) {
+    return (l->function.len == n && !memcmp(l->function.s, name, n)) ||
+           (l->linkage.len == n && !memcmp(l->linkage.s, name, n));
 }
 
 int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *out, char *msg,
@@ -792,11 +822,8 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
         if (g->measured) {
             out->hits += g->hits;
             out->measured_seconds += g->seconds;
-            if (q->function) {
-                run_str f = c->locs[g->self].function;
-                if (f.len != fn_len || memcmp(f.s, q->function, fn_len) != 0)
-                    continue;
-            }
+            if (q->function && !named(&c->locs[g->self], q->function, fn_len))
+                continue;
             a[g->self].hits += g->hits;
             a[g->self].seconds += g->seconds;
             a[g->self].any = 1;
@@ -815,11 +842,8 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
             if (g->outside)
                 out->outside_project += g->count;
         }
-        if (q->function) {
-            run_str f = c->locs[loc].function;
-            if (f.len != fn_len || memcmp(f.s, q->function, fn_len) != 0)
-                continue;
-        }
+        if (q->function && !named(&c->locs[loc], q->function, fn_len))
+            continue;
         a[loc].samples += g->count;
         a[loc].seconds += secs;
         a[loc].any |= g->count > 0;
@@ -842,6 +866,7 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
                 .file = loc->file,
                 .line = loc->line,
                 .function = loc->function,
+                .linkage = loc->linkage,
                 .module = loc->module,
                 .hits = a[l].hits,
                 .seconds = a[l].seconds,
@@ -856,6 +881,7 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
             .file = loc->file,
             .line = loc->line,
             .function = loc->function,
+            .linkage = loc->linkage,
             .module = loc->module,
             .samples = a[l].samples,
             .seconds = a[l].seconds,

@@ -49,7 +49,8 @@ typedef struct run_lines_query {
     const run_phase *phase; /* NULL: all samples; else a phase of the model (any role's tree,
                                or run_worker_role's): samples while it or a descendant was
                                innermost, in the processes that phase merges */
-    const char *function;   /* NULL: all; else rows of functions of exactly this name */
+    const char *function;   /* NULL: all; else rows of functions of exactly this name, as
+                               shown (demangled) or as linked (mangled) */
     enum run_lines_attr attr;
     enum run_lines_sort sort;
 } run_lines_query;
@@ -64,8 +65,10 @@ typedef struct run_line {
     enum run_line_kind kind;
     run_str file;      /* source file as the debug info names it; len 0: unknown */
     uint32_t line;     /* 0: no line information (a function-level row) */
-    run_str function;  /* innermost function at that line, inlined ones included;
-                          "??" when unknown */
+    run_str function;  /* innermost function at that line, inlined ones included,
+                          demangled ("ns::Grid<int>::at(int) const"); "??" when unknown */
+    run_str linkage;   /* its linkage name as the binary spells it ("_ZNK2ns4GridIiE2atEi";
+                          a C function's is its name); len 0: unknown or measured */
     run_str module;    /* path of the module the address lies in */
     uint64_t samples;  /* samples attributed to this line (0 for a measured row) */
     uint64_t hits;     /* measured: times the line ran (0 for a sampled row) */
@@ -84,6 +87,7 @@ typedef struct run_line {
 typedef struct run_lines_function {
     enum run_line_kind kind; /* of all its rows */
     run_str function, file, module;
+    run_str linkage;                /* as run_line's */
     uint32_t first_line, last_line; /* of its rows with a line; 0, 0 when none */
     uint32_t def_line;              /* measured: where it starts, as its rows say (the lowest
                                        they name); 0: none says */

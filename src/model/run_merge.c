@@ -16,6 +16,7 @@
 #include "run_merge.h"
 
 #include "exact_quantile.h"
+#include "path_normalize.h"
 #include "run_resources.h"
 
 #include <scope/log_hist.h>
@@ -242,7 +243,11 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
     if (!p->file.len && n->file) {
         const run_str *f = log_string_of(log, n->file);
         if (f) {
-            p->file = *f;
+            /* Normalised as the hot lines' files are: "src/../lib/io.c" is
+             * "lib/io.c" (path_normalize.h). */
+            char *norm =
+                !f->len || memchr(f->s, '\0', f->len) ? NULL : arena_alloc(c->mem, f->len + 2);
+            p->file = norm ? (run_str){norm, path_normalize(f->s, f->len, norm)} : *f;
             p->line = n->line;
         }
     }

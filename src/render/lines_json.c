@@ -4,9 +4,9 @@
 #include "json_out.h"
 
 static void line_fields(json_out *j, cJSON *o, const char *line_key, enum run_line_kind kind,
-                        run_str file, uint32_t line, run_str function, run_str module,
-                        uint64_t samples, uint64_t hits, double seconds, double share,
-                        double share_sd) {
+                        run_str file, uint32_t line, run_str function, run_str linkage,
+                        run_str module, uint64_t samples, uint64_t hits, double seconds,
+                        double share, double share_sd) {
     /* A measured row's figures are exact: hits where a sampled row has
      * none, and no standard deviation (null). */
     jo_str(j, o, "kind", kind == RUN_LINE_MEASURED ? "measured" : "sampled");
@@ -16,6 +16,7 @@ static void line_fields(json_out *j, cJSON *o, const char *line_key, enum run_li
     else
         jo_null(j, o, line_key);
     jo_name(j, o, "function", function);
+    jo_name_or_null(j, o, "linkage_name", linkage);
     jo_name_or_null(j, o, "module", module);
     jo_u64(j, o, "samples", samples);
     if (kind == RUN_LINE_MEASURED)
@@ -58,8 +59,8 @@ int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
             continue;
         n++;
         cJSON *o = jo_object(&j, lines, NULL);
-        line_fields(&j, o, "line", l->kind, l->file, l->line, l->function, l->module, l->samples,
-                    l->hits, l->seconds, l->share, l->share_sd);
+        line_fields(&j, o, "line", l->kind, l->file, l->line, l->function, l->linkage, l->module,
+                    l->samples, l->hits, l->seconds, l->share, l->share_sd);
         jo_bool(&j, o, "approximate", l->approximate);
     }
     cJSON *fns = jo_array(&j, root, "functions");
@@ -69,7 +70,8 @@ int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
             continue;
         cJSON *o = jo_object(&j, fns, NULL);
         line_fields(&j, o, "first_line", fn->kind, fn->file, fn->first_line, fn->function,
-                    fn->module, fn->samples, fn->hits, fn->seconds, fn->share, fn->share_sd);
+                    fn->linkage, fn->module, fn->samples, fn->hits, fn->seconds, fn->share,
+                    fn->share_sd);
         if (fn->last_line)
             jo_u64(&j, o, "last_line", fn->last_line);
         else

@@ -244,17 +244,38 @@ void lines_text_stats(FILE *f, run_model *m, const run_lines_result *r, const li
         fputs("\n(no function reaches the --min-time-us threshold)\n", f);
 }
 
+/* The top table's function column: as wide as its widest name, from
+ * FUNCTION_MIN to FUNCTION_MAX columns; a wider name is shortened
+ * (fmt_function), so the locations stay in one column. */
+#define FUNCTION_MIN 24
+#define FUNCTION_MAX 40
+
+static size_t function_cols(const run_lines_result *r, const lines_text_opts *o, size_t want) {
+    char name[600];
+    size_t cols = FUNCTION_MIN, rank = 0;
+    for (size_t i = 0; i < r->nrows && rank < want && cols < FUNCTION_MAX; i++) {
+        if (!shown(&r->rows[i], o))
+            continue;
+        rank++;
+        size_t w = fmt_width(fmt_name(name, sizeof name, r->rows[i].function));
+        if (w > cols)
+            cols = w < FUNCTION_MAX ? w : FUNCTION_MAX;
+    }
+    return cols;
+}
+
 void lines_text_top(FILE *f, run_model *m, const run_lines_result *r, const lines_text_opts *o) {
-    char t[32], n[32], pc[16], sd[16], loc[700], fnname[200];
+    char t[32], n[32], pc[16], sd[16], loc[700], fnname[600];
     size_t want = o->top ? o->top : r->nrows;
+    size_t fn_cols = function_cols(r, o, want);
     fprintf(f, "\nTop lines\n\n");
     /* Measured rows show their hits where sampled rows show samples, and
      * "exact" where those show their standard deviation. */
-    fprintf(f, "%4s %9s %11s %7s %5s  %-24s %s\n", "#",
+    fprintf(f, "%4s %9s %11s %7s %5s  %-*s %s\n", "#",
             !has_measured(r) ? "Samples"
             : has_sampled(r) ? "Smp|Hits"
                              : "Hits",
-            "Time", "% Time", "+-", "Function", "Location");
+            "Time", "% Time", "+-", (int)fn_cols, "Function", "Location");
     size_t rank = 0;
     for (size_t i = 0; i < r->nrows && rank < want; i++) {
         const run_line *l = &r->rows[i];
@@ -265,10 +286,12 @@ void lines_text_top(FILE *f, run_model *m, const run_lines_result *r, const line
         if (l->kind == RUN_LINE_MEASURED)
             snprintf(sd, sizeof sd, "exact");
         location(loc, sizeof loc, l);
-        fmt_name(fnname, sizeof fnname, l->function);
-        fprintf(f, "%4zu %9s %11s %7s %5s  %-24s %s\n", rank,
+        fmt_function(fnname, sizeof fnname, l->function, fn_cols, 0, o->utf8);
+        fprintf(f, "%4zu %9s %11s %7s %5s  ", rank,
                 fmt_ucount(n, sizeof n, l->kind == RUN_LINE_MEASURED ? l->hits : l->samples),
-                seconds(t, sizeof t, l->seconds), pc, sd, fnname, loc);
+                seconds(t, sizeof t, l->seconds), pc, sd);
+        fmt_put_left(f, fnname, fn_cols); /* pads by columns, not bytes */
+        fprintf(f, " %s\n", loc);
         if (l->line && l->file.len) {
             const char *why;
             char whybuf[200];

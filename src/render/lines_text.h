@@ -21,6 +21,7 @@ typedef struct lines_text_opts {
                            hottest `top` lines (0: all) */
     const char *what;   /* the selection in words for the heading ("role actor, phase
                            epoch"), escaped; NULL: the whole run */
+    int utf8;           /* "…" where a name is shortened; else "..." */
 } lines_text_opts;
 
 /* The heading: samples, their time, the rate, the attribution and the

@@ -27,15 +27,7 @@ fixtures=$(cd "$(dirname "${BASH_SOURCE[0]}")/../fixtures/scope-profiler-h5" && 
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 
-# h5py as Debian packages it (python3-h5py, scripts/setup.sh): the first
-# python3 on PATH may be another installation without it.
-py=""
-for candidate in python3 /usr/bin/python3; do
-    if "$candidate" -c 'import h5py' 2>/dev/null; then
-        py=$candidate
-        break
-    fi
-done
+py=$(h5py_python)
 [ -n "$py" ] || { echo "FAIL: no python3 with h5py (scripts/setup.sh installs python3-h5py)" >&2; exit 1; }
 
 # same_json A B WHAT: the two JSON documents are equal field by field, the

@@ -104,3 +104,16 @@ run_on_disk() {
         exit 1
     fi
 }
+
+# h5py_python: prints a python3 that imports h5py as Debian packages it
+# (python3-h5py, scripts/setup.sh), or nothing: the first python3 on PATH may
+# be another installation without it.
+h5py_python() {
+    local candidate
+    for candidate in python3 /usr/bin/python3; do
+        if "$candidate" -c 'import h5py' 2>/dev/null; then
+            echo "$candidate"
+            return
+        fi
+    done
+}

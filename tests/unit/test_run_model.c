@@ -452,6 +452,39 @@ START_TEST(ended_by_signal) {
 }
 END_TEST
 
+/* A phase's call site is named as the compiler saw the file
+ * ("programs/../lib/io.c"): shown normalised, as the hot lines' files are;
+ * a leading ".." of a relative path stays. */
+START_TEST(phase_files_normalised) {
+    char run[512];
+    new_run(run, sizeof run, "phasefile");
+    ident id = who("r1", "h", "w", 10, -1);
+    wlog l;
+    w_open(&l, run, &id);
+    w_names(&l, "read", "programs/../lib/./io.c", "write", "../src//out.c", NULL);
+    put(&l,
+        (scope_record){.type = SCOPE_REC_PHASE_NODE,
+                       .u.phase_node = {.id = 1, .name = 1, .thread = 1, .file = 2, .line = 7}});
+    put(&l,
+        (scope_record){.type = SCOPE_REC_PHASE_NODE,
+                       .u.phase_node = {.id = 2, .name = 3, .thread = 1, .file = 4, .line = 9}});
+    w_agg(&l,
+          (scope_rec_phase_agg){.node = 1, .count = 1, .wall_ns = 10, .min_ns = 10, .max_ns = 10});
+    w_agg(&l,
+          (scope_rec_phase_agg){.node = 2, .count = 1, .wall_ns = 10, .min_ns = 10, .max_ns = 10});
+    w_exit(&l, 1 * SEC);
+    run_model *m = load(run);
+    const run_phase *read = phase_of(&m->roles[0], "read");
+    ck_assert_str_eq(read->file.s, "lib/io.c");
+    ck_assert_uint_eq(read->file.len, strlen("lib/io.c"));
+    ck_assert_uint_eq(read->line, 7);
+    const run_phase *write = phase_of(&m->roles[0], "write");
+    ck_assert_str_eq(write->file.s, "../src/out.c");
+    ck_assert_uint_eq(write->file.len, strlen("../src/out.c"));
+    run_free(m);
+}
+END_TEST
+
 /* ---- the recorder's own marks ---------------------------------------------- */
 
 START_TEST(recorder_marks) {
@@ -1873,6 +1906,7 @@ int main(void) {
     tcase_add_test(fig, wait_share_spread_imbalance);
     tcase_add_test(fig, wait_range_over_unread_entries);
     tcase_add_test(fig, hist_fold_for_sparklines);
+    tcase_add_test(fig, phase_files_normalised);
     suite_add_tcase(s, fig);
     TCase *alone = tcase_create("alone");
     tcase_add_test(alone, worker_role_alone);
