@@ -60,13 +60,18 @@ const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
     return &a->lines_info;
 }
 
+const char *hot_lines_none(const app *a, char *buf, size_t cap) {
+    snprintf(buf, cap, "no line samples in this run: %s", run_lines_how_to_record(a->model));
+    return buf;
+}
+
 int hot_lines_select(app *a, const hot_scope *sc, const char *function, enum run_lines_sort sort,
                      run_lines_result *out, char *msg, size_t cap) {
     const run_lines_info *info = hot_lines_info(a, msg, cap);
     if (!info)
         return -1;
     if (!info->has_lines) {
-        snprintf(msg, cap, "%s", HOT_LINES_NONE);
+        hot_lines_none(a, msg, cap);
         return -1;
     }
     run_lines_query q = {

@@ -122,7 +122,7 @@ static int lines_build(view *v) {
     if (!info)
         return list_done(&v->list);
     if (!info->has_lines) {
-        snprintf(st->msg, sizeof st->msg, "%s", HOT_LINES_NONE);
+        hot_lines_none(a, st->msg, sizeof st->msg);
         return list_done(&v->list);
     }
     const run_model *m = a->model;
@@ -478,6 +478,7 @@ static void draw_message(WINDOW *w, int y, int width, const char *msg) {
 
 static void lines_draw(view *v, WINDOW *w, int top, int height, int width) {
     lines_state *st = v->priv;
+    char none[300];
     ensure_built(v);
     layout L = lay_out(width);
     int detail = height >= 18 ? DETAIL_ROWS : 0;
@@ -487,7 +488,8 @@ static void lines_draw(view *v, WINDOW *w, int top, int height, int width) {
     list *l = &v->list;
     list_scroll_to_cursor(l, list_h);
     if (!l->nrows)
-        draw_message(w, top + 2, width, st->msg[0] ? st->msg : HOT_LINES_NONE);
+        draw_message(w, top + 2, width,
+                     st->msg[0] ? st->msg : hot_lines_none(v->app, none, sizeof none));
     for (int i = 0; i < list_h && l->top + (size_t)i < l->nvisible; i++) {
         const list_row *r = &l->rows[l->visible[l->top + (size_t)i]];
         int y = top + 2 + i;

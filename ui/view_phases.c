@@ -414,7 +414,7 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
             if ((int)fmt_width(text) > limit - 1 && b->has_process) {
                 if (b->rank >= 0)
                     snprintf(text + n, sizeof text - (size_t)n, "  busiest rank %d", b->rank);
-                else
+                else if (b->pid > 0)
                     snprintf(text + n, sizeof text - (size_t)n, "  busiest pid %lld",
                              (long long)b->pid);
             }

@@ -192,8 +192,12 @@ static void draw_worker(view *v, WINDOW *w, int y, const playout *L, size_t inde
     put(w, y, L, P_RANK, base, b);
     style_escape(wk->host, b, sizeof b);
     put(w, y, L, P_HOST, app_query_matches(v->app, b) ? TH_MATCH : base, b);
-    snprintf(b, sizeof b, "%" PRId64, wk->pid);
-    put(w, y, L, P_PID, base, b);
+    /* An imported file keeps no pid: unknown, never a pid 0 no process has. */
+    if (wk->pid > 0)
+        snprintf(b, sizeof b, "%" PRId64, wk->pid);
+    else
+        snprintf(b, sizeof b, "unknown");
+    put(w, y, L, P_PID, wk->pid > 0 ? base : TH_DIM, b);
     if (wk->attempt != SIZE_MAX)
         snprintf(b, sizeof b, "%zu/%zu", wk->attempt + 1, m->nattempts);
     else

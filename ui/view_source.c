@@ -396,7 +396,8 @@ void source_view_show_hottest(app *a, enum run_lines_attr attr, const run_role *
     hot_scope_set(a, &sc, role, phase);
     const run_lines_info *info = hot_lines_info(a, msg, sizeof msg);
     if (info && !info->has_lines) {
-        app_message(a, 1, "H: this run has no line samples (SCOPE_LINES=1 records them)");
+        app_message(a, 1, "H: this run has no line samples (%s records them)",
+                    run_lines_switch(a->model));
         return;
     }
     run_lines_result r;
