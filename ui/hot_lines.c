@@ -49,6 +49,7 @@ const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
     if (run_lines_load(a->model, a->source_dir, &a->lines_info, msg, cap) < 0)
         return NULL;
     a->lines_model = a->model;
+    a->caveats_before_lines = caveats;
     /* Loading adds the lines' caveats (missing debug info, dropped samples):
      * the views that list caveats are built again to show them. */
     if (a->model->ncaveats != caveats)
@@ -58,6 +59,10 @@ const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
                 app_message(a, 1, "out of memory");
         }
     return &a->lines_info;
+}
+
+size_t app_run_caveats(const app *a) {
+    return a->lines_model == a->model ? a->caveats_before_lines : a->model->ncaveats;
 }
 
 const char *hot_lines_none(const app *a, char *buf, size_t cap) {

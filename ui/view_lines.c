@@ -311,6 +311,12 @@ static void draw_summary(view *v, WINDOW *w, int y, int width) {
         if (info->dropped)
             len += snprintf(line + len, sizeof line - (size_t)len, ", %s dropped",
                             fmt_ucount(n, sizeof n, info->dropped));
+        /* The caveats loading the lines found: the header counts the run's. */
+        size_t found = a->model->ncaveats - app_run_caveats(a);
+        if (found)
+            len +=
+                snprintf(line + len, sizeof line - (size_t)len, "; %zu line caveat%s (6 lists %s)",
+                         found, found == 1 ? "" : "s", found == 1 ? "it" : "them");
     }
     draw_blank(w, y, 0, width, st->scope.phase || st->scope.role ? TH_FILTER : TH_NORMAL);
     if (st->scope.phase || st->scope.role) {

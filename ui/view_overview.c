@@ -4,6 +4,7 @@
  * and cannot be trusted for.
  */
 #include "fmt.h"
+#include "hot_lines.h"
 #include "style.h"
 #include "text_view.h"
 
@@ -132,13 +133,22 @@ static void fill_overview(view *v, text_lines *t) {
     }
     text_add(t, TH_NORMAL, 0, "%s", "");
 
-    text_add(t, TH_ROLE, 0, "CAVEATS (%zu)", m->ncaveats);
-    if (!m->ncaveats)
+    /* The run's caveats, as the header counts them; then those the line
+     * samples' loading found (symbols, debug info), once Lines was opened. */
+    size_t own = app_run_caveats(v->app);
+    text_add(t, TH_ROLE, 0, "CAVEATS (%zu)", own);
+    if (!own)
         text_add(t, TH_NORMAL, 2,
                  "  none: every process shut down cleanly and every log was read whole");
-    for (size_t i = 0; i < m->ncaveats; i++)
+    for (size_t i = 0; i < m->ncaveats; i++) {
+        if (i == own) {
+            text_add(t, TH_NORMAL, 0, "%s", "");
+            text_add(t, TH_ROLE, 0, "LINE CAVEATS (%zu), found when the Lines view was opened",
+                     m->ncaveats - own);
+        }
         text_add(t, m->caveats[i].kind == RUN_CAVEAT_UNREADABLE ? TH_ERROR : TH_WARN, 4, "  %s: %s",
                  run_caveat_kind_name(m->caveats[i].kind), m->caveats[i].text);
+    }
 }
 
 static int overview_init(view *v) {
