@@ -270,17 +270,17 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
     char title[256], text[600], n[48], out[48], buf[64];
     fmt_title(title, sizeof title, role->name);
     if (!g->samples && g->hits)
-        snprintf(text, sizeof text, "%s x%zu  %s hits measured", title, role->nprocs,
-                 fmt_ucount(n, sizeof n, g->hits));
+        snprintf(text, sizeof text, "%s x%zu  %s hit%s measured", title, role->nprocs,
+                 fmt_ucount(n, sizeof n, g->hits), fmt_plural(g->hits));
     else if (!g->samples)
         snprintf(text, sizeof text, "%s x%zu  no line samples", title, role->nprocs);
     else if (g->outside_project)
-        snprintf(text, sizeof text, "%s x%zu  %s samples, %s outside the project", title,
-                 role->nprocs, fmt_ucount(n, sizeof n, g->samples),
+        snprintf(text, sizeof text, "%s x%zu  %s sample%s, %s outside the project", title,
+                 role->nprocs, fmt_ucount(n, sizeof n, g->samples), fmt_plural(g->samples),
                  fmt_ucount(out, sizeof out, g->outside_project));
     else
-        snprintf(text, sizeof text, "%s x%zu  %s samples", title, role->nprocs,
-                 fmt_ucount(n, sizeof n, g->samples));
+        snprintf(text, sizeof text, "%s x%zu  %s sample%s", title, role->nprocs,
+                 fmt_ucount(n, sizeof n, g->samples), fmt_plural(g->samples));
     int limit = L->x[COL_TIME] - 1;
     draw_text(w, y, 1, limit - 1, app_query_matches(v->app, title) ? TH_MATCH : TH_ROLE, text);
     if (g->samples || g->hits)
@@ -304,8 +304,8 @@ static void draw_summary(view *v, WINDOW *w, int y, int width) {
                        fmt_ucount(n, sizeof n, info->measured_lines), info->measured_workers,
                        info->measured_workers == 1 ? "" : "es");
     else if (info && info->has_lines) {
-        len += snprintf(line + len, sizeof line - (size_t)len, "  run: %s samples",
-                        fmt_ucount(n, sizeof n, info->samples));
+        len += snprintf(line + len, sizeof line - (size_t)len, "  run: %s sample%s",
+                        fmt_ucount(n, sizeof n, info->samples), fmt_plural(info->samples));
         if (info->hz)
             len += snprintf(line + len, sizeof line - (size_t)len, " at %u Hz", info->hz);
         if (info->dropped)
@@ -397,10 +397,10 @@ static void detail_line(view *v, WINDOW *w, int y, int width, const list_row *r)
                   "measured by line_profiler: every hit counted and timed, no sampling");
         return;
     }
-    snprintf(line, sizeof line, "%s of %s samples of %s: %s %s, about %s of CPU",
-             fmt_ucount(b[0], 48, l->samples), fmt_ucount(b[1], 48, g->samples), role,
-             fmt_percent(b[2], 48, l->share, 1), sd_text(l->share_sd, sd, sizeof sd),
-             fmt_duration(cpu, sizeof cpu, l->seconds * 1e9));
+    snprintf(line, sizeof line, "%s of %s sample%s of %s: %s %s, about %s of CPU",
+             fmt_ucount(b[0], 48, l->samples), fmt_ucount(b[1], 48, g->samples),
+             fmt_plural(g->samples), role, fmt_percent(b[2], 48, l->share, 1),
+             sd_text(l->share_sd, sd, sizeof sd), fmt_duration(cpu, sizeof cpu, l->seconds * 1e9));
     draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
     char mod[700];
     if (!l->module.len)
@@ -422,8 +422,9 @@ static void detail_role(view *v, WINDOW *w, int y, int width, const list_row *r)
     char title[256], line[1200], b[4][48];
     fmt_title(title, sizeof title, ((const run_role *)r->item)->name);
     if (!g->samples && g->hits) {
-        snprintf(line, sizeof line, "%s: %s hits in %s measured by line_profiler (exact)", title,
-                 fmt_ucount(b[0], 48, g->hits), fmt_duration(b[1], 48, g->measured_seconds * 1e9));
+        snprintf(line, sizeof line, "%s: %s hit%s in %s measured by line_profiler (exact)", title,
+                 fmt_ucount(b[0], 48, g->hits), fmt_plural(g->hits),
+                 fmt_duration(b[1], 48, g->measured_seconds * 1e9));
         draw_text(w, y++, 1, width - 2, TH_ROLE, line);
         snprintf(line, sizeof line, "run: %s measured lines in %zu process%s",
                  fmt_ucount(b[0], 48, info->measured_lines), info->measured_workers,
@@ -431,24 +432,26 @@ static void detail_role(view *v, WINDOW *w, int y, int width, const list_row *r)
         draw_text(w, y++, 1, width - 2, TH_DIM, line);
         return;
     }
-    snprintf(line, sizeof line, "%s: %s samples, about %s of CPU", title,
-             fmt_ucount(b[0], 48, g->samples), fmt_duration(b[1], 48, g->seconds * 1e9));
+    snprintf(line, sizeof line, "%s: %s sample%s, about %s of CPU", title,
+             fmt_ucount(b[0], 48, g->samples), fmt_plural(g->samples),
+             fmt_duration(b[1], 48, g->seconds * 1e9));
     if (!isnan(g->period_ns))
         snprintf(line + strlen(line), sizeof line - strlen(line), ", one sample per %s",
                  fmt_duration(b[2], 48, g->period_ns));
     draw_text(w, y++, 1, width - 2, TH_ROLE, line);
     if (g->outside_project) {
         snprintf(line, sizeof line,
-                 "%s samples had no frame in the project folder: counted by the line that ran",
-                 fmt_ucount(b[0], 48, g->outside_project));
+                 "%s sample%s had no frame in the project folder: counted by the line that ran",
+                 fmt_ucount(b[0], 48, g->outside_project), fmt_plural(g->outside_project));
         draw_text(w, y++, 1, width - 2, TH_NORMAL, line);
     }
     snprintf(line, sizeof line,
-             "run: %zu process%s sampled, %s samples dropped, %s stacks cut, %zu module%s "
+             "run: %zu process%s sampled, %s sample%s dropped, %s stack%s cut, %zu module%s "
              "unsymbolized",
              info->sampled_workers, info->sampled_workers == 1 ? "" : "es",
-             fmt_ucount(b[0], 48, info->dropped), fmt_ucount(b[1], 48, info->truncated),
-             info->unsymbolized, info->unsymbolized == 1 ? "" : "s");
+             fmt_ucount(b[0], 48, info->dropped), fmt_plural(info->dropped),
+             fmt_ucount(b[1], 48, info->truncated), fmt_plural(info->truncated), info->unsymbolized,
+             info->unsymbolized == 1 ? "" : "s");
     draw_text(w, y++, 1, width - 2,
               info->dropped || info->truncated || info->unsymbolized ? TH_WARN : TH_DIM, line);
     if (info->project.len) {

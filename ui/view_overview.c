@@ -22,7 +22,8 @@ static void fill_traces(const run_model *m, text_lines *t) {
     if (!n)
         return;
     char role[512], phase[256], d[64], ev[64], lost[64];
-    text_add(t, TH_ROLE, 0, "TRACE WINDOWS (%zu of %zu processes)", n, m->nprocs);
+    text_add(t, TH_ROLE, 0, "TRACE WINDOWS (%zu of %zu process%s)", n, m->nprocs,
+             m->nprocs == 1 ? "" : "es");
     for (size_t i = 0; i < m->nworkers; i++) {
         const run_worker *w = &m->workers[i];
         if (w->role_index == SIZE_MAX || w->trace_state < 0)
@@ -86,8 +87,9 @@ static void fill_overview(view *v, text_lines *t) {
     }
     text_add(t, TH_NORMAL, 15, "  hosts        %zu: %s", m->nhosts, a);
     if (m->nranked)
-        text_add(t, TH_NORMAL, 15, "  ranks        %d-%d (%zu of %zu processes have one)",
-                 m->rank_min, m->rank_max, m->nranked, m->nprocs);
+        text_add(t, TH_NORMAL, 15, "  ranks        %d-%d (%zu of %zu process%s %s one)",
+                 m->rank_min, m->rank_max, m->nranked, m->nprocs, m->nprocs == 1 ? "" : "es",
+                 m->nranked == 1 ? "has" : "have");
     else
         text_add(t, TH_NORMAL, 15, "  ranks        none (no launcher gave ranks)");
     if (m->job_id.len) {

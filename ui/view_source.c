@@ -257,12 +257,12 @@ static void draw_header(view *v, WINDOW *w, int y, int width) {
     else
         snprintf(file, sizeof file, "(no source file)");
     if (st->measured)
-        snprintf(line, sizeof line, " %s  %s  %s hits, %s measured (exact)", fn, file,
-                 fmt_ucount(n, sizeof n, st->samples),
+        snprintf(line, sizeof line, " %s  %s  %s hit%s, %s measured (exact)", fn, file,
+                 fmt_ucount(n, sizeof n, st->samples), fmt_plural(st->samples),
                  fmt_duration(t, sizeof t, st->seconds * 1e9));
     else
-        snprintf(line, sizeof line, " %s  %s  %s samples, about %s of CPU", fn, file,
-                 fmt_ucount(n, sizeof n, st->samples),
+        snprintf(line, sizeof line, " %s  %s  %s sample%s, about %s of CPU", fn, file,
+                 fmt_ucount(n, sizeof n, st->samples), fmt_plural(st->samples),
                  fmt_duration(t, sizeof t, st->seconds * 1e9));
     draw_blank(w, y, 0, width, TH_NORMAL);
     draw_text(w, y, 0, width - 1, TH_ROLE, line);
