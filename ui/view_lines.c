@@ -54,6 +54,7 @@ typedef struct lines_state {
     size_t ngroups;
     char msg[512]; /* why there are no rows */
     int loc_cols;  /* the widest file:line, for the function's column */
+    int fn_cols;   /* the widest function name, for the source text's column */
 } lines_state;
 
 /* ---- building -------------------------------------------------------------------- */
@@ -109,6 +110,7 @@ static int lines_build(view *v) {
     st->msg[0] = '\0';
     st->built = 0;
     st->loc_cols = 8;
+    st->fn_cols = 0;
     if (!st->active)
         return list_done(&v->list);
     if (hot_scope_resolve(a, &st->scope))
@@ -156,10 +158,13 @@ static int lines_build(view *v) {
         for (size_t j = 0; j < r->nrows; j++) {
             if (list_add(&v->list, 1, ROW_LINE, &r->rows[j], st->ngroups - 1) == LIST_NONE)
                 return -1;
-            char loc[700];
+            char loc[700], fn[600];
             int w = (int)fmt_width(location(a, &r->rows[j], loc, sizeof loc));
             if (w > st->loc_cols)
                 st->loc_cols = w;
+            w = (int)fmt_width(style_escape(r->rows[j].function, fn, sizeof fn));
+            if (w > st->fn_cols)
+                st->fn_cols = w;
         }
     }
     return list_done(&v->list);
@@ -223,6 +228,40 @@ static int loc_width(const lines_state *st, const layout *L) {
     return st->loc_cols < room ? st->loc_cols : room > 8 ? room : 8;
 }
 
+/* On a wide screen each line's source text follows its function, as in
+ * the detail pane, so the hot lines read without moving the cursor: when
+ * the function's column, as wide as the widest name (at most
+ * FUNCTION_MAX), leaves SOURCE_MIN columns of the name area.  Returns the
+ * source text's column, or -1 when there is no room (80 and 120 columns
+ * keep the function alone). */
+#define SOURCE_MIN   50
+#define FUNCTION_MAX 60
+static int source_x(const lines_state *st, const layout *L) {
+    if (!st->fn_cols) /* no line to show the text of */
+        return -1;
+    int fn_w = st->fn_cols < FUNCTION_MAX ? st->fn_cols : FUNCTION_MAX;
+    if (fn_w < (int)strlen("function"))
+        fn_w = (int)strlen("function");
+    int x = 3 + loc_width(st, L) + 2 + fn_w + 2;
+    return L->name_width - 1 - x >= SOURCE_MIN ? x : -1;
+}
+
+/* The text of a line, without its indentation, in `cols` columns; nothing
+ * when the file is not here (the detail pane says why). */
+static void draw_source_text(app *a, WINDOW *w, int y, int x, int cols, const run_line *l) {
+    if (!l->line || !l->file.len)
+        return;
+    const run_str *text;
+    char why[512];
+    size_t n = run_lines_source(a->model, l->file, &text, why, sizeof why);
+    if (n < l->line)
+        return;
+    const char *s = text[l->line - 1].s;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    draw_escaped(w, y, x, cols, TH_NORMAL, s);
+}
+
 /* A location in `cols` columns: when it is wider, its end (the file's name
  * and line) after an ellipsis. */
 static void draw_location(WINDOW *w, int y, int x, int cols, enum theme_element el,
@@ -251,8 +290,12 @@ static void draw_line_row(view *v, WINDOW *w, int y, const layout *L, const list
     int loc_w = loc_width(st, L);
     draw_location(w, y, x, loc_w, l->approximate ? TH_DIM : TH_NORMAL, loc);
     x += loc_w + 2;
-    if (x < L->name_width)
-        draw_text(w, y, x, L->name_width - x, app_query_matches(a, fn) ? TH_MATCH : TH_NORMAL, fn);
+    int src = source_x(st, L);
+    int fn_end = src >= 0 ? src - 2 : L->name_width;
+    if (x < fn_end)
+        draw_text(w, y, x, fn_end - x, app_query_matches(a, fn) ? TH_MATCH : TH_NORMAL, fn);
+    if (src >= 0)
+        draw_source_text(a, w, y, src, L->name_width - 1 - src, l);
     if (L->shown[COL_BAR])
         draw_bar(w, y, L->x[COL_BAR], L->width[COL_BAR], l->share);
     put_col(w, y, L, COL_SHARE, TH_NORMAL, fmt_percent(buf, sizeof buf, l->share, 1));
@@ -346,6 +389,9 @@ static void draw_headings(const view *v, WINDOW *w, int y, const layout *L, int 
     int pad = loc_w + 4 + (int)(strlen(line_head) - fmt_width(line_head));
     snprintf(head, sizeof head, "%-*sfunction", pad, line_head);
     draw_text(w, y, 1, L->name_width - 1, TH_COLUMNS, head);
+    int src = source_x(st, L);
+    if (src >= 0)
+        draw_text(w, y, src, L->name_width - 1 - src, TH_COLUMNS, "source");
     snprintf(time_head, sizeof time_head, "%stime",
              v->sort == SORT_TIME ? style_sort_marker(0) : "");
     /* Measured lines show hits where sampled ones show samples. */
