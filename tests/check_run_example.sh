@@ -10,13 +10,8 @@
 # Usage: check_run_example.sh REPO
 set -euo pipefail
 repo=$(cd "$1" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
+# shellcheck source=e2e/lib.sh
+source "$repo/tests/e2e/lib.sh"
 
 mkdir -p "$tmp/repo/scripts" "$tmp/bin"
 cp "$repo/scripts/run-example.sh" "$tmp/repo/scripts/"
@@ -68,8 +63,5 @@ check() {
 check plain "scope-example-pipeline scope-tui"
 check gpu "fake_nvml scope-example-pipeline scope-tui" --gpu-stand-in
 
-if ((failures)); then
-    echo "$failures check(s) failed" >&2
-    exit 1
-fi
+finish
 echo "ok: run-example.sh builds only the browser, the example (with libscope) and, for --gpu-stand-in, the stand-in NVML"
