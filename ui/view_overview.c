@@ -145,7 +145,7 @@ static void fill_overview(view *v, text_lines *t) {
     for (size_t i = 0; i < m->ncaveats; i++) {
         if (i == own) {
             text_add(t, TH_NORMAL, 0, "%s", "");
-            text_add(t, TH_ROLE, 0, "LINE CAVEATS (%zu), found when the Lines view was opened",
+            text_add(t, TH_ROLE, 0, "LINE CAVEATS (%zu), found reading the line samples",
                      m->ncaveats - own);
         }
         text_add(t, m->caveats[i].kind == RUN_CAVEAT_UNREADABLE ? TH_ERROR : TH_WARN, 4, "  %s: %s",
