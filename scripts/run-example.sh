@@ -51,9 +51,15 @@ step_setup() {
 }
 
 step_build() {
-    echo "==> build in $build_dir"
+    # Only what the steps below run: the browser (scope-tui), the example
+    # (which links libscope, so that is built too) and, for --gpu-stand-in,
+    # the stand-in NVML.  The test suite's programs are scripts/test.sh's to
+    # build: building them here took ten minutes on a loaded 2-core machine.
+    local targets=(scope-tui scope-example-pipeline)
+    ((gpu_stand_in)) && targets+=(fake_nvml)
+    echo "==> build ${targets[*]} in $build_dir"
     cmake -S "$root" -B "$build_dir"
-    cmake --build "$build_dir" -j "$(nproc 2>/dev/null || echo 2)"
+    cmake --build "$build_dir" -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}"
 }
 
 run_dir="$build_dir/example-run"
@@ -74,7 +80,7 @@ step_record() {
         # stand-in the tests build answers in place of any real driver.
         local nvml_dir="$build_dir/tests/recorder/progs/fake-nvml"
         if [[ ! -e "$nvml_dir/libnvidia-ml.so.1" ]]; then
-            echo "run-example.sh: --gpu-stand-in needs the tests built (no $nvml_dir/libnvidia-ml.so.1)" >&2
+            echo "run-example.sh: --gpu-stand-in: no $nvml_dir/libnvidia-ml.so.1 (the build of fake_nvml failed?)" >&2
             exit 2
         fi
         gpu_env=(SCOPE_NVML_LIBRARY="$nvml_dir/libnvidia-ml.so.1"

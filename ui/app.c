@@ -2,6 +2,7 @@
 #include "app.h"
 
 #include "fmt.h"
+#include "hot_lines.h"
 #include "view_lines.h"
 #include "run_follow.h"
 #include "screen_text.h"
@@ -353,14 +354,15 @@ static void reload(app *a, int quietly) {
     if (failed)
         app_message(a, 1, "out of memory while reloading");
     else if (quietly && !m->nrunning)
-        app_message(a, 0, "the run has ended: %zu processes, runtime %s; refreshing stopped",
-                    m->nprocs, when);
+        app_message(a, 0, "the run has ended: %zu process%s, runtime %s; refreshing stopped",
+                    m->nprocs, m->nprocs == 1 ? "" : "es", when);
     else if (!quietly) {
         char read[160] = "";
         if (a->follow)
             follow_said(run_follow_last(a->follow), read, sizeof read);
-        app_message(a, 0, "reloaded: %zu processes, %zu caveats, runtime %s%s", m->nprocs,
-                    m->ncaveats, when, read);
+        app_message(a, 0, "reloaded: %zu process%s, %zu caveat%s, runtime %s%s", m->nprocs,
+                    m->nprocs == 1 ? "" : "es", m->ncaveats, m->ncaveats == 1 ? "" : "s", when,
+                    read);
     }
 }
 
@@ -612,15 +614,21 @@ static void draw_header(app *a, int width) {
     } else {
         snprintf(line + len, sizeof line - len, "  %zu hosts", m->nhosts);
     }
-    draw_blank(stdscr, 0, 0, width, TH_HEADER);
-    draw_text(stdscr, 0, 0, width, TH_HEADER, line);
-    if (m->ncaveats) {
-        char cav[48];
-        snprintf(cav, sizeof cav, " %zu caveat%s ", m->ncaveats, m->ncaveats == 1 ? "" : "s");
-        int w = (int)strlen(cav);
-        if (width > w + 40)
-            draw_text(stdscr, 0, width - w, w, TH_WARN, cav);
+    /* The caveat count keeps the right end; the rest is cut before it, with
+     * an ellipsis, never overwritten mid-word. */
+    size_t ncaveats = app_run_caveats(a);
+    char cav[48] = "";
+    int cav_w = 0;
+    if (ncaveats) {
+        snprintf(cav, sizeof cav, " %zu caveat%s ", ncaveats, ncaveats == 1 ? "" : "s");
+        cav_w = (int)strlen(cav);
+        if (width <= cav_w + 40)
+            cav_w = 0;
     }
+    draw_blank(stdscr, 0, 0, width, TH_HEADER);
+    draw_text(stdscr, 0, 0, cav_w ? width - cav_w - 1 : width, TH_HEADER, line);
+    if (cav_w)
+        draw_text(stdscr, 0, width - cav_w, cav_w, TH_WARN, cav);
 }
 
 static void draw_tabs(app *a, int width) {

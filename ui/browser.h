@@ -94,6 +94,10 @@ typedef struct app {
      * it names. */
     const run_model *lines_model;
     run_lines_info lines_info;
+    /* The model's caveats before loading the lines added theirs (missing
+     * debug info...): the header counts these, so its count does not
+     * change when Lines is first opened; app_run_caveats() gives it. */
+    size_t caveats_before_lines;
 
     int rows, cols;      /* the screen's size */
     size_t focus_worker; /* the process filter: a worker index, SIZE_MAX for none */

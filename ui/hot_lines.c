@@ -49,6 +49,7 @@ const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
     if (run_lines_load(a->model, a->source_dir, &a->lines_info, msg, cap) < 0)
         return NULL;
     a->lines_model = a->model;
+    a->caveats_before_lines = caveats;
     /* Loading adds the lines' caveats (missing debug info, dropped samples):
      * the views that list caveats are built again to show them. */
     if (a->model->ncaveats != caveats)
@@ -60,13 +61,22 @@ const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
     return &a->lines_info;
 }
 
+size_t app_run_caveats(const app *a) {
+    return a->lines_model == a->model ? a->caveats_before_lines : a->model->ncaveats;
+}
+
+const char *hot_lines_none(const app *a, char *buf, size_t cap) {
+    snprintf(buf, cap, "no line samples in this run: %s", run_lines_how_to_record(a->model));
+    return buf;
+}
+
 int hot_lines_select(app *a, const hot_scope *sc, const char *function, enum run_lines_sort sort,
                      run_lines_result *out, char *msg, size_t cap) {
     const run_lines_info *info = hot_lines_info(a, msg, cap);
     if (!info)
         return -1;
     if (!info->has_lines) {
-        snprintf(msg, cap, "%s", HOT_LINES_NONE);
+        hot_lines_none(a, msg, cap);
         return -1;
     }
     run_lines_query q = {

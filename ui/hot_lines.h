@@ -45,9 +45,13 @@ int hot_lines_select(app *a, const hot_scope *sc, const char *function, enum run
  * folder when it lies under it ("src/learner.c"), else as recorded. */
 const char *hot_file_shown(app *a, run_str file, char *buf, size_t cap);
 
-/* What a run without line data says, and how to record some. */
-#define HOT_LINES_NONE                                                                             \
-    "no line samples in this run: record them with SCOPE_LINES=1 in the environment, "             \
-    "or scope-tui record -- CMD"
+/* The run's own caveats, as loaded: those the lines' loading added
+ * (symbols, debug info) come after them in the model's list, and are the
+ * Lines view's to count. */
+size_t app_run_caveats(const app *a);
+
+/* What a run without line data says, and how to record some (for a
+ * scope-profiler file: its Python program's line_profiler). */
+const char *hot_lines_none(const app *a, char *buf, size_t cap);
 
 #endif

@@ -4,7 +4,10 @@
  * sampler saw: bytes read from disk, read from page cache and written, each
  * with its rate, peak and a sparkline over the run; the share of bytes moved
  * with no phase open; and the phases that were open when bytes moved.
- * Tables are laid out by src/layout.h, as the report's are.
+ * Tables are laid out by src/layout.h, as the report's are.  A screen of
+ * IO_WIDE columns or more also shows the bytes handed to read() and
+ * write() (page cache and all), and keeps the phase names next to their
+ * figures rather than a screen's width apart.
  */
 #include "fmt.h"
 #include "layout.h"
@@ -20,14 +23,17 @@
 
 /* ---- a table laid out by layout.h into text lines -------------------------------- */
 
-enum { IO_READ, IO_CACHE, IO_WRITE, IO_RATE, IO_NCOLS };
+enum { IO_READ, IO_CACHE, IO_WRITE, IO_CHAR_READ, IO_CHAR_WRITE, IO_RATE, IO_NCOLS };
+#define IO_WIDE 150
 
 static const layout_column exact_cols[IO_NCOLS] = {
-    {"disk read", 10, 0, 1, 0},
-    {"page cache", 11, 2, 1, 0},
-    {"disk write", 11, 0, 1, 0},
-    {"disk rate", 12, 1, 1, 0},
+    {"disk read", 10, 0, 1, 0}, {"page cache", 11, 2, 1, 0}, {"disk write", 11, 0, 1, 0},
+    {"read()", 11, 0, 1, 1},    {"write()", 11, 0, 1, 1},    {"disk rate", 12, 1, 1, 0},
 };
+
+/* The tables' name column on a wide screen: the widest phase path shown
+ * (set by fill_io), so that the figures stay beside their names. */
+static int io_names;
 
 /* A row: the name cut to its width, then each shown cell right-aligned. */
 static void table_row(text_lines *t, enum theme_element el, const layout *L, const char *name,
@@ -51,7 +57,17 @@ static void table_row(text_lines *t, enum theme_element el, const layout *L, con
 }
 
 static layout plan(const text_lines *t) {
-    return layout_fit(exact_cols, IO_NCOLS, t->width - 2, 1, 18);
+    layout_column cols[IO_NCOLS];
+    memcpy(cols, exact_cols, sizeof cols);
+    int width = t->width - 2;
+    if (t->width >= IO_WIDE) {
+        int used = io_names;
+        for (size_t c = 0; c < IO_NCOLS; c++)
+            used += (cols[c].off = 0, cols[c].width + 1);
+        if (used < width)
+            width = used;
+    }
+    return layout_fit(cols, IO_NCOLS, width, 1, 18);
 }
 
 /* The headings, the last column's named `last` (the tables share widths). */
@@ -94,6 +110,8 @@ static void exact_block(text_lines *t, const run_role *r) {
             fmt_bytes(cells[IO_READ], 48, (double)p->disk_read);
             fmt_bytes(cells[IO_CACHE], 48, (double)p->cache_read);
             fmt_bytes(cells[IO_WRITE], 48, (double)p->disk_write);
+            fmt_bytes(cells[IO_CHAR_READ], 48, (double)p->char_read);
+            fmt_bytes(cells[IO_CHAR_WRITE], 48, (double)p->char_write);
             char b[40];
             snprintf(cells[IO_RATE], 48, "%s%s", fmt_bytes(b, sizeof b, p->disk_bytes_per_s),
                      isnan(p->disk_bytes_per_s) ? "" : "/s");
@@ -163,6 +181,8 @@ static void no_phase_row(text_lines *t, const layout *L, const char *name, const
     fmt_bytes(cells[IO_READ], 48, (double)io->disk_read);
     fmt_bytes(cells[IO_CACHE], 48, (double)io->cache_read);
     fmt_bytes(cells[IO_WRITE], 48, (double)io->disk_write);
+    fmt_bytes(cells[IO_CHAR_READ], 48, (double)io->char_read);
+    fmt_bytes(cells[IO_CHAR_WRITE], 48, (double)io->char_write);
     snprintf(cells[IO_RATE], 48, "%s", fmt_percent(b, sizeof b, share, 1));
     table_row(t, TH_DIM, L, name, cells);
 }
@@ -187,6 +207,8 @@ static void open_phases(text_lines *t, const run_role *r, const run_res *res) {
         fmt_bytes(cells[IO_READ], 48, (double)io.disk_read);
         fmt_bytes(cells[IO_CACHE], 48, (double)io.cache_read);
         fmt_bytes(cells[IO_WRITE], 48, (double)io.disk_write);
+        fmt_bytes(cells[IO_CHAR_READ], 48, (double)io.char_read);
+        fmt_bytes(cells[IO_CHAR_WRITE], 48, (double)io.char_write);
         fmt_percent(cells[IO_RATE], 48,
                     res->shared ? (double)ph[i].moved / (double)res->shared : NAN, 1);
         table_row(t, TH_NORMAL, &L, name, cells);
@@ -234,9 +256,26 @@ static void sampled_block(text_lines *t, const run_model *m, const run_role *r,
     open_phases(t, r, res);
 }
 
+/* The widest "  PATH" of a phase under p (names as the tables cut them). */
+static int widest_path(const run_phase *p, int widest) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        char path[600];
+        int w = 2 + (int)fmt_width(run_phase_path(p->children[i], path, sizeof path));
+        if (w > widest)
+            widest = w;
+        widest = widest_path(p->children[i], widest);
+    }
+    return widest;
+}
+
 static void fill_io(view *v, text_lines *t) {
     app *a = v->app;
     run_model *m = a->model;
+    /* At least the tables' own headings, and a name column's gap after. */
+    io_names = (int)strlen("  PHASES OPEN (sampled)");
+    for (size_t i = 0; i < m->nroles; i++)
+        io_names = widest_path(m->roles[i].root, io_names);
+    io_names += 2;
     if (a->focus_worker != SIZE_MAX) {
         const run_role *r = run_worker_role(m, a->focus_worker);
         char who[600];

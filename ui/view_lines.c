@@ -55,6 +55,7 @@ typedef struct lines_state {
     size_t ngroups;
     char msg[512]; /* why there are no rows */
     int loc_cols;  /* the widest file:line, for the function's column */
+    int fn_cols;   /* the widest function name, for the source text's column */
 } lines_state;
 
 /* ---- building -------------------------------------------------------------------- */
@@ -110,6 +111,7 @@ static int lines_build(view *v) {
     st->msg[0] = '\0';
     st->built = 0;
     st->loc_cols = 8;
+    st->fn_cols = 0;
     if (!st->active)
         return list_done(&v->list);
     if (hot_scope_resolve(a, &st->scope))
@@ -123,7 +125,7 @@ static int lines_build(view *v) {
     if (!info)
         return list_done(&v->list);
     if (!info->has_lines) {
-        snprintf(st->msg, sizeof st->msg, "%s", HOT_LINES_NONE);
+        hot_lines_none(a, st->msg, sizeof st->msg);
         return list_done(&v->list);
     }
     const run_model *m = a->model;
@@ -157,10 +159,13 @@ static int lines_build(view *v) {
         for (size_t j = 0; j < r->nrows; j++) {
             if (list_add(&v->list, 1, ROW_LINE, &r->rows[j], st->ngroups - 1) == LIST_NONE)
                 return -1;
-            char loc[700];
+            char loc[700], fn[600];
             int w = (int)fmt_width(location(a, &r->rows[j], loc, sizeof loc));
             if (w > st->loc_cols)
                 st->loc_cols = w;
+            w = (int)fmt_width(style_escape(r->rows[j].function, fn, sizeof fn));
+            if (w > st->fn_cols)
+                st->fn_cols = w;
         }
     }
     return list_done(&v->list);
@@ -224,6 +229,40 @@ static int loc_width(const lines_state *st, const layout *L) {
     return st->loc_cols < room ? st->loc_cols : room > 8 ? room : 8;
 }
 
+/* On a wide screen each line's source text follows its function, as in
+ * the detail pane, so the hot lines read without moving the cursor: when
+ * the function's column, as wide as the widest name (at most
+ * FUNCTION_MAX), leaves SOURCE_MIN columns of the name area.  Returns the
+ * source text's column, or -1 when there is no room (80 and 120 columns
+ * keep the function alone). */
+#define SOURCE_MIN   50
+#define FUNCTION_MAX 60
+static int source_x(const lines_state *st, const layout *L) {
+    if (!st->fn_cols) /* no line to show the text of */
+        return -1;
+    int fn_w = st->fn_cols < FUNCTION_MAX ? st->fn_cols : FUNCTION_MAX;
+    if (fn_w < (int)strlen("function"))
+        fn_w = (int)strlen("function");
+    int x = 3 + loc_width(st, L) + 2 + fn_w + 2;
+    return L->name_width - 1 - x >= SOURCE_MIN ? x : -1;
+}
+
+/* The text of a line, without its indentation, in `cols` columns; nothing
+ * when the file is not here (the detail pane says why). */
+static void draw_source_text(app *a, WINDOW *w, int y, int x, int cols, const run_line *l) {
+    if (!l->line || !l->file.len)
+        return;
+    const run_str *text;
+    char why[512];
+    size_t n = run_lines_source(a->model, l->file, &text, why, sizeof why);
+    if (n < l->line)
+        return;
+    const char *s = text[l->line - 1].s;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    draw_escaped(w, y, x, cols, TH_NORMAL, s);
+}
+
 /* A location in `cols` columns: when it is wider, its end (the file's name
  * and line) after an ellipsis. */
 static void draw_location(WINDOW *w, int y, int x, int cols, enum theme_element el,
@@ -252,14 +291,18 @@ static void draw_line_row(view *v, WINDOW *w, int y, const layout *L, const list
     int loc_w = loc_width(st, L);
     draw_location(w, y, x, loc_w, l->approximate ? TH_DIM : TH_NORMAL, loc);
     x += loc_w + 2;
-    if (x < L->name_width) {
+    int src = source_x(st, L);
+    int fn_end = src >= 0 ? src - 2 : L->name_width;
+    if (x < fn_end) {
         int match = app_query_matches(a, fn);
         /* A long C++ name loses its parameters, then its middle: never
          * the columns beside it. */
-        fmt_function(fn, sizeof fn, l->function, (size_t)(L->name_width - x),
+        fmt_function(fn, sizeof fn, l->function, (size_t)(fn_end - x),
                      style_utf8 ? 0 : SCOPE_ESCAPE_ASCII, style_utf8);
-        draw_text(w, y, x, L->name_width - x, match ? TH_MATCH : TH_NORMAL, fn);
+        draw_text(w, y, x, fn_end - x, match ? TH_MATCH : TH_NORMAL, fn);
     }
+    if (src >= 0)
+        draw_source_text(a, w, y, src, L->name_width - 1 - src, l);
     if (L->shown[COL_BAR])
         draw_bar(w, y, L->x[COL_BAR], L->width[COL_BAR], l->share);
     put_col(w, y, L, COL_SHARE, TH_NORMAL, fmt_percent(buf, sizeof buf, l->share, 1));
@@ -277,17 +320,17 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
     char title[256], text[600], n[48], out[48], buf[64];
     fmt_title(title, sizeof title, role->name);
     if (!g->samples && g->hits)
-        snprintf(text, sizeof text, "%s x%zu  %s hits measured", title, role->nprocs,
-                 fmt_ucount(n, sizeof n, g->hits));
+        snprintf(text, sizeof text, "%s x%zu  %s hit%s measured", title, role->nprocs,
+                 fmt_ucount(n, sizeof n, g->hits), fmt_plural(g->hits));
     else if (!g->samples)
         snprintf(text, sizeof text, "%s x%zu  no line samples", title, role->nprocs);
     else if (g->outside_project)
-        snprintf(text, sizeof text, "%s x%zu  %s samples, %s outside the project", title,
-                 role->nprocs, fmt_ucount(n, sizeof n, g->samples),
+        snprintf(text, sizeof text, "%s x%zu  %s sample%s, %s outside the project", title,
+                 role->nprocs, fmt_ucount(n, sizeof n, g->samples), fmt_plural(g->samples),
                  fmt_ucount(out, sizeof out, g->outside_project));
     else
-        snprintf(text, sizeof text, "%s x%zu  %s samples", title, role->nprocs,
-                 fmt_ucount(n, sizeof n, g->samples));
+        snprintf(text, sizeof text, "%s x%zu  %s sample%s", title, role->nprocs,
+                 fmt_ucount(n, sizeof n, g->samples), fmt_plural(g->samples));
     int limit = L->x[COL_TIME] - 1;
     draw_text(w, y, 1, limit - 1, app_query_matches(v->app, title) ? TH_MATCH : TH_ROLE, text);
     if (g->samples || g->hits)
@@ -311,13 +354,19 @@ static void draw_summary(view *v, WINDOW *w, int y, int width) {
                        fmt_ucount(n, sizeof n, info->measured_lines), info->measured_workers,
                        info->measured_workers == 1 ? "" : "es");
     else if (info && info->has_lines) {
-        len += snprintf(line + len, sizeof line - (size_t)len, "  run: %s samples",
-                        fmt_ucount(n, sizeof n, info->samples));
+        len += snprintf(line + len, sizeof line - (size_t)len, "  run: %s sample%s",
+                        fmt_ucount(n, sizeof n, info->samples), fmt_plural(info->samples));
         if (info->hz)
             len += snprintf(line + len, sizeof line - (size_t)len, " at %u Hz", info->hz);
         if (info->dropped)
             len += snprintf(line + len, sizeof line - (size_t)len, ", %s dropped",
                             fmt_ucount(n, sizeof n, info->dropped));
+        /* The caveats loading the lines found: the header counts the run's. */
+        size_t found = a->model->ncaveats - app_run_caveats(a);
+        if (found)
+            len +=
+                snprintf(line + len, sizeof line - (size_t)len, "; %zu line caveat%s (6 lists %s)",
+                         found, found == 1 ? "" : "s", found == 1 ? "it" : "them");
     }
     draw_blank(w, y, 0, width, st->scope.phase || st->scope.role ? TH_FILTER : TH_NORMAL);
     if (st->scope.phase || st->scope.role) {
@@ -347,6 +396,9 @@ static void draw_headings(const view *v, WINDOW *w, int y, const layout *L, int 
     int pad = loc_w + 4 + (int)(strlen(line_head) - fmt_width(line_head));
     snprintf(head, sizeof head, "%-*sfunction", pad, line_head);
     draw_text(w, y, 1, L->name_width - 1, TH_COLUMNS, head);
+    int src = source_x(st, L);
+    if (src >= 0)
+        draw_text(w, y, src, L->name_width - 1 - src, TH_COLUMNS, "source");
     snprintf(time_head, sizeof time_head, "%stime",
              v->sort == SORT_TIME ? style_sort_marker(0) : "");
     /* Measured lines show hits where sampled ones show samples. */
@@ -398,10 +450,10 @@ static void detail_line(view *v, WINDOW *w, int y, int width, const list_row *r)
                   "measured by line_profiler: every hit counted and timed, no sampling");
         return;
     }
-    snprintf(line, sizeof line, "%s of %s samples of %s: %s %s, about %s of CPU",
-             fmt_ucount(b[0], 48, l->samples), fmt_ucount(b[1], 48, g->samples), role,
-             fmt_percent(b[2], 48, l->share, 1), sd_text(l->share_sd, sd, sizeof sd),
-             fmt_duration(cpu, sizeof cpu, l->seconds * 1e9));
+    snprintf(line, sizeof line, "%s of %s sample%s of %s: %s %s, about %s of CPU",
+             fmt_ucount(b[0], 48, l->samples), fmt_ucount(b[1], 48, g->samples),
+             fmt_plural(g->samples), role, fmt_percent(b[2], 48, l->share, 1),
+             sd_text(l->share_sd, sd, sizeof sd), fmt_duration(cpu, sizeof cpu, l->seconds * 1e9));
     draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
     char mod[700];
     if (!l->module.len)
@@ -428,8 +480,9 @@ static void detail_role(view *v, WINDOW *w, int y, int width, const list_row *r)
     char title[256], line[1200], b[4][48];
     fmt_title(title, sizeof title, ((const run_role *)r->item)->name);
     if (!g->samples && g->hits) {
-        snprintf(line, sizeof line, "%s: %s hits in %s measured by line_profiler (exact)", title,
-                 fmt_ucount(b[0], 48, g->hits), fmt_duration(b[1], 48, g->measured_seconds * 1e9));
+        snprintf(line, sizeof line, "%s: %s hit%s in %s measured by line_profiler (exact)", title,
+                 fmt_ucount(b[0], 48, g->hits), fmt_plural(g->hits),
+                 fmt_duration(b[1], 48, g->measured_seconds * 1e9));
         draw_text(w, y++, 1, width - 2, TH_ROLE, line);
         snprintf(line, sizeof line, "run: %s measured lines in %zu process%s",
                  fmt_ucount(b[0], 48, info->measured_lines), info->measured_workers,
@@ -437,24 +490,26 @@ static void detail_role(view *v, WINDOW *w, int y, int width, const list_row *r)
         draw_text(w, y++, 1, width - 2, TH_DIM, line);
         return;
     }
-    snprintf(line, sizeof line, "%s: %s samples, about %s of CPU", title,
-             fmt_ucount(b[0], 48, g->samples), fmt_duration(b[1], 48, g->seconds * 1e9));
+    snprintf(line, sizeof line, "%s: %s sample%s, about %s of CPU", title,
+             fmt_ucount(b[0], 48, g->samples), fmt_plural(g->samples),
+             fmt_duration(b[1], 48, g->seconds * 1e9));
     if (!isnan(g->period_ns))
         snprintf(line + strlen(line), sizeof line - strlen(line), ", one sample per %s",
                  fmt_duration(b[2], 48, g->period_ns));
     draw_text(w, y++, 1, width - 2, TH_ROLE, line);
     if (g->outside_project) {
         snprintf(line, sizeof line,
-                 "%s samples had no frame in the project folder: counted by the line that ran",
-                 fmt_ucount(b[0], 48, g->outside_project));
+                 "%s sample%s had no frame in the project folder: counted by the line that ran",
+                 fmt_ucount(b[0], 48, g->outside_project), fmt_plural(g->outside_project));
         draw_text(w, y++, 1, width - 2, TH_NORMAL, line);
     }
     snprintf(line, sizeof line,
-             "run: %zu process%s sampled, %s samples dropped, %s stacks cut, %zu module%s "
+             "run: %zu process%s sampled, %s sample%s dropped, %s stack%s cut, %zu module%s "
              "unsymbolized",
              info->sampled_workers, info->sampled_workers == 1 ? "" : "es",
-             fmt_ucount(b[0], 48, info->dropped), fmt_ucount(b[1], 48, info->truncated),
-             info->unsymbolized, info->unsymbolized == 1 ? "" : "s");
+             fmt_ucount(b[0], 48, info->dropped), fmt_plural(info->dropped),
+             fmt_ucount(b[1], 48, info->truncated), fmt_plural(info->truncated), info->unsymbolized,
+             info->unsymbolized == 1 ? "" : "s");
     draw_text(w, y++, 1, width - 2,
               info->dropped || info->truncated || info->unsymbolized ? TH_WARN : TH_DIM, line);
     if (info->project.len) {
@@ -490,6 +545,7 @@ static void draw_message(WINDOW *w, int y, int width, const char *msg) {
 
 static void lines_draw(view *v, WINDOW *w, int top, int height, int width) {
     lines_state *st = v->priv;
+    char none[300];
     ensure_built(v);
     layout L = lay_out(width);
     int detail = height >= 18 ? DETAIL_ROWS : 0;
@@ -499,7 +555,8 @@ static void lines_draw(view *v, WINDOW *w, int top, int height, int width) {
     list *l = &v->list;
     list_scroll_to_cursor(l, list_h);
     if (!l->nrows)
-        draw_message(w, top + 2, width, st->msg[0] ? st->msg : HOT_LINES_NONE);
+        draw_message(w, top + 2, width,
+                     st->msg[0] ? st->msg : hot_lines_none(v->app, none, sizeof none));
     for (int i = 0; i < list_h && l->top + (size_t)i < l->nvisible; i++) {
         const list_row *r = &l->rows[l->visible[l->top + (size_t)i]];
         int y = top + 2 + i;

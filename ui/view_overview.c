@@ -4,6 +4,7 @@
  * and cannot be trusted for.
  */
 #include "fmt.h"
+#include "hot_lines.h"
 #include "style.h"
 #include "text_view.h"
 
@@ -21,7 +22,8 @@ static void fill_traces(const run_model *m, text_lines *t) {
     if (!n)
         return;
     char role[512], phase[256], d[64], ev[64], lost[64];
-    text_add(t, TH_ROLE, 0, "TRACE WINDOWS (%zu of %zu processes)", n, m->nprocs);
+    text_add(t, TH_ROLE, 0, "TRACE WINDOWS (%zu of %zu process%s)", n, m->nprocs,
+             m->nprocs == 1 ? "" : "es");
     for (size_t i = 0; i < m->nworkers; i++) {
         const run_worker *w = &m->workers[i];
         if (w->role_index == SIZE_MAX || w->trace_state < 0)
@@ -85,8 +87,9 @@ static void fill_overview(view *v, text_lines *t) {
     }
     text_add(t, TH_NORMAL, 15, "  hosts        %zu: %s", m->nhosts, a);
     if (m->nranked)
-        text_add(t, TH_NORMAL, 15, "  ranks        %d-%d (%zu of %zu processes have one)",
-                 m->rank_min, m->rank_max, m->nranked, m->nprocs);
+        text_add(t, TH_NORMAL, 15, "  ranks        %d-%d (%zu of %zu process%s %s one)",
+                 m->rank_min, m->rank_max, m->nranked, m->nprocs, m->nprocs == 1 ? "" : "es",
+                 m->nranked == 1 ? "has" : "have");
     else
         text_add(t, TH_NORMAL, 15, "  ranks        none (no launcher gave ranks)");
     if (m->job_id.len) {
@@ -132,13 +135,22 @@ static void fill_overview(view *v, text_lines *t) {
     }
     text_add(t, TH_NORMAL, 0, "%s", "");
 
-    text_add(t, TH_ROLE, 0, "CAVEATS (%zu)", m->ncaveats);
-    if (!m->ncaveats)
+    /* The run's caveats, as the header counts them; then those the line
+     * samples' loading found (symbols, debug info), once Lines was opened. */
+    size_t own = app_run_caveats(v->app);
+    text_add(t, TH_ROLE, 0, "CAVEATS (%zu)", own);
+    if (!own)
         text_add(t, TH_NORMAL, 2,
                  "  none: every process shut down cleanly and every log was read whole");
-    for (size_t i = 0; i < m->ncaveats; i++)
+    for (size_t i = 0; i < m->ncaveats; i++) {
+        if (i == own) {
+            text_add(t, TH_NORMAL, 0, "%s", "");
+            text_add(t, TH_ROLE, 0, "LINE CAVEATS (%zu), found reading the line samples",
+                     m->ncaveats - own);
+        }
         text_add(t, m->caveats[i].kind == RUN_CAVEAT_UNREADABLE ? TH_ERROR : TH_WARN, 4, "  %s: %s",
                  run_caveat_kind_name(m->caveats[i].kind), m->caveats[i].text);
+    }
 }
 
 static int overview_init(view *v) {

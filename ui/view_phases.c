@@ -420,7 +420,7 @@ static void draw_role_row(view *v, WINDOW *w, int y, const layout *L, const list
             if ((int)fmt_width(text) > limit - 1 && b->has_process) {
                 if (b->rank >= 0)
                     snprintf(text + n, sizeof text - (size_t)n, "  busiest rank %d", b->rank);
-                else
+                else if (b->pid > 0)
                     snprintf(text + n, sizeof text - (size_t)n, "  busiest pid %lld",
                              (long long)b->pid);
             }
@@ -656,11 +656,11 @@ static void detail_role(view *v, WINDOW *w, int y, int width, const run_role *r)
     }
     if (r->has_iterations) {
         const run_dist *d = &r->iterations;
-        snprintf(line, sizeof line,
-                 "iterations (%s): %s entries   mean %s   p50 %s   p95 %s   p99 %s",
+        snprintf(line, sizeof line, "iterations (%s): %s %s   mean %s   p50 %s   p95 %s   p99 %s",
                  v->app->model->iteration_name, fmt_ucount(b[0], 48, d->count),
-                 fmt_duration(b[1], 48, d->mean_ns), fmt_duration(b[2], 48, d->p50_ns),
-                 fmt_duration(b[3], 48, d->p95_ns), fmt_duration(b[4], 48, d->p99_ns));
+                 d->count == 1 ? "entry" : "entries", fmt_duration(b[1], 48, d->mean_ns),
+                 fmt_duration(b[2], 48, d->p50_ns), fmt_duration(b[3], 48, d->p95_ns),
+                 fmt_duration(b[4], 48, d->p99_ns));
         draw_text(w, y + 2, 1, width - 2, TH_NORMAL, line);
     }
     draw_text(w, y + 3, 1, width - 2, TH_DIM, "dominant phases (self time):");
@@ -684,8 +684,8 @@ static void detail_counter(WINDOW *w, int y, int width, const run_counter *k) {
     counter_cells_of(k, &c);
     style_escape(k->name, name, sizeof name);
     draw_text(w, y, 1, width - 2, TH_COUNTER, name);
-    int n = snprintf(line, sizeof line, "total %s in %s calls", c.total,
-                     fmt_ucount(calls, sizeof calls, k->calls));
+    int n = snprintf(line, sizeof line, "total %s in %s call%s", c.total,
+                     fmt_ucount(calls, sizeof calls, k->calls), fmt_plural(k->calls));
     if (c.rate[0])
         n += snprintf(line + n, sizeof line - (size_t)n, "   %s per second of the phase", c.rate);
     if (c.unit[0])

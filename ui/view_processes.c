@@ -6,7 +6,10 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "browser.h"
 #include "fmt.h"
+#include "run_resources.h"
 #include "style.h"
+
+#include <scope/log_format.h>
 
 #include <assert.h>
 #include <inttypes.h>
@@ -114,18 +117,36 @@ static const char *ended(const run_worker *w, char *buf, size_t cap) {
     return buf;
 }
 
-/* Columns: name, width, right-aligned.  The last ones go first when the
- * screen is narrow. */
-enum pcol { P_ROLE, P_RANK, P_HOST, P_PID, P_ATTEMPT, P_RUNTIME, P_LAST, P_END, P_CAVEATS, NPCOL };
+/* Columns: name, width, right-aligned, and wide: shown only on a screen of
+ * PROCESSES_WIDE columns or more (what the 1 Hz sampler saw of the process,
+ * as htop's CPU and RES: on a narrower one its detail pane and the I/O
+ * view have room for it).  The last ones go first when the screen is
+ * narrow. */
+enum pcol {
+    P_ROLE,
+    P_RANK,
+    P_HOST,
+    P_PID,
+    P_ATTEMPT,
+    P_RUNTIME,
+    P_CPU,
+    P_RSS,
+    P_LAST,
+    P_END,
+    P_CAVEATS,
+    NPCOL
+};
+#define PROCESSES_WIDE 150
 static const struct {
     const char *heading;
-    int width, right;
+    int width, right, wide;
 } pcols[NPCOL] = {
-    [P_ROLE] = {"role", 12, 0},       [P_RANK] = {"rank", 5, 1},
-    [P_HOST] = {"host", 12, 0},       [P_PID] = {"pid", 8, 1},
-    [P_ATTEMPT] = {"attempt", 8, 1},  [P_RUNTIME] = {"runtime", 8, 1},
-    [P_LAST] = {"last frame", 10, 1}, [P_END] = {"ended", 12, 0},
-    [P_CAVEATS] = {"caveats", 8, 1},
+    [P_ROLE] = {"role", 12, 0, 0},       [P_RANK] = {"rank", 5, 1, 0},
+    [P_HOST] = {"host", 12, 0, 0},       [P_PID] = {"pid", 8, 1, 0},
+    [P_ATTEMPT] = {"attempt", 8, 1, 0},  [P_RUNTIME] = {"runtime", 8, 1, 0},
+    [P_CPU] = {"cpu time", 9, 1, 1},     [P_RSS] = {"peak rss", 10, 1, 1},
+    [P_LAST] = {"last frame", 10, 1, 0}, [P_END] = {"ended", 12, 0, 0},
+    [P_CAVEATS] = {"caveats", 8, 1, 0},
 };
 
 typedef struct playout {
@@ -135,15 +156,21 @@ typedef struct playout {
 
 static playout lay_out(int width) {
     playout L;
-    int fixed = 1;
+    int fixed = 1, wide = width >= PROCESSES_WIDE;
     for (int c = 0; c < NPCOL; c++)
-        fixed += pcols[c].width + 1;
+        if (wide || !pcols[c].wide)
+            fixed += pcols[c].width + 1;
     /* Role and host share what is left over; on a narrow screen the
      * rightmost columns go. */
     int spare = width - fixed;
     int x = 1;
     for (int c = 0; c < NPCOL; c++) {
         int w = pcols[c].width;
+        if (pcols[c].wide && !wide) {
+            L.x[c] = -1;
+            L.w[c] = 0;
+            continue;
+        }
         if (spare > 0 && (c == P_ROLE || c == P_HOST))
             w += spare / 2;
         if (x + w > width - 1) {
@@ -192,14 +219,29 @@ static void draw_worker(view *v, WINDOW *w, int y, const playout *L, size_t inde
     put(w, y, L, P_RANK, base, b);
     style_escape(wk->host, b, sizeof b);
     put(w, y, L, P_HOST, app_query_matches(v->app, b) ? TH_MATCH : base, b);
-    snprintf(b, sizeof b, "%" PRId64, wk->pid);
-    put(w, y, L, P_PID, base, b);
+    /* An imported file keeps no pid: unknown, never a pid 0 no process has. */
+    if (wk->pid > 0)
+        snprintf(b, sizeof b, "%" PRId64, wk->pid);
+    else
+        snprintf(b, sizeof b, "unknown");
+    put(w, y, L, P_PID, wk->pid > 0 ? base : TH_DIM, b);
     if (wk->attempt != SIZE_MAX)
         snprintf(b, sizeof b, "%zu/%zu", wk->attempt + 1, m->nattempts);
     else
         snprintf(b, sizeof b, "-");
     put(w, y, L, P_ATTEMPT, base, b);
     put(w, y, L, P_RUNTIME, base, fmt_duration(b, sizeof b, (double)wk->runtime_ns));
+    if (L->x[P_CPU] >= 0 || L->x[P_RSS] >= 0) {
+        /* What the sampler measured, n/a where it measured nothing. */
+        const run_res *res = run_worker_res(v->app->model, index);
+        uint32_t pr = res ? res->present : 0;
+        int cpu = (pr & (SCOPE_RES_CPU_USER | SCOPE_RES_CPU_SYS)) != 0;
+        put(w, y, L, P_CPU, cpu ? base : TH_DIM,
+            cpu ? fmt_duration(b, sizeof b, (double)res->cpu_ns) : FMT_NA);
+        int rss = res && res->rss_peak > 0;
+        put(w, y, L, P_RSS, rss ? base : TH_DIM,
+            rss ? fmt_bytes(b, sizeof b, (double)res->rss_peak) : FMT_NA);
+    }
     /* The last frame as time into its attempt, so workers compare at a glance. */
     if (wk->attempt != SIZE_MAX)
         snprintf(b, sizeof b, "+%s", fmt_duration(b + 256, 256, (double)wk->last_in_attempt_ns));

@@ -256,12 +256,12 @@ static void draw_header(view *v, WINDOW *w, int y, int width) {
         snprintf(file, sizeof file, "(no source file)");
     char rest[1000];
     if (st->measured)
-        snprintf(rest, sizeof rest, "  %s  %s hits, %s measured (exact)", file,
-                 fmt_ucount(n, sizeof n, st->samples),
+        snprintf(rest, sizeof rest, "  %s  %s hit%s, %s measured (exact)", file,
+                 fmt_ucount(n, sizeof n, st->samples), fmt_plural(st->samples),
                  fmt_duration(t, sizeof t, st->seconds * 1e9));
     else
-        snprintf(rest, sizeof rest, "  %s  %s samples, about %s of CPU", file,
-                 fmt_ucount(n, sizeof n, st->samples),
+        snprintf(rest, sizeof rest, "  %s  %s sample%s, about %s of CPU", file,
+                 fmt_ucount(n, sizeof n, st->samples), fmt_plural(st->samples),
                  fmt_duration(t, sizeof t, st->seconds * 1e9));
     /* A long C++ name is shortened (fmt_function) so the file and the
      * figures stay on screen, keeping at least half the width. */
@@ -408,7 +408,8 @@ void source_view_show_hottest(app *a, enum run_lines_attr attr, const run_role *
     hot_scope_set(a, &sc, role, phase);
     const run_lines_info *info = hot_lines_info(a, msg, sizeof msg);
     if (info && !info->has_lines) {
-        app_message(a, 1, "H: this run has no line samples (SCOPE_LINES=1 records them)");
+        app_message(a, 1, "H: this run has no line samples (%s records them)",
+                    run_lines_switch(a->model));
         return;
     }
     run_lines_result r;

@@ -7,8 +7,10 @@
 #include "text_escape.h"
 
 #include <locale.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef SCOPE_VERSION
 #define SCOPE_VERSION "unknown"
@@ -43,6 +45,74 @@ static const struct command *find_command(const char *name) {
         if (!strcmp(name, commands[i].name))
             return &commands[i];
     return NULL;
+}
+
+/* Edits from a to b: insertions, deletions, substitutions and swaps of two
+ * neighbours (the optimal string alignment distance), so that `reprot` is
+ * one typo from `report`, as a user counts it.  Words longer than a command
+ * name could be are simply far. */
+static size_t typo_distance(const char *a, const char *b) {
+    enum { MAX = 32 };
+    size_t la = strlen(a), lb = strlen(b);
+    if (la >= MAX || lb >= MAX)
+        return MAX;
+    size_t d[MAX + 1][MAX + 1];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* The command a mistyped word most likely meant: within two typos (one for
+ * words of three letters or fewer, so short words are not all "near"), or
+ * the only command it starts; NULL when none is near or two are as near. */
+static const char *nearest_command(const char *word) {
+    size_t len = strlen(word), best = SIZE_MAX, prefixed = 0;
+    const char *name = NULL, *prefix_of = NULL;
+    int tie = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        size_t d = typo_distance(word, commands[i].name);
+        if (d < best)
+            best = d, name = commands[i].name, tie = 0;
+        else if (d == best)
+            tie = 1;
+        if (len >= 2 && !strncmp(word, commands[i].name, len))
+            prefixed++, prefix_of = commands[i].name;
+    }
+    if (best <= (len <= 3 ? 1u : 2u) && !tie)
+        return name;
+    return prefixed == 1 ? prefix_of : NULL;
+}
+
+/* A first word that is no command and names nothing on disk is a mistyped
+ * command or a run that is not there; either way the browser's complaints
+ * about the arguments after it ("one run at a time") would mislead. */
+static int not_a_command_or_run(const char *word) {
+    struct stat st;
+    if (word[0] == '-' || strchr(word, '/') || lstat(word, &st) == 0)
+        return 0;
+    const char *near = nearest_command(word);
+    fputs("scope-tui: '", stderr);
+    scope_fput_escaped(stderr, (const uint8_t *)word, strlen(word), 0);
+    fputs("' is neither a command nor a run directory", stderr);
+    if (near)
+        fprintf(stderr, "; did you mean '%s'?\n", near);
+    else
+        fputs(" (see 'scope-tui --help')\n", stderr);
+    return 1;
 }
 
 static void usage(FILE *f, const char *browse_usage) {
@@ -91,9 +161,13 @@ int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
         /* `help COMMAND` is that command's --help, so each help is written once. */
         const struct command *c = find_command(argv[2]);
         if (!c) {
+            const char *near = nearest_command(argv[2]);
             fputs("scope-tui help: no command '", stderr);
             scope_fput_escaped(stderr, (const uint8_t *)argv[2], strlen(argv[2]), 0);
-            fputs("' (see 'scope-tui --help')\n", stderr);
+            if (near)
+                fprintf(stderr, "'; did you mean '%s'?\n", near);
+            else
+                fputs("' (see 'scope-tui --help')\n", stderr);
             return 2;
         }
         char *help_argv[] = {argv[2], "--help", NULL};
@@ -116,5 +190,7 @@ int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
     const struct command *c = find_command(cmd);
     if (c)
         return c->run(argc - 1, argv + 1);
+    if (not_a_command_or_run(cmd))
+        return 2;
     return browse(argc, argv);
 }

@@ -219,12 +219,7 @@ int scope_cmd_lines(int argc, char **argv) {
     if (!info.has_lines) {
         fputs("scope-tui lines: ", stderr);
         put_escaped(stderr, argv[optind]);
-        if (m->source.len) /* an imported file: nothing to record again */
-            fputs(" has no line samples: the file holds no line profile\n", stderr);
-        else
-            fputs(" has no line samples: record with SCOPE_LINES=1 in the environment, or run "
-                  "the program under 'scope-tui record -- CMD'\n",
-                  stderr);
+        fprintf(stderr, " has no line samples: %s\n", run_lines_how_to_record(m));
         rc = EXIT_NO_LINES;
         goto out;
     }

@@ -17,6 +17,7 @@
 #include "text_escape.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -126,8 +127,14 @@ static int prepare_env(const char *lib, const char *run, const char *run_id, con
 }
 
 /* Runs argv and waits for it; the wait status, or -1.  While it runs, ^C
- * and ^\ are the program's to act on, as with system(). */
-static int run_program(char **argv) {
+ * and ^\ are the program's to act on, as with system().  *never_ran is
+ * set when argv could not be executed at all (a close-on-exec pipe carries
+ * exec's errno back), so no run was even begun. */
+static int run_program(char **argv, int *never_ran) {
+    int report[2];
+    *never_ran = 0;
+    if (pipe2(report, O_CLOEXEC) < 0)
+        report[0] = report[1] = -1;
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGINT, &ign, &old_int);
@@ -139,12 +146,26 @@ static int run_program(char **argv) {
         sigaction(SIGQUIT, &old_quit, NULL);
         execvp(argv[0], argv);
         int e = errno;
+        /* Lost, the parent summarizes a run that is not there: no harm. */
+        ssize_t sent = report[1] >= 0 ? write(report[1], &e, sizeof e) : 0;
+        (void)sent;
         fputs("scope-tui record: cannot run '", stderr);
         scope_fput_escaped(stderr, (const uint8_t *)argv[0], strlen(argv[0]), 0);
         fprintf(stderr, "': %s\n", strerror(e));
         _exit(e == ENOENT ? 127 : 126);
     }
     int status = -1;
+    if (report[1] >= 0)
+        close(report[1]);
+    if (pid > 0 && report[0] >= 0) {
+        int e;
+        ssize_t got;
+        while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR)
+            ;
+        *never_ran = got == (ssize_t)sizeof e;
+    }
+    if (report[0] >= 0)
+        close(report[0]);
     if (pid > 0) {
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
@@ -158,18 +179,19 @@ static int run_program(char **argv) {
 /* Where the run is and its hottest lines, on stderr (stdout is the
  * program's). */
 static void summarize(const char *run) {
-    fputs("\nscope-tui record: the run is in ", stderr);
-    scope_fput_escaped(stderr, (const uint8_t *)run, strlen(run), 0);
-    fputs("\n", stderr);
     char msg[1024];
     run_model *m = NULL;
     struct stat st;
+    /* No directory, no path: one that is not there is no run to look in. */
     if (stat(run, &st) != 0) {
-        fputs("scope-tui record: nothing was recorded (the program never started the "
+        fputs("\nscope-tui record: nothing was recorded (the program never started the "
               "recorder)\n",
               stderr);
         return;
     }
+    fputs("\nscope-tui record: the run is in ", stderr);
+    scope_fput_escaped(stderr, (const uint8_t *)run, strlen(run), 0);
+    fputs("\n", stderr);
     if (run_load(run, NULL, &m, msg, sizeof msg) != RUN_OK) {
         fprintf(stderr, "scope-tui record: nothing was recorded: %s\n", msg);
         return;
@@ -274,10 +296,12 @@ int scope_cmd_record(int argc, char **argv) {
     }
     if (prepare_env(lib, dir, run_id[0] ? run_id : NULL, hz) < 0)
         return 2;
-    int status = run_program(argv + optind);
+    int never_ran;
+    int status = run_program(argv + optind, &never_ran);
     if (status < 0)
         return 2;
-    summarize(dir);
+    if (!never_ran) /* else its error says it all: nothing ran, nothing was recorded */
+        summarize(dir);
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 2;

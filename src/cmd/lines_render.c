@@ -109,9 +109,10 @@ scope_lines_render_v1(FILE *out, const scope_lines_input *in, enum scope_lines_t
             lines_text_stats(out, m, &r, &o);
         if (in->dropped)
             fprintf(out,
-                    "\n%llu samples were dropped (per-thread storage full): the figures "
-                    "leave them out\n",
-                    (unsigned long long)in->dropped);
+                    "\n%llu sample%s dropped (per-thread storage full): the figures "
+                    "leave %s out\n",
+                    (unsigned long long)in->dropped, in->dropped == 1 ? " was" : "s were",
+                    in->dropped == 1 ? "it" : "them");
         lines_text_caveats(out, m);
         rc = 0;
     }

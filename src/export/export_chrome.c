@@ -6,12 +6,15 @@
  *   {"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}
  *
  * Every process of the newest attempt whose window opened is one pid (its
- * OS pid), named from its role, rank and host (a "process_name" metadata
- * event); each of its threads is one tid (the OS thread id), named by a
- * "thread_name" event.  A phase is a complete event ("X": ts and dur in µs);
- * counters are "C" events carrying each counter's running total since the
- * window opened; marks inside the window (signal, fork, exec...) and the
- * window's own bounds are instant events ("i").
+ * OS pid), named from its role, rank or pid, and host (a "process_name"
+ * metadata event: "actor rank 3 (pid 41) @ node07", "actor pid 41 @ vm"),
+ * so that processes of one role tell apart; each of its threads is one tid
+ * (the OS thread id), named by a "thread_name" event after its process and
+ * its own name ("actor pid 41 main thread (exe)", "actor pid 41 thread 43
+ * (loader)"): the name a thread gives itself is often only its program's.  A phase is a complete
+ * event ("X": ts and dur in µs); counters are "C" events carrying each counter's running total
+ * since the window opened; marks inside the window (signal, fork, exec...) and the window's own
+ * bounds are instant events ("i").
  *
  * Time: CLOCK_MONOTONIC is one clock for every process of a host, so a
  * host's processes are placed by it exactly.  Hosts are placed on the wall
@@ -69,12 +72,23 @@ static run_str str_of(const char *s) {
     return (run_str){s, strlen(s)};
 }
 
-static void put_process_name(chrome_out *o, const run_worker *w) {
-    char label[512];
-    int n = snprintf(label, sizeof label, "%.*s", (int)(w->role.len < 200 ? w->role.len : 200),
+/* "ROLE rank R" or "ROLE pid P": the process among its role's, as a viewer
+ * lists tracks without the pid beside them. */
+static int process_who(char *buf, size_t cap, const run_worker *w) {
+    int n = snprintf(buf, cap, "%.*s", (int)(w->role.len < 200 ? w->role.len : 200),
                      w->role.s ? w->role.s : "");
     if (w->rank >= 0)
-        n += snprintf(label + n, sizeof label - (size_t)n, " rank %d", (int)w->rank);
+        n += snprintf(buf + n, cap - (size_t)n, " rank %d", (int)w->rank);
+    else
+        n += snprintf(buf + n, cap - (size_t)n, " pid %" PRId64, w->pid);
+    return n;
+}
+
+static void put_process_name(chrome_out *o, const run_worker *w) {
+    char label[512];
+    int n = process_who(label, sizeof label, w);
+    if (w->rank >= 0)
+        n += snprintf(label + n, sizeof label - (size_t)n, " (pid %" PRId64 ")", w->pid);
     snprintf(label + n, sizeof label - (size_t)n, " @ %.*s",
              (int)(w->host.len < 200 ? w->host.len : 200), w->host.s ? w->host.s : "");
     begin_event(o);
@@ -96,20 +110,25 @@ static int64_t tid_of(const log_trace *t, uint32_t index, int64_t pid) {
     return -(int64_t)index;
 }
 
-static void put_threads(chrome_out *o, const log_trace *t, int64_t pid) {
+static void put_threads(chrome_out *o, const run_worker *w, const log_trace *t) {
     for (size_t i = 0; i < t->nthreads; i++) {
-        char fallback[32];
-        run_str name = t->threads[i].name;
-        if (!name.len) {
-            snprintf(fallback, sizeof fallback, "thread %u", t->threads[i].index);
-            name = str_of(fallback);
-        }
+        char label[700];
+        int64_t tid = t->threads[i].tid;
+        int n = process_who(label, sizeof label, w);
+        if (tid == w->pid)
+            n += snprintf(label + n, sizeof label - (size_t)n, " main thread");
+        else
+            n += snprintf(label + n, sizeof label - (size_t)n, " thread %" PRId64, tid);
+        run_str own = t->threads[i].name;
+        if (own.len)
+            snprintf(label + n, sizeof label - (size_t)n, " (%.*s)",
+                     (int)(own.len < 200 ? own.len : 200), own.s);
         begin_event(o);
         fprintf(o->f,
                 "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
                 ",\"args\":{\"name\":",
-                pid, t->threads[i].tid);
-        put_name(o, name);
+                w->pid, tid);
+        put_name(o, (run_str){label, strlen(label)});
         fputs("}}", o->f);
     }
 }
@@ -154,7 +173,7 @@ static void put_process(chrome_out *o, const run_worker *w, log_trace *t, int64_
     int64_t pid = w->pid;
 #define TS(mono) ((int64_t)((uint64_t)(mono) + (uint64_t)shift - base))
     put_process_name(o, w);
-    put_threads(o, t, pid);
+    put_threads(o, w, t);
 
     /* The window's start, with what placed it: its bounds and the start
      * on the process's own CLOCK_MONOTONIC. */

@@ -70,6 +70,10 @@ const char *fmt_duration(char *buf, size_t cap, double ns) {
     return buf;
 }
 
+const char *fmt_plural(uint64_t n) {
+    return n == 1 ? "" : "s";
+}
+
 const char *fmt_ucount(char *buf, size_t cap, uint64_t n) {
     char digits[32];
     int len = snprintf(digits, sizeof digits, "%" PRIu64, n);

@@ -24,6 +24,10 @@ const char *fmt_duration(char *buf, size_t cap, double ns);
 const char *fmt_count(char *buf, size_t cap, int64_t n);
 const char *fmt_ucount(char *buf, size_t cap, uint64_t n);
 
+/* The ending a count's noun takes: "" for one, else "s" ("1 sample",
+ * "0 samples", "1,230 samples"), so that no output says "1 samples". */
+const char *fmt_plural(uint64_t n);
+
 /* A fraction as a percentage with `decimals` decimals: 0.829 -> "82.9%". */
 const char *fmt_percent(char *buf, size_t cap, double frac, int decimals);
 

@@ -297,9 +297,10 @@ static void line_sampler(caveat_list *l, size_t i, const worker_log *log) {
         return;
     if (r->dropped)
         add(l, RUN_CAVEAT_LINES, i,
-            "the line sampler dropped %s of %s samples (its per-thread storage was full): "
-            "line figures leave them out",
-            fmt_ucount(n, sizeof n, r->dropped), fmt_ucount(t, sizeof t, r->samples));
+            "the line sampler dropped %s of %s sample%s (its per-thread storage was full): "
+            "line figures leave %s out",
+            fmt_ucount(n, sizeof n, r->dropped), fmt_ucount(t, sizeof t, r->samples),
+            fmt_plural(r->samples), r->dropped == 1 ? "it" : "them");
     if (r->threads_failed)
         add(l, RUN_CAVEAT_LINES, i,
             "%s thread%s could not be sampled (no CPU timer): %s time is missing from the "

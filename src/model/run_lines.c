@@ -765,6 +765,17 @@ static int named(const lines_loc *l, const char *name, size_t n) {
            (l->linkage.len == n && !memcmp(l->linkage.s, name, n));
 }
 
+const char *run_lines_how_to_record(const run_model *m) {
+    if (m->source.len) /* only the scope-profiler importer names a source */
+        return "ProfileManager.setup(use_line_profiler=True) in the program records them";
+    return "record them with SCOPE_LINES=1 in the environment, or scope-tui record -- CMD";
+}
+
+const char *run_lines_switch(const run_model *m) {
+    return m->source.len ? "ProfileManager.setup(use_line_profiler=True) in the program"
+                         : "SCOPE_LINES=1";
+}
+
 int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *out, char *msg,
                      size_t msglen) {
     memset(out, 0, sizeof *out);
@@ -774,9 +785,7 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
         return -1;
     c = run_model_extension(m);
     if (!c->info.has_lines) {
-        snprintf(msg, msglen,
-                 "this run has no line samples (record it with SCOPE_LINES=1, or with "
-                 "'scope-tui record -- CMD')");
+        snprintf(msg, msglen, "no line samples in this run: %s", run_lines_how_to_record(m));
         return -1;
     }
     size_t role = SIZE_MAX;

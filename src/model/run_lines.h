@@ -146,6 +146,14 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
                      size_t msglen);
 void run_lines_free(run_lines_result *r);
 
+/* How to record what a run without line data lacks, as advice that follows
+ * "no line samples: ".  A scope-profiler file is a Python program's, whose
+ * lines its own line_profiler measures; anything else is recorded again
+ * with the sampler on. */
+const char *run_lines_how_to_record(const run_model *m);
+/* The same in a few words, for a status line: what turns the lines on. */
+const char *run_lines_switch(const run_model *m);
+
 /* The text of a source file as the browser and `lines` show it: found as
  * recorded, else under the project folder, else under source_dir.  Returns
  * the number of lines with *lines pointing at them (owned by the model,

@@ -47,14 +47,15 @@ void lines_text_heading(FILE *f, const run_lines_info *info, const run_lines_res
     char n[32], t[32];
     if (has_measured(r))
         fprintf(f,
-                "Measured lines of %s: %s hits, %s measured (line_profiler's exact counts and "
+                "Measured lines of %s: %s hit%s, %s measured (line_profiler's exact counts and "
                 "times, not samples)\n",
                 o->what ? o->what : "the run", fmt_ucount(n, sizeof n, r->hits),
-                seconds(t, sizeof t, r->measured_seconds));
+                fmt_plural(r->hits), seconds(t, sizeof t, r->measured_seconds));
     if (!has_sampled(r))
         return;
-    fprintf(f, "Hot lines of %s: %s samples, %s of CPU", o->what ? o->what : "the run",
-            fmt_ucount(n, sizeof n, r->samples), seconds(t, sizeof t, r->seconds));
+    fprintf(f, "Hot lines of %s: %s sample%s, %s of CPU", o->what ? o->what : "the run",
+            fmt_ucount(n, sizeof n, r->samples), fmt_plural(r->samples),
+            seconds(t, sizeof t, r->seconds));
     if (!isnan(r->period_ns) && r->period_ns > 0)
         fprintf(f, " (one sample per %s)", fmt_duration(t, sizeof t, r->period_ns));
     fputs("\n", f);
@@ -68,9 +69,9 @@ void lines_text_heading(FILE *f, const run_lines_info *info, const run_lines_res
     fputs("\n", f);
     if (attr == RUN_LINES_PROJECT && r->outside_project)
         fprintf(f,
-                "%s samples (%.1f%%) had no frame under the project folder: counted at the "
+                "%s sample%s (%.1f%%) had no frame under the project folder: counted at the "
                 "line that ran\n",
-                fmt_ucount(n, sizeof n, r->outside_project),
+                fmt_ucount(n, sizeof n, r->outside_project), fmt_plural(r->outside_project),
                 r->samples ? 100.0 * (double)r->outside_project / (double)r->samples : 0.0);
 }
 
@@ -130,11 +131,12 @@ static void function_table(FILE *f, run_model *m, const run_lines_result *r,
     fputs("\n", f);
     pc_and_sd(pc, sizeof pc, sd, sizeof sd, fn->share, fn->share_sd);
     if (fn->kind == RUN_LINE_MEASURED)
-        fprintf(f, "Total time: %s (%s hits, %s%% of the measured time; measured, exact)\n",
-                seconds(t, sizeof t, fn->seconds), fmt_ucount(n, sizeof n, fn->hits), pc);
+        fprintf(f, "Total time: %s (%s hit%s, %s%% of the measured time; measured, exact)\n",
+                seconds(t, sizeof t, fn->seconds), fmt_ucount(n, sizeof n, fn->hits),
+                fmt_plural(fn->hits), pc);
     else
-        fprintf(f, "Total time: %s (%s samples, %s%% +- %s)\n", seconds(t, sizeof t, fn->seconds),
-                fmt_ucount(n, sizeof n, fn->samples), pc, sd);
+        fprintf(f, "Total time: %s (%s sample%s, %s%% +- %s)\n", seconds(t, sizeof t, fn->seconds),
+                fmt_ucount(n, sizeof n, fn->samples), fmt_plural(fn->samples), pc, sd);
     fputs("File: ", f);
     if (fn->file.len)
         put_name(f, fn->file);

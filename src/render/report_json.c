@@ -109,8 +109,13 @@ static void put_identity(json_out *j, cJSON *o, const run_worker *w) {
     jo_name(j, o, "exe", w->exe);
     jo_name(j, o, "cwd", w->cwd);
     jo_name(j, o, "recorder", w->recorder_version);
-    jo_i64(j, o, "pid", w->pid);
-    jo_i64(j, o, "ppid", w->ppid);
+    if (w->pid > 0) {
+        jo_i64(j, o, "pid", w->pid);
+        jo_i64(j, o, "ppid", w->ppid);
+    } else { /* an imported file keeps no pids: unknown, not 0 */
+        jo_null(j, o, "pid");
+        jo_null(j, o, "ppid");
+    }
     put_launcher_int(j, o, "rank", w->rank);
     put_launcher_int(j, o, "local_rank", w->local_rank);
     put_launcher_int(j, o, "node_rank", w->node_rank);

@@ -12,6 +12,12 @@ usage: check_chrome_trace.py TRACE.json schema
            of "items" over the steps in the window
        check_chrome_trace.py TRACE.json phase NAME PROCS COUNT
            PROCS processes, each with exactly COUNT complete events named NAME
+       check_chrome_trace.py TRACE.json names RUN.json
+           every process is named "ROLE rank R (pid P) @ HOST" or "ROLE pid
+           P @ HOST" from the run's own record of it (RUN.json: `scope-tui
+           report --json`), each name its own; every thread is named after
+           its process ("main thread" where its tid is the pid, else
+           "thread TID"), each name its own
        check_chrome_trace.py TRACE.json hosts N MAX_S
            N processes on N hosts, whose windows open within MAX_S seconds of
            each other on the document's clock
@@ -211,6 +217,42 @@ def check_hosts(events, n, max_s):
         fail(f"windows open {(max(opens) - min(opens)) / 1e6:.3f} s apart, at most {max_s} wanted")
 
 
+def check_names(events, run_json):
+    with open(run_json, encoding="utf-8") as f:
+        run = json.load(f)
+    workers = {w["pid"]: w for w in run["workers"] if w["attempt"] == len(run["attempts"]) - 1}
+    procs = {e["pid"]: e["args"]["name"] for e in events
+             if e.get("ph") == "M" and e["name"] == "process_name"}
+    threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
+               if e.get("ph") == "M" and e["name"] == "thread_name"}
+    if not procs:
+        fail("no process_name events")
+    whos = {}
+    for pid, name in procs.items():
+        w = workers.get(pid)
+        if w is None:
+            fail(f"pid {pid} ({name!r}) is none of the run's processes")
+            continue
+        if w["rank"] is not None:
+            whos[pid] = f"{w['role']} rank {w['rank']}"
+            want = f"{whos[pid]} (pid {pid}) @ {w['host']}"
+        else:
+            whos[pid] = f"{w['role']} pid {pid}"
+            want = f"{whos[pid]} @ {w['host']}"
+        if name != want:
+            fail(f"pid {pid} is named {name!r}, wanted {want!r}")
+    if len(set(procs.values())) != len(procs):
+        fail(f"two processes share a name: {sorted(procs.values())}")
+    for (pid, tid), name in threads.items():
+        if pid not in whos:
+            continue
+        want = f"{whos[pid]} main thread" if tid == pid else f"{whos[pid]} thread {tid}"
+        if name != want and not name.startswith(want + " ("):
+            fail(f"thread {tid} of pid {pid} is named {name!r}, wanted {want!r} and its own name")
+    if len(set(threads.values())) != len(threads):
+        fail(f"two threads share a name: {sorted(threads.values())}")
+
+
 def main(argv):
     events = load(argv[1])
     check_schema(events)
@@ -226,6 +268,8 @@ def main(argv):
         check_window(events, argv[3], int(argv[4]), int(argv[5]), killed, capped)
     elif argv[2] == "phase":
         check_phase(events, argv[3], int(argv[4]), int(argv[5]))
+    elif argv[2] == "names":
+        check_names(events, argv[3])
     elif argv[2] == "hosts":
         check_hosts(events, int(argv[3]), float(argv[4]))
     for e in errors:

@@ -26,6 +26,10 @@ check_trace() {
 # counts made in them; nothing before step 5 began or after step 8 ended.
 SCOPE_RUN_DIR=$PWD/env SCOPE_TRACE=step:5-8 expect_rc 0 "$workload" env.times 20 --thread --fork
 check_trace env env.json window env.times 5 8
+# Each process and thread named by its role and pid (no launcher: no rank),
+# as the run records them, none named like another.
+"$scope_tui" report --json env >env.run.json
+python3 "$check" env.json names env.run.json 2>check.err || fail "env names: $(cat check.err)"
 
 # The first entry and a window of one: the bounds are inclusive.
 SCOPE_RUN_DIR=$PWD/one SCOPE_TRACE=step:1-1 expect_rc 0 "$workload" one.times 4
@@ -91,6 +95,10 @@ fi
 SCOPE_TRACE=iteration:3-5 expect_rc 0 "$pipeline" --quick --actors 2 --run-dir pipe --out ckpt
 check_trace pipe pipe.json phase iteration 3 3
 python3 "$check" pipe.json phase load_batch 1 3 2>check.err || fail "learner: $(cat check.err)"
+# The two actors are told apart by pid (not both "actor @ HOST"), and their
+# threads too (not all "exe", the name of a program spawned by /proc/self/exe).
+"$scope_tui" report --json pipe >pipe.run.json
+python3 "$check" pipe.json names pipe.run.json 2>check.err || fail "pipeline names: $(cat check.err)"
 # Each log says how its window went: its newest TRACE_WINDOW (snapshot
 # frames restate it) says closed.
 closed=0

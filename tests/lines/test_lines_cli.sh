@@ -66,7 +66,7 @@ expect_in_output "--min-time-us"
 # A run without line samples: exit 3 and what to do.
 "$progs/lines_selfrec" nolines "$src" --no-lines >/dev/null
 expect_rc 3 "$tui" lines nolines
-expect_in_output "has no line samples: record with SCOPE_LINES=1"
+expect_in_output "has no line samples: record them with SCOPE_LINES=1"
 
 # Source files: missing (debug info naming a folder that does not exist),
 # then found with --source-dir.

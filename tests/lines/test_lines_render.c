@@ -50,6 +50,8 @@ __attribute__((noinline)) static void *render_calls_libm(double x) {
 #define MAX_MODULES 64
 static self_module mods[MAX_MODULES];
 static scope_rec_module recs[MAX_MODULES];
+/* 1: the process has one sample, in render_kernel_x, and one was dropped. */
+static int single;
 
 /* Renders one table of the process's samples into a string. */
 static char *table(enum scope_lines_table which, double min_us, int top, const char *sort,
@@ -65,8 +67,10 @@ static char *table(enum scope_lines_table which, double min_us, int top, const c
                              self_where(mods, n, render_calls_libm(0.25))};
     scope_rec_stack stacks[] = {{1, 1, fx}, {2, 1, fy}, {3, 2, fm}};
     scope_stack_count counts[] = {{1, 70}, {2, 30}, {3, 20}};
-    scope_rec_stack_samples samples[] = {{1, 0, 10000000, 3, counts}};
-    scope_lines_input in = {recs, n, stacks, 3, samples, 1, project, 10000000, 4};
+    scope_rec_stack_samples samples[] = {{1, 0, 10000000, single ? 1 : 3, counts}};
+    if (single)
+        counts[0].count = 1;
+    scope_lines_input in = {recs, n, stacks, 3, samples, 1, project, 10000000, single ? 1 : 4};
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -115,6 +119,27 @@ START_TEST(top_table) {
 }
 END_TEST
 
+/* One of anything is said in the singular: "1 sample", never "1 samples". */
+START_TEST(one_sample) {
+    int rc;
+    single = 1;
+    char *stats = table(SCOPE_LINES_TABLE_STATS, 0, 0, "time", &rc);
+    ck_assert_int_eq(rc, 0);
+    char *top = table(SCOPE_LINES_TABLE_TOP, 0, 0, "time", &rc);
+    single = 0;
+    ck_assert_int_eq(rc, 0);
+    fprintf(stderr, "%s%s", stats, top);
+    ck_assert_msg(strstr(stats, "Hot lines of this process: 1 sample,"), "%s", stats);
+    ck_assert_msg(strstr(stats, "(1 sample, 100.0%"), "%s", stats);
+    ck_assert_msg(strstr(stats, "dropped 1 of 2 samples"), "%s", stats);
+    ck_assert_msg(strstr(stats, "1 sample was dropped"), "%s", stats);
+    ck_assert_msg(strstr(top, "Hot lines of this process: 1 sample,"), "%s", top);
+    ck_assert_msg(!strstr(stats, " 1 samples") && !strstr(top, " 1 samples"), "%s%s", stats, top);
+    free(stats);
+    free(top);
+}
+END_TEST
+
 START_TEST(bad_input) {
     int rc;
     char *out = table(SCOPE_LINES_TABLE_STATS, 0, 0, "fastest", &rc);
@@ -154,6 +179,7 @@ int main(int argc, char **argv) {
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, stats_table);
     tcase_add_test(tc, top_table);
+    tcase_add_test(tc, one_sample);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -49,7 +49,7 @@ done
 for n in 1 2 3; do
     grep -q "IN PROGRESS" "scope-phases-$n.txt" || fail "screen $n does not say the run is in progress"
 done
-grep -q "reloaded: 1 processes, 0 caveats, runtime .* (1 log read on)" scope-phases-2.txt ||
+grep -q "reloaded: 1 process, 0 caveats, runtime .* (1 log read on)" scope-phases-2.txt ||
     fail "r does not say it read the log on: $(tail -1 scope-phases-2.txt)"
 grep -q "the run has ended" scope-phases-4.txt || fail "screen 4 does not say the run ended: $(cat scope-phases-4.txt)"
 

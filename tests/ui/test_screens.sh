@@ -59,6 +59,8 @@ cp -r "$here/lines" fixture-src
 # scope-profiler file, its program's source beside it in lineprof-src.
 mkdir lineprof-src
 cp "$here/../fixtures/scope-profiler-h5/line-profile.h5" .
+# "mpi-3-ranks.h5": a scope-profiler file without a line profile and without pids.
+cp "$here/../fixtures/scope-profiler-h5/mpi-3-ranks.h5" .
 cp "$here/../fixtures/scope-profiler-h5/line_profile_work.py" lineprof-src/
 
 # ---- the cases ----------------------------------------------------------------------
