@@ -245,13 +245,18 @@ void scope_phase_enter_(scope_site *site) {
 
 /* The frame it pushes is marked explicit: only scope_phase_end, or the
  * block it was left open in, ends it. */
-void scope_phase_begin(const char *name) {
+void scope_phase_begin_n(const char *name, size_t len) {
     if (!scope_hot_)
         return;
-    const char *nm = name ? name : "(null)";
-    uint32_t depth = enter(rec_self, rec_name_intern(nm, strlen(nm)), NULL);
+    if (!name)
+        name = "(null)", len = 6;
+    uint32_t depth = enter(rec_self, rec_name_intern(name, len), NULL);
     if (depth != UNTRACKED)
         rec_self->explicit_open[depth & ~NO_TSC] = 1;
+}
+
+void scope_phase_begin(const char *name) {
+    scope_phase_begin_n(name, name ? strlen(name) : 0);
 }
 
 /* ---- leaving -------------------------------------------------------------- */
@@ -656,9 +661,14 @@ void scope_count_slow_(scope_site *site, int64_t v) {
     count_add(rec_self, __atomic_load_n(&site->id, __ATOMIC_ACQUIRE), v, site);
 }
 
-void scope_count(const char *name, int64_t v) {
+void scope_count_n(const char *name, size_t len, int64_t v) {
     if (!scope_hot_)
         return;
-    const char *nm = name ? name : "(null)";
-    count_add(rec_self, rec_name_intern(nm, strlen(nm)), v, NULL);
+    if (!name)
+        name = "(null)", len = 6;
+    count_add(rec_self, rec_name_intern(name, len), v, NULL);
+}
+
+void scope_count(const char *name, int64_t v) {
+    scope_count_n(name, name ? strlen(name) : 0, v);
 }

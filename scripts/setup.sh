@@ -12,8 +12,9 @@ set -euo pipefail
 # One package a line, grouped by what needs it.  Keep this the single list: the
 # README, CI and every other script rely on it being complete.
 PACKAGES=(
-    # toolchain and build; libtsan2 is gcc's ThreadSanitizer runtime (test.sh --tsan)
-    build-essential gcc cmake pkg-config libtsan2
+    # toolchain and build; libtsan2 is gcc's ThreadSanitizer runtime (test.sh --tsan);
+    # gfortran builds the recorder's Fortran module (recorder/fortran) and its test
+    build-essential gcc cmake pkg-config libtsan2 gfortran
     # libraries: terminal UI, HDF5 import/export (zlib: its chunks), log compression, themes,
     # symbolization (libiberty: demangling C++ and Rust names), stack capture, JSON
     libncurses-dev libhdf5-dev zlib1g-dev libzstd-dev libyaml-dev libdw-dev libiberty-dev

@@ -10,9 +10,13 @@
 #   (c) each program runs with its own run directory; its one log must read
 #       back with `scope-tui dump` (exit 0) and hold the phases it recorded.
 #
-# usage: test_install.sh BUILD_DIR CMAKE CC PKG_CONFIG GENERATOR SANITIZE
+#   (d) where the build has the Fortran module (FC given): a Fortran program
+#       through pkg-config scope-fortran and through Scope::scope_fortran.
+#
+# usage: test_install.sh BUILD_DIR CMAKE CC PKG_CONFIG GENERATOR SANITIZE [FC]
 #   SANITIZE is ON when the build uses -fsanitize (SCOPE_SANITIZE): the
 #   installed library then needs the same flags in every program linking it.
+#   FC: the Fortran compiler the build used, when it built recorder/fortran.
 set -euo pipefail
 
 build=$1
@@ -21,6 +25,7 @@ cc=$3
 pkg_config=$4
 generator=$5
 sanitize=$6
+fc=${7:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 tmp=$(mktemp -d)
@@ -111,6 +116,15 @@ read -r -a zstd_libs <<<"$("$pkg_config" --libs libzstd libunwind)"
 run "$tmp/pc/build-static.log" "$cc" "${flags[@]}" -o "$tmp/pc/app_pc_static" \
     "$here/consumer/app.c" "${pc_cflags[@]}" "$pc_libdir/libscope.a" "${zstd_libs[@]}" -pthread -ldl ||
     fail "pkg-config static build"
+if [ -n "$fc" ]; then
+    for f in "$prefix/include/scope/fortran/scope.mod" "$libdir/libscope_fortran.a" \
+        "$libdir/pkgconfig/scope-fortran.pc"; do
+        [ -e "$f" ] || fail "not installed: ${f#"$prefix"/}"
+    done
+    read -r -a pcf_flags <<<"$("$pkg_config" --cflags --libs scope-fortran)"
+    run "$tmp/pc/build-f.log" "$fc" "${flags[@]}" -o "$tmp/pc/app_pc_f" "$here/consumer/app.f90" \
+        "${pcf_flags[@]}" || fail "pkg-config Fortran build"
+fi
 unset PKG_CONFIG_PATH
 
 # ---- (b) find_package(Scope) ---------------------------------------------------
@@ -118,7 +132,11 @@ unset PKG_CONFIG_PATH
 cp -r "$here/consumer" "$tmp/consumer"
 cmake_flags=()
 if [ "${#flags[@]}" -gt 0 ]; then
-    cmake_flags=("-DCMAKE_C_FLAGS=${flags[*]}" "-DCMAKE_CXX_FLAGS=${flags[*]}")
+    cmake_flags=("-DCMAKE_C_FLAGS=${flags[*]}" "-DCMAKE_CXX_FLAGS=${flags[*]}"
+        "-DCMAKE_Fortran_FLAGS=${flags[*]}")
+fi
+if [ -n "$fc" ]; then
+    cmake_flags+=(-DWITH_FORTRAN=ON -DCMAKE_Fortran_COMPILER="$fc")
 fi
 run "$tmp/consumer-configure.log" "$cmake" -S "$tmp/consumer" -B "$tmp/consumer/build" \
     -G "$generator" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" \
@@ -177,6 +195,12 @@ check pc_static "$tmp/pc/app_pc_static" "${c_names[@]}"
 check cmake_c "$tmp/consumer/build/app_c" "${c_names[@]}"
 check cmake_cxx "$tmp/consumer/build/app_cxx" cxx_outer cxx_inner cxx_items
 check cmake_static "$tmp/consumer/build/app_static" "${c_names[@]}"
+if [ -n "$fc" ]; then
+    run_env=(LD_LIBRARY_PATH="$libdir")
+    check pc_fortran "$tmp/pc/app_pc_f" f_outer f_inner f_items
+    run_env=()
+    check cmake_fortran "$tmp/consumer/build/app_f" f_outer f_inner f_items
+fi
 
 # The shared programs load the installed library, and the static ones none.
 for exe in "$tmp/consumer/build/app_c" "$tmp/consumer/build/app_cxx"; do
@@ -198,4 +222,4 @@ if [ "$failures" != 0 ]; then
     exit 1
 fi
 echo "packaging: installed into a temporary prefix; pkg-config, find_package(Scope)" \
-    "and static builds ran and their logs read back"
+    "and static builds${fc:+ and Fortran ($fc)} ran and their logs read back"

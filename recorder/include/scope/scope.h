@@ -82,6 +82,11 @@ SCOPE_API void scope_phase_end(void);
 
 /* Adds n to the counter `name` of the phase open on this thread. */
 SCOPE_API void scope_count(const char *name, int64_t n);
+
+/* The same two for a name of len bytes, which need not end with a NUL:
+ * for bindings whose strings carry their length (the Fortran module). */
+SCOPE_API void scope_phase_begin_n(const char *name, size_t len);
+SCOPE_API void scope_count_n(const char *name, size_t len, int64_t n);
 #define SCOPE_COUNT(name, n) scope_count_site_(SCOPE_SITE_(name, SCOPE_SITE_COUNT), (n))
 
 /* ---- trace window ----------------------------------------------------------- */
