@@ -314,7 +314,9 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
                 out->self = loc_of(c, &l);
                 have_self = 1;
             }
-            if (l.file.len && under(l.file, project)) {
+            /* Without a source file, a frame of a module inside the project
+             * folder (a program built there without -g) is the project's. */
+            if (l.file.len ? under(l.file, project) : module.len && under(module, project)) {
                 out->project = loc_of(c, &l);
                 have_project = 1;
             }
@@ -490,6 +492,13 @@ static int module_caveats(load_ctx *x, run_model *m) {
     uint64_t total = 0;
     for (size_t i = 0; i < c->ngroups; i++)
         total += c->groups[i].count;
+    sym_module **mods = malloc((x->nnotes + 1) * sizeof *mods);
+    if (!mods)
+        return -1;
+    for (size_t i = 0; i < x->nnotes; i++)
+        mods[i] = x->notes[i].mod;
+    lines_sym_explain(c->sym, mods, x->nnotes); /* what would give them lines */
+    free(mods);
     for (size_t i = 0; i < x->nnotes; i++) {
         const char *why;
         if (lines_sym_state(x->notes[i].mod, &why) == SYM_LINES)
