@@ -233,6 +233,7 @@ typedef struct module_note {
     sym_module *mod;
     run_str path;
     uint64_t samples; /* whose frame that ran lies in it */
+    uint64_t charged; /* charged to it by project attribution, having run elsewhere */
 } module_note;
 
 typedef struct load_ctx {
@@ -241,17 +242,19 @@ typedef struct load_ctx {
     size_t nnotes, cap_notes;
 } load_ctx;
 
-static void note_module(load_ctx *x, sym_module *mod, run_str path, uint64_t samples) {
+static void note_module(load_ctx *x, sym_module *mod, run_str path, uint64_t samples,
+                        uint64_t charged) {
     for (size_t i = 0; i < x->nnotes; i++)
         if (x->notes[i].mod == mod) {
             x->notes[i].samples += samples;
+            x->notes[i].charged += charged;
             return;
         }
     if (SCOPE_VEC_RESERVE(x->notes, x->cap_notes, x->nnotes + 1) < 0) {
         x->c->nomem = 1;
         return;
     }
-    x->notes[x->nnotes++] = (module_note){mod, path, samples};
+    x->notes[x->nnotes++] = (module_note){mod, path, samples, charged};
 }
 
 /* A stack's two locations. */
@@ -261,6 +264,8 @@ typedef struct stack_locs {
     int outside;
     sym_module *leaf; /* NULL: the frame that ran lies in no known module */
     run_str leaf_path;
+    sym_module *charged; /* the project frame's module, when not the leaf's; else NULL */
+    run_str charged_path;
 } stack_locs;
 
 static lines_loc frame_loc(lines_cache *c, const sym_frame *f, run_str module, int approximate) {
@@ -285,6 +290,7 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
         nframes = MAX_STACK_FRAMES;
     out->leaf = NULL;
     out->leaf_path = (run_str){"", 0};
+    out->charged = NULL;
     for (uint32_t i = 0; i < nframes && !have_project; i++) {
         const scope_frame_addr *fa = &st->frames[i];
         const log_module *lm = fa->module ? log_lines_module(ll, fa->module) : NULL;
@@ -317,6 +323,8 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
             /* Without a source file, a frame of a module inside the project
              * folder (a program built there without -g) is the project's. */
             if (l.file.len ? under(l.file, project) : module.len && under(module, project)) {
+                if (sm != out->leaf)
+                    out->charged = sm, out->charged_path = module;
                 out->project = loc_of(c, &l);
                 have_project = 1;
             }
@@ -471,7 +479,9 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
                                     .count = k->count,
                                     .period_ns = k->period_ns});
         if (locs[s].leaf)
-            note_module(x, locs[s].leaf, locs[s].leaf_path, k->count);
+            note_module(x, locs[s].leaf, locs[s].leaf_path, k->count, 0);
+        if (locs[s].charged)
+            note_module(x, locs[s].charged, locs[s].charged_path, 0, k->count);
         samples += k->count;
     }
     free(locs);
@@ -508,9 +518,17 @@ static int module_caveats(load_ctx *x, run_model *m) {
         scope_escape((const uint8_t *)x->notes[i].path.s, x->notes[i].path.len, path, sizeof path,
                      0);
         double pc = total ? 100.0 * (double)x->notes[i].samples / (double)total : 0;
-        if (run_caveat_append(m, run_model_arena(m), RUN_CAVEAT_LINES, SIZE_MAX,
-                              "%s: %s; %.1f%% of the line samples ran there and show as %s", path,
-                              why, pc,
+        double charged = total ? 100.0 * (double)x->notes[i].charged / (double)total : 0;
+        char ran[160];
+        if (x->notes[i].charged)
+            snprintf(ran, sizeof ran,
+                     "%.1f%% of the line samples ran there and %.1f%% in what it called (charged "
+                     "to it); they show",
+                     pc, charged);
+        else
+            snprintf(ran, sizeof ran, "%.1f%% of the line samples ran there and show", pc);
+        if (run_caveat_append(m, run_model_arena(m), RUN_CAVEAT_LINES, SIZE_MAX, "%s: %s; %s as %s",
+                              path, why, ran,
                               lines_sym_state(x->notes[i].mod, NULL) == SYM_FUNCTIONS
                                   ? "functions, not lines"
                                   : "?? (function unknown)") < 0)
