@@ -37,6 +37,16 @@ static void add_merged(wanted *w, const char *p) {
         add_name(w, other);
 }
 
+/* Packages install under these folders only; a program built in a home or
+ * project folder is not looked for (and costs no pass over the lists). */
+static int system_path(const char *p) {
+    static const char *const roots[] = {"/usr/", "/lib", "/bin/", "/sbin/", "/opt/"};
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+        if (!strncmp(p, roots[i], strlen(roots[i])))
+            return 1;
+    return 0;
+}
+
 static int is_list(const char *name) {
     size_t n = strlen(name);
     return n > 5 && !strcmp(name + n - 5, ".list");
@@ -47,7 +57,7 @@ void lines_package_owners(const char *const *paths, size_t n, char (*owners)[PAC
     size_t left = 0;
     for (size_t i = 0; i < n; i++) {
         owners[i][0] = '\0';
-        if (!want || !paths[i] || paths[i][0] != '/')
+        if (!want || !paths[i] || !system_path(paths[i]))
             continue;
         add_merged(&want[i], paths[i]);
         char *real = realpath(paths[i], NULL);

@@ -8,8 +8,9 @@
  * loader gave it, as its symbolic links resolve, and with or without its
  * leading /usr (Debian's merged /usr lists some files under /lib, which the
  * loader reaches as /usr/lib, or the other way round).  The pass is bounded
- * (DPKG_MAX_LISTS files, DPKG_MAX_BYTES in all); a system without dpkg
- * simply names no package.
+ * (DPKG_MAX_LISTS files, DPKG_MAX_BYTES in all) and made only for paths
+ * under the folders packages install to (/usr, /lib*, /bin, /sbin, /opt);
+ * a system without dpkg simply names no package.
  */
 #ifndef SCOPE_LINES_PACKAGE_H
 #define SCOPE_LINES_PACKAGE_H

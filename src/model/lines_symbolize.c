@@ -654,16 +654,11 @@ void lines_sym_explain(lines_symbolizer *s, sym_module *const *mods, size_t n) {
         GElf_Word crc;
         Elf *elf = dwfl_module_getelf(m->mod, &bias);
         const char *link = elf ? dwelf_elf_gnu_debuglink(elf, &crc) : NULL;
-        if (owners[i][0] && debug[0])
+        if (owners[i][0])
             snprintf(text, sizeof text,
-                     "%s; its debug file %s would give lines (Debian's %s-dbgsym package, or "
-                     "%s-dbg, installs it)",
-                     m->why, debug, owners[i], owners[i]);
-        else if (owners[i][0])
-            snprintf(text, sizeof text,
-                     "%s; its debug file would give lines (Debian's %s-dbgsym package, or %s-dbg, "
-                     "installs it)",
-                     m->why, owners[i], owners[i]);
+                     "%s; its debug file %s%swould give lines (Debian: %s-dbgsym, from the "
+                     "debian-debug archive)",
+                     m->why, debug, debug[0] ? " " : "", owners[i]);
         else if (link || m->notes->refused)
             snprintf(text, sizeof text, "%s; its debug file %s would give lines", m->why,
                      debug[0] ? debug

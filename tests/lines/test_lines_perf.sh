@@ -12,7 +12,9 @@
 # perf's three hottest functions is among scope's five hottest, and its
 # share differs from perf's by at most 3 combined binomial sigmas (from each
 # tool's sample count) plus 3 percentage points.  Without perf, xz or
-# permission to record here, it says why and is skipped (exit 77).
+# permission to record here, it says why and is skipped (exit 77).  The
+# caveat names the debug file (by build-id) and the -dbgsym package that
+# would give lines.
 #
 # Usage: test_lines_perf.sh SCOPE_TUI SOURCE_DIR
 set -euo pipefail
@@ -117,5 +119,18 @@ for b in bad:
     print("BAD:", b)
 exit(1 if bad else 0)
 PY
+
+# The caveat names what would give lines: the debug file by build-id and,
+# where dpkg says which package installed the library, its -dbgsym package.
+bid=$(readelf -n "$(readlink -f "$lib")" | awk '/Build ID/ {print $3}')
+# (Where that debug file is installed, the library has lines instead.)
+if [ -n "$bid" ] && [ ! -e "/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug" ]; then
+    expect_rc 0 "$tui" lines run
+    expect_in_output "/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug would give lines"
+    expect_in_output "unwind tables"
+    if pkg=$(dpkg -S "$(readlink -f "$lib")" 2>/dev/null); then
+        expect_in_output "Debian: ${pkg%%:*}-dbgsym"
+    fi
+fi
 
 finish
