@@ -43,9 +43,11 @@ check_kernels() {
     local run=$1 truth=$2
     "$tui" lines --json --top 0 "$run" >"$run.json" 2>"$run.err" ||
         { fail "lines $run: $(cat "$run.err")"; return; }
-    python3 - "$run" "$truth" <<'PY' || fail "$run: kernel shares (see above)"
-import json, math, re, sys
+    python3 - "$run" "$truth" "$root/tests/lines" <<'PY' || fail "$run: kernel shares (see above)"
+import json, re, sys
 run, truth_file = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+from known_shares import check_kernel_shares
 truth = {}
 for ln in open(truth_file):
     f = ln.split()
@@ -70,7 +72,6 @@ for r in doc["lines"]:
     else:
         other[name] = other.get(name, 0) + r["samples"]
 n = sum(got.values())
-total = sum(truth.values())
 print(f"{run}: {doc['samples']} samples, {n} in the kernels; elsewhere: "
       f"{sorted(other.items(), key=lambda kv: -kv[1])[:4]}")
 bad = []
@@ -78,13 +79,7 @@ if n < 100:
     bad.append(f"only {n} samples in the kernels")
 if n < 0.9 * doc["samples"]:
     bad.append(f"{doc['samples'] - n} of {doc['samples']} samples outside the kernels")
-for k in sorted(truth):
-    p = truth[k] / total
-    share = got[k] / n if n else 0
-    sd = math.sqrt(p * (1 - p) / n) if n else 1
-    print(f"  {k:13s} truth {p:.3f}  sampled {share:.3f}  ({(share - p) / sd:+.1f} sigma)")
-    if abs(share - p) > 3 * sd:
-        bad.append(f"{k}: sampled share {share:.3f}, truth {p:.3f} +- 3 x {sd:.3f}")
+check_kernel_shares(truth, got, bad)
 if not any("a build with -g gives lines" in c for c in doc.get("caveats", [])):
     bad.append(f"no caveat says -g gives lines: {doc.get('caveats')}")
 for b in bad:
