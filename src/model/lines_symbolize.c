@@ -478,8 +478,9 @@ static int fde_start(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *start) {
     if (count > (d->d_size - 12) / 8)
         return 0;
     const uint8_t *table = h + 12;
-    int64_t want = (int64_t)(addr - bias) - (int64_t)sh.sh_addr;
-    size_t lo = 0, hi = count; /* the last entry whose start <= want */
+    int64_t want =
+        (int64_t)(addr - bias - sh.sh_addr); /* modular: a hostile file may say anything */
+    size_t lo = 0, hi = count;               /* the last entry whose start <= want */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int32_t loc;
@@ -503,13 +504,13 @@ static int fde_start(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *start) {
     while ((escn = elf_nextscn(elf, escn))) {
         GElf_Shdr esh;
         const char *name = gelf_getshdr(escn, &esh) ? elf_strptr(elf, shstrndx, esh.sh_name) : NULL;
-        if (!name || strcmp(name, ".eh_frame") || fde_addr < esh.sh_addr ||
-            fde_addr + 16 > esh.sh_addr + esh.sh_size)
+        if (!name || strcmp(name, ".eh_frame") || fde_addr < esh.sh_addr)
             continue;
         Elf_Data *ed = elf_getdata(escn, NULL);
-        if (!ed || !ed->d_buf || fde_addr + 16 - esh.sh_addr > ed->d_size)
+        uint64_t at = fde_addr - esh.sh_addr;
+        if (!ed || !ed->d_buf || ed->d_size < 16 || at > ed->d_size - 16)
             break;
-        const uint8_t *f = (const uint8_t *)ed->d_buf + (fde_addr - esh.sh_addr);
+        const uint8_t *f = (const uint8_t *)ed->d_buf + at;
         int32_t pcrel;
         uint32_t range;
         memcpy(&pcrel, f + 8, 4);
