@@ -660,11 +660,11 @@ void lines_sym_explain(lines_symbolizer *s, sym_module *const *mods, size_t n) {
                      "%s; its debug file %s%swould give lines (Debian: %s-dbgsym, from the "
                      "debian-debug archive)",
                      m->why, debug, debug[0] ? " " : "", owners[i]);
-        else if (link || m->notes->refused)
-            snprintf(text, sizeof text, "%s; its debug file %s would give lines", m->why,
-                     debug[0] ? debug
-                     : link   ? link
-                              : "");
+        else if (link) /* named by its .gnu_debuglink, found by build-id first */
+            snprintf(text, sizeof text, "%s; its debug file (%s%s%s) would give lines", m->why,
+                     link, debug[0] ? ", or " : "", debug);
+        else if (debug[0] && m->notes->refused)
+            snprintf(text, sizeof text, "%s; its debug file %s would give lines", m->why, debug);
         else
             snprintf(text, sizeof text,
                      "%s; it was built without -g (or stripped): a build with "
