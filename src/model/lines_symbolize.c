@@ -158,6 +158,25 @@ static int has_symtab(Dwfl_Module *mod) {
 /* The largest vDSO image copied; the kernel's are a few pages. */
 #define VDSO_MAX_BYTES (1u << 20)
 
+/* The bytes mapped from addr to the end of this process's [vdso] mapping;
+ * 0 when it cannot be told, so that nothing beyond it is ever read. */
+static uint64_t vdso_mapped_bytes(uintptr_t addr) {
+    FILE *f = fopen("/proc/self/maps", "re");
+    char line[512];
+    uint64_t n = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= addr &&
+            addr < hi) {
+            n = hi - addr;
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
 /* A descriptor on a copy of this process's own vDSO image, which the
  * kernel maps whole (ELF header, program and section headers, symbols) at
  * AT_SYSINFO_EHDR; -1 when there is none.  Whether it is the one the run
@@ -177,7 +196,7 @@ static int own_vdso_fd(void) {
     for (int i = 0; i < eh->e_phnum; i++)
         if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > size)
             size = ph[i].p_offset + ph[i].p_filesz;
-    if (size > VDSO_MAX_BYTES)
+    if (size > VDSO_MAX_BYTES || size > vdso_mapped_bytes((uintptr_t)img))
         return -1;
     int fd = memfd_create("scope-vdso", MFD_CLOEXEC);
     if (fd < 0)
