@@ -32,8 +32,10 @@ PACKAGES=(
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
     clang libclang-rt-dev
     # formatting and benchmarks (callgrind instruction counts; the line
-    # sampler's overhead next to perf and gperftools' CPU profiler)
-    clang-format valgrind linux-perf libgoogle-perftools-dev
+    # sampler's overhead next to perf and gperftools' CPU profiler); perf,
+    # xz and binutils (strip, nm, readelf) also for the tests of programs
+    # without debug info (test_lines_nodebug, test_lines_perf)
+    clang-format valgrind linux-perf libgoogle-perftools-dev xz-utils binutils
     # multi-rank runs under real launchers: Open MPI's mpirun.openmpi,
     # MPICH's mpiexec.hydra (each called by its own name, never through the
     # mpirun alternative, which either may hold), and a single-node Slurm

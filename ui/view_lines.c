@@ -460,7 +460,8 @@ static void detail_line(view *v, WINDOW *w, int y, int width, const list_row *r)
         snprintf(line, sizeof line, "in no module the process recorded: no line information");
     else if (l->approximate)
         snprintf(line, sizeof line,
-                 "function only: %s has no debug info here, or changed since the run",
+                 "function only: %s: no debug info here (-g or a debug file gives lines), or "
+                 "it changed",
                  style_escape(l->module, mod, sizeof mod));
     else
         snprintf(line, sizeof line, "in %s", style_escape(module_name(l->module), mod, sizeof mod));

@@ -6,23 +6,30 @@
  * the module's first mapped byte) plus the virtual address of file offset
  * 0, which is what the first PT_LOAD maps there.
  */
+#define _GNU_SOURCE /* memfd_create, memrchr */
 #include "lines_symbolize.h"
 
 #include "arena.h"
 #include "demangle.h"
 #include "lines_debugfile.h"
+#include "lines_package.h"
 #include "open_regular.h"
 #include "path_normalize.h"
 
 #include <dwarf.h>
 #include <elf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
+#include <link.h>
 #include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +45,10 @@ struct sym_module {
     enum sym_state state;
     const char *why;
     debugfile_notes *notes; /* debug files refused; NULL until the file is reported */
+    const char *short_name; /* the file's name less its folder: "liblzma.so.5.4.1" */
+    int has_symtab;         /* a .symtab (else only .dynsym names its functions) */
+    int vdso;               /* the kernel's vDSO, read from this process's own */
+    int explained;          /* lines_sym_explain has written its advice */
 };
 
 /* One address's frames, cached. */
@@ -135,18 +146,104 @@ static int find_vaddr0(Dwfl_Module *mod, uint64_t *vaddr0) {
     return 0;
 }
 
-static void open_module(lines_symbolizer *s, sym_module *m) {
+/* Whether the ELF file has a .symtab (libdwfl then names functions from
+ * it; else from .dynsym, the exported functions only). */
+static int has_symtab(Dwfl_Module *mod) {
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(mod, &bias);
+    Elf_Scn *scn = NULL;
+    while (elf && (scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+        if (sh && sh->sh_type == SHT_SYMTAB)
+            return 1;
+    }
+    return 0;
+}
+
+/* The largest vDSO image copied; the kernel's are a few pages. */
+#define VDSO_MAX_BYTES (1u << 20)
+
+/* The bytes mapped from addr to the end of this process's [vdso] mapping;
+ * 0 when it cannot be told, so that nothing beyond it is ever read. */
+static uint64_t vdso_mapped_bytes(uintptr_t addr) {
+    FILE *f = fopen("/proc/self/maps", "re");
+    char line[512];
+    uint64_t n = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= addr &&
+            addr < hi) {
+            n = hi - addr;
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* A descriptor on a copy of this process's own vDSO image, which the
+ * kernel maps whole (ELF header, program and section headers, symbols) at
+ * AT_SYSINFO_EHDR; -1 when there is none.  Whether it is the one the run
+ * recorded is for its build-id to say. */
+static int own_vdso_fd(void) {
+    const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+    if (!img)
+        return -1;
+    const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)img;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32))
+        return -1;
+    /* The image ends with the last of its section headers and its loaded
+     * bytes. */
+    uint64_t size = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+    const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(img + eh->e_phoff);
+    for (int i = 0; i < eh->e_phnum; i++)
+        if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > size)
+            size = ph[i].p_offset + ph[i].p_filesz;
+    if (size > VDSO_MAX_BYTES || size > vdso_mapped_bytes((uintptr_t)img))
+        return -1;
+    int fd = memfd_create("scope-vdso", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    for (uint64_t done = 0; done < size;) {
+        ssize_t k = write(fd, img + done, size - done);
+        if (k <= 0) {
+            close(fd);
+            return -1;
+        }
+        done += (uint64_t)k;
+    }
+    return fd;
+}
+
+static int is_vdso_name(const sym_module *m) {
+    return !strcmp(m->path, "linux-vdso.so.1") || !strcmp(m->path, "linux-gate.so.1") ||
+           !strcmp(m->path, "linux-vdso32.so.1") || !strcmp(m->path, "linux-vdso64.so.1");
+}
+
+/* The module's file: its descriptor, or why there is none. */
+static int module_fd(lines_symbolizer *s, sym_module *m) {
     if (memchr(m->path, '\0', m->pathlen) || !m->pathlen) {
         set_state(m, SYM_MISSING, "its path is not a file name");
-        return;
+        return -1;
     }
-    /* The kernel's vDSO is listed by its soname, with no file behind it; and
-     * a relative path from a log would be looked up wherever we run. */
+    /* The kernel's vDSO is listed by its soname, with no file behind it:
+     * this process's own stands in when its build-id is the recorded one
+     * (the same kernel).  A relative path from a log would be looked up
+     * wherever we run. */
     if (m->path[0] != '/') {
-        set_state(m, SYM_MISSING,
-                  strstr(m->path, "vdso") ? "the kernel's vDSO, which has no file to read"
-                                          : "its path is not absolute");
-        return;
+        if (!is_vdso_name(m)) {
+            set_state(m, SYM_MISSING, "its path is not absolute");
+            return -1;
+        }
+        int fd = m->build_id_len ? own_vdso_fd() : -1;
+        if (fd < 0)
+            set_state(m, SYM_MISSING,
+                      m->build_id_len ? "the kernel's vDSO, and this machine's could not be read"
+                                      : "the kernel's vDSO, recorded without a build-id");
+        m->vdso = 1;
+        return fd;
     }
     /* A FIFO or a device named by the log is never opened (open_regular.h). */
     int fd;
@@ -154,15 +251,24 @@ static void open_module(lines_symbolizer *s, sym_module *m) {
     enum open_regular r = open_regular(m->path, SYM_MAX_FILE_BYTES, &fd, &st);
     if (r == OPEN_REGULAR_MISSING) {
         set_state(m, SYM_MISSING, "the file is gone");
-        return;
+        return -1;
     }
     if (r != OPEN_REGULAR_OK) {
         char why[128], text[160];
         snprintf(text, sizeof text, "%s, not read", open_regular_why(r, &st, why, sizeof why));
         const char *kept = arena_dup(&s->mem, text, strlen(text));
         set_state(m, SYM_MISSING, kept ? kept : "the file could not be read");
-        return;
+        return -1;
     }
+    return fd;
+}
+
+static void open_module(lines_symbolizer *s, sym_module *m) {
+    const char *slash = memrchr(m->path, '/', m->pathlen);
+    m->short_name = slash ? slash + 1 : m->path;
+    int fd = module_fd(s, m);
+    if (fd < 0)
+        return;
     unsigned char magic[SELFMAG];
     if (pread(fd, magic, sizeof magic, 0) != (ssize_t)sizeof magic ||
         memcmp(magic, ELFMAG, SELFMAG) != 0) {
@@ -201,24 +307,31 @@ static void open_module(lines_symbolizer *s, sym_module *m) {
     int n = dwfl_module_build_id(m->mod, &bits, &note_vaddr);
     if (m->build_id_len &&
         (n != (int)m->build_id_len || memcmp(bits, m->build_id, m->build_id_len) != 0)) {
-        set_state(m, SYM_CHANGED, "its build-id differs: the file changed since the run");
+        set_state(m, SYM_CHANGED,
+                  m->vdso ? "the kernel's vDSO, of another kernel than this machine's"
+                          : "its build-id differs: the file changed since the run");
         return;
     }
     if (find_vaddr0(m->mod, &m->vaddr0) < 0) {
         set_state(m, SYM_MISSING, "the file maps no segment");
         return;
     }
+    m->has_symtab = has_symtab(m->mod);
     Dwarf_Addr bias;
     if (!dwfl_module_getdwarf(m->mod, &bias)) {
-        const char *why = "it has no debug info (functions only)";
+        const char *from = m->vdso ? "the kernel's vDSO (this machine's own, the same build-id): "
+                                     "functions from its symbols"
+                           : m->has_symtab
+                               ? "it has no debug info: functions from its symbol table"
+                               : "it has no debug info and no symbol table: functions from its "
+                                 "exported symbols, else its unwind tables (named FILE+0xADDRESS)";
+        const char *why = from;
         if (m->notes->refused) {
-            char buf[sizeof m->notes->text + 120];
-            snprintf(buf, sizeof buf,
-                     "it has no debug info (functions only): not read as its debug file: %s",
-                     m->notes->text);
+            char buf[sizeof m->notes->text + 240];
+            snprintf(buf, sizeof buf, "%s; not read as its debug file: %s", from, m->notes->text);
             why = arena_dup(&s->mem, buf, strlen(buf));
         }
-        set_state(m, SYM_FUNCTIONS, why ? why : "it has no debug info (functions only)");
+        set_state(m, SYM_FUNCTIONS, why ? why : from);
         return;
     }
     set_state(m, SYM_LINES, "");
@@ -370,6 +483,111 @@ static size_t dwarf_frames(arena *a, Dwfl_Module *mod, Dwarf_Addr addr, sym_fram
     return n;
 }
 
+/* The start of the function around addr by the module's unwind tables.
+ * Compilers emit one FDE per function (and one per part of a function split
+ * hot and cold), stripped or not, and the linker sorts their starts into
+ * .eh_frame_hdr's search table (the unwinder's own index), so the function
+ * is the last entry that starts at or below addr, when its FDE's range
+ * covers addr.  (libdw's dwarf_cfi_addrframe gives only the range of one
+ * row of an FDE's rules, not the FDE's.)  The table GNU ld and lld write,
+ * 4-byte offsets from the header's address, is the only one read.  0 when
+ * no FDE covers addr. */
+static int fde_start(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *start) {
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(mod, &bias);
+    size_t shstrndx;
+    if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return 0;
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(elf, scn))) {
+        const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+        if (name && !strcmp(name, ".eh_frame_hdr") && sh.sh_type == SHT_PROGBITS)
+            break;
+    }
+    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    if (!d || !d->d_buf || d->d_size < 12)
+        return 0;
+    const uint8_t *h = d->d_buf;
+    /* version 1; eh_frame_ptr 4 bytes; fde_count udata4; table datarel sdata4 */
+    const char *ident = elf_getident(elf, NULL);
+    int native =
+        ident &&
+        ident[EI_DATA] == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB);
+    if (!native || h[0] != 1 ||
+        ((h[1] & 0x0f) != DW_EH_PE_sdata4 && (h[1] & 0x0f) != DW_EH_PE_udata4) ||
+        h[2] != DW_EH_PE_udata4 || h[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4))
+        return 0;
+    uint32_t count;
+    memcpy(&count, h + 8, 4);
+    if (count > (d->d_size - 12) / 8)
+        return 0;
+    const uint8_t *table = h + 12;
+    int64_t want =
+        (int64_t)(addr - bias - sh.sh_addr); /* modular: a hostile file may say anything */
+    size_t lo = 0, hi = count;               /* the last entry whose start <= want */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int32_t loc;
+        memcpy(&loc, table + 8 * mid, 4);
+        if (loc <= want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo)
+        return 0;
+    int32_t loc, fde;
+    memcpy(&loc, table + 8 * (lo - 1), 4);
+    memcpy(&fde, table + 8 * (lo - 1) + 4, 4);
+    /* Its range, where its FDE lies in .eh_frame and encodes its start as
+     * 4 bytes relative to itself (what GCC and clang emit); otherwise the
+     * start alone is believed. */
+    Dwarf_Addr fn = sh.sh_addr + (Dwarf_Addr)(int64_t)loc,
+               fde_addr = sh.sh_addr + (Dwarf_Addr)(int64_t)fde;
+    Elf_Scn *escn = NULL;
+    while ((escn = elf_nextscn(elf, escn))) {
+        GElf_Shdr esh;
+        const char *name = gelf_getshdr(escn, &esh) ? elf_strptr(elf, shstrndx, esh.sh_name) : NULL;
+        if (!name || strcmp(name, ".eh_frame") || fde_addr < esh.sh_addr)
+            continue;
+        Elf_Data *ed = elf_getdata(escn, NULL);
+        uint64_t at = fde_addr - esh.sh_addr;
+        if (!ed || !ed->d_buf || ed->d_size < 16 || at > ed->d_size - 16)
+            break;
+        const uint8_t *f = (const uint8_t *)ed->d_buf + at;
+        int32_t pcrel;
+        uint32_t range;
+        memcpy(&pcrel, f + 8, 4);
+        memcpy(&range, f + 12, 4);
+        if (fde_addr + 8 + (Dwarf_Addr)(int64_t)pcrel == fn && addr - bias >= fn + range)
+            return 0;
+        break;
+    }
+    *start = fn + bias;
+    return 1;
+}
+
+/* The function at addr of a module without lines there: the symbol that
+ * covers it (.symtab, else .dynsym), else the range of the unwind tables
+ * around it, named FILE+0xSTART by its virtual address (as objdump and
+ * addr2line take it).  A symbol of no size is taken only when no unwind
+ * range starts between it and addr: in a file stripped to its exported
+ * symbols, it would swallow every hidden function after it. */
+static const char *function_name(lines_symbolizer *s, sym_module *m, Dwarf_Addr addr) {
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
+    if (name && sym.st_size > 0)
+        return arena_dup(&s->mem, name, strlen(name));
+    Dwarf_Addr start;
+    if (!fde_start(m->mod, addr, &start) || (name && start <= addr - off))
+        return name ? arena_dup(&s->mem, name, strlen(name)) : NULL;
+    char buf[300];
+    snprintf(buf, sizeof buf, "%s+0x%" PRIx64, m->short_name, (uint64_t)start);
+    return arena_dup(&s->mem, buf, strlen(buf));
+}
+
 static size_t resolve(lines_symbolizer *s, sym_module *m, uint64_t offset, int caller,
                       sym_frame *out) {
     if (m->state == SYM_MISSING || m->state == SYM_CHANGED || !m->mod)
@@ -380,10 +598,10 @@ static size_t resolve(lines_symbolizer *s, sym_module *m, uint64_t offset, int c
         if (n)
             return n;
     }
-    const char *name = dwfl_module_addrname(m->mod, addr);
+    const char *name = function_name(s, m, addr);
     if (!name)
         return 0;
-    out[0] = (sym_frame){arena_dup(&s->mem, name, strlen(name)), NULL, 0, NULL};
+    out[0] = (sym_frame){name, NULL, 0, NULL};
     return 1;
 }
 
@@ -444,4 +662,68 @@ size_t lines_sym_lookup(lines_symbolizer *s, sym_module *m, uint64_t offset, int
     s->naddrs++;
     *frames = kept;
     return n;
+}
+
+/* ---- what would give lines -------------------------------------------------- */
+
+/* The modules explained at once (one pass over dpkg's lists for all). */
+#define EXPLAIN_MAX 256
+
+/* The debug file the module's build-id names under DEBUG_ROOT, into buf;
+ * "" when it has none. */
+static void build_id_path(const sym_module *m, char *buf, size_t cap) {
+    buf[0] = '\0';
+    if (!m->build_id_len || m->build_id_len > 64)
+        return;
+    size_t n = (size_t)snprintf(buf, cap, "%s/.build-id/%02x/", DEBUG_ROOT, m->build_id[0]);
+    for (size_t i = 1; i < m->build_id_len && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%02x", m->build_id[i]);
+    if (n < cap)
+        snprintf(buf + n, cap - n, ".debug");
+}
+
+void lines_sym_explain(lines_symbolizer *s, sym_module *const *mods, size_t n) {
+    const char *paths[EXPLAIN_MAX];
+    sym_module *todo[EXPLAIN_MAX];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < EXPLAIN_MAX; i++)
+        if (mods[i]->state == SYM_FUNCTIONS && !mods[i]->explained && !mods[i]->vdso) {
+            todo[k] = mods[i];
+            paths[k++] = mods[i]->path;
+        }
+    if (!k)
+        return;
+    char(*owners)[PACKAGE_NAME_MAX] = calloc(k, sizeof *owners);
+    if (!owners)
+        return;
+    lines_package_owners(paths, k, owners);
+    for (size_t i = 0; i < k; i++) {
+        sym_module *m = todo[i];
+        char debug[200], text[sizeof m->notes->text + 800];
+        build_id_path(m, debug, sizeof debug);
+        GElf_Addr bias;
+        GElf_Word crc;
+        Elf *elf = dwfl_module_getelf(m->mod, &bias);
+        const char *link = elf ? dwelf_elf_gnu_debuglink(elf, &crc) : NULL;
+        if (owners[i][0])
+            snprintf(text, sizeof text,
+                     "%s; its debug file %s%swould give lines (Debian: %s-dbgsym, from the "
+                     "debian-debug archive)",
+                     m->why, debug, debug[0] ? " " : "", owners[i]);
+        else if (link) /* named by its .gnu_debuglink, found by build-id first */
+            snprintf(text, sizeof text, "%s; its debug file (%s%s%s) would give lines", m->why,
+                     link, debug[0] ? ", or " : "", debug);
+        else if (debug[0] && m->notes->refused)
+            snprintf(text, sizeof text, "%s; its debug file %s would give lines", m->why, debug);
+        else
+            snprintf(text, sizeof text,
+                     "%s; it was built without -g (or stripped): a build with "
+                     "-g gives lines",
+                     m->why);
+        const char *kept = arena_dup(&s->mem, text, strlen(text));
+        if (kept)
+            m->why = kept;
+        m->explained = 1;
+    }
+    free(owners);
 }

@@ -7,8 +7,12 @@
  *
  * Never wrong lines: a module whose file is missing, is not a regular ELF
  * file, or whose build-id differs from the recorded one gives no line; one
- * with the right build-id but no debug info gives its function from the
- * symbol table only.  Each case says why, for the caveats.
+ * with the right build-id but no debug info gives functions only: from its
+ * .symtab, else .dynsym, and where no symbol covers an address, the range
+ * its unwind tables (.eh_frame, .debug_frame) give, named FILE+0xSTART, so
+ * that a stripped library still splits by function.  The kernel's vDSO,
+ * which has no file, is read from this process's own when its build-id is
+ * the recorded one.  Each case says why, for the caveats.
  *
  * A log may name any file, so the work is bounded: only regular files
  * starting with the ELF magic and under SYM_MAX_FILE_BYTES are read, at
@@ -60,6 +64,13 @@ sym_module *lines_sym_module(lines_symbolizer *s, const char *path, size_t pathl
  * phrase ("no debug info", "build-id differs: the file changed since the
  * run") for the caveats; "" for SYM_LINES. */
 enum sym_state lines_sym_state(const sym_module *m, const char **why);
+
+/* Adds to the caveat of each of these modules that has functions but no
+ * lines what would give it lines: its debug file by build-id and the
+ * Debian package that installs it (lines_package.h), or, for a file no
+ * package installed and no debug file is named for, a build with -g.
+ * Once per module; the modules are looked up in one pass. */
+void lines_sym_explain(lines_symbolizer *s, sym_module *const *mods, size_t n);
 
 /* The logical frames at offset (from the module's first mapped byte, as the
  * log records it), innermost first, inlined frames expanded.  caller: the

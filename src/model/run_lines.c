@@ -252,6 +252,9 @@ typedef struct module_note {
     sym_module *mod;
     run_str path;
     uint64_t samples; /* whose frame that ran lies in it */
+    uint64_t charged; /* charged to it by project attribution, having run elsewhere */
+    uint64_t nolines; /* of samples, those that ran where it has no line (a module with
+                         debug info for part of it: objects built with -g and without) */
 } module_note;
 
 typedef struct load_ctx {
@@ -260,17 +263,20 @@ typedef struct load_ctx {
     size_t nnotes, cap_notes;
 } load_ctx;
 
-static void note_module(load_ctx *x, sym_module *mod, run_str path, uint64_t samples) {
+static void note_module(load_ctx *x, sym_module *mod, run_str path, uint64_t samples,
+                        uint64_t charged, uint64_t nolines) {
     for (size_t i = 0; i < x->nnotes; i++)
         if (x->notes[i].mod == mod) {
             x->notes[i].samples += samples;
+            x->notes[i].charged += charged;
+            x->notes[i].nolines += nolines;
             return;
         }
     if (SCOPE_VEC_RESERVE(x->notes, x->cap_notes, x->nnotes + 1) < 0) {
         x->c->nomem = 1;
         return;
     }
-    x->notes[x->nnotes++] = (module_note){mod, path, samples};
+    x->notes[x->nnotes++] = (module_note){mod, path, samples, charged, nolines};
 }
 
 /* A stack's two locations. */
@@ -280,6 +286,9 @@ typedef struct stack_locs {
     int outside;
     sym_module *leaf; /* NULL: the frame that ran lies in no known module */
     run_str leaf_path;
+    int leaf_line;       /* the frame that ran has a line */
+    sym_module *charged; /* the project frame's module, when not the leaf's; else NULL */
+    run_str charged_path;
 } stack_locs;
 
 static lines_loc frame_loc(lines_cache *c, const sym_frame *f, run_str module, int approximate) {
@@ -306,6 +315,8 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
         nframes = MAX_STACK_FRAMES;
     out->leaf = NULL;
     out->leaf_path = (run_str){"", 0};
+    out->charged = NULL;
+    out->leaf_line = 0;
     for (uint32_t i = 0; i < nframes && !have_project; i++) {
         const scope_frame_addr *fa = &st->frames[i];
         const log_module *lm = fa->module ? log_lines_module(ll, fa->module) : NULL;
@@ -333,9 +344,14 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
             lines_loc l = frame_loc(c, &frames[k], module, approximate);
             if (!have_self) {
                 out->self = loc_of(c, &l);
+                out->leaf_line = l.line != 0;
                 have_self = 1;
             }
-            if (l.file.len && under(l.file, project)) {
+            /* Without a source file, a frame of a module inside the project
+             * folder (a program built there without -g) is the project's. */
+            if (l.file.len ? under(l.file, project) : module.len && under(module, project)) {
+                if (sm != out->leaf)
+                    out->charged = sm, out->charged_path = module;
                 out->project = loc_of(c, &l);
                 have_project = 1;
             }
@@ -491,7 +507,10 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
                                     .count = k->count,
                                     .period_ns = k->period_ns});
         if (locs[s].leaf)
-            note_module(x, locs[s].leaf, locs[s].leaf_path, k->count);
+            note_module(x, locs[s].leaf, locs[s].leaf_path, k->count, 0,
+                        locs[s].leaf_line ? 0 : k->count);
+        if (locs[s].charged)
+            note_module(x, locs[s].charged, locs[s].charged_path, 0, k->count, 0);
         samples += k->count;
     }
     free(locs);
@@ -512,21 +531,46 @@ static int module_caveats(load_ctx *x, run_model *m) {
     uint64_t total = 0;
     for (size_t i = 0; i < c->ngroups; i++)
         total += c->groups[i].count;
+    sym_module **mods = malloc((x->nnotes + 1) * sizeof *mods);
+    if (!mods)
+        return -1;
+    for (size_t i = 0; i < x->nnotes; i++)
+        mods[i] = x->notes[i].mod;
+    lines_sym_explain(c->sym, mods, x->nnotes); /* what would give them lines */
+    free(mods);
     for (size_t i = 0; i < x->nnotes; i++) {
         const char *why;
-        if (lines_sym_state(x->notes[i].mod, &why) == SYM_LINES)
-            continue;
-        c->info.unsymbolized++;
+        enum sym_state st = lines_sym_state(x->notes[i].mod, &why);
+        uint64_t ran_there = x->notes[i].samples;
+        if (st == SYM_LINES) {
+            /* Debug info for part of it (objects built with -g and without,
+             * linker stubs): said where at least 1% of the samples found
+             * none; their rows say "no line information" anyway. */
+            if ((x->notes[i].nolines + x->notes[i].charged) * 100 < total)
+                continue;
+            why = "its debug info does not cover all of it (code built without -g, or linker "
+                  "stubs): functions from its symbols there; a build with -g gives lines";
+            ran_there = x->notes[i].nolines;
+        } else
+            c->info.unsymbolized++;
         char path[300];
         scope_escape((const uint8_t *)x->notes[i].path.s, x->notes[i].path.len, path, sizeof path,
                      0);
-        double pc = total ? 100.0 * (double)x->notes[i].samples / (double)total : 0;
-        if (run_caveat_append(m, run_model_arena(m), RUN_CAVEAT_LINES, SIZE_MAX,
-                              "%s: %s; %.1f%% of the line samples ran there and show as %s", path,
-                              why, pc,
-                              lines_sym_state(x->notes[i].mod, NULL) == SYM_FUNCTIONS
-                                  ? "functions, not lines"
-                                  : "?? (function unknown)") < 0)
+        double pc = total ? 100.0 * (double)ran_there / (double)total : 0;
+        double charged = total ? 100.0 * (double)x->notes[i].charged / (double)total : 0;
+        char ran[160];
+        if (x->notes[i].charged)
+            snprintf(ran, sizeof ran,
+                     "%.1f%% of the line samples ran there and %.1f%% in what it called (charged "
+                     "to it); they show",
+                     pc, charged);
+        else
+            snprintf(ran, sizeof ran, "%.1f%% of the line samples ran there%s and show", pc,
+                     st == SYM_LINES ? " without a line" : "");
+        if (run_caveat_append(m, run_model_arena(m), RUN_CAVEAT_LINES, SIZE_MAX, "%s: %s; %s as %s",
+                              path, why, ran,
+                              st == SYM_FUNCTIONS || st == SYM_LINES ? "functions, not lines"
+                                                                     : "?? (function unknown)") < 0)
             return -1;
     }
     return 0;

@@ -42,7 +42,7 @@ if mknod zero c 1 5 2>/dev/null; then device=$PWD/zero; fi
 read -r _ lb _ < <(sed -E 's/LINE_A=([0-9]+) LINE_B=([0-9]+) LINE_L=([0-9]+)/\1 \2 \3/' lines.txt)
 
 pipe="not a regular file (a named pipe (FIFO))"
-refused="$PWD/selfrec: it has no debug info (functions only): not read as its debug file: $PWD/selfrec.debug ($pipe); $PWD/.debug/selfrec.debug ($pipe)"
+refused="$PWD/selfrec: it has no debug info: functions from its symbol table; not read as its debug file: $PWD/selfrec.debug ($pipe); $PWD/.debug/selfrec.debug ($pipe)"
 expect_rc 0 timeout -s KILL "$limit" "$tui" lines --raw run
 expect_in_output "kernel_b"
 expect_in_output "$refused"

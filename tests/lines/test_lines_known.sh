@@ -38,9 +38,11 @@ check_shares() {
         { fail "lines --raw $run"; return; }
     "$tui" lines --json --top 0 --phase three "$run" >"$run.three.json" ||
         { fail "lines --phase three $run"; return; }
-    python3 - "$run" <<'PY' || fail "$run: shares (see above)"
-import json, math, sys
+    python3 - "$run" "$src" <<'PY' || fail "$run: shares (see above)"
+import json, sys
 run = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from known_shares import check_kernel_shares
 truth_cpu, line_of, rusage = {}, {}, None
 for ln in open(run + ".truth"):
     f = ln.split()
@@ -61,18 +63,11 @@ def fn_samples(doc, name):
 kernels = sorted(truth_cpu)
 got = {k: fn_samples(proj, k) for k in kernels}
 n = sum(got.values())
-total_cpu = sum(truth_cpu.values())
 print(f"{run}: {proj['samples']} samples, {n} in the kernels, {proj['seconds']:.3f}s sampled, "
       f"{rusage:.3f}s rusage")
 if n < 100:
     bad.append(f"only {n} samples in the kernels")
-for k in kernels:
-    p = truth_cpu[k] / total_cpu
-    share = got[k] / n if n else 0
-    sd = math.sqrt(p * (1 - p) / n) if n else 1
-    print(f"  {k:13s} truth {p:.3f}  sampled {share:.3f}  ({(share - p) / sd:+.1f} sigma)")
-    if abs(share - p) > 3 * sd:
-        bad.append(f"{k}: sampled share {share:.3f}, truth {p:.3f} +- 3 x {sd:.3f}")
+check_kernel_shares(truth_cpu, got, bad)
 
 # The hottest line: kernel_three's loop.
 top = proj["lines"][0]

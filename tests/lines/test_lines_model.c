@@ -7,11 +7,15 @@
  * debug info the compiler wrote, the stripped copies made with objcopy.
  */
 #define _GNU_SOURCE
+#include "lines_symbolize.h"
 #include "rt_util.h"
 #include "run_lines.h"
 #include "run_model.h"
 
 #include <check.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,6 +410,76 @@ START_TEST(source_text) {
 }
 END_TEST
 
+/* This process's vDSO as the recorder lists it: its first mapped byte and
+ * build-id. */
+typedef struct vdso_info {
+    uintptr_t base;
+    uint8_t build_id[64];
+    size_t build_id_len;
+} vdso_info;
+
+static int find_vdso(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    vdso_info *v = arg;
+    if (!info->dlpi_name || strcmp(info->dlpi_name, "linux-vdso.so.1"))
+        return 0;
+    uintptr_t lo = UINTPTR_MAX;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && ph->p_vaddr < lo)
+            lo = ph->p_vaddr;
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+        const uint8_t *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+            const uint8_t *desc = p + sizeof *n + ((n->n_namesz + 3) & ~3u);
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_descsz <= sizeof v->build_id) {
+                memcpy(v->build_id, desc, n->n_descsz);
+                v->build_id_len = n->n_descsz;
+            }
+            p = desc + ((n->n_descsz + 3) & ~3u);
+        }
+    }
+    v->base = info->dlpi_addr + (lo & ~(uintptr_t)4095);
+    return 1;
+}
+
+/* The kernel's vDSO has no file: the reader reads its own when the
+ * recorded build-id is its own, and names the functions there; another
+ * build-id (another kernel) gives none, and says so. */
+START_TEST(vdso_functions) {
+    vdso_info v = {0};
+    dl_iterate_phdr(find_vdso, &v);
+    void *h = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    void *fn = h ? dlsym(h, "__vdso_clock_gettime") : NULL;
+    if (!v.base || !v.build_id_len || !fn) {
+        fprintf(stderr, "vdso_functions: no vDSO with a build-id and __vdso_clock_gettime here\n");
+        return;
+    }
+    lines_symbolizer *s = lines_sym_new();
+    static const char name[] = "linux-vdso.so.1";
+    sym_module *m = lines_sym_module(s, name, strlen(name), v.build_id, v.build_id_len);
+    const char *why;
+    ck_assert_int_eq(lines_sym_state(m, &why), SYM_FUNCTIONS);
+    const sym_frame *f;
+    ck_assert_uint_eq(lines_sym_lookup(s, m, (uintptr_t)fn - v.base, 0, &f), 1);
+    ck_assert_msg(f->function && strstr(f->function, "clock_gettime"), "vDSO function %s",
+                  f->function ? f->function : "(none)");
+    uint8_t other[64];
+    memcpy(other, v.build_id, v.build_id_len);
+    other[0] ^= 0xff;
+    m = lines_sym_module(s, name, strlen(name), other, v.build_id_len);
+    ck_assert_int_eq(lines_sym_state(m, &why), SYM_CHANGED);
+    ck_assert_msg(strstr(why, "another kernel"), "%s", why);
+    ck_assert_uint_eq(lines_sym_lookup(s, m, (uintptr_t)fn - v.base, 0, &f), 1);
+    ck_assert_ptr_null(f->function);
+    lines_sym_free(s);
+    dlclose(h);
+}
+END_TEST
+
 int main(int argc, char **argv) {
     rt_args(argc, argv);
     project = getenv("LINES_PROJECT");
@@ -424,6 +498,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, hostile_modules);
     tcase_add_test(tc, separate_debug_file);
     tcase_add_test(tc, source_text);
+    tcase_add_test(tc, vdso_functions);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }
