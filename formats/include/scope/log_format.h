@@ -117,6 +117,7 @@ enum scope_shutdown_reason {
     SCOPE_SHUTDOWN_EXIT = 0,   /* atexit */
     SCOPE_SHUTDOWN_CALL = 1,   /* scope_shutdown() */
     SCOPE_SHUTDOWN_SIGNAL = 2, /* a terminating signal */
+    SCOPE_SHUTDOWN_EXEC = 3,   /* the process ran another program (exec) */
 };
 
 /* Phase node flags. */
