@@ -16,6 +16,7 @@
 #include "run_lines.h"
 
 #include "arena.h"
+#include "lines_sample_count.h"
 #include "lines_symbolize.h"
 #include "open_regular.h"
 #include "run_builder.h"
@@ -557,7 +558,7 @@ int run_lines_load(run_model *m, const char *source_dir, run_lines_info *info, c
             load_measured(c, m, w, log);
     }
     settle_info(c, m, logs);
-    if (c->nomem || module_caveats(&x, m) < 0)
+    if (c->nomem || module_caveats(&x, m) < 0 || lines_sample_count_caveat(m, &c->info) < 0)
         goto nomem;
     free(x.notes);
     run_model_set_extension(m, c, cache_free);

@@ -1,0 +1,27 @@
+/*
+ * Whether a run's line samples are enough for the shares the tables show,
+ * and the caveat that says so when they are not (run_lines_load adds it).
+ * A share p of n samples is known to sqrt(p (1 - p) / n): under 200
+ * samples a 50 % share is uncertain by more than ±3.5 points, enough to
+ * reorder the hottest rows.
+ */
+#ifndef SCOPE_LINES_SAMPLE_COUNT_H
+#define SCOPE_LINES_SAMPLE_COUNT_H
+
+#include "run_lines.h"
+#include "run_model.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LINES_FEW_SAMPLES 200
+
+/* Whether n samples (n > 0) are too few; *sd50 is then one standard
+ * deviation of a 50 % share, in per cent. */
+int lines_too_few(uint64_t n, double *sd50);
+
+/* Appends the caveat (RUN_CAVEAT_LINES) when the run's samples are too few,
+ * saying how to get more.  Returns 0, or -1 when out of memory. */
+int lines_sample_count_caveat(run_model *m, const run_lines_info *info);
+
+#endif
