@@ -33,7 +33,7 @@ extern "C" {
 /* ---- versions and constants ------------------------------------------- */
 
 #define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 8 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MINOR 9 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -326,6 +326,9 @@ typedef struct scope_rec_lines {
     uint32_t threads;        /* threads sampled so far */
     uint32_t threads_failed; /* threads whose timer could not be set up */
     uint32_t flags;          /* SCOPE_LINES_F_* */
+    uint64_t signals;        /* the signals that brought the samples stored (each carries 1 + its
+                                timer overruns, so samples / signals says how bundled they came);
+                                0: not said (before 1.9) */
 } scope_rec_lines;
 
 enum scope_lines_clock { SCOPE_LINES_CLOCK_CPU = 0, SCOPE_LINES_CLOCK_WALL = 1 };
