@@ -313,7 +313,7 @@ static void draw_summary(view *v, WINDOW *w, int y, int width) {
             len += snprintf(line + len, sizeof line - (size_t)len, ", %s dropped",
                             fmt_ucount(n, sizeof n, info->dropped));
         double sd50;
-        if (lines_too_few(info->samples, &sd50))
+        if (lines_too_few(info->samples, info->per_signal, &sd50))
             len += snprintf(line + len, sizeof line - (size_t)len,
                             ", too few: a 50%% share is +-%.1f%% (Overview says how to get more)",
                             sd50);

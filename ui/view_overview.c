@@ -55,7 +55,7 @@ static const char *attempt_note(const run_model *m, size_t i) {
     int newest = i + 1 == m->nattempts;
     if (i == m->shown_attempt)
         return newest ? "  (newest: the one shown)" : "  (older: the one shown, chosen)";
-    return newest ? "  (newest: not shown)" : "  (older: not shown)";
+    return newest ? "  (newest: not merged)" : "  (older: not merged)";
 }
 
 static void fill_overview(view *v, text_lines *t) {

@@ -289,8 +289,7 @@ static int processes_action(view *v, enum action act) {
         char label[600];
         if (w->role_index == SIZE_MAX) {
             app_message(a, 1,
-                        "%s is not in the attempt shown: only that one is analysed (Overview's A "
-                        "shows another)",
+                        "%s is not in the attempt shown: only that one is analysed (A: the next)",
                         app_worker_label(a, index, label, sizeof label));
             return 1;
         }

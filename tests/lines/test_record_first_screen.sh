@@ -81,7 +81,8 @@ expect_in_output "attempt 1 of 2 shown"
 
 # Enough samples: a short shell loop (a few tenths of a second of CPU, as
 # its own `times` says) gets at least 200 samples at the default rate, and
-# half of what its CPU time at 997 a second gives.
+# half of what its CPU time at 997 a second gives.  (How many independent
+# looks they hold depends on the kernel's tick: the caveat judges that.)
 loop='i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; times'
 expect_rc 0 "$tui" record -o short -- sh -c "$loop"
 cpu=$(awk 'NR == 1 { sub("m", " ", $1); sub("s", "", $1); split($1, a, " "); print a[1] * 60 + a[2]; exit }' out)
@@ -94,8 +95,6 @@ print(f"{n} samples for {cpu:.3f} s of the shell's own CPU time")
 assert n >= 200, n
 assert n >= 0.5 * cpu * 997, (n, cpu)
 PY
-expect_rc 0 "$tui" lines short
-grep -qF "too few for the shares shown" out && fail "the default rate's count is called too few: $(cat out)"
 
 # Too few: the same loop at the old default of 99 a second.
 expect_rc 0 "$tui" record --hz 99 -o few -- sh -c "$loop"
