@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The line sampler's figures: its overhead at 100 Hz and 1 kHz next to
+# The line sampler's figures: its overhead at 99 Hz (the old default) and
+# 997 Hz (the default) next to
 # perf record -e cpu-clock and gperftools' CPU profiler at the same rates,
 # on the same workload (bench_lines.c says how it is measured), the rate
 # each really delivers here, and the log's growth with lines on at 100 Hz.
