@@ -95,6 +95,24 @@ print(f"{n} samples for {cpu:.3f} s of the shell's own CPU time")
 assert n >= 200, n
 assert n >= 0.5 * cpu * 997, (n, cpu)
 PY
+# Each share's +- rests on the signals that brought the samples, as the
+# log says them (a signal above the kernel's tick carries several periods),
+# not on the periods counted: sqrt(p (1 - p) / signals), within 1 %.
+signals=0
+for log in short/workers/*/*.scope; do
+    n=$("$tui" dump "$log" | awk '/^  LINES/ { s = 0; for (i = 1; i < NF; i++) if ($i == "signals") s = $(i + 1) } END { print s + 0 }')
+    signals=$((signals + n))
+done
+python3 - "$signals" <<'PY' || fail "the +- does not rest on the $signals signals: $(head -c 400 out)"
+import json, math, sys
+signals = int(sys.argv[1])
+d = json.load(open("out"))
+assert signals > 0, "the log says no signals"
+for r in d["lines"][:5]:
+    want = math.sqrt(r["share"] * (1 - r["share"]) / signals)
+    assert abs(r["share_sd"] - want) <= 0.01 * want, (r["share_sd"], want, signals)
+print(f"{d['samples']} samples from {signals} signals; +- of the top row {d['lines'][0]['share_sd']:.4f}")
+PY
 
 # Too few: the same loop at the old default of 99 a second.
 expect_rc 0 "$tui" record --hz 99 -o few -- sh -c "$loop"
