@@ -84,7 +84,8 @@ static void fill_overview(view *v, text_lines *t) {
         len += (size_t)snprintf(a + len, sizeof a - len, "%s%s x%zu", r ? ", " : "", b,
                                 m->roles[r].nprocs);
     }
-    text_add(t, TH_NORMAL, 15, "  processes    %zu (%s)", m->nprocs, m->nroles ? a : "no roles");
+    text_add(t, TH_NORMAL, 15, "  processes    %zu (%s)%s", m->nprocs, m->nroles ? a : "no roles",
+             m->roles_by_samples && m->nroles > 1 ? ", roles by line samples, most first" : "");
     len = 0;
     a[0] = '\0';
     for (size_t h = 0; h < m->nhosts && len < sizeof a - 300; h++) {

@@ -45,6 +45,9 @@ case $first in *ZZ_HEAVY*) ;; *) fail "first role row is not ZZ_HEAVY: '$first'"
 # --view still opens where it says.
 expect_rc 0 "$tui" run --view phases --print --size 120x30
 grep -q "role / line" out && fail "--view phases opened on Lines"
+expect_in_output "no phases recorded: roles by line samples, most first"
+expect_rc 0 "$tui" run --view overview --print --size 120x30
+expect_in_output "roles by line samples, most first"
 
 # report: hot lines per role, no empty phase blocks, a pointer at lines.
 expect_rc 0 "$tui" report run
