@@ -242,29 +242,25 @@ static void at_exit(void) {
     life_give(&sigs);
 }
 
-/* How long leaving (_exit, exec) waits for the lifecycle lock: another
- * thread starting or stopping the recorder holds it for milliseconds. */
-#define LEAVE_LOCK_WAIT_NS 1000000000ull
+/* How long leaving (_exit, exec) waits for the writer's last frame: it
+ * takes milliseconds, unless the writer waits for a lock the leaving
+ * thread holds (a signal handler that interrupted the recorder calls
+ * _exit); then the process leaves without it, read as killed, as before. */
+#define LEAVE_WAIT_MS 5000
 
 void rec_end_before_leaving(int reason) {
     /* getpid is a system call (glibc caches no pid): a vfork child, which
      * runs no fork handler, differs from the pid the recorder started in. */
     if (rec_state_get() != REC_ON || getpid() != rec_id.pid)
         return;
-    sigset_t sigs;
-    rec_signals_hold(&sigs);
-    if (rec_lock_for_fork(&life, rec_mono_ns() + LEAVE_LOCK_WAIT_NS)) {
-        stop_locked(reason);
-        /* The program that started the run says where it went, as at exit;
-         * an exec'd program that joins the run leaves that to whoever
-         * waits for it. */
-        if (announce_at_exit && reason != SCOPE_SHUTDOWN_EXEC) {
-            announce_at_exit = 0;
-            rec_exit_line(rec_cfg.run_dir);
-        }
-        rec_lock_give(&life);
+    (void)rec_writer_last_frame(reason, LEAVE_WAIT_MS);
+    /* The program that started the run says where it went, as at exit;
+     * an exec'd program that joins the run leaves that to whoever waits
+     * for it. */
+    if (announce_at_exit && reason != SCOPE_SHUTDOWN_EXEC) {
+        announce_at_exit = 0;
+        rec_exit_line(rec_cfg.run_dir);
     }
-    rec_signals_release(&sigs);
 }
 
 /* A recorder preloaded into a program that never calls it (scope-tui
