@@ -117,12 +117,13 @@ for r in d["lines"][:5]:
 print(f"{d['samples']} samples from {signals} signals; +- of the top row {d['lines'][0]['share_sd']:.4f}")
 PY
 
-# Too few: the same loop at the old default of 99 a second.
-expect_rc 0 "$tui" record --hz 99 -o few -- sh -c "$loop"
+# Too few: the same loop at 20 a second (under 100 samples for anything
+# under 5 s of CPU; at the old default of 99, 0.4 s gave some 40).
+expect_rc 0 "$tui" record --hz 20 -o few -- sh -c "$loop"
 expect_in_output "too few for the shares shown"
 expect_rc 0 "$tui" lines few
 expect_in_output "line samples: too few for the shares shown"
-expect_in_output "raise the rate (scope-tui record --hz N"
+expect_in_output "raise the rate (scope-tui record --hz N, or SCOPE_LINES_HZ=N; now 20 Hz)"
 expect_rc 0 "$tui" few --print --size 200x30
 expect_in_output "too few: a 50% share is +-"
 
