@@ -15,10 +15,7 @@ progs=$2
 src=$3
 . "$src/../e2e/lib.sh"
 
-asan=$(ldd "$tui" | awk '/libasan/ {print $3}')
-if [ -n "$asan" ]; then
-    export LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0
-fi
+asan_first "$tui"
 
 # Roles named against their cost: aa_light does nothing, zz_heavy computes.
 cp /bin/true aa_light

@@ -11,10 +11,7 @@ tui=$1
 src=$2
 . "$src/../e2e/lib.sh"
 
-asan=$(ldd "$tui" | awk '/libasan/ {print $3}')
-if [ -n "$asan" ]; then
-    export LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0
-fi
+asan_first "$tui"
 
 # check RUN ROLE WALL_NS: the process of ROLE ended by exit and lived at
 # least 0.5 s (its sleep) and at most WALL_NS.
