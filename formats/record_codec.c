@@ -139,6 +139,7 @@ static void enc_lines(enc_buf *b, const scope_rec_lines *r) {
     enc_u64(b, r->threads);
     enc_u64(b, r->threads_failed);
     enc_u64(b, r->flags);
+    enc_u64(b, r->signals);
 }
 
 static void enc_trace(enc_buf *b, const scope_rec_trace *r) {
@@ -824,6 +825,7 @@ static void dec_lines(dec_ctx *c, scope_rec_lines *r) {
     r->threads = dec_u32(b);
     r->threads_failed = dec_u32(b);
     r->flags = dec_u32(b);
+    r->signals = dec_remaining(b) ? dec_u64(b) : 0; /* a body before 1.9 ends here */
 }
 
 static void dec_stack(dec_ctx *c, scope_rec_stack *r) {

@@ -247,6 +247,27 @@ static void at_exit(void) {
     life_give(&sigs);
 }
 
+/* How long leaving (_exit, exec) waits for the writer's last frame: it
+ * takes milliseconds, unless the writer waits for a lock the leaving
+ * thread holds (a signal handler that interrupted the recorder calls
+ * _exit); then the process leaves without it, read as killed, as before. */
+#define LEAVE_WAIT_MS 5000
+
+void rec_end_before_leaving(int reason) {
+    /* getpid is a system call (glibc caches no pid): a vfork child, which
+     * runs no fork handler, differs from the pid the recorder started in. */
+    if (rec_state_get() != REC_ON || getpid() != rec_id.pid)
+        return;
+    (void)rec_writer_last_frame(reason, LEAVE_WAIT_MS);
+    /* The program that started the run says where it went, as at exit;
+     * an exec'd program that joins the run leaves that to whoever waits
+     * for it. */
+    if (announce_at_exit && reason != SCOPE_SHUTDOWN_EXEC) {
+        announce_at_exit = 0;
+        rec_exit_line(rec_cfg.run_dir);
+    }
+}
+
 /* A recorder preloaded into a program that never calls it (scope-tui
  * record -- CMD) has no first use: start here.  A linked recorder waits for
  * its first call, so that scope_init's arguments are the ones used. */

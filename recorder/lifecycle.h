@@ -10,4 +10,13 @@
  * child starts its own log). */
 void rec_first_use(void);
 
+/* The log's end as exit writes it (its last frame and shutdown mark, with
+ * reason, enum scope_shutdown_reason), for a process about to leave its
+ * image another way: _exit, _Exit, exec (exits.c).  The recorder keeps
+ * running (an exec that fails records on), and no lock is taken, so a
+ * signal handler may call it.  Nothing when it is not recording, or in a
+ * vfork child (another pid sharing this memory: touching the recorder
+ * would change the parent's). */
+void rec_end_before_leaving(int reason);
+
 #endif

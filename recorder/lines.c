@@ -37,8 +37,12 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define DRAIN_NS     20000000ull /* rings of 128 last 128 ms at 1,000 samples/s */
-#define DEFAULT_HZ   99u
+#define DRAIN_NS 20000000ull /* rings of 128 last 128 ms at 1,000 samples/s */
+/* 997 a second of each thread's CPU time: a 0.4 s run gets some 400
+ * samples (±2.5 % on a 50 % share) where 99 gave 40, at well under 1 % of
+ * the CPU (bench/bench_lines.sh; docs/recorder.md 16.6).  A prime, so the
+ * samples do not fall in step with work that repeats every 1 or 10 ms. */
+#define DEFAULT_HZ   997u
 #define MAX_HZ       10000u
 #define FORK_WAIT_NS 1000000000ull
 

@@ -462,6 +462,8 @@ static void drain_slot(rec_lines_slot *s) {
         uint32_t id = n ? intern(f, n) : 0;
         if (!id || count(e->thread, e->node, id, e->weight) < 0)
             store.totals.dropped += e->weight;
+        else
+            store.totals.signals++;
     }
     atomic_store_explicit(&s->tail, tail, memory_order_release);
     uint64_t taken = atomic_load_explicit(&s->taken, memory_order_relaxed);

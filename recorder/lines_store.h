@@ -56,10 +56,11 @@ uint32_t rec_lines_store_ngroups(void);
 rec_lines_group *rec_lines_store_group(uint32_t i);
 
 typedef struct rec_lines_totals {
-    uint64_t samples, dropped, truncated;
+    uint64_t samples, dropped, truncated, signals;
 } rec_lines_totals;
 /* Since sampling began: taken by the handlers (overruns included), lost
- * to full rings or a full store, cut at the depth limit.  Lock held. */
+ * to full rings or a full store, cut at the depth limit; and the signals
+ * whose samples were stored (each one 1 + its overruns).  Lock held. */
 rec_lines_totals rec_lines_store_totals(void);
 
 /* Around fork: no module walk is under way across it (bounded by

@@ -39,6 +39,7 @@
  *   writer      writer: frames, the writer thread, flush requests
  *   signals     flush on SIGTERM, SIGINT, SIGHUP and SIGUSR1
  *   lifecycle   scope_init, scope_shutdown, scope_flush, exit and fork
+ *   leaving     exits: _exit, _Exit and exec*, which end the log as exit does
  *   hot path    phase: scope_phase_*, scope_count and attaching a thread;
  *               phase_io: what an I/O phase reads at its ends;
  *               lines: scope_lines_*, SCOPE_LINES, the threads it follows

@@ -48,7 +48,7 @@
 #include <libunwind.h>
 #endif
 
-rec_lines_settings rec_lines_cfg = {.hz = 99, .period_ns = 1000000000ull / 99};
+rec_lines_settings rec_lines_cfg = {.hz = 997, .period_ns = 1000000000ull / 997};
 _Atomic int rec_lines_active, rec_lines_began;
 _Atomic uint32_t rec_lines_flags;
 _Atomic uint32_t rec_lines_threads, rec_lines_threads_failed;

@@ -140,6 +140,7 @@ static void encode(const rec_frame_ctx *f) {
         .threads = state.snap.threads,
         .threads_failed = state.snap.threads_failed,
         .flags = state.snap.flags,
+        .signals = state.snap.totals.signals,
     };
     rec_frame_add(f, &r);
 }

@@ -451,6 +451,13 @@ void rec_request_signal_flush(int sig, int wait_ms) {
     rec_request_flush(SCOPE_FRAME_SIGNAL, wait_ms);
 }
 
+int rec_writer_last_frame(int shutdown_reason, int wait_ms) {
+    if (!atomic_load(&wr.running) || pthread_equal(pthread_self(), wr.thread))
+        return -1;
+    atomic_store(&wr.shutdown_reason, shutdown_reason);
+    return rec_request_flush(SCOPE_FRAME_EXIT, wait_ms);
+}
+
 void rec_writer_stop(int shutdown_reason) {
     if (!atomic_load(&wr.running))
         return;

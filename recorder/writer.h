@@ -18,6 +18,13 @@ int rec_writer_start(char *err, size_t errlen);
  * the log is closed. */
 void rec_writer_stop(int shutdown_reason);
 
+/* The log's last frame as rec_writer_stop writes it (the shutdown mark with
+ * shutdown_reason, the phases left open), the caller waiting wait_ms at
+ * most; the writer runs on.  For a process about to _exit or exec (an exec
+ * that fails records on): nothing is joined and no lock is taken, so a
+ * signal handler may call it.  0, or -1 when not written in time. */
+int rec_writer_last_frame(int shutdown_reason, int wait_ms);
+
 /* Asks the writer thread for a frame and waits up to wait_ms for it.
  * Returns 0 when it was written, -1 when it failed, timed out or no writer
  * runs.  Async-signal-safe. */

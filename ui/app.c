@@ -283,6 +283,15 @@ static void follow_said(const run_follow_stats *st, char *out, size_t cap) {
  * follower that failed past reading the run is read whole, and only when
  * that fails too is there no model left (a->model NULL). */
 static int read_again(app *a, run_model **m, char *msg, size_t len) {
+    if (a->follow && a->reopen) { /* a follower keeps the options it was opened with */
+        run_free(a->model);
+        a->model = NULL;
+        run_follow_close(a->follow);
+        a->follow = NULL;
+        a->reopen = 0;
+        return run_follow_open(&a->follow, a->run_dir, &a->opt, m, msg, len) == RUN_OK ? 0 : -1;
+    }
+    a->reopen = 0;
     if (!a->follow)
         return run_load(a->run_dir, &a->opt, m, msg, len) == RUN_OK ? 0 : -1;
     *m = a->model;
@@ -297,6 +306,26 @@ static int read_again(app *a, run_model **m, char *msg, size_t len) {
     run_follow_close(a->follow);
     a->follow = NULL;
     return run_follow_open(&a->follow, a->run_dir, &a->opt, m, msg, len) == RUN_OK ? 0 : -1;
+}
+
+static void reload(app *a, int quietly);
+
+/* The next older attempt of the run (Overview lists them), from the oldest
+ * back to the newest. */
+static void show_next_attempt(app *a) {
+    const run_model *m = a->model;
+    if (m->nattempts < 2) {
+        app_message(a, 0, "the run has one attempt: nothing else to show");
+        return;
+    }
+    size_t next = m->shown_attempt ? m->shown_attempt - 1 : m->nattempts - 1;
+    a->opt.attempt = next + 1;
+    a->reopen = 1;
+    reload(a, 1);
+    if (a->model)
+        app_message(a, 0, "attempt %zu of %zu shown%s (A: the next)", a->model->shown_attempt + 1,
+                    a->model->nattempts,
+                    a->model->shown_attempt + 1 == a->model->nattempts ? ", the newest" : "");
 }
 
 /* Reads the run again, every view keeping its place.  quietly: the
@@ -569,6 +598,9 @@ void app_key(app *a, int key) {
     case ACT_RELOAD:
         reload(a, 0);
         break;
+    case ACT_ATTEMPT:
+        show_next_attempt(a);
+        break;
     case ACT_REDRAW:
         if (!a->headless)
             clearok(curscr, TRUE);
@@ -590,7 +622,7 @@ static void draw_header(app *a, int width) {
     size_t len = 0;
     len += (size_t)snprintf(line + len, sizeof line - len, " scope");
     if (m->nattempts) {
-        style_escape(m->attempts[m->nattempts - 1].run_id, part, sizeof part);
+        style_escape(m->attempts[m->shown_attempt].run_id, part, sizeof part);
         len += (size_t)snprintf(line + len, sizeof line - len, "  run %s", part);
     }
     len += (size_t)snprintf(line + len, sizeof line - len, "  %s  %zu process%s",

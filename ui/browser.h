@@ -122,6 +122,7 @@ typedef struct app {
      * source that is not a run directory, read whole each time.  It owns
      * the processes' tables of model. */
     struct run_follow *follow;
+    int reopen; /* the next read starts a new follower: run_options changed (an attempt) */
 
     int headless; /* keys come from --keys; no terminal is touched */
     int quit;     /* also when a reload failed and left no model: message says why */

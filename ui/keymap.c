@@ -71,6 +71,7 @@ static const struct {
     {'P', ACT_SAVE, "Other", "save the screen as text to scope-VIEW-N.txt"},
     {'o', ACT_OPEN_SOURCE, NULL, "open the phase's or line's source in $VISUAL or $EDITOR"},
     {'r', ACT_RELOAD, NULL, "reload the run from disk"},
+    {'A', ACT_ATTEMPT, NULL, "show the run's next older attempt, back to the newest (Overview)"},
     {KEY_CTRL('l'), ACT_REDRAW, NULL, "redraw the screen"},
     {'q', ACT_QUIT, NULL, "quit"},
     {KEY_F(10), ACT_QUIT_NOW, NULL, "quit, from the help too"},

@@ -46,6 +46,7 @@ enum action {
     ACT_SAVE,
     ACT_OPEN_SOURCE,
     ACT_RELOAD,
+    ACT_ATTEMPT, /* A: the run's next attempt */
     ACT_REDRAW,
     ACT_QUIT,     /* on the help: back to the view it was opened from */
     ACT_QUIT_NOW, /* from any view, the help too (htop's F10) */

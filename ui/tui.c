@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 const char tui_usage[] = "RUN [--theme NAME|PATH] [--iteration NAME] [--view NAME]\n"
-                         "                 [--source-dir DIR] [--refresh SECONDS] [--keys KEYS]\n"
-                         "                 [--size WxH] [--print]";
+                         "                 [--attempt N] [--source-dir DIR] [--refresh SECONDS]\n"
+                         "                 [--keys KEYS] [--size WxH] [--print]";
 
 static void usage(FILE *f) {
     char views[256];
@@ -38,6 +38,9 @@ static void usage(FILE *f) {
             "                     $XDG_CONFIG_HOME/scope/config.yaml, else 'default')\n"
             "  --iteration NAME   the phase that marks one iteration (default 'iteration')\n"
             "  --view NAME        open on %s\n"
+            "                     (default: phases; lines for a run without phases)\n"
+            "  --attempt N        the run's Nth attempt, 1 the oldest (default: the newest;\n"
+            "                     A in the browser shows the next)\n"
             "  --source-dir DIR   where else to look for source files (after the path\n"
             "                     recorded and the project folder)\n"
             "  --refresh SECONDS  how often a run in progress is read again by itself\n"
@@ -317,7 +320,7 @@ int tui_main(int argc, char **argv) {
             print = headless = 1;
         } else if (!strcmp(s, "--theme") || !strcmp(s, "--iteration") || !strcmp(s, "--keys") ||
                    !strcmp(s, "--size") || !strcmp(s, "--view") || !strcmp(s, "--source-dir") ||
-                   !strcmp(s, "--refresh")) {
+                   !strcmp(s, "--refresh") || !strcmp(s, "--attempt")) {
             if (!val)
                 return bad("%s needs a value", s);
             i++;
@@ -327,7 +330,15 @@ int tui_main(int argc, char **argv) {
                 opt.iteration_name = val;
             else if (!strcmp(s, "--view"))
                 view_name = val;
-            else if (!strcmp(s, "--source-dir"))
+            else if (!strcmp(s, "--attempt")) {
+                char *end;
+                errno = 0;
+                unsigned long long n = strtoull(val, &end, 10);
+                if (errno || end == val || *end || val[0] == '-' || n < 1 || n > 1000000)
+                    return bad("--attempt: expected a number from 1 (the oldest attempt), got '%s'",
+                               val);
+                opt.attempt = (size_t)n;
+            } else if (!strcmp(s, "--source-dir"))
                 source_dir = val;
             else if (!strcmp(s, "--keys"))
                 keys = val, headless = 1;
@@ -394,6 +405,10 @@ int tui_main(int argc, char **argv) {
         }
         return 2;
     }
+    /* A run without phases (scope-tui record of a program never
+     * instrumented) has nothing to show on Phases: it opens on its lines. */
+    if (!view_name && run_opens_on_lines(a.model))
+        a.current = view_named("lines");
     const char *tpath = getenv("SCOPE_TUI_TIMINGS");
     if (tpath && *tpath)
         t.f = fopen(tpath, "a");

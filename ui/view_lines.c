@@ -22,6 +22,7 @@
 #include "fmt.h"
 #include "hot_lines.h"
 #include "layout.h"
+#include "lines_sample_count.h"
 #include "style.h"
 #include "text_escape.h"
 #include "view_source.h"
@@ -367,6 +368,13 @@ static void draw_summary(view *v, WINDOW *w, int y, int width) {
             len +=
                 snprintf(line + len, sizeof line - (size_t)len, "; %zu line caveat%s (6 lists %s)",
                          found, found == 1 ? "" : "s", found == 1 ? "it" : "them");
+        double sd50;
+        if (lines_too_few(info->samples, info->per_signal, &sd50))
+            len += snprintf(line + len, sizeof line - (size_t)len,
+                            ", too few: a 50%% share is +-%.1f%% (Overview says how to get more)",
+                            sd50);
+        if (a->model->roles_by_samples && a->model->nroles > 1)
+            len += snprintf(line + len, sizeof line - (size_t)len, "  roles by samples");
     }
     draw_blank(w, y, 0, width, st->scope.phase || st->scope.role ? TH_FILTER : TH_NORMAL);
     if (st->scope.phase || st->scope.role) {

@@ -52,6 +52,14 @@ static void fill_traces(const run_model *m, text_lines *t) {
     text_add(t, TH_NORMAL, 0, "%s", "");
 }
 
+/* What an attempt's line says of it: shown or not, newest or older. */
+static const char *attempt_note(const run_model *m, size_t i) {
+    int newest = i + 1 == m->nattempts;
+    if (i == m->shown_attempt)
+        return newest ? "  (newest: the one shown)" : "  (older: the one shown, chosen)";
+    return newest ? "  (newest: not merged)" : "  (older: not merged)";
+}
+
 static void fill_overview(view *v, text_lines *t) {
     const run_model *m = v->app->model;
     char a[1024], b[256], c[64];
@@ -63,7 +71,7 @@ static void fill_overview(view *v, text_lines *t) {
         text_add(t, TH_NORMAL, 15, "  source       %s", a);
     }
     if (m->nattempts) {
-        style_escape(m->attempts[m->nattempts - 1].run_id, a, sizeof a);
+        style_escape(m->attempts[m->shown_attempt].run_id, a, sizeof a);
         text_add(t, TH_NORMAL, 15, "  run id       %s", a);
     }
     text_add(t, TH_NORMAL, 15, "  started      %s%s", fmt_wall(b, sizeof b, m->start_wall_ns),
@@ -78,7 +86,8 @@ static void fill_overview(view *v, text_lines *t) {
         len += (size_t)snprintf(a + len, sizeof a - len, "%s%s x%zu", r ? ", " : "", b,
                                 m->roles[r].nprocs);
     }
-    text_add(t, TH_NORMAL, 15, "  processes    %zu (%s)", m->nprocs, m->nroles ? a : "no roles");
+    text_add(t, TH_NORMAL, 15, "  processes    %zu (%s)%s", m->nprocs, m->nroles ? a : "no roles",
+             m->roles_by_samples && m->nroles > 1 ? ", roles by line samples, most first" : "");
     len = 0;
     a[0] = '\0';
     for (size_t h = 0; h < m->nhosts && len < sizeof a - 300; h++) {
@@ -120,18 +129,19 @@ static void fill_overview(view *v, text_lines *t) {
 
     fill_traces(m, t);
 
-    text_add(t, TH_ROLE, 0, "ATTEMPTS (%zu)", m->nattempts);
+    text_add(t, TH_ROLE, 0, "ATTEMPTS (%zu)%s", m->nattempts,
+             m->nattempts > 1 ? "  A: show the next one (--attempt N on the command line)" : "");
     for (size_t i = 0; i < m->nattempts; i++) {
         const run_attempt *at = &m->attempts[i];
         style_escape(at->run_id, a, sizeof a);
-        text_add(t, i + 1 == m->nattempts ? TH_NORMAL : TH_DIM, 6,
+        text_add(t, i == m->shown_attempt ? TH_NORMAL : TH_DIM, 6,
                  "  %zu  %s  %zu process%s  from %s UTC, %s%s", i + 1, a, at->nworkers,
                  at->nworkers == 1 ? "" : "es", fmt_wall(b, sizeof b, at->start_wall_ns),
                  fmt_duration(c, sizeof c,
                               (double)(at->end_wall_ns > at->start_wall_ns
                                            ? at->end_wall_ns - at->start_wall_ns
                                            : 0)),
-                 i + 1 == m->nattempts ? "  (newest: the one shown)" : "  (older: not merged)");
+                 attempt_note(m, i));
     }
     text_add(t, TH_NORMAL, 0, "%s", "");
 

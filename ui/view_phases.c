@@ -724,7 +724,7 @@ static void phases_draw(view *v, WINDOW *w, int top, int height, int width) {
     list_scroll_to_cursor(l, list_h);
     if (!l->nrows) {
         draw_text(w, top + headings, 1, width - 2, TH_DIM,
-                  "no phases: no process of the newest attempt recorded any");
+                  "no phases: no process of the attempt shown recorded any");
     }
     for (int i = 0; i < list_h && l->top + (size_t)i < l->nvisible; i++) {
         size_t row = l->visible[l->top + (size_t)i];
@@ -739,6 +739,11 @@ static void phases_draw(view *v, WINDOW *w, int top, int height, int width) {
         if (l->top + (size_t)i == l->cursor)
             style_selected_row(w, y, width);
     }
+    /* A run without phases (scope-tui record): its roles come by their
+     * line samples, and its figures are on Lines. */
+    if (v->app->model->roles_by_samples && l->nvisible && (int)l->nvisible + 1 < list_h)
+        draw_text(w, top + headings + (int)l->nvisible + 1, 1, width - 2, TH_DIM,
+                  "no phases recorded: roles by line samples, most first; 2 shows their lines");
     if (detail)
         draw_detail(v, w, top + height - detail, width);
 }

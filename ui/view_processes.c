@@ -37,7 +37,7 @@ static int by_order(const void *x, const void *y, void *ctx) {
     const sort_ctx *sc = ctx;
     const run_worker *a = &sc->m->workers[*(const size_t *)x];
     const run_worker *b = &sc->m->workers[*(const size_t *)y];
-    size_t newest = sc->m->nattempts ? sc->m->nattempts - 1 : 0;
+    size_t newest = sc->m->nattempts ? sc->m->shown_attempt : 0;
     int an = a->attempt == newest, bn = b->attempt == newest;
     if (an != bn)
         return an ? -1 : 1;
@@ -199,7 +199,7 @@ static void draw_worker(view *v, WINDOW *w, int y, const playout *L, size_t inde
     const run_model *m = v->app->model;
     const run_worker *wk = &m->workers[index];
     char b[512];
-    int newest = m->nattempts && wk->attempt == m->nattempts - 1;
+    int newest = m->nattempts && wk->attempt == m->shown_attempt;
     enum theme_element base = newest ? TH_NORMAL : TH_DIM;
     if (!wk->has_process) {
         style_escape(wk->path, b, sizeof b);
@@ -330,7 +330,8 @@ static int processes_action(view *v, enum action act) {
         const run_worker *w = &a->model->workers[index];
         char label[600];
         if (w->role_index == SIZE_MAX) {
-            app_message(a, 1, "%s is not in the newest attempt: only that one is analysed",
+            app_message(a, 1,
+                        "%s is not in the attempt shown: only that one is analysed (A: the next)",
                         app_worker_label(a, index, label, sizeof label));
             return 1;
         }

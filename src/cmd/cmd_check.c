@@ -160,7 +160,7 @@ static void print_run(FILE *f, const char *tag, const run_model *m) {
     scope_fput_escaped(f, (const uint8_t *)m->dir, strlen(m->dir), 0);
     if (m->nattempts) {
         fputs("  (run ", f);
-        const run_str *id = &m->attempts[m->nattempts - 1].run_id;
+        const run_str *id = &m->attempts[m->shown_attempt].run_id;
         scope_fput_escaped(f, (const uint8_t *)id->s, id->len, 0);
         fputc(')', f);
     }

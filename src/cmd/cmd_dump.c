@@ -219,6 +219,8 @@ static void dump_lines(FILE *f, const scope_rec_lines *r) {
     if (r->flags & SCOPE_LINES_F_NO_UNWIND)
         fputs(" no-unwind", f);
     put_named(f, " project ", r->project);
+    if (r->signals)
+        fprintf(f, " signals %" PRIu64, r->signals);
     fputc('\n', f);
 }
 

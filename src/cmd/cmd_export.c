@@ -40,7 +40,7 @@ const export_format *const export_formats[] = {
 };
 
 static void usage(FILE *f) {
-    fputs("usage: scope-tui export RUN --format FORMAT -o OUT [--no-samples]\n\n"
+    fputs("usage: scope-tui export RUN --format FORMAT -o OUT [--no-samples] [--attempt N]\n\n"
           "Writes the run in an exchange format.  RUN is a run directory (or any path\n"
           "report reads).  OUT is replaced only when the export succeeds.\n\n"
           "Formats:\n",
@@ -51,6 +51,7 @@ static void usage(FILE *f) {
           "  -f, --format FORMAT  the format to write (above)\n"
           "  -o, --output OUT     the file to write\n"
           "  --no-samples         leave the resource samples out (loads faster)\n"
+          "  --attempt N          the run's Nth attempt, 1 the oldest (default: the newest)\n"
           "  -h, --help           this help\n",
           f);
 }
@@ -184,11 +185,9 @@ static int replace_out(stop_guard *g, int fd, const char *tmp, const char *out_p
 
 int scope_cmd_export(int argc, char **argv) {
     static const struct option opts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},
-        {"no-samples", no_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+        {"no-samples", no_argument, NULL, 'n'},   CMD_ATTEMPT_OPTION,
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     const char *format_name = NULL, *out_path = NULL;
     /* Every format exports events (trace events, each resource interval)
@@ -207,6 +206,10 @@ int scope_cmd_export(int argc, char **argv) {
             break;
         case 'n':
             ro.no_samples = 1;
+            break;
+        case 'A':
+            if (cmd_parse_attempt("export", optarg, &ro) < 0)
+                return 2;
             break;
         case 'h':
             usage(stdout);

@@ -42,6 +42,7 @@ static void usage(FILE *f) {
           "                      innermost line under the project folder\n"
           "  --source-dir DIR    also look for source files under DIR\n"
           "  --json              the rows as JSON (docs/json.md)\n"
+          "  --attempt N         the run's Nth attempt, 1 the oldest (default: the newest)\n"
           "  -h, --help          this help\n\n"
           "Exit status: 0 printed, 2 bad arguments, not a readable run, or an unknown role,\n"
           "phase or function, 3 the run has no line samples.\n",
@@ -138,10 +139,12 @@ int scope_cmd_lines(int argc, char **argv) {
         {"raw", no_argument, NULL, 'R'},
         {"source-dir", required_argument, NULL, 'd'},
         {"json", no_argument, NULL, 'j'},
+        CMD_ATTEMPT_OPTION,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     run_lines_query q = {.worker = SIZE_MAX};
+    run_options ro = {0};
     const char *phase = NULL, *source_dir = NULL;
     double top = 20, min_us = 0, rank = -1;
     int json = 0, c;
@@ -194,6 +197,10 @@ int scope_cmd_lines(int argc, char **argv) {
         case 'j':
             json = 1;
             break;
+        case 'A':
+            if (cmd_parse_attempt("lines", optarg, &ro) < 0)
+                return 2;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -204,7 +211,7 @@ int scope_cmd_lines(int argc, char **argv) {
     }
     if (!cmd_one_run("lines", argc - optind, "scope-tui lines RUN"))
         return 2;
-    run_model *m = cmd_load_run("lines", argv[optind], NULL);
+    run_model *m = cmd_load_run("lines", argv[optind], &ro);
     if (!m)
         return 2;
     char msg[512];
@@ -220,6 +227,7 @@ int scope_cmd_lines(int argc, char **argv) {
         fputs("scope-tui lines: ", stderr);
         put_escaped(stderr, argv[optind]);
         fprintf(stderr, " has no line samples: %s\n", run_lines_how_to_record(m));
+        cmd_say_attempt(stderr, m);
         rc = EXIT_NO_LINES;
         goto out;
     }
@@ -278,6 +286,7 @@ int scope_cmd_lines(int argc, char **argv) {
                              .top = (size_t)top,
                              .what = what[0] ? what : NULL,
                              .utf8 = text_style_for(stdout, 0, -1).utf8};
+        cmd_say_attempt(stdout, m);
         lines_text_heading(stdout, &info, &r, q.attr, &o);
         lines_text_stats(stdout, m, &r, &o);
         lines_text_top(stdout, m, &r, &o);

@@ -43,8 +43,10 @@ static void usage(FILE *f) {
           "Runs CMD under the recorder with line sampling on (LD_PRELOAD of libscope, which\n"
           "follows every child CMD starts), then prints where the run is and its hottest\n"
           "lines.  CMD needs no change and no rebuild; build it with -g for lines.\n\n"
-          "  -o, --output RUN  the run directory (default: a new scope-run-<run id> here)\n"
-          "  --hz N            line samples per second of CPU time (SCOPE_LINES_HZ)\n"
+          "  -o, --output RUN  the run directory (default: a new scope-run-<run id> here); a\n"
+          "                    directory that holds a run keeps it as an older attempt\n"
+          "  --hz N            line samples per second of CPU time, 1 to 10000 (default\n"
+          "                    997; SCOPE_LINES_HZ)\n"
           "  -h, --help        this help\n\n"
           "Environment: SCOPE_LIBSCOPE, the libscope.so to preload (default: the one\n"
           "installed beside scope-tui, or built beside it).\n\n"
@@ -196,6 +198,15 @@ static void summarize(const char *run) {
         fprintf(stderr, "scope-tui record: nothing was recorded: %s\n", msg);
         return;
     }
+    if (m->nattempts > 1) {
+        /* Recording into a directory that holds a run keeps that run: the
+         * directory holds one attempt per recording (docs/lines.md). */
+        fprintf(stderr,
+                "scope-tui record: the directory already held %zu earlier attempt%s, kept; this "
+                "run is attempt %zu, the one every command shows (--attempt N, or A in the "
+                "browser's Overview, shows another)\n",
+                m->nattempts - 1, m->nattempts == 2 ? "" : "s", m->nattempts);
+    }
     run_lines_info info;
     run_lines_result r = {0};
     run_lines_query q = {.worker = SIZE_MAX};
@@ -247,8 +258,8 @@ int scope_cmd_record(int argc, char **argv) {
         case 'z': {
             char *end;
             long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 100000) {
-                fprintf(stderr, "scope-tui record: --hz wants a number from 1 to 100000\n");
+            if (*end || v < 1 || v > 10000) {
+                fprintf(stderr, "scope-tui record: --hz wants a number from 1 to 10000\n");
                 return 2;
             }
             hz = optarg;

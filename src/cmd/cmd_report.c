@@ -9,6 +9,7 @@
 #include "cmd_util.h"
 #include "commands.h"
 #include "report_json.h"
+#include "report_hot.h"
 #include "report_text.h"
 #include "run_model.h"
 #include "text_escape.h"
@@ -89,6 +90,8 @@ static void usage(FILE *f) {
           "  --json             the whole model as JSON (docs/json.md)\n"
           "  --no-samples       leave out the sampled blocks (I/O, MEMORY, GPU) and skip\n"
           "                     reading the samples: phases only, loads faster\n"
+          "  --attempt N        the run's Nth attempt, 1 the oldest (default: the newest);\n"
+          "                     a directory recorded into again holds several\n"
           "  --strict           exit 3 when the run is damaged: a log unreadable, damaged,\n"
           "                     cut mid-frame, or never shut down; records lost or dropped\n"
           "  -h, --help         this help\n\n"
@@ -106,6 +109,7 @@ int scope_cmd_report(int argc, char **argv) {
         {"json", no_argument, NULL, 'j'},
         {"strict", no_argument, NULL, 's'},
         {"no-samples", no_argument, NULL, 'n'},
+        CMD_ATTEMPT_OPTION,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -160,6 +164,10 @@ int scope_cmd_report(int argc, char **argv) {
         case 'n':
             ro.no_samples = 1;
             break;
+        case 'A':
+            if (cmd_parse_attempt("report", optarg, &ro) < 0)
+                return 2;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -184,7 +192,13 @@ int scope_cmd_report(int argc, char **argv) {
         }
     } else {
         text_style st = text_style_for(stdout, width, color);
-        report_text_print(stdout, m, &st);
+        char msg[512];
+        if (!run_opens_on_lines(m))
+            report_text_print(stdout, m, &st);
+        else if (report_hot_print(stdout, m, argv[optind], &st, msg, sizeof msg) < 0) {
+            fprintf(stderr, "scope-tui report: %s\n", msg);
+            rc = 2;
+        }
     }
     char kinds[256];
     size_t ndamaged = strict && rc == 0 ? strict_caveats(m, kinds, sizeof kinds) : 0;

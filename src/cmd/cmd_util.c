@@ -3,8 +3,10 @@
 
 #include "text_escape.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void cmd_bad_option(const char *cmd, int c, char **argv) {
@@ -27,6 +29,27 @@ int cmd_one_run(const char *cmd, int nargs, const char *synopsis) {
     else
         fprintf(stderr, "scope-tui %s: one run at a time\n", cmd);
     return 0;
+}
+
+int cmd_parse_attempt(const char *cmd, const char *arg, run_options *opt) {
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(arg, &end, 10);
+    if (errno || end == arg || *end || arg[0] == '-' || n < 1 || n > 1000000) {
+        fprintf(stderr, "scope-tui %s: --attempt wants a number from 1 (the oldest attempt)\n",
+                cmd);
+        return -1;
+    }
+    opt->attempt = (size_t)n;
+    return 0;
+}
+
+void cmd_say_attempt(FILE *f, const run_model *m) {
+    if (m->nattempts < 2)
+        return;
+    fprintf(f, "Attempt %zu of %zu shown (%s; --attempt N shows another, 1 the oldest)\n",
+            m->shown_attempt + 1, m->nattempts,
+            m->shown_attempt + 1 == m->nattempts ? "the newest" : "chosen");
 }
 
 run_model *cmd_load_run(const char *cmd, const char *dir, const run_options *opt) {

@@ -99,19 +99,28 @@ static void superseded(caveat_list *l) {
         return;
     char list[700] = "";
     size_t used = 0;
-    for (size_t a = 0; a + 1 < m->nattempts && used < sizeof list - 1; a++) {
+    for (size_t a = 0; a < m->nattempts && used < sizeof list - 1; a++) {
+        if (a == m->shown_attempt)
+            continue;
         const run_attempt *at = &m->attempts[a];
         char id[80], when[32];
         fmt_name(id, sizeof id, at->run_id);
         fmt_wall(when, sizeof when, at->start_wall_ns);
-        used +=
-            (size_t)snprintf(list + used, sizeof list - used, "%s%s (%zu process%s, %s UTC)",
-                             a ? ", " : "", id, at->nworkers, at->nworkers == 1 ? "" : "es", when);
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s (%zu process%s, %s UTC)",
+                                 used ? ", " : "", id, at->nworkers, at->nworkers == 1 ? "" : "es",
+                                 when);
     }
-    size_t older = m->nattempts - 1;
-    add(l, RUN_CAVEAT_SUPERSEDED, SIZE_MAX,
-        "%zu earlier attempt%s in this directory %s shown or merged: %s", older,
-        older == 1 ? "" : "s", older == 1 ? "is not" : "are not", list);
+    size_t others = m->nattempts - 1;
+    if (m->shown_attempt + 1 == m->nattempts)
+        add(l, RUN_CAVEAT_SUPERSEDED, SIZE_MAX,
+            "%zu earlier attempt%s in this directory %s shown or merged (--attempt N, or A in "
+            "the Overview, shows one): %s",
+            others, others == 1 ? "" : "s", others == 1 ? "is not" : "are not", list);
+    else
+        add(l, RUN_CAVEAT_SUPERSEDED, SIZE_MAX,
+            "attempt %zu of %zu is shown, as chosen; the other%s %s not merged: %s",
+            m->shown_attempt + 1, m->nattempts, others == 1 ? "" : "s", others == 1 ? "is" : "are",
+            list);
 }
 
 static void damage(caveat_list *l, size_t i, const worker_log *log) {
@@ -366,7 +375,7 @@ void run_caveats_free(run_model *m) {
 int run_add_caveats(run_model *m, arena *mem, const worker_log *logs) {
     caveat_list l = {.m = m, .mem = mem};
     superseded(&l);
-    size_t newest = m->nattempts ? m->nattempts - 1 : SIZE_MAX;
+    size_t newest = m->nattempts ? m->shown_attempt : SIZE_MAX;
     for (size_t i = 0; i < m->nworkers; i++) {
         const run_worker *w = &m->workers[i];
         const worker_log *log = &logs[i];
@@ -385,7 +394,7 @@ int run_add_caveats(run_model *m, arena *mem, const worker_log *logs) {
             continue;
         }
         if (w->attempt != newest)
-            continue; /* superseded attempts are named once, above */
+            continue; /* the other attempts are named once, above */
         damage(&l, i, log);
         ending(&l, i, log);
         recorder_marks(&l, i, log);

@@ -16,6 +16,7 @@
 #include "run_lines.h"
 
 #include "arena.h"
+#include "lines_sample_count.h"
 #include "lines_symbolize.h"
 #include "open_regular.h"
 #include "path_normalize.h"
@@ -95,6 +96,8 @@ typedef struct lines_cache {
     lines_group *groups;
     size_t ngroups, cap_groups;
     run_lines_info info;
+    uint64_t counted, signals; /* samples stored, and the signals that brought them */
+    int signals_unsaid;        /* some sampled process did not say its signals */
     char *source_dir;
     run_str projects[MAX_PROJECTS];
     size_t nprojects;
@@ -521,6 +524,11 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
         c->info.has_lines = 1;
     }
     c->info.samples += ll->has_record && ll->rec.samples > samples ? ll->rec.samples : samples;
+    c->counted += samples;
+    if (ll->has_record && ll->rec.signals)
+        c->signals += ll->rec.signals;
+    else if (samples)
+        c->signals_unsaid = 1;
     c->info.dropped += ll->rec.dropped;
     c->info.truncated += ll->rec.truncated;
 }
@@ -594,6 +602,11 @@ static void settle_info(lines_cache *c, run_model *m, worker_log *logs) {
     }
     if (!hz_same)
         c->info.hz = 0;
+    /* Above the kernel's tick a signal carries several periods: a share's
+     * uncertainty rests on the signals, not on the periods they carry. */
+    c->info.per_signal = 1;
+    if (!c->signals_unsaid && c->signals && c->counted > c->signals)
+        c->info.per_signal = (double)c->counted / (double)c->signals;
     if (!proj_same)
         c->info.project = (run_str){"", 0};
 }
@@ -623,7 +636,8 @@ int run_lines_load(run_model *m, const char *source_dir, run_lines_info *info, c
             load_measured(c, m, w, log);
     }
     settle_info(c, m, logs);
-    if (c->nomem || module_caveats(&x, m) < 0)
+    if (c->nomem || module_caveats(&x, m) < 0 ||
+        lines_sample_count_caveat(m, c->info.samples, c->info.per_signal, c->info.hz) < 0)
         goto nomem;
     free(x.notes);
     run_model_set_extension(m, c, cache_free);
@@ -751,8 +765,11 @@ static int row_by_function(const void *a, const void *b) {
     return c;
 }
 
-static double sd_of(double share, uint64_t n) {
-    return n ? sqrt(share * (1 - share) / (double)n) : NAN;
+/* One standard deviation of a share of n samples, brought per_signal to a
+ * sampling signal: the signals are the independent looks. */
+static double sd_of(double share, uint64_t n, double per_signal) {
+    double looks = (double)n / (per_signal > 1 ? per_signal : 1);
+    return n ? sqrt(share * (1 - share) / looks) : NAN;
 }
 
 static int group_functions(run_lines_result *r) {
@@ -794,7 +811,7 @@ static int group_functions(run_lines_result *r) {
             f->share_sd = NAN;
         } else {
             f->share = r->samples ? (double)f->samples / (double)r->samples : 0;
-            f->share_sd = sd_of(f->share, r->samples);
+            f->share_sd = sd_of(f->share, r->samples, r->per_signal);
         }
     }
     /* Ties keep the grouping's order: qsort is not stable, so break them by name. */
@@ -824,10 +841,12 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
                      size_t msglen) {
     memset(out, 0, sizeof *out);
     out->period_ns = NAN;
+    out->per_signal = 1;
     lines_cache *c = run_model_extension(m);
     if (!c && run_lines_load(m, NULL, NULL, msg, msglen) < 0)
         return -1;
     c = run_model_extension(m);
+    out->per_signal = c->info.per_signal;
     if (!c->info.has_lines) {
         snprintf(msg, msglen, "no line samples in this run: %s", run_lines_how_to_record(m));
         return -1;
@@ -939,7 +958,7 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
             .samples = a[l].samples,
             .seconds = a[l].seconds,
             .share = share,
-            .share_sd = sd_of(share, out->samples),
+            .share_sd = sd_of(share, out->samples, out->per_signal),
             .approximate = loc->approximate,
         };
     }

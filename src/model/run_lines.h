@@ -114,6 +114,7 @@ typedef struct run_lines_result {
                                  marked in no row; 0 for self attribution) */
     double period_ns;         /* sampling period when all selected processes share one;
                                  NAN when they differ or none was sampled */
+    double per_signal;        /* run_lines_info.per_signal: share_sd rests on samples / it */
 } run_lines_result;
 
 /* What line data the run has, from its LINES records and caveats. */
@@ -129,6 +130,9 @@ typedef struct run_lines_info {
     uint32_t hz;             /* requested rate when all processes agree; 0 otherwise */
     run_str project;         /* project folder when all processes agree; len 0 otherwise */
     size_t unsymbolized;     /* modules without debug info or whose build-id changed */
+    double per_signal;       /* samples per sampling signal, >= 1: above the kernel's tick
+                                each signal carries 1 + its timer overruns, and a share's
+                                uncertainty rests on the signals (1 when a log does not say) */
 } run_lines_info;
 
 /* Symbolizes the run's line samples once (cached in the model; later calls

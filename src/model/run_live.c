@@ -104,7 +104,7 @@ void run_judge_live(run_model *m, const worker_log *logs) {
     struct utsname u;
     const char *here = uname(&u) == 0 ? u.nodename : "";
     uint64_t now_wall = clock_ns(CLOCK_REALTIME);
-    size_t newest = m->nattempts ? m->nattempts - 1 : SIZE_MAX;
+    size_t newest = m->nattempts ? m->shown_attempt : SIZE_MAX;
     m->nrunning = 0;
     for (size_t i = 0; i < m->nworkers; i++) {
         run_worker *w = &m->workers[i];

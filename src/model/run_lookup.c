@@ -91,3 +91,17 @@ double run_phase_proc_ns(const run_phase *p, size_t k) {
         p->nprocs ? bsearch(&k, p->per_proc, p->nprocs, sizeof *e, by_proc) : NULL;
     return e ? e->ns : NAN;
 }
+
+int run_opens_on_lines(const run_model *m) {
+    if (!m || !m->roles_by_samples)
+        return 0;
+    for (size_t r = 0; r < m->nroles; r++)
+        if (m->roles[r].line_samples)
+            return 1;
+    return 0;
+}
+
+const char *run_role_order(const run_model *m) {
+    return m->roles_by_samples ? "roles by line samples, most first"
+                               : "roles by phase time, most first";
+}

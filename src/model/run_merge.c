@@ -835,7 +835,7 @@ static int by_step(const void *a, const void *b) {
     return run_str_cmp(*x, *y);
 }
 
-/* What the launcher said of the newest attempt: its name and array task
+/* What the launcher said of the attempt shown: its name and array task
  * (the same in every process of a launch, so the first, by path, speaks),
  * every step, and the most restarts any process saw. */
 static void settle_launch(run_model *m, const run_worker *w) {
@@ -857,7 +857,7 @@ static void settle_launch(run_model *m, const run_worker *w) {
 }
 
 static int settle_header(run_model *m, arena *mem) {
-    size_t newest = m->nattempts - 1;
+    size_t newest = m->shown_attempt; /* the newest, unless chosen */
     const run_attempt *at = &m->attempts[newest];
     m->start_wall_ns = at->start_wall_ns;
     m->end_wall_ns = at->end_wall_ns;
@@ -906,7 +906,7 @@ static int settle_header(run_model *m, arena *mem) {
 }
 
 static int find_roles(run_model *m, arena *mem) {
-    size_t newest = m->nattempts - 1;
+    size_t newest = m->shown_attempt; /* the newest, unless chosen */
     m->roles = arena_alloc(mem, (m->nprocs + 1) * sizeof *m->roles);
     if (!m->roles)
         return -1;
@@ -939,6 +939,33 @@ static int find_roles(run_model *m, arena *mem) {
     return 0;
 }
 
+/* Each process's line samples, and its role's: what orders the roles of a
+ * run without phases. */
+static void count_line_samples(run_model *m, const worker_log *logs) {
+    for (size_t i = 0; i < m->nworkers; i++) {
+        const log_lines *ll = &logs[i].lines;
+        uint64_t n = 0;
+        for (size_t k = 0; k < ll->ncounts; k++)
+            n += ll->counts[k].count;
+        m->workers[i].line_samples = n;
+    }
+    int phases = 0;
+    for (size_t r = 0; r < m->nroles; r++) {
+        run_role *role = &m->roles[r];
+        for (size_t k = 0; k < role->nprocs; k++)
+            role->line_samples += m->workers[role->workers[k]].line_samples;
+        phases |= role->nphases || role->nunattached;
+    }
+    m->roles_by_samples = !phases;
+}
+
+static int by_line_samples(const void *a, const void *b) {
+    const run_role *x = a, *y = b;
+    if (x->line_samples != y->line_samples)
+        return x->line_samples < y->line_samples ? 1 : -1;
+    return run_str_cmp(x->name, y->name);
+}
+
 int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt) {
     const char *it = opt->iteration_name ? opt->iteration_name : "iteration";
     m->iteration_name = arena_dup(mem, it, strlen(it));
@@ -946,6 +973,9 @@ int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt
         return -1;
     if (!m->nattempts)
         return 0; /* nothing could be placed: every worker is a caveat */
+    if (opt->attempt > m->nattempts)
+        return -2;
+    m->shown_attempt = opt->attempt ? opt->attempt - 1 : m->nattempts - 1;
     if (settle_header(m, mem) < 0 || find_roles(m, mem) < 0)
         return -1;
     merge_ctx c = {.m = m, .mem = mem};
@@ -961,8 +991,10 @@ int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt
     free(c.met);
     if (rc < 0)
         return -1;
+    count_line_samples(m, logs);
     if (m->nroles)
-        qsort(m->roles, m->nroles, sizeof *m->roles, by_phase_time);
+        qsort(m->roles, m->nroles, sizeof *m->roles,
+              m->roles_by_samples ? by_line_samples : by_phase_time);
     for (size_t r = 0; r < m->nroles; r++)
         for (size_t k = 0; k < m->roles[r].nprocs; k++)
             m->workers[m->roles[r].workers[k]].role_index = r;

@@ -11,7 +11,8 @@
 
 /* Attempts, roles, phase trees and every figure, from m->workers and their
  * logs (logs[i] is m->workers[i]).  What lasts as long as the model is
- * taken from mem.  Returns 0, or -1 when out of memory. */
+ * taken from mem.  Returns 0, -1 when out of memory, -2 when opt->attempt
+ * names no attempt of the run. */
 int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt);
 
 /* The phase tree and figures of *role, a role of one process whose name,

@@ -166,7 +166,15 @@ enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, ch
                              "%s: none of its %zu log(s) could be read (first: %s)", shown, nlogs,
                              first);
     }
-    if (!nomem && run_merge(m, &b->mem, b->logs, &b->opt) == 0)
+    int merged = nomem ? -1 : run_merge(m, &b->mem, b->logs, &b->opt);
+    if (merged == -2) {
+        size_t n = m->nattempts, want = b->opt.attempt;
+        run_free(m); /* b with it */
+        return run_load_fail(msg, msglen, RUN_ERR_NO_ATTEMPT,
+                             "%s: no attempt %zu: the run holds %zu (1 the oldest, %zu the newest)",
+                             shown, want, n, n);
+    }
+    if (merged == 0)
         run_judge_live(m, b->logs);
     else
         nomem = 1;

@@ -65,17 +65,18 @@ typedef struct run_worker {
     int32_t array_task, restarts;   /* -1 when no launcher said */
 
     enum run_end end;
-    int end_signal;      /* RUN_END_SIGNAL: the signal number */
-    int stale;           /* stopped writing well before the run ended */
-    uint64_t stale_ns;   /* how long before the run's end it last wrote */
-    uint64_t unbalanced; /* unbalanced phase ends and phases left open */
-    uint64_t dropped;    /* entries or counts the recorder could not keep */
-    int flush_failed;    /* some frames could not be written when due */
-    uint32_t nthreads;   /* threads that recorded something */
-    uint64_t phase_ns;   /* sum of its top-level phase totals over its threads */
-    size_t attempt;      /* index into run_model.attempts; SIZE_MAX when unknown */
-    size_t role_index;   /* index into run_model.roles; SIZE_MAX outside the newest attempt */
-    size_t ncaveats;     /* caveats naming this worker */
+    int end_signal;        /* RUN_END_SIGNAL: the signal number */
+    int stale;             /* stopped writing well before the run ended */
+    uint64_t stale_ns;     /* how long before the run's end it last wrote */
+    uint64_t unbalanced;   /* unbalanced phase ends and phases left open */
+    uint64_t dropped;      /* entries or counts the recorder could not keep */
+    int flush_failed;      /* some frames could not be written when due */
+    uint32_t nthreads;     /* threads that recorded something */
+    uint64_t phase_ns;     /* sum of its top-level phase totals over its threads */
+    uint64_t line_samples; /* its line samples as its log counts them (overruns included) */
+    size_t attempt;        /* index into run_model.attempts; SIZE_MAX when unknown */
+    size_t role_index;     /* index into run_model.roles; SIZE_MAX outside the attempt shown */
+    size_t ncaveats;       /* caveats naming this worker */
     /* Its trace window (SCOPE_TRACE), as its newest TRACE_WINDOW record
      * said; trace_state is -1 when it asked for none.  The events stay in
      * the log: `export --format chrome` reads them (log_trace.h). */
@@ -247,6 +248,7 @@ typedef struct run_role {
     size_t nprocs;
     size_t *workers;       /* indexes into run_model.workers, by rank then pid */
     uint64_t phase_ns;     /* sum of its processes' phase time */
+    uint64_t line_samples; /* sum of its processes' line samples */
     double imbalance;      /* max over processes of their phase time / the mean; NAN when
                               no process recorded any phase time */
     size_t slowest_worker; /* the process with the most phase time (SIZE_MAX: none) */
@@ -276,10 +278,13 @@ typedef struct run_model {
     run_worker *workers; /* every log found, sorted by path */
     size_t nworkers;
 
-    run_attempt *attempts; /* oldest first; the last is the newest, the one shown */
+    run_attempt *attempts; /* oldest first; the last is the newest */
     size_t nattempts;
+    /* The attempt shown: the newest unless run_options.attempt chose
+     * another.  Everything below is of that attempt alone. */
+    size_t shown_attempt;
 
-    /* The newest attempt.  nrunning of its processes are running still
+    /* The attempt shown.  nrunning of its processes are running still
      * (RUN_END_RUNNING): the run is in progress, and its figures are as of
      * each process's newest frame. */
     size_t nprocs;
@@ -299,8 +304,12 @@ typedef struct run_model {
     int32_t array_task;
     int32_t restarts; /* the most restarts a process of the attempt saw; -1 none said */
 
-    run_role *roles; /* by phase time, most first */
+    /* By phase time, most first; in a run without phases (no role
+     * recorded one, roles_by_samples set) by line samples, most first.
+     * Ties by name. */
+    run_role *roles;
     size_t nroles;
+    int roles_by_samples;
 
     run_caveat *caveats; /* run-level first, then by worker */
     size_t ncaveats;
@@ -323,11 +332,23 @@ typedef struct run_options {
      * each interval's I/O to its phase and the exact resource intervals.
      * 0: RUN_SNAPSHOT_MIN_BYTES. */
     uint64_t snapshot_min_bytes;
+    /* The attempt to show, 1 the oldest (the number `report` and the
+     * Overview give it); 0: the newest.  One past the last fails the load
+     * (RUN_ERR_NO_ATTEMPT). */
+    size_t attempt;
 } run_options;
 
 /* A log of at least this many bytes is read from its newest snapshot:
  * about an hour of a process with its 1 Hz resource samples. */
 #define RUN_SNAPSHOT_MIN_BYTES (256u << 10)
+
+/* Whether the run's first screen is its hot lines: it has line samples
+ * and no phases (roles_by_samples). */
+int run_opens_on_lines(const run_model *m);
+
+/* The order of m->roles in words ("roles by line samples, most first"),
+ * for every list of roles to state. */
+const char *run_role_order(const run_model *m);
 
 /* Why a run could not be loaded at all (one worker failing is a caveat,
  * not an error). */
@@ -339,6 +360,7 @@ enum run_load_error {
     RUN_ERR_NOT_RUN,     /* a directory with no workers/ and no logs */
     RUN_ERR_EMPTY,       /* workers/ holds no logs */
     RUN_ERR_NO_READABLE, /* logs, but none could be read */
+    RUN_ERR_NO_ATTEMPT,  /* run_options.attempt names no attempt of the run */
     RUN_ERR_NOMEM,
     RUN_ERR_IO,
 };

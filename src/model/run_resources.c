@@ -314,7 +314,7 @@ const run_res *run_all_res(run_model *m) {
     if (!all)
         return NULL;
     for (size_t i = 0; i < m->nworkers; i++)
-        if (m->nattempts && m->workers[i].attempt == m->nattempts - 1)
+        if (m->nattempts && m->workers[i].attempt == m->shown_attempt)
             all[n++] = i;
     m->all_res = run_res_of(m, all, n);
     free(all);
@@ -323,7 +323,7 @@ const run_res *run_all_res(run_model *m) {
 
 int run_has_samples(const run_model *m) {
     for (size_t i = 0; i < m->nworkers; i++)
-        if (m->nattempts && m->workers[i].attempt == m->nattempts - 1 && m->workers[i].res &&
+        if (m->nattempts && m->workers[i].attempt == m->shown_attempt && m->workers[i].res &&
             m->workers[i].res->intervals)
             return 1;
     return 0;

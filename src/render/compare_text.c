@@ -334,7 +334,7 @@ static void run_line(const cmp_layout *l, const char *tag, const run_model *m) {
     char text[LABEL_CAP + CELL * 8];
     scope_escape((const uint8_t *)m->dir, strlen(m->dir), dir, sizeof dir, 0);
     if (m->nattempts)
-        fmt_name(id, sizeof id, m->attempts[m->nattempts - 1].run_id);
+        fmt_name(id, sizeof id, m->attempts[m->shown_attempt].run_id);
     if (m->ncaveats)
         snprintf(caveats, sizeof caveats, "; %zu caveat%s: see 'scope-tui report'", m->ncaveats,
                  m->ncaveats == 1 ? "" : "s");

@@ -173,7 +173,7 @@ void jo_name_or_null(json_out *j, cJSON *parent, const char *key, run_str name) 
 void jo_run_identity(json_out *j, cJSON *parent, const run_model *m) {
     jo_str(j, parent, "dir", m->dir);
     if (m->nattempts)
-        jo_name(j, parent, "run_id", m->attempts[m->nattempts - 1].run_id);
+        jo_name(j, parent, "run_id", m->attempts[m->shown_attempt].run_id);
     else
         jo_null(j, parent, "run_id");
 }

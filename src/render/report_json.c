@@ -86,6 +86,7 @@ static void put_attempts(json_out *j, cJSON *o, const run_model *m) {
         jo_u64(j, e, "end_wall_ns", a->end_wall_ns);
         jo_wall(j, e, "end_wall", a->end_wall_ns);
         jo_bool(j, e, "newest", i + 1 == m->nattempts);
+        jo_bool(j, e, "shown", i == m->shown_attempt);
     }
 }
 
@@ -170,6 +171,7 @@ static void put_worker(json_out *j, cJSON *o, const run_model *m, size_t index) 
     jo_bool(j, o, "flush_failed", w->flush_failed);
     jo_u64(j, o, "threads", w->nthreads);
     jo_u64(j, o, "phase_ns", w->phase_ns);
+    jo_u64(j, o, "line_samples", w->line_samples);
     jo_index(j, o, "attempt", w->attempt);
     jo_index(j, o, "role_index", w->role_index);
     jo_u64(j, o, "caveats", w->ncaveats);
@@ -364,6 +366,7 @@ static void put_role(json_out *j, cJSON *arr, const run_model *m, const run_role
     for (size_t i = 0; i < r->nprocs; i++)
         jo_index(j, workers, NULL, r->workers[i]);
     jo_u64(j, o, "phase_ns", r->phase_ns);
+    jo_u64(j, o, "line_samples", r->line_samples);
     jo_num(j, o, "imbalance", r->imbalance);
     jo_index(j, o, "slowest_worker", r->slowest_worker);
     jo_u64(j, o, "nphases", r->nphases);
@@ -392,6 +395,7 @@ int report_json_print(FILE *f, const run_model *m) {
     for (size_t i = 0; i < m->nworkers; i++)
         put_worker(&j, jo_object(&j, workers, NULL), m, i);
     put_caveats(&j, root, m);
+    jo_str(&j, root, "role_order", m->roles_by_samples ? "line_samples" : "phase_time");
     cJSON *roles = jo_array(&j, root, "roles");
     for (size_t i = 0; i < m->nroles; i++)
         put_role(&j, roles, m, &m->roles[i]);
@@ -400,7 +404,7 @@ int report_json_print(FILE *f, const run_model *m) {
     if (!all)
         j.failed = 1;
     for (size_t i = 0; all && i < m->nworkers; i++)
-        if (m->nattempts && m->workers[i].attempt == m->nattempts - 1)
+        if (m->nattempts && m->workers[i].attempt == m->shown_attempt)
             all[n++] = i;
     put_resources(&j, root, m, all ? all : (size_t[1]){0}, n);
     free(all);

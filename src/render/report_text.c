@@ -65,7 +65,7 @@ static void put_launch(FILE *f, const run_model *m, const text_style *st) {
     fputc('\n', f);
 }
 
-static void put_header(FILE *f, const run_model *m, const text_style *st) {
+void report_text_header(FILE *f, const run_model *m, const text_style *st) {
     char buf[256];
     text_heading(f, st, "Runtime");
     fprintf(f, " %s", fmt_duration(buf, sizeof buf, (double)m->runtime_ns));
@@ -80,13 +80,15 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
     for (size_t r = 0; r < m->nroles; r++)
         fprintf(f, "%s %s x%zu", r ? "," : "", fmt_name(buf, sizeof buf, m->roles[r].name),
                 m->roles[r].nprocs);
+    if (m->roles_by_samples && m->nroles > 1)
+        fputs("  (by line samples, most first)", f);
     fputc('\n', f);
     text_heading(f, st, "Hosts");
     fputc(' ', f);
     put_hosts(f, m);
     fputs("   ", f);
     text_heading(f, st, "Run");
-    fprintf(f, " %s", fmt_name(buf, sizeof buf, m->attempts[m->nattempts - 1].run_id));
+    fprintf(f, " %s", fmt_name(buf, sizeof buf, m->attempts[m->shown_attempt].run_id));
     if (m->nranked) {
         fputs("   ", f);
         text_heading(f, st, "Ranks");
@@ -110,7 +112,8 @@ static void put_header(FILE *f, const run_model *m, const text_style *st) {
     fmt_wall(buf, sizeof buf, m->start_wall_ns);
     fprintf(f, "%s%s", buf, m->start_wall_ns ? " UTC" : "");
     if (m->nattempts > 1)
-        fprintf(f, "   (newest of %zu attempts; see CAVEATS)", m->nattempts);
+        fprintf(f, "   (attempt %zu of %zu, %s; --attempt N shows another)", m->shown_attempt + 1,
+                m->nattempts, m->shown_attempt + 1 == m->nattempts ? "the newest" : "chosen");
     fputc('\n', f);
     double queued = run_queued_share(m);
     if (queued >= RUN_LOADED_QUEUED) {
@@ -462,7 +465,7 @@ static void put_role(FILE *f, const run_model *m, const run_role *r, const text_
         report_resources_print(f, m, r, st);
 }
 
-static void put_caveats(FILE *f, const run_model *m, const text_style *st) {
+void report_text_caveats(FILE *f, const run_model *m, const text_style *st) {
     if (!m->ncaveats)
         return;
     fputc('\n', f);
@@ -479,13 +482,13 @@ void report_text_print(FILE *f, const run_model *m, const text_style *st) {
     assert(st->width >= TEXT_MIN_WIDTH);
     if (!m->nattempts) {
         fputs("No worker of this run could be placed in an attempt.\n", f);
-        put_caveats(f, m, st);
+        report_text_caveats(f, m, st);
         return;
     }
-    put_header(f, m, st);
+    report_text_header(f, m, st);
     for (size_t r = 0; r < m->nroles; r++)
         put_role(f, m, &m->roles[r], st);
-    put_caveats(f, m, st);
+    report_text_caveats(f, m, st);
     fputc('\n', f);
     text_dim(f, st,
              "share: of the role's phase time   self: total minus sub-phases\n"

@@ -15,4 +15,9 @@
 
 void report_text_print(FILE *f, const run_model *m, const text_style *st);
 
+/* Its parts that report_hot.h shares: the run's header, and its caveats
+ * under their heading (nothing when there are none). */
+void report_text_header(FILE *f, const run_model *m, const text_style *st);
+void report_text_caveats(FILE *f, const run_model *m, const text_style *st);
+
 #endif

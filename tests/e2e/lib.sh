@@ -117,3 +117,14 @@ h5py_python() {
         fi
     done
 }
+
+# asan_first BINARY : when BINARY is built with AddressSanitizer, its runtime
+# goes first in LD_PRELOAD for what it runs (`scope-tui record` keeps what
+# LD_PRELOAD holds first), with leak checks off in the recorded programs.
+asan_first() {
+    local asan
+    asan=$(ldd "$1" | awk '/libasan/ {print $3}')
+    if [ -n "$asan" ]; then
+        export LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0
+    fi
+}

@@ -110,7 +110,7 @@ expect_attempts runs/requeue "slurm ranks=0 job=$job steps=- task=- restarts=0" 
     "slurm ranks=0 job=$job steps=- task=- restarts=1"
 "$tui" report runs/requeue >requeue.report 2>&1 || fail "report of the requeued job"
 expect_in requeue.report "Restarts 1"
-expect_in requeue.report "(newest of 2 attempts; see CAVEATS)"
+expect_in requeue.report "(attempt 2 of 2, the newest; --attempt N shows another)"
 ok "scontrol requeuehold and release of a running job: a new attempt"
 
 finish

@@ -775,9 +775,17 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     }
     case SCOPE_REC_LINES:
         if (variant == 0)
-            rec->u.lines = (scope_rec_lines){
-                B("/home/ada/rl-pipeline"), 99, SCOPE_LINES_CLOCK_CPU, 10101010, 48211, 3, 17, 9, 0,
-                SCOPE_LINES_F_ACTIVE};
+            rec->u.lines = (scope_rec_lines){B("/home/ada/rl-pipeline"),
+                                             99,
+                                             SCOPE_LINES_CLOCK_CPU,
+                                             10101010,
+                                             48211,
+                                             3,
+                                             17,
+                                             9,
+                                             0,
+                                             SCOPE_LINES_F_ACTIVE,
+                                             48190};
         else if (variant == 1)
             rec->u.lines = (scope_rec_lines){B("/tmp/\x1b[1m\0proj\xff"),
                                              UINT32_MAX,
@@ -788,7 +796,8 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
                                              UINT64_MAX,
                                              UINT32_MAX,
                                              UINT32_MAX,
-                                             UINT32_MAX};
+                                             UINT32_MAX,
+                                             UINT64_MAX};
         else if (variant == 2)
             rec->u.lines = (scope_rec_lines){0};
         else
@@ -802,7 +811,8 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
                                              1,
                                              1,
                                              SCOPE_LINES_F_FOREIGN | SCOPE_LINES_F_BLOCKED |
-                                                 SCOPE_LINES_F_NO_UNWIND};
+                                                 SCOPE_LINES_F_NO_UNWIND,
+                                             0};
         return 0;
     default:
         return -EINVAL;

@@ -803,10 +803,36 @@ START_TEST(attempts_newest_shown) {
     ck_assert_int_eq(m->caveats[0].kind, RUN_CAVEAT_SUPERSEDED);
     ck_assert_uint_eq(m->caveats[0].worker, SIZE_MAX);
     ck_assert_str_eq(m->caveats[0].text,
-                     "2 earlier attempts in this directory are not shown or merged: c-first (2 "
-                     "processes, 2026-11-30 12:00:00 UTC), b-second (1 process, 2026-11-30 "
-                     "13:00:00 UTC)");
+                     "2 earlier attempts in this directory are not shown or merged (--attempt "
+                     "N, or A in the Overview, shows one): c-first (2 processes, 2026-11-30 "
+                     "12:00:00 UTC), b-second (1 process, 2026-11-30 13:00:00 UTC)");
+    ck_assert_uint_eq(m->shown_attempt, 2);
     run_free(m);
+
+    /* --attempt 1: the oldest, its roles and header, the others named. */
+    m = load_with(run, &(run_options){.attempt = 1});
+    ck_assert_uint_eq(m->shown_attempt, 0);
+    ck_assert_uint_eq(m->nprocs, 2);
+    ck_assert_uint_eq(m->start_wall_ns, T0);
+    ck_assert_uint_eq(m->nroles, 1);
+    ck_assert_str_eq(m->roles[0].name.s, "old");
+    ck_assert_uint_eq(m->roles[0].nprocs, 2);
+    ck_assert_uint_eq(m->workers[worker_of(m, 11)].role_index, 0);
+    ck_assert_uint_eq(m->workers[worker_of(m, 31)].role_index, SIZE_MAX);
+    ck_assert_uint_eq(m->caveats[0].kind, RUN_CAVEAT_SUPERSEDED);
+    ck_assert_str_eq(m->caveats[0].text,
+                     "attempt 1 of 3 is shown, as chosen; the others are not merged: b-second (1 "
+                     "process, 2026-11-30 13:00:00 UTC), a-third (3 processes, 2026-11-30 "
+                     "14:00:00 UTC)");
+    run_free(m);
+
+    /* One past the last is refused, saying how many there are. */
+    run_model *none = NULL;
+    char msg[600];
+    ck_assert_int_eq(run_load(run, &(run_options){.attempt = 4}, &none, msg, sizeof msg),
+                     RUN_ERR_NO_ATTEMPT);
+    ck_assert_ptr_null(none);
+    ck_assert_msg(strstr(msg, "no attempt 4: the run holds 3"), "%s", msg);
 }
 END_TEST
 

@@ -117,6 +117,7 @@ enum scope_shutdown_reason {
     SCOPE_SHUTDOWN_EXIT = 0,   /* atexit */
     SCOPE_SHUTDOWN_CALL = 1,   /* scope_shutdown() */
     SCOPE_SHUTDOWN_SIGNAL = 2, /* a terminating signal */
+    SCOPE_SHUTDOWN_EXEC = 3,   /* the process ran another program (exec) */
 };
 
 /* Phase node flags. */
@@ -330,6 +331,9 @@ typedef struct scope_rec_lines {
     uint32_t threads;        /* threads sampled so far */
     uint32_t threads_failed; /* threads whose timer could not be set up */
     uint32_t flags;          /* SCOPE_LINES_F_* */
+    uint64_t signals;        /* the signals that brought the samples stored (each carries 1 + its
+                                timer overruns, so samples / signals says how bundled they came);
+                                0: not said (before 1.9) */
 } scope_rec_lines;
 
 enum scope_lines_clock { SCOPE_LINES_CLOCK_CPU = 0, SCOPE_LINES_CLOCK_WALL = 1 };

@@ -121,7 +121,8 @@ static void work(int rounds, int flush_halfway) {
     if (flush_halfway) {
         /* Busy, so the line sampler, which follows only this thread in a
          * TSan build, has samples to write: 50 ms of CPU at least, five
-         * periods of its 99 Hz, whatever share of a CPU the thread gets. */
+         * periods at 99 Hz and fifty at the default 997, whatever share of a CPU
+         * the thread gets. */
         SCOPE_PHASE("main_busy") {
             spin_us_and_cpu((long)rounds * RT_SNAP_ROUND_MS * 1000 / 2, 50000);
         }

@@ -259,7 +259,7 @@ static int write_proc(const char *out, const proc_spec *p) {
     uint64_t samples = physics + shade + none;
     r = (scope_record){.type = SCOPE_REC_LINES};
     r.u.lines = (scope_rec_lines){B(PROJECT), 99, SCOPE_LINES_CLOCK_CPU, PERIOD_NS, samples, 0, 0,
-                                  1,          0,  SCOPE_LINES_F_ACTIVE};
+                                  1,          0,  SCOPE_LINES_F_ACTIVE,  samples};
     ok = ok && add(w, &r) == 0;
     uint64_t end = mono0 + 12 * SEC;
     r = (scope_record){.type = SCOPE_REC_MARK};
