@@ -6,6 +6,7 @@
  */
 #include "phase_io.h"
 
+#include "thread.h"
 #include "thread_io.h"
 
 void rec_phase_io_enter(rec_thread *t, uint32_t depth) {
