@@ -10,6 +10,8 @@
 #include "lines_json.h"
 #include "lines_text.h"
 #include "run_lines.h"
+#include "run_stacks.h"
+#include "stacks_folded.h"
 #include "text_escape.h"
 
 #include <getopt.h>
@@ -40,6 +42,10 @@ static void usage(FILE *f) {
           "                      innermost line under the project folder\n"
           "  --source-dir DIR    also look for source files under DIR\n"
           "  --json              the rows as JSON (docs/json.md)\n"
+          "  --folded            the sampled call paths instead, as folded stacks (one line\n"
+          "                      per path: frames from the outermost joined by ';', a space,\n"
+          "                      its samples) for flamegraph.pl or speedscope; each line\n"
+          "                      starts with its role unless --role names one\n"
           "  -h, --help          this help\n\n"
           "Exit status: 0 printed, 2 bad arguments, not a readable run, or an unknown role,\n"
           "phase or function, 3 the run has no line samples.\n",
@@ -136,13 +142,14 @@ int scope_cmd_lines(int argc, char **argv) {
         {"raw", no_argument, NULL, 'R'},
         {"source-dir", required_argument, NULL, 'd'},
         {"json", no_argument, NULL, 'j'},
+        {"folded", no_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     run_lines_query q = {.worker = SIZE_MAX};
     const char *phase = NULL, *source_dir = NULL;
     double top = 20, min_us = 0, rank = -1;
-    int json = 0, c;
+    int json = 0, folded = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -192,6 +199,9 @@ int scope_cmd_lines(int argc, char **argv) {
         case 'j':
             json = 1;
             break;
+        case 'F':
+            folded = 1;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -202,6 +212,12 @@ int scope_cmd_lines(int argc, char **argv) {
     }
     if (!cmd_one_run("lines", argc - optind, "scope-tui lines RUN"))
         return 2;
+    if (folded && (json || q.function)) {
+        fputs("scope-tui lines: --folded prints every sampled path: not with --json or "
+              "--function\n",
+              stderr);
+        return 2;
+    }
     run_model *m = cmd_load_run("lines", argv[optind], NULL);
     if (!m)
         return 2;
@@ -245,6 +261,20 @@ int scope_cmd_lines(int argc, char **argv) {
     }
     if (phase && !(q.phase = find_phase(m, q.role, phase))) {
         rc = 2;
+        goto out;
+    }
+    if (folded) {
+        run_flame fl;
+        if (run_flame_build(m, &q, RUN_FLAME_FUNCTIONS, &fl, msg, sizeof msg) < 0) {
+            fprintf(stderr, "scope-tui lines: %s\n", msg);
+            rc = 2;
+            goto out;
+        }
+        if (!stacks_folded_print(stdout, &fl)) {
+            fputs("scope-tui lines: no sampled stacks in this selection\n", stderr);
+            rc = EXIT_NO_LINES;
+        }
+        run_flame_free(&fl);
         goto out;
     }
     if (run_lines_select(m, &q, &r, msg, sizeof msg) < 0) {

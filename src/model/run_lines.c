@@ -20,6 +20,8 @@
 #include "open_regular.h"
 #include "run_builder.h"
 #include "run_caveats.h"
+#include "lines_paths.h"
+#include "stack_tree.h"
 #include "text_escape.h"
 #include "worker_log.h"
 
@@ -35,6 +37,9 @@
 
 /* Frames of one stack looked at; deeper ones (a hostile log) are ignored. */
 #define MAX_STACK_FRAMES 512
+/* Logical frames (inlined ones expanded) of one call path kept for the
+ * stacks; the outermost beyond it are dropped. */
+#define MAX_PATH_FRAMES 1024
 /* A source file larger than this is not read. */
 #define MAX_SOURCE_BYTES (16u << 20)
 /* Source files kept (a query may name any). */
@@ -52,6 +57,8 @@ typedef struct lines_loc {
     int measured;      /* a measured line's location: never shared with samples */
     uint32_t def_line; /* measured: its function's first line, the lowest said; not part of
                           what the location is */
+    int in_project;    /* its file lies under a process's project folder; not part of what
+                          the location is */
 } lines_loc;
 
 /* One (process, thread, node, stack) count, or one measured line. */
@@ -60,6 +67,7 @@ typedef struct lines_group {
     const run_phase *phase; /* in its role's merged tree; NULL: no phase open, or unplaced */
     uint32_t self, project; /* locations */
     int outside;            /* no frame under the project folder: project is self */
+    uint32_t path;          /* the whole call path: a node of the cache's stack tree */
     uint64_t count;
     uint64_t period_ns;
     int measured; /* a measured line: hits and seconds, no count */
@@ -91,6 +99,7 @@ typedef struct lines_cache {
     size_t cap_loc_slots;
     lines_group *groups;
     size_t ngroups, cap_groups;
+    stack_tree tree; /* every sampled call path, by location */
     run_lines_info info;
     char *source_dir;
     run_str projects[MAX_PROJECTS];
@@ -118,6 +127,7 @@ static void cache_free(void *p) {
     free(c->loc_slots);
     free(c->groups);
     free(c->sources);
+    stack_tree_free(&c->tree);
     arena_free(&c->mem);
     free(c);
 }
@@ -259,6 +269,7 @@ typedef struct stack_locs {
     int done;
     uint32_t self, project;
     int outside;
+    uint32_t path;    /* the call path in the stack tree; 0: the root (nothing known) */
     sym_module *leaf; /* NULL: the frame that ran lies in no known module */
     run_str leaf_path;
 } stack_locs;
@@ -276,16 +287,20 @@ static lines_loc frame_loc(lines_cache *c, const sym_frame *f, run_str module, i
     return l;
 }
 
+/* Every frame of the stack is symbolized, for the call path; the two
+ * locations are the innermost frame and the innermost under the project. */
 static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack *st,
                             run_str project, stack_locs *out) {
     static const sym_frame unknown = {NULL, NULL, 0};
+    static uint32_t path[MAX_PATH_FRAMES]; /* innermost first; the model is single-threaded */
+    size_t npath = 0;
     int have_self = 0, have_project = 0;
     uint32_t nframes = st ? st->nframes : 0;
     if (nframes > MAX_STACK_FRAMES)
         nframes = MAX_STACK_FRAMES;
     out->leaf = NULL;
     out->leaf_path = (run_str){"", 0};
-    for (uint32_t i = 0; i < nframes && !have_project; i++) {
+    for (uint32_t i = 0; i < nframes && npath < MAX_PATH_FRAMES; i++) {
         const scope_frame_addr *fa = &st->frames[i];
         const log_module *lm = fa->module ? log_lines_module(ll, fa->module) : NULL;
         const sym_frame *frames = &unknown;
@@ -308,14 +323,20 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
             out->leaf = sm;
             out->leaf_path = module;
         }
-        for (size_t k = 0; k < n && !have_project; k++) {
+        for (size_t k = 0; k < n && npath < MAX_PATH_FRAMES; k++) {
             lines_loc l = frame_loc(c, &frames[k], module, approximate);
+            int in_project = l.file.len && under(l.file, project);
+            uint32_t loc = loc_of(c, &l);
+            if (c->nomem)
+                return;
+            c->locs[loc].in_project |= in_project;
+            path[npath++] = loc;
             if (!have_self) {
-                out->self = loc_of(c, &l);
+                out->self = loc;
                 have_self = 1;
             }
-            if (l.file.len && under(l.file, project)) {
-                out->project = loc_of(c, &l);
+            if (in_project && !have_project) {
+                out->project = loc;
                 have_project = 1;
             }
         }
@@ -323,10 +344,16 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
     if (!have_self) { /* an empty or lost stack */
         lines_loc l = frame_loc(c, &unknown, (run_str){"", 0}, 1);
         out->self = loc_of(c, &l);
+        path[npath++] = out->self;
     }
     out->outside = !have_project;
     if (!have_project)
         out->project = out->self;
+    uint32_t node = 0;
+    for (size_t k = npath; k-- > 0 && !c->nomem;)
+        if (!(node = stack_tree_child(&c->tree, node, path[k])))
+            c->nomem = 1;
+    out->path = node;
     out->done = 1;
 }
 
@@ -466,6 +493,7 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
                                     .self = locs[s].self,
                                     .project = locs[s].project,
                                     .outside = locs[s].outside,
+                                    .path = locs[s].path,
                                     .count = k->count,
                                     .period_ns = k->period_ns});
         if (locs[s].leaf)
@@ -735,40 +763,67 @@ static int group_functions(run_lines_result *r) {
     return 0;
 }
 
-int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *out, char *msg,
-                     size_t msglen) {
-    memset(out, 0, sizeof *out);
-    out->period_ns = NAN;
+/* Which groups a query selects. */
+typedef struct group_filter {
+    const run_lines_query *q;
+    size_t role; /* SIZE_MAX: any */
+    phase_sel sel;
+} group_filter;
+
+/* The loaded cache for a query and its filter; NULL with msg set when the
+ * run has no line data or the query names what the run does not have. */
+static lines_cache *query_start(run_model *m, const run_lines_query *q, group_filter *f, char *msg,
+                                size_t msglen) {
     lines_cache *c = run_model_extension(m);
     if (!c && run_lines_load(m, NULL, NULL, msg, msglen) < 0)
-        return -1;
+        return NULL;
     c = run_model_extension(m);
     if (!c->info.has_lines) {
         snprintf(msg, msglen,
                  "this run has no line samples (record it with SCOPE_LINES=1, or with "
                  "'scope-tui record -- CMD')");
-        return -1;
+        return NULL;
     }
-    size_t role = SIZE_MAX;
+    *f = (group_filter){q, SIZE_MAX, {SIZE_MAX, SIZE_MAX, NULL, 1}};
     if (q->role) {
         const run_role *r = run_find_role(m, q->role);
         if (!r) {
             char shown[200];
             scope_escape((const uint8_t *)q->role, strlen(q->role), shown, sizeof shown, 0);
             snprintf(msg, msglen, "no role named '%s' in this run", shown);
-            return -1;
+            return NULL;
         }
-        role = (size_t)(r - m->roles);
+        f->role = (size_t)(r - m->roles);
     }
     if (q->worker != SIZE_MAX && q->worker >= m->nworkers) {
         snprintf(msg, msglen, "no process %zu in this run", q->worker);
-        return -1;
+        return NULL;
     }
-    phase_sel sel = {SIZE_MAX, SIZE_MAX, NULL, 1};
-    if (q->phase && select_phase(m, q->phase, &sel) < 0) {
+    if (q->phase && select_phase(m, q->phase, &f->sel) < 0) {
         snprintf(msg, msglen, "that phase is not one of this run's");
-        return -1;
+        return NULL;
     }
+    return c;
+}
+
+static int group_selected(const run_model *m, const group_filter *f, const lines_group *g) {
+    size_t wrole = m->workers[g->worker].role_index;
+    if ((f->role != SIZE_MAX && wrole != f->role) ||
+        (f->q->worker != SIZE_MAX && g->worker != f->q->worker))
+        return 0;
+    return !f->q->phase ||
+           (wrole == f->sel.role && (f->sel.worker == SIZE_MAX || g->worker == f->sel.worker) &&
+            in_phase(g->phase, &f->sel));
+}
+
+int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *out, char *msg,
+                     size_t msglen) {
+    memset(out, 0, sizeof *out);
+    out->period_ns = NAN;
+    group_filter filter;
+    lines_cache *c = query_start(m, q, &filter, msg, msglen);
+    if (!c)
+        return -1;
     size_t fn_len = q->function ? strlen(q->function) : 0;
     typedef struct acc {
         uint64_t samples, hits;
@@ -782,12 +837,7 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
     int period_same = 1;
     for (size_t i = 0; i < c->ngroups; i++) {
         const lines_group *g = &c->groups[i];
-        size_t wrole = m->workers[g->worker].role_index;
-        if ((role != SIZE_MAX && wrole != role) ||
-            (q->worker != SIZE_MAX && g->worker != q->worker))
-            continue;
-        if (q->phase && (wrole != sel.role || (sel.worker != SIZE_MAX && g->worker != sel.worker) ||
-                         !in_phase(g->phase, &sel)))
+        if (!group_selected(m, &filter, g))
             continue;
         if (g->measured) {
             out->hits += g->hits;
@@ -1056,4 +1106,65 @@ size_t run_lines_source(run_model *m, run_str file, const run_str **lines, char 
         c->sources[c->nsources++] = src;
     *lines = src.lines;
     return src.nlines;
+}
+
+/* ---- call paths (lines_paths.h) --------------------------------------------- */
+
+int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out, char *msg,
+                       size_t msglen) {
+    memset(out, 0, sizeof *out);
+    out->period_ns = NAN;
+    group_filter filter;
+    lines_cache *c = query_start(m, q, &filter, msg, msglen);
+    if (!c)
+        return -1;
+    out->tree = &c->tree;
+    size_t cap = 0;
+    uint64_t period = 0;
+    int period_same = 1;
+    for (size_t i = 0; i < c->ngroups; i++) {
+        const lines_group *g = &c->groups[i];
+        if (g->measured || !g->count || !group_selected(m, &filter, g))
+            continue;
+        if (SCOPE_VEC_RESERVE(out->v, cap, out->n + 1) < 0) {
+            lines_paths_free(out);
+            snprintf(msg, msglen, "out of memory");
+            return -1;
+        }
+        double secs = (double)g->count * (double)g->period_ns * 1e-9;
+        out->v[out->n++] =
+            (lines_path_count){m->workers[g->worker].role_index, g->path, g->count, secs};
+        out->samples += g->count;
+        out->seconds += secs;
+        if (!period)
+            period = g->period_ns;
+        else if (period != g->period_ns)
+            period_same = 0;
+    }
+    if (period && period_same)
+        out->period_ns = (double)period;
+    return 0;
+}
+
+void lines_paths_free(lines_paths *p) {
+    free(p->v);
+    memset(p, 0, sizeof *p);
+    p->period_ns = NAN;
+}
+
+run_line lines_paths_frame(run_model *m, uint32_t loc, int *in_project) {
+    const lines_cache *c = run_model_extension(m);
+    if (!c || loc >= c->nlocs) {
+        if (in_project)
+            *in_project = 0;
+        return (run_line){.function = {unknown_fn, 2}, .approximate = 1};
+    }
+    const lines_loc *l = &c->locs[loc];
+    if (in_project)
+        *in_project = l->in_project;
+    return (run_line){.file = l->file,
+                      .line = l->line,
+                      .function = l->function,
+                      .module = l->module,
+                      .approximate = l->approximate};
 }
