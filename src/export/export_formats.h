@@ -34,6 +34,9 @@ extern const export_format export_format_json;
 /* The trace windows as a Chrome trace (export_chrome.c). */
 extern const export_format export_format_chrome;
 
+/* The sampled call paths in speedscope's file format (export_speedscope.c). */
+extern const export_format export_format_speedscope;
+
 /* The whole model in scope's HDF5 layout (run_h5_layout.h, docs/hdf5.md),
  * which run_load reads back. */
 extern const export_format export_format_hdf5;
