@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The stacks end to end, from the recorder to `scope-tui lines --folded`,
+# `export --format speedscope` and the browser's Flame view, on a workload
+# whose call stacks and their costs are known by construction and measured
+# by the program itself (progs/stacks_known.c: main -> a -> b -> c, a -> d in
+# phase work; main -> e in phase rest; each function's own CPU time):
+#
+#  - each known path's share of the folded samples lies within 3 standard
+#    deviations of its share of the measured CPU time (sigma from the true
+#    share and the samples counted);
+#  - --phase work holds a's paths only, --role the same paths without the
+#    role's name in front;
+#  - the speedscope file conforms to speedscope's file format
+#    (check_speedscope.py) and holds the same paths and weights;
+#
+# Usage: test_stacks_known.sh SCOPE_TUI PROGS_DIR SOURCE_DIR
+set -euo pipefail
+tui=$1
+progs=$2
+src=$3
+. "$src/../e2e/lib.sh"
+
+export SCOPE_LINES_PROJECT=$src SCOPE_QUIET=1
+SCOPE_LINES=1 SCOPE_LINES_HZ=250 "$progs/stacks_known" run --units 2 >truth 2>err ||
+    fail "stacks_known: exit $?: $(cat err)"
+
+expect_rc 0 "$tui" lines --folded run
+cp out folded
+expect_rc 0 "$tui" lines --folded --phase work run
+cp out folded.work
+expect_rc 0 "$tui" lines --folded --role stacks run
+cp out folded.role
+expect_rc 0 "$tui" export run --format speedscope -o run.speedscope.json
+python3 "$src/check_speedscope.py" run.speedscope.json || fail "speedscope: not in its format"
+
+python3 - <<'PY' || fail "stacks: shares (see above)"
+import json, math, sys
+
+truth = {}
+for ln in open("truth"):
+    f = ln.split()
+    if f[0] == "SELF":
+        truth[f[1]] = int(f[2])
+known = {"main", "a", "b", "c", "d", "e"}
+
+def paths(name):
+    """Folded lines summed by known path: the frames from main in, cut at the
+    first frame not of the program (the clock read inside a function is that
+    function's time, as the program measured it)."""
+    got, total = {}, 0
+    for ln in open(name):
+        stack, count = ln.rstrip("\n").rsplit(" ", 1)
+        count = int(count)
+        total += count
+        frames = stack.split(";")
+        if "main" not in frames:
+            continue
+        frames = frames[frames.index("main"):]
+        cut = []
+        for f in frames:
+            if f not in known:
+                break
+            cut.append(f)
+        key = ";".join(cut)
+        got[key] = got.get(key, 0) + count
+    return got, total
+
+bad = []
+got, total = paths("folded")
+n = sum(got.get(p, 0) for p in truth)
+tsum = sum(truth.values())
+print(f"folded: {total} samples, {n} on the known paths")
+if n < 200:
+    bad.append(f"only {n} samples on the known paths")
+for p in sorted(truth):
+    share_true = truth[p] / tsum
+    share = got.get(p, 0) / n if n else 0
+    sd = math.sqrt(share_true * (1 - share_true) / n) if n else 1
+    print(f"  {p:16s} truth {share_true:.3f}  sampled {share:.3f}  ({(share - share_true) / sd:+.1f} sigma)")
+    if abs(share - share_true) > 3 * sd:
+        bad.append(f"{p}: sampled share {share:.3f}, truth {share_true:.3f} +- 3 x {sd:.3f}")
+# Every line starts with the role's name when no role is named.
+for ln in open("folded"):
+    if not ln.startswith("stacks;"):
+        bad.append(f"a folded line without its role: {ln.strip()}")
+        break
+
+# --phase work: a's paths, not e's; their samples as in the whole run.
+work, _ = paths("folded.work")
+if any(p.startswith("main;e") for p in work):
+    bad.append("--phase work holds e's samples")
+for p in truth:
+    if p.startswith("main;a") and work.get(p, 0) != got.get(p, 0):
+        bad.append(f"--phase work: {p} has {work.get(p, 0)} samples, the whole run {got.get(p, 0)}")
+
+# --role: the same lines, without the role's name.
+whole = sorted(l.split(";", 1)[1] for l in open("folded"))
+if sorted(open("folded.role")) != [l if l.endswith("\n") else l + "\n" for l in whole]:
+    bad.append("--role stacks: not the run's lines without the role's name")
+
+# speedscope: one profile for the role, the same paths and their samples'
+# time: each path's weight is its samples x the 4 ms period.
+doc = json.load(open("run.speedscope.json"))
+names = [f["name"] for f in doc["shared"]["frames"]]
+prof = doc["profiles"]
+if len(prof) != 1 or prof[0]["name"] != "stacks":
+    bad.append(f"speedscope: profiles {[p['name'] for p in prof]}, wanted one named stacks")
+else:
+    ss = {}
+    for stack, w in zip(prof[0]["samples"], prof[0]["weights"]):
+        ss[";".join(names[i] for i in stack)] = w
+    for ln in open("folded"):
+        stack, count = ln.rstrip("\n").rsplit(" ", 1)
+        stack = stack.split(";", 1)[1]
+        w = ss.get(stack)
+        if w is None or abs(w - int(count) * 4e6) > 1:
+            bad.append(f"speedscope: {stack} weighs {w}, folded {count} samples of 4 ms")
+            break
+for b in bad:
+    print("  BAD:", b)
+sys.exit(1 if bad else 0)
+PY
+
+# Bad input: --folded with --json, a role the run lacks.
+expect_rc 2 "$tui" lines --folded --json run
+expect_in_output "--folded prints every sampled path"
+expect_rc 2 "$tui" lines --folded --role nosuch run
+finish
