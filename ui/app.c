@@ -564,6 +564,15 @@ void app_key(app *a, int key) {
     case ACT_ATTRIBUTION:
         app_message(a, 1, "a switches the attribution of the Lines and Source views");
         break;
+    case ACT_CALLERS:
+        app_message(a, 1, "c shows a function's callers and callees: on Lines or Flame");
+        break;
+    case ACT_FRAME_NAMES:
+    case ACT_FRAME_COLOR:
+    case ACT_FRAME_PREV:
+    case ACT_FRAME_NEXT:
+        app_message(a, 1, "that key works on the Flame view (F)");
+        break;
     case ACT_RELOAD:
         reload(a, 0);
         break;
