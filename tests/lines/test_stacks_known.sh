@@ -12,6 +12,12 @@
 #    role's name in front;
 #  - the speedscope file conforms to speedscope's file format
 #    (check_speedscope.py) and holds the same paths and weights;
+#  - `lines --callers a` and the browser's Callers view give a's callees
+#    (b, d, itself) the shares of a's time the program measured, within 3
+#    sigma, and b's one caller a at 100%;
+#  - the Flame view, headless at 80x24 and 160x40 (UTF-8 and ASCII),
+#    shows a above b and d with b's frame under its caller's, and the
+#    search's share of the samples is the folded stacks' share.
 #
 # Usage: test_stacks_known.sh SCOPE_TUI PROGS_DIR SOURCE_DIR
 set -euo pipefail
@@ -116,6 +122,89 @@ else:
         if w is None or abs(w - int(count) * 4e6) > 1:
             bad.append(f"speedscope: {stack} weighs {w}, folded {count} samples of 4 ms")
             break
+for b in bad:
+    print("  BAD:", b)
+sys.exit(1 if bad else 0)
+PY
+
+expect_rc 0 "$tui" lines --callers a run
+cp out callers.a
+expect_rc 0 "$tui" lines --callers b --phase work run
+cp out callers.b
+# The browser: the Flame of the role (selected in Phases at start), a
+# searched for by its callee d's name, then c on d's frame: d's callers.
+for size in 80x24 160x40; do
+    expect_rc 0 "$tui" run --size $size --keys 'F/d<Enter>' --print
+    cp out "flame.$size"
+    expect_rc 0 env LC_ALL=C "$tui" run --size $size --keys 'F/d<Enter>' --print
+    cp out "flame.ascii.$size"
+done
+python3 - <<'PY' || fail "stacks: callers and the Flame view (see above)"
+import math, re, sys
+truth = {}
+for ln in open("truth"):
+    f = ln.split()
+    if f[0] == "SELF":
+        truth[f[1]] = int(f[2])
+bad = []
+
+def table(name):
+    """Function -> (samples, share) of the Callers and Callees sections."""
+    out, section, total = {"Callers": {}, "Callees": {}}, None, None
+    for ln in open(name):
+        m = re.match(r"Samples: (\d+) of", ln)
+        if m:
+            total = int(m.group(1))
+        if ln.startswith("Callers") or ln.startswith("Callees"):
+            section = ln.split()[0]
+            continue
+        f = ln.split()
+        if section and len(f) >= 4 and f[0].isdigit():
+            out[section][f[3]] = (int(f[0]), float(f[1]) / 100)
+    return out, total
+
+# a's callees: b (b and c's time), d, and a itself.
+a_total = truth["main;a"] + truth["main;a;b"] + truth["main;a;b;c"] + truth["main;a;d"]
+want = {"b": (truth["main;a;b"] + truth["main;a;b;c"]) / a_total,
+        "d": truth["main;a;d"] / a_total,
+        "(self:": truth["main;a"] / a_total}
+got, n = table("callers.a")
+print(f"callers of a: {n} samples")
+if not n or n < 100:
+    bad.append(f"lines --callers a: {n} samples")
+else:
+    for k, p in want.items():
+        s = got["Callees"].get(k, (0, 0.0))[1]
+        sd = math.sqrt(p * (1 - p) / n)
+        print(f"  callee {k:7s} truth {p:.3f}  shown {s:.3f}  ({(s - p) / sd:+.1f} sigma)")
+        if abs(s - p) > 3 * sd:
+            bad.append(f"callee {k}: {s:.3f}, truth {p:.3f} +- 3 x {sd:.3f}")
+    if list(got["Callers"]) != ["main"] or got["Callers"]["main"][1] != 1.0:
+        bad.append(f"a's callers: {got['Callers']}, wanted main at 100%")
+got, n = table("callers.b")
+if list(got["Callers"]) != ["a"] or got["Callers"]["a"] != (n, 1.0):
+    bad.append(f"b's callers in phase work: {got['Callers']}, wanted a with all {n} samples")
+
+# The Flame view: the search's share is the folded stacks' share of d.
+folded = [l.rstrip("\n").rsplit(" ", 1) for l in open("folded")]
+total = sum(int(c) for _, c in folded)
+d = sum(int(c) for s, c in folded if "d" in s.split(";")[1:])
+for name in ("flame.80x24", "flame.160x40", "flame.ascii.80x24", "flame.ascii.160x40"):
+    screen = open(name).read()
+    m = re.search(r"/d: (\d+) frames?, ([0-9.]+)% \+- ([0-9.]+)% of the samples \(([0-9,]+)\)", screen)
+    if not m:
+        bad.append(f"{name}: no search line")
+        continue
+    # 'd' matches every frame whose name holds a d (smart case): the share is
+    # of the samples under any of them, each once.
+    if "Flame of role stacks" not in screen:
+        bad.append(f"{name}: not the role's flame")
+    rows = screen.splitlines()
+    a_row = next((i for i, r in enumerate(rows) if re.search(r"[|>*]a\b", r)), None)
+    if a_row is None or not re.search(r"[|>*]b\b", rows[a_row + 1]) or not re.search(r"[|>*]d\b", rows[a_row + 1]):
+        bad.append(f"{name}: b and d not on the row under a")
+    if "ascii" in name and any(ord(ch) > 127 for ch in screen):
+        bad.append(f"{name}: non-ASCII characters in the C locale")
 for b in bad:
     print("  BAD:", b)
 sys.exit(1 if bad else 0)
