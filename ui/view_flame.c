@@ -162,6 +162,15 @@ static int follow_phases(app *a, flame_state *st) {
 static int flame_build(view *v) {
     flame_state *st = state(v);
     app *a = v->app;
+    /* The selected frame is found again by its call path, here rather than
+     * through row keys: building every row's path would cost a large
+     * flame more than a key may take. */
+    char sel_key[KEY_MAX_LEN] = "";
+    if (st->fl.nframes) {
+        size_t sel = list_selected(&v->list);
+        if (sel != LIST_NONE && sel < st->fl.nframes)
+            frame_key(&st->fl, sel, sel_key, sizeof sel_key);
+    }
     list_clear(&v->list);
     run_flame_free(&st->fl);
     free(st->end);
@@ -206,13 +215,16 @@ static int flame_build(view *v) {
     }
     while (top)
         st->end[stack[--top]] = fl->nframes;
+    /* A flat list: the frames' depths are the flame's business. */
     for (size_t k = 0; k < fl->nframes; k++)
-        if (list_add(&v->list, fl->frames[k].depth, 0, &fl->frames[k], k) == LIST_NONE)
+        if (list_add(&v->list, 0, 0, &fl->frames[k], k) == LIST_NONE)
             return -1;
-    if (list_done(&v->list) < 0 || list_expand_all(&v->list, 1) < 0)
+    if (list_done(&v->list) < 0)
         return -1;
     size_t z = find_key(fl, st->zoom_key);
     st->zoom = z == RUN_FLAME_NONE ? 0 : z;
+    size_t sel = find_key(fl, sel_key);
+    list_reveal(&v->list, sel == RUN_FLAME_NONE ? st->zoom : sel);
     return 0;
 }
 
@@ -590,14 +602,6 @@ static int flame_row_text(view *v, const list_row *r, char *buf, size_t cap) {
     return 1;
 }
 
-static int flame_row_key(view *v, const list_row *r, char *buf, size_t cap) {
-    flame_state *st = state(v);
-    if (r->index >= st->fl.nframes)
-        return 0;
-    frame_key(&st->fl, r->index, buf, cap);
-    return 1;
-}
-
 const view_ops flame_view_ops = {
     .narrowed = 1,
     .init = flame_init,
@@ -606,6 +610,5 @@ const view_ops flame_view_ops = {
     .action = flame_action,
     .hint = flame_hint,
     .row_text = flame_row_text,
-    .row_key = flame_row_key,
     .release = flame_release,
 };

@@ -21,7 +21,7 @@ typedef struct lines_path_count {
 
 typedef struct lines_paths {
     const stack_tree *tree; /* the model's; valid while it is */
-    lines_path_count *v;    /* one per selected sample group (not summed) */
+    lines_path_count *v;    /* one per (role, node) with samples selected */
     size_t n;
     uint64_t samples;
     double seconds;

@@ -100,6 +100,35 @@ typedef struct lines_cache {
     lines_group *groups;
     size_t ngroups, cap_groups;
     stack_tree tree; /* every sampled call path, by location */
+    /* Each address symbolized once for the whole run: the processes of a
+     * run share their modules, so most frames of most stacks are met again
+     * (addr_slots: index + 1 into addrs; their locations in addr_locs). */
+    struct addr_entry {
+        const sym_module *mod;
+        uint64_t offset;
+        const char *project; /* interned: whether a location is under it depends on it */
+        int caller;
+        uint32_t first, n;   /* addr_locs[first .. first + n) */
+        uint32_t under_mask; /* bit k: location k lies under the project (k < 32) */
+    } * addrs;
+    size_t naddrs, cap_addrs;
+    uint32_t *addr_slots;
+    size_t cap_addr_slots;
+    uint32_t *addr_locs;
+    size_t naddr_locs, cap_addr_locs;
+    /* The newest call-path selection, by its query: the Flame view asks
+     * the same one again for each change of names, a callers' view, a
+     * rebuild. */
+    struct paths_memo {
+        int valid;
+        char *role; /* malloc'd; NULL: every role */
+        size_t worker;
+        const run_phase *phase;
+        lines_path_count *v;
+        size_t n;
+        uint64_t samples;
+        double seconds, period_ns;
+    } memo;
     run_lines_info info;
     char *source_dir;
     run_str projects[MAX_PROJECTS];
@@ -128,6 +157,11 @@ static void cache_free(void *p) {
     free(c->groups);
     free(c->sources);
     stack_tree_free(&c->tree);
+    free(c->addrs);
+    free(c->addr_slots);
+    free(c->addr_locs);
+    free(c->memo.role);
+    free(c->memo.v);
     arena_free(&c->mem);
     free(c);
 }
@@ -287,11 +321,95 @@ static lines_loc frame_loc(lines_cache *c, const sym_frame *f, run_str module, i
     return l;
 }
 
+/* One process's modules as the symbolizer knows them, looked up once each
+ * (by log module index). */
+typedef struct module_slot {
+    sym_module *sm; /* NULL: not looked up yet */
+    run_str path;   /* interned */
+} module_slot;
+
+static uint64_t addr_hash(const sym_module *mod, uint64_t offset, const char *project, int caller) {
+    uint64_t h = (uint64_t)(uintptr_t)mod * 0x9e3779b97f4a7c15ull ^ offset * 0xc2b2ae3d27d4eb4full ^
+                 (uint64_t)(uintptr_t)project * 0x165667b19e3779f9ull ^ (uint64_t)caller;
+    return h ^ (h >> 29);
+}
+
+static uint32_t *addr_slot(const lines_cache *c, const sym_module *mod, uint64_t offset,
+                           const char *project, int caller) {
+    size_t i = (size_t)addr_hash(mod, offset, project, caller) & (c->cap_addr_slots - 1);
+    for (;; i = (i + 1) & (c->cap_addr_slots - 1)) {
+        uint32_t v = c->addr_slots[i];
+        if (!v)
+            return &c->addr_slots[i];
+        const struct addr_entry *e = &c->addrs[v - 1];
+        if (e->mod == mod && e->offset == offset && e->project == project && e->caller == caller)
+            return &c->addr_slots[i];
+    }
+}
+
+/* The locations of one address, innermost first, symbolized on first use:
+ * *first indexes addr_locs; returns their number (0 when out of memory). */
+static uint32_t addr_locations(lines_cache *c, sym_module *sm, run_str module, uint64_t offset,
+                               int caller, run_str project, uint32_t *first, uint32_t *under_mask) {
+    if ((c->naddrs + 1) * 2 > c->cap_addr_slots) {
+        size_t cap = c->cap_addr_slots ? 2 * c->cap_addr_slots : 1024;
+        uint32_t *t = calloc(cap, sizeof *t);
+        if (!t) {
+            c->nomem = 1;
+            return 0;
+        }
+        free(c->addr_slots);
+        c->addr_slots = t;
+        c->cap_addr_slots = cap;
+        for (size_t k = 0; k < c->naddrs; k++) {
+            const struct addr_entry *e = &c->addrs[k];
+            *addr_slot(c, e->mod, e->offset, e->project, e->caller) = (uint32_t)k + 1;
+        }
+    }
+    uint32_t *slot = addr_slot(c, sm, offset, project.s, caller);
+    if (*slot) {
+        const struct addr_entry *e = &c->addrs[*slot - 1];
+        *first = e->first;
+        *under_mask = e->under_mask;
+        return e->n;
+    }
+    static const sym_frame unknown = {NULL, NULL, 0};
+    const sym_frame *frames = &unknown;
+    size_t n = 1;
+    int approximate = 1;
+    if (sm) {
+        n = lines_sym_lookup(c->sym, sm, offset, caller, &frames);
+        approximate = lines_sym_state(sm, NULL) != SYM_LINES;
+    }
+    if (c->naddrs >= UINT32_MAX - 1 || c->naddr_locs + n >= UINT32_MAX ||
+        SCOPE_VEC_RESERVE(c->addrs, c->cap_addrs, c->naddrs + 1) < 0 ||
+        SCOPE_VEC_RESERVE(c->addr_locs, c->cap_addr_locs, c->naddr_locs + n) < 0) {
+        c->nomem = 1;
+        return 0;
+    }
+    struct addr_entry e = {sm, offset, project.s, caller, (uint32_t)c->naddr_locs, (uint32_t)n, 0};
+    for (size_t k = 0; k < n; k++) {
+        lines_loc l = frame_loc(c, &frames[k], module, approximate);
+        int in_project = l.file.len && under(l.file, project);
+        uint32_t loc = loc_of(c, &l);
+        if (c->nomem)
+            return 0;
+        c->locs[loc].in_project |= in_project;
+        if (in_project && k < 32)
+            e.under_mask |= 1u << k;
+        c->addr_locs[c->naddr_locs++] = loc;
+    }
+    c->addrs[c->naddrs++] = e;
+    *slot = (uint32_t)c->naddrs;
+    *first = e.first;
+    *under_mask = e.under_mask;
+    return e.n;
+}
+
 /* Every frame of the stack is symbolized, for the call path; the two
  * locations are the innermost frame and the innermost under the project. */
-static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack *st,
-                            run_str project, stack_locs *out) {
-    static const sym_frame unknown = {NULL, NULL, 0};
+static void symbolize_stack(lines_cache *c, const log_lines *ll, module_slot *mods,
+                            const log_stack *st, run_str project, stack_locs *out) {
     static uint32_t path[MAX_PATH_FRAMES]; /* innermost first; the model is single-threaded */
     size_t npath = 0;
     int have_self = 0, have_project = 0;
@@ -303,33 +421,34 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
     for (uint32_t i = 0; i < nframes && npath < MAX_PATH_FRAMES; i++) {
         const scope_frame_addr *fa = &st->frames[i];
         const log_module *lm = fa->module ? log_lines_module(ll, fa->module) : NULL;
-        const sym_frame *frames = &unknown;
-        size_t n = 1;
-        int approximate = 1;
         run_str module = {"", 0};
         sym_module *sm = NULL;
         if (lm) {
-            sm = lines_sym_module(c->sym, lm->path.s, lm->path.len, (const uint8_t *)lm->build_id.s,
-                                  lm->build_id.len);
-            if (!sm) {
-                c->nomem = 1;
-                return;
+            module_slot *ms = &mods[lm - ll->modules];
+            if (!ms->sm) {
+                ms->sm = lines_sym_module(c->sym, lm->path.s, lm->path.len,
+                                          (const uint8_t *)lm->build_id.s, lm->build_id.len);
+                ms->path = intern(c, lm->path.s, lm->path.len);
+                if (!ms->sm) {
+                    c->nomem = 1;
+                    return;
+                }
             }
-            module = intern(c, lm->path.s, lm->path.len);
-            n = lines_sym_lookup(c->sym, sm, fa->offset, i > 0, &frames);
-            approximate = lines_sym_state(sm, NULL) != SYM_LINES;
+            sm = ms->sm;
+            module = ms->path;
         }
         if (i == 0) {
             out->leaf = sm;
             out->leaf_path = module;
         }
-        for (size_t k = 0; k < n && npath < MAX_PATH_FRAMES; k++) {
-            lines_loc l = frame_loc(c, &frames[k], module, approximate);
-            int in_project = l.file.len && under(l.file, project);
-            uint32_t loc = loc_of(c, &l);
-            if (c->nomem)
-                return;
-            c->locs[loc].in_project |= in_project;
+        uint32_t first, under_mask;
+        uint32_t n =
+            addr_locations(c, sm, module, lm ? fa->offset : 0, i > 0, project, &first, &under_mask);
+        if (c->nomem)
+            return;
+        for (uint32_t k = 0; k < n && npath < MAX_PATH_FRAMES; k++) {
+            uint32_t loc = c->addr_locs[first + k];
+            int in_project = k < 32 ? (int)((under_mask >> k) & 1u) : c->locs[loc].in_project;
             path[npath++] = loc;
             if (!have_self) {
                 out->self = loc;
@@ -342,6 +461,7 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
         }
     }
     if (!have_self) { /* an empty or lost stack */
+        static const sym_frame unknown = {NULL, NULL, 0};
         lines_loc l = frame_loc(c, &unknown, (run_str){"", 0}, 1);
         out->self = loc_of(c, &l);
         path[npath++] = out->self;
@@ -455,10 +575,13 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
     project = intern(c, project.s, project.len);
     note_project(c, project);
     stack_locs *locs = calloc(ll->nstacks + 1, sizeof *locs); /* [nstacks]: undefined stacks */
-    idmap nodes = {0};                                        /* node -> index in node_phase */
+    module_slot *mods = calloc(ll->nmodules + 1, sizeof *mods);
+    idmap nodes = {0}; /* node -> index in node_phase */
     const run_phase **node_phase = NULL;
     size_t nnode_phase = 0, cap_node_phase = 0;
-    if (!locs) {
+    if (!locs || !mods) {
+        free(locs);
+        free(mods);
         c->nomem = 1;
         return;
     }
@@ -470,7 +593,8 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
         uint32_t ix;
         size_t s = idmap_get(&ll->stack_ix, k->stack, &ix) ? ix : ll->nstacks;
         if (!locs[s].done)
-            symbolize_stack(c, ll, s < ll->nstacks ? &ll->stacks[s] : NULL, project, &locs[s]);
+            symbolize_stack(c, ll, mods, s < ll->nstacks ? &ll->stacks[s] : NULL, project,
+                            &locs[s]);
         if (c->nomem)
             break;
         const run_phase *phase = NULL;
@@ -501,6 +625,7 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
         samples += k->count;
     }
     free(locs);
+    free(mods);
     free(node_phase);
     idmap_free(&nodes);
     if (samples || ll->has_record) {
@@ -1110,6 +1235,19 @@ size_t run_lines_source(run_model *m, run_str file, const run_str **lines, char 
 
 /* ---- call paths (lines_paths.h) --------------------------------------------- */
 
+/* The slot of (role, node) in the open-addressed index over out->v. */
+static uint32_t *path_slot(uint32_t *slots, size_t cap, const lines_paths *out, size_t role,
+                           uint32_t node) {
+    uint64_t h =
+        ((uint64_t)role * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)node * 0xc2b2ae3d27d4eb4full);
+    size_t i = (size_t)(h ^ (h >> 29)) & (cap - 1);
+    for (;; i = (i + 1) & (cap - 1)) {
+        uint32_t v = slots[i];
+        if (!v || (out->v[v - 1].role == role && out->v[v - 1].node == node))
+            return &slots[i];
+    }
+}
+
 int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out, char *msg,
                        size_t msglen) {
     memset(out, 0, sizeof *out);
@@ -1119,31 +1257,87 @@ int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out,
     if (!c)
         return -1;
     out->tree = &c->tree;
-    size_t cap = 0;
+    struct paths_memo *memo = &c->memo;
+    if (memo->valid && memo->worker == q->worker && memo->phase == q->phase &&
+        (!memo->role == !q->role) && (!q->role || !strcmp(memo->role, q->role))) {
+        if (memo->n && !(out->v = malloc(memo->n * sizeof *out->v))) {
+            snprintf(msg, msglen, "out of memory");
+            return -1;
+        }
+        if (memo->n)
+            memcpy(out->v, memo->v, memo->n * sizeof *out->v);
+        out->n = memo->n;
+        out->samples = memo->samples;
+        out->seconds = memo->seconds;
+        out->period_ns = memo->period_ns;
+        return 0;
+    }
+    /* Summed by (role, node) as they are read: a run has far more sample
+     * groups (process x thread x phase x stack) than distinct paths. */
+    size_t cap = 0, cap_slots = 0;
+    uint32_t *slots = NULL;
     uint64_t period = 0;
     int period_same = 1;
     for (size_t i = 0; i < c->ngroups; i++) {
         const lines_group *g = &c->groups[i];
         if (g->measured || !g->count || !group_selected(m, &filter, g))
             continue;
-        if (SCOPE_VEC_RESERVE(out->v, cap, out->n + 1) < 0) {
-            lines_paths_free(out);
-            snprintf(msg, msglen, "out of memory");
-            return -1;
-        }
+        size_t role = m->workers[g->worker].role_index;
         double secs = (double)g->count * (double)g->period_ns * 1e-9;
-        out->v[out->n++] =
-            (lines_path_count){m->workers[g->worker].role_index, g->path, g->count, secs};
         out->samples += g->count;
         out->seconds += secs;
         if (!period)
             period = g->period_ns;
         else if (period != g->period_ns)
             period_same = 0;
+        if ((out->n + 1) * 2 > cap_slots) {
+            size_t ncap = cap_slots ? 2 * cap_slots : 1024;
+            uint32_t *t = calloc(ncap, sizeof *t);
+            if (!t)
+                goto nomem;
+            free(slots);
+            slots = t;
+            cap_slots = ncap;
+            for (size_t k = 0; k < out->n; k++)
+                *path_slot(slots, cap_slots, out, out->v[k].role, out->v[k].node) = (uint32_t)k + 1;
+        }
+        uint32_t *slot = path_slot(slots, cap_slots, out, role, g->path);
+        if (*slot) {
+            out->v[*slot - 1].count += g->count;
+            out->v[*slot - 1].seconds += secs;
+            continue;
+        }
+        if (out->n >= UINT32_MAX - 1 || SCOPE_VEC_RESERVE(out->v, cap, out->n + 1) < 0)
+            goto nomem;
+        out->v[out->n++] = (lines_path_count){role, g->path, g->count, secs};
+        *slot = (uint32_t)out->n;
     }
+    free(slots);
     if (period && period_same)
         out->period_ns = (double)period;
+    /* Kept for the next same query, when memory allows; else not kept. */
+    free(memo->v);
+    free(memo->role);
+    *memo = (struct paths_memo){0};
+    memo->role = q->role ? strdup(q->role) : NULL;
+    memo->v = out->n ? malloc(out->n * sizeof *memo->v) : NULL;
+    if ((!q->role || memo->role) && (!out->n || memo->v)) {
+        if (out->n)
+            memcpy(memo->v, out->v, out->n * sizeof *memo->v);
+        memo->valid = 1;
+        memo->worker = q->worker;
+        memo->phase = q->phase;
+        memo->n = out->n;
+        memo->samples = out->samples;
+        memo->seconds = out->seconds;
+        memo->period_ns = out->period_ns;
+    }
     return 0;
+nomem:
+    free(slots);
+    lines_paths_free(out);
+    snprintf(msg, msglen, "out of memory");
+    return -1;
 }
 
 void lines_paths_free(lines_paths *p) {
