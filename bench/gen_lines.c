@@ -1,11 +1,7 @@
 /* Line samples of the generator's own code; see gen_lines.h. */
-#define _GNU_SOURCE /* dl_iterate_phdr */
 #include "gen_lines.h"
+#include "self_modules.h"
 
-#include <elf.h>
-#include <errno.h>
-#include <limits.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +9,7 @@
 #define PERIOD_NS 10000000ull /* 100 Hz */
 #define MAX_DEPTH 14
 
-static struct {
-    char path[PATH_MAX];
-    uint8_t build_id[64];
-    size_t build_id_len;
-    uintptr_t base, size;
-} self;
+static self_module self; /* this binary: self_modules.h lists it first */
 
 /* The functions the stacks run through: distinct bodies, never inlined, so
  * each has its own symbol and lines. */
@@ -29,10 +20,11 @@ static volatile uint64_t sink;
             sink += i * (k + 3);                                                                   \
     }
 FN(0)
-FN(1) FN(2) FN(3) FN(4) FN(5) FN(6) FN(7) FN(8) FN(9) FN(10) FN(11) FN(12) FN(13) FN(14) FN(15)
-    FN(16) FN(17) FN(18) FN(19) FN(20) FN(21) FN(22) FN(23) FN(24) FN(25) FN(26) FN(27) FN(28)
-        FN(29) FN(30) FN(31) FN(32) FN(33) FN(34) FN(35) FN(36) FN(37) FN(38) FN(39) FN(40) FN(41)
-            FN(42) FN(43) FN(44) FN(45) FN(46) FN(47)
+FN(1)
+FN(2) FN(3) FN(4) FN(5) FN(6) FN(7) FN(8) FN(9) FN(10) FN(11) FN(12) FN(13) FN(14) FN(15) FN(16)
+    FN(17) FN(18) FN(19) FN(20) FN(21) FN(22) FN(23) FN(24) FN(25) FN(26) FN(27) FN(28) FN(29)
+        FN(30) FN(31) FN(32) FN(33) FN(34) FN(35) FN(36) FN(37) FN(38) FN(39) FN(40) FN(41) FN(42)
+            FN(43) FN(44) FN(45) FN(46) FN(47)
 #define REF(k) gen_fn_##k,
                 static void (*const fns[GEN_LINES_FUNCTIONS])(uint64_t) = {
                     REF(0) REF(1) REF(2) REF(3) REF(4) REF(5) REF(6) REF(7) REF(8) REF(9) REF(10)
@@ -44,36 +36,6 @@ FN(1) FN(2) FN(3) FN(4) FN(5) FN(6) FN(7) FN(8) FN(9) FN(10) FN(11) FN(12) FN(13
 
 static scope_frame_addr frames[GEN_LINES_STACKS][MAX_DEPTH];
 static uint32_t depth[GEN_LINES_STACKS];
-
-static int find_self(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    (void)data;
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_LOAD) {
-            uintptr_t start = ph->p_vaddr & ~(uintptr_t)0xfff, end = ph->p_vaddr + ph->p_memsz;
-            lo = start < lo ? start : lo;
-            hi = end > hi ? end : hi;
-        }
-        if (ph->p_type != PT_NOTE)
-            continue;
-        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            const uint8_t *name = p + sizeof *nh, *desc = name + ((nh->n_namesz + 3) & ~3u);
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
-                nh->n_descsz <= sizeof self.build_id) {
-                memcpy(self.build_id, desc, nh->n_descsz);
-                self.build_id_len = nh->n_descsz;
-            }
-            p = desc + ((nh->n_descsz + 3) & ~3u);
-        }
-    }
-    self.base = info->dlpi_addr + lo;
-    self.size = hi - lo;
-    return 1; /* the main program is the first object */
-}
 
 static uint64_t mix(uint64_t x) {
     x ^= x >> 33;
@@ -92,9 +54,8 @@ static scope_frame_addr at(int k, int caller) {
 int gen_lines_init(void) {
     for (int k = 0; k < GEN_LINES_FUNCTIONS; k++)
         fns[k](1);
-    dl_iterate_phdr(find_self, NULL);
-    if (!realpath("/proc/self/exe", self.path)) {
-        fprintf(stderr, "scope_gen_run: cannot find this program: %s\n", strerror(errno));
+    if (!self_modules(&self, 1) || !self.path[0]) {
+        fprintf(stderr, "scope_gen_run: cannot find this program's own module\n");
         return -1;
     }
     /* Paths from function 0 (main-like) down a tree: each level picks one
@@ -120,11 +81,7 @@ int gen_lines_add(scope_log_writer *w, uint32_t nthreads, const uint32_t *thread
                   const uint32_t *const *nodes, const int *nnodes, uint64_t per_node,
                   uint64_t seed) {
     scope_record r = {.type = SCOPE_REC_MODULE};
-    r.u.module = (scope_rec_module){1,
-                                    {(const uint8_t *)self.path, strlen(self.path)},
-                                    {self.build_id, self.build_id_len},
-                                    self.base,
-                                    self.size};
+    r.u.module = self_module_record(&self, 0);
     int rc = scope_log_writer_add(w, &r);
     for (uint32_t s = 0; s < GEN_LINES_STACKS && rc >= 0; s++) {
         r = (scope_record){.type = SCOPE_REC_STACK};
