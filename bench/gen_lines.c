@@ -19,20 +19,19 @@ static volatile uint64_t sink;
         for (uint64_t i = 0; i < n; i++)                                                           \
             sink += i * (k + 3);                                                                   \
     }
-FN(0)
-FN(1)
-FN(2) FN(3) FN(4) FN(5) FN(6) FN(7) FN(8) FN(9) FN(10) FN(11) FN(12) FN(13) FN(14) FN(15) FN(16)
-    FN(17) FN(18) FN(19) FN(20) FN(21) FN(22) FN(23) FN(24) FN(25) FN(26) FN(27) FN(28) FN(29)
-        FN(30) FN(31) FN(32) FN(33) FN(34) FN(35) FN(36) FN(37) FN(38) FN(39) FN(40) FN(41) FN(42)
-            FN(43) FN(44) FN(45) FN(46) FN(47)
+/* clang-format off */
+FN(0) FN(1) FN(2) FN(3) FN(4) FN(5) FN(6) FN(7) FN(8) FN(9) FN(10) FN(11) FN(12) FN(13) FN(14)
+FN(15) FN(16) FN(17) FN(18) FN(19) FN(20) FN(21) FN(22) FN(23) FN(24) FN(25) FN(26) FN(27)
+FN(28) FN(29) FN(30) FN(31) FN(32) FN(33) FN(34) FN(35) FN(36) FN(37) FN(38) FN(39) FN(40)
+FN(41) FN(42) FN(43) FN(44) FN(45) FN(46) FN(47)
 #define REF(k) gen_fn_##k,
-                static void (*const fns[GEN_LINES_FUNCTIONS])(uint64_t) = {
-                    REF(0) REF(1) REF(2) REF(3) REF(4) REF(5) REF(6) REF(7) REF(8) REF(9) REF(10)
-                        REF(11) REF(12) REF(13) REF(14) REF(15) REF(16) REF(17) REF(18) REF(19)
-                            REF(20) REF(21) REF(22) REF(23) REF(24) REF(25) REF(26) REF(27) REF(28)
-                                REF(29) REF(30) REF(31) REF(32) REF(33) REF(34) REF(35) REF(36)
-                                    REF(37) REF(38) REF(39) REF(40) REF(41) REF(42) REF(43) REF(44)
-                                        REF(45) REF(46) REF(47)};
+static void (*const fns[GEN_LINES_FUNCTIONS])(uint64_t) = {
+    REF(0) REF(1) REF(2) REF(3) REF(4) REF(5) REF(6) REF(7) REF(8) REF(9) REF(10) REF(11)
+    REF(12) REF(13) REF(14) REF(15) REF(16) REF(17) REF(18) REF(19) REF(20) REF(21) REF(22)
+    REF(23) REF(24) REF(25) REF(26) REF(27) REF(28) REF(29) REF(30) REF(31) REF(32) REF(33)
+    REF(34) REF(35) REF(36) REF(37) REF(38) REF(39) REF(40) REF(41) REF(42) REF(43) REF(44)
+    REF(45) REF(46) REF(47)};
+/* clang-format on */
 
 static scope_frame_addr frames[GEN_LINES_STACKS][MAX_DEPTH];
 static uint32_t depth[GEN_LINES_STACKS];

@@ -8,8 +8,12 @@
 #ifndef SCOPE_LINES_PATHS_H
 #define SCOPE_LINES_PATHS_H
 
-#include "run_lines.h"
+#include "run_model.h"
 #include "stack_tree.h"
+
+/* run_lines.h's, which includes nothing of this: run_lines.c implements both. */
+struct run_lines_query;
+struct run_line;
 
 /* Samples that ended at one node of the tree, in one role. */
 typedef struct lines_path_count {
@@ -31,13 +35,13 @@ typedef struct lines_paths {
 /* The sampled paths the query selects (its function and attribution are
  * not used: a path is every frame).  Measured lines have none.  Returns 0,
  * or -1 with one plain line in msg, as run_lines_select. */
-int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out, char *msg,
+int lines_paths_select(run_model *m, const struct run_lines_query *q, lines_paths *out, char *msg,
                        size_t msglen);
 void lines_paths_free(lines_paths *p);
 
-/* A location of the tree as a row names it (file, line, function, module,
- * approximate; no figures), and whether its file lies under a process's
- * project folder. */
-run_line lines_paths_frame(run_model *m, uint32_t loc, int *in_project);
+/* A location of the tree as a row names it, into *out (file, line,
+ * function, module, approximate; no figures), and whether its file lies
+ * under a process's project folder. */
+void lines_paths_frame(run_model *m, uint32_t loc, struct run_line *out, int *in_project);
 
 #endif

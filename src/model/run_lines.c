@@ -1346,17 +1346,18 @@ void lines_paths_free(lines_paths *p) {
     p->period_ns = NAN;
 }
 
-run_line lines_paths_frame(run_model *m, uint32_t loc, int *in_project) {
+void lines_paths_frame(run_model *m, uint32_t loc, run_line *out, int *in_project) {
     const lines_cache *c = run_model_extension(m);
     if (!c || loc >= c->nlocs) {
         if (in_project)
             *in_project = 0;
-        return (run_line){.function = {unknown_fn, 2}, .approximate = 1};
+        *out = (run_line){.function = {unknown_fn, 2}, .approximate = 1};
+        return;
     }
     const lines_loc *l = &c->locs[loc];
     if (in_project)
         *in_project = l->in_project;
-    return (run_line){.file = l->file,
+    *out = (run_line){.file = l->file,
                       .line = l->line,
                       .function = l->function,
                       .module = l->module,

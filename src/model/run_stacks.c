@@ -17,6 +17,7 @@
 #include "run_stacks.h"
 
 #include "lines_paths.h"
+#include "run_lines.h"
 #include "text_escape.h"
 
 #include <math.h>
@@ -295,7 +296,8 @@ int run_flame_build(run_model *m, const run_lines_query *q, enum run_flame_names
             if (!s.total[k])
                 continue;
             int in_project;
-            run_line l = lines_paths_frame(m, p.tree->nodes[k].loc, &in_project);
+            run_line l;
+            lines_paths_frame(m, p.tree->nodes[k].loc, &l, &in_project);
             size_t f = code_frame(&b, frame_of[p.tree->nodes[k].parent], &l, in_project);
             if (f == RUN_FLAME_NONE)
                 goto out;
@@ -409,7 +411,8 @@ int run_callers_select(run_model *m, const run_lines_query *q, run_str function,
         if (!s.total[k])
             continue;
         uint32_t parent = p.tree->nodes[k].parent;
-        run_line l = lines_paths_frame(m, p.tree->nodes[k].loc, NULL);
+        run_line l;
+        lines_paths_frame(m, p.tree->nodes[k].loc, &l, NULL);
         is_f[k] = (uint8_t)is_function(&l, function, file, module);
         under_f[k] = (uint8_t)(parent && (is_f[parent] || under_f[parent]));
         if (is_f[k])
@@ -421,7 +424,9 @@ int run_callers_select(run_model *m, const run_lines_query *q, run_str function,
             continue;
         /* The outermost call on these paths: each of its samples counts once. */
         out->samples += s.total[k];
-        run_line caller = parent ? lines_paths_frame(m, p.tree->nodes[parent].loc, NULL) : l;
+        run_line caller = l;
+        if (parent)
+            lines_paths_frame(m, p.tree->nodes[parent].loc, &caller, NULL);
         if (add_peer(&callers, parent ? RUN_PEER_FUNCTION : RUN_PEER_OUTERMOST, &caller,
                      s.total[k]) < 0 ||
             (s.own[k] && add_peer(&callees, RUN_PEER_SELF, &l, s.own[k]) < 0))
