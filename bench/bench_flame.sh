@@ -42,7 +42,9 @@ gen=$build/bench/scope_gen_run
 [[ -x $tui && -x $gen ]] || { echo "bench_flame.sh: build $build first" >&2; exit 2; }
 
 mkdir -p "$cache"
-run="$cache/lines-${procs}x${hours}"
+# Named by the generator's checksum too: the samples are of its own code,
+# which a rebuild moves (and the run would then rightly show no lines).
+run="$cache/lines-${procs}x${hours}-$(md5sum <"$gen" | cut -c1-8)"
 if [[ ! -f "$run/.done" ]]; then
     rm -rf "$run"
     echo "writing $procs processes x $hours h with line samples into $run ..."
