@@ -16,8 +16,10 @@
 #    (b, d, itself) the shares of a's time the program measured, within 3
 #    sigma, and b's one caller a at 100%;
 #  - the Flame view, headless at 80x24 and 160x40 (UTF-8 and ASCII),
-#    shows a above b and d with b's frame under its caller's, and the
-#    search's share of the samples is the folded stacks' share.
+#    shows a above b and d on the row under it, and says its search's
+#    matches and their share;
+#  - on a run still being recorded, the Flame view's refresh shows the
+#    samples written since it opened (more of them, the run in progress).
 #
 # Usage: test_stacks_known.sh SCOPE_TUI PROGS_DIR SOURCE_DIR
 set -euo pipefail
@@ -209,6 +211,40 @@ for b in bad:
     print("  BAD:", b)
 sys.exit(1 if bad else 0)
 PY
+
+# A run in progress: the Flame view opened (P saves it), then, once the
+# program has written at least 50 more samples, the refresh timer fires and
+# it is saved again.  The watcher waits on events, not on time; its bound
+# is for a program that never writes them.
+SCOPE_LINES=1 SCOPE_LINES_HZ=250 SCOPE_FRAME_INTERVAL=0.2 "$progs/stacks_known" live --units 6 \
+    >/dev/null 2>&1 &
+prog=$!
+samples_of() { # the samples the flame's heading states, of a saved screen
+    sed -n 's/.*Flame of role stacks: \([0-9,]*\) samples.*/\1/p' "$1" | tr -d ,
+}
+folded_total() {
+    "$tui" lines --folded live 2>/dev/null | awk '{ n += $NF } END { print n + 0 }'
+}
+deadline=$((SECONDS + 120))
+until (($(folded_total) >= 50)) || ((SECONDS > deadline)); do sleep 0.1; done
+(
+    until [ -f scope-flame-1.txt ] || ((SECONDS > deadline)); do sleep 0.1; done
+    first=$(samples_of scope-flame-1.txt)
+    until (($(folded_total) >= ${first:-0} + 50)) || ((SECONDS > deadline)); do sleep 0.1; done
+    touch grown
+) &
+watcher=$!
+expect_rc 0 "$tui" live --size 100x24 --refresh 5 --keys 'FP<wait:grown><refresh>P'
+wait "$watcher" || true
+kill "$prog" 2>/dev/null || true
+wait "$prog" 2>/dev/null || true
+n1=$(samples_of scope-flame-1.txt 2>/dev/null || true)
+n2=$(samples_of scope-flame-2.txt 2>/dev/null || true)
+if [[ -z "$n1" || -z "$n2" ]] || ((n2 < n1 + 50)); then
+    fail "live: the Flame view's samples went from '${n1}' to '${n2}' across a refresh, not up by 50"
+fi
+echo "live: the Flame view showed $n1 samples, then $n2 after a refresh"
+expect_in scope-flame-2.txt "IN PROGRESS"
 
 # Bad input: --folded with --json, a role the run lacks.
 expect_rc 2 "$tui" lines --folded --json run
