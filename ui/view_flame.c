@@ -291,6 +291,18 @@ static size_t row_neighbour(view *v, size_t k, int dir, int width) {
 static int flame_action(view *v, enum action act) {
     flame_state *st = state(v);
     app *a = v->app;
+    if (act == ACT_CLEAR) {
+        if (!st->scope.role && !st->scope.phase)
+            return 0;
+        hot_scope_set(a, &st->scope, NULL, NULL);
+        st->nzooms = 0;
+        st->zoom_key[0] = '\0';
+        if (app_rebuild(v) < 0)
+            app_message(a, 1, "out of memory");
+        else
+            app_message(a, 0, "every role's samples: select a phase in Phases and F narrows again");
+        return 1;
+    }
     if (!st->fl.nframes)
         return act == ACT_ENTER || act == ACT_BACK || act == ACT_UP || act == ACT_DOWN ||
                act == ACT_FRAME_PREV || act == ACT_FRAME_NEXT || act == ACT_CALLERS;
@@ -376,17 +388,6 @@ static int flame_action(view *v, enum action act) {
                     sc.role = run_find_role(a->model, st->fl.frames[r].function.s);
             callers_view_open(a, &sc, f->function, f->file, f->module, a->current);
         }
-        return 1;
-    case ACT_CLEAR:
-        if (!st->scope.role && !st->scope.phase)
-            return 0;
-        hot_scope_set(a, &st->scope, NULL, NULL);
-        st->nzooms = 0;
-        st->zoom_key[0] = '\0';
-        if (app_rebuild(v) < 0)
-            app_message(a, 1, "out of memory");
-        else
-            app_message(a, 0, "every role's samples: select a phase in Phases and F narrows again");
         return 1;
     default:
         return 0;
