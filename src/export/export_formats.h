@@ -26,6 +26,11 @@ typedef struct export_format {
  * NULL with msg set. */
 FILE *export_stream(int fd, char *msg, size_t msglen);
 
+/* Closes a stream export_stream opened, after a writer's document printed
+ * with status rc (0, or -1 with errno set, or 0 for out of memory): returns
+ * 0, or -1 with msg saying "cannot write WHAT: why". */
+int export_stream_close(FILE *f, int rc, const char *what, char *msg, size_t msglen);
+
 /* Every format, NULL-terminated, in the order --help lists them. */
 extern const export_format *const export_formats[];
 

@@ -13,7 +13,6 @@
 #include "run_stacks.h"
 #include "text_escape.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,15 +157,7 @@ static int write_speedscope(const run_model *cm, const char *run, int fd, char *
         return -1;
     }
     int rc = jo_finish(&j, root, f);
-    int saved = errno;
-    if (fclose(f) != 0 && rc == 0) {
-        saved = errno;
-        rc = -1;
-    }
-    if (rc < 0)
-        snprintf(msg, msglen, "cannot write the speedscope file: %s",
-                 saved ? strerror(saved) : "out of memory");
-    return rc;
+    return export_stream_close(f, rc, "the speedscope file", msg, msglen);
 }
 
 const export_format export_format_speedscope = {
