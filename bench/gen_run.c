@@ -3,7 +3,8 @@
  * log format, for benchmarking what reads runs (bench/bench_report.sh).
  *
  *   scope_gen_run --out RUN --procs N --hours H [--roles actor:63,learner:1]
- *                 [--hosts K] [--threads T] [--seed S] [--resources] [--trace] [--verify]
+ *                 [--hosts K] [--threads T] [--seed S] [--resources] [--trace] [--lines]
+ *                 [--verify]
  *
  * Each process gets the file the recorder writes at its default settings,
  * through the real writer (formats/log_writer.c, at the recorder's options)
@@ -29,6 +30,7 @@
  * children's time.
  */
 #define _GNU_SOURCE
+#include "gen_lines.h"
 #include "gen_run.h"
 #include "gen_series.h"
 #include "res_node_io.h"
@@ -359,7 +361,7 @@ typedef struct thread {
 
 typedef struct gen_config {
     const char *out;
-    int procs, hosts, threads, resources, verify, trace;
+    int procs, hosts, threads, resources, verify, trace, lines;
     int jobs;       /* --jobs: processes written at once, each by a child of its own */
     uint64_t wall0; /* CLOCK_REALTIME at the first rank's start */
     int live;       /* --live: still running, its last frames written just now */
@@ -1354,6 +1356,24 @@ static int write_frame(proc *p, uint32_t reason, uint64_t now) {
         p->trace = r.u.trace_window;
         p->trace_written = 1;
     }
+    if (reason == SCOPE_FRAME_EXIT && p->cfg->lines) {
+        /* --lines: each thread's samples under each of its phase nodes. */
+        uint32_t ids[MAX_THREADS][MAX_NODES], tids[MAX_THREADS];
+        const uint32_t *rows[MAX_THREADS];
+        int nids[MAX_THREADS];
+        for (int t = 0; t < p->nthreads; t++) {
+            nids[t] = 0;
+            rows[t] = ids[t];
+            tids[t] = p->threads[t].index;
+            for (int k = 0; k < p->threads[t].nnodes; k++)
+                if (p->threads[t].nodes[k].id)
+                    ids[t][nids[t]++] = p->threads[t].nodes[k].id;
+        }
+        int rc = gen_lines_add(p->w, (uint32_t)p->nthreads, tids, rows, nids, 200,
+                               p->cfg->seed * 1000003u + (uint64_t)p->rank);
+        if (rc < 0)
+            return fail("%s: cannot add the line samples: %s", p->path, strerror(-rc));
+    }
     if (reason == SCOPE_FRAME_EXIT) {
         scope_record r = {.type = SCOPE_REC_MARK};
         r.u.mark = (scope_rec_mark){
@@ -1465,7 +1485,7 @@ static void usage(FILE *f) {
     fputs(
         "usage: scope_gen_run --out RUN --procs N --hours H [--roles ROLE:COUNT,...]\n"
         "                     [--hosts K] [--threads T] [--seed S] [--resources] [--trace]\n"
-        "                     [--jobs J] [--verify] [--live]\n"
+        "                     [--jobs J] [--verify] [--live] [--lines]\n"
         "\n"
         "Writes RUN/workers/<host>/w_<run>_<pid>_<uuid>.scope for N processes recording\n"
         "for H hours (a decimal number), as the recorder writes them at default settings.\n"
@@ -1477,6 +1497,8 @@ static void usage(FILE *f) {
         "  --resources  also 1 Hz RESOURCE records, as a resource sampler would add\n"
         "  --trace      also a trace window's record (entries 100-110 of each process's\n"
         "               main phase; capped on rank 1), without its events\n"
+        "  --lines      also line samples of this program's own code (gen_lines.h), for\n"
+        "               the hot lines and the stacks\n"
         "  --jobs J     write J logs at a time, in J child processes (default 1); the\n"
         "               bytes are the same\n"
         "  --verify     read every file back and check it (bench/gen_verify.c and\n"
@@ -1565,6 +1587,9 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
     case 'T':
         cfg->trace = 1;
         return 0;
+    case 'l':
+        cfg->lines = 1;
+        return gen_lines_init();
     case 'v':
         cfg->verify = 1;
         return 0;
@@ -1591,13 +1616,21 @@ static int set_option(gen_config *cfg, int opt, const char *arg, const char **ro
 
 static int parse_args(int argc, char **argv, gen_config *cfg) {
     static const struct option opts[] = {
-        {"out", required_argument, 0, 'o'},   {"procs", required_argument, 0, 'p'},
-        {"hours", required_argument, 0, 'H'}, {"roles", required_argument, 0, 'r'},
-        {"hosts", required_argument, 0, 'k'}, {"threads", required_argument, 0, 't'},
-        {"jobs", required_argument, 0, 'j'},  {"seed", required_argument, 0, 's'},
-        {"resources", no_argument, 0, 'R'},   {"trace", no_argument, 0, 'T'},
-        {"verify", no_argument, 0, 'v'},      {"live", no_argument, 0, 'L'},
-        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
+        {"out", required_argument, 0, 'o'},
+        {"procs", required_argument, 0, 'p'},
+        {"hours", required_argument, 0, 'H'},
+        {"roles", required_argument, 0, 'r'},
+        {"hosts", required_argument, 0, 'k'},
+        {"threads", required_argument, 0, 't'},
+        {"jobs", required_argument, 0, 'j'},
+        {"seed", required_argument, 0, 's'},
+        {"resources", no_argument, 0, 'R'},
+        {"trace", no_argument, 0, 'T'},
+        {"verify", no_argument, 0, 'v'},
+        {"live", no_argument, 0, 'L'},
+        {"lines", no_argument, 0, 'l'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
     const char *roles = NULL;
     memset(cfg, 0, sizeof *cfg);

@@ -595,6 +595,15 @@ void app_key(app *a, int key) {
     case ACT_ATTRIBUTION:
         app_message(a, 1, "a switches the attribution of the Lines and Source views");
         break;
+    case ACT_CALLERS:
+        app_message(a, 1, "c shows a function's callers and callees: on Lines or Flame");
+        break;
+    case ACT_FRAME_NAMES:
+    case ACT_FRAME_COLOR:
+    case ACT_FRAME_PREV:
+    case ACT_FRAME_NEXT:
+        app_message(a, 1, "that key works on the Flame view (F)");
+        break;
     case ACT_RELOAD:
         reload(a, 0);
         break;
@@ -663,20 +672,35 @@ static void draw_header(app *a, int width) {
         draw_text(stdscr, 0, width - cav_w, cav_w, TH_WARN, cav);
 }
 
+/* The tab of view i, padded: " 1 Phases ". */
+static const char *tab_text(size_t i, char *tab, size_t cap) {
+    char key[24];
+    if (view_table[i].key)
+        snprintf(tab, cap, " %s %s ", keymap_key_name(view_table[i].key, key, sizeof key),
+                 view_table[i].title);
+    else
+        snprintf(tab, cap, " %s ", view_table[i].title);
+    return tab;
+}
+
 static void draw_tabs(app *a, int width) {
     draw_blank(stdscr, 1, 0, width, TH_TAB);
+    /* A column between tabs when they all fit so; none when that is what
+     * keeps the last one whole (80 columns). */
+    int need = 1, gap = 1;
+    char tab[64];
+    for (size_t i = 0; i < view_count; i++)
+        if (view_table[i].key || i == a->current)
+            need += (int)fmt_width(tab_text(i, tab, sizeof tab)) + 1;
+    if (need > width)
+        gap = 0;
     int x = 1;
     for (size_t i = 0; i < view_count && x < width; i++) {
-        char tab[64], key[24];
         if (!view_table[i].key && i != a->current)
             continue; /* reached from another view: a tab only while shown */
-        if (view_table[i].key)
-            snprintf(tab, sizeof tab, " %s %s ",
-                     keymap_key_name(view_table[i].key, key, sizeof key), view_table[i].title);
-        else
-            snprintf(tab, sizeof tab, " %s ", view_table[i].title);
-        x += draw_text(stdscr, 1, x, width - x, i == a->current ? TH_TAB_ACTIVE : TH_TAB, tab);
-        x += 1;
+        x += draw_text(stdscr, 1, x, width - x, i == a->current ? TH_TAB_ACTIVE : TH_TAB,
+                       tab_text(i, tab, sizeof tab));
+        x += gap;
     }
 }
 

@@ -31,12 +31,14 @@ static const struct {
     {'G', ACT_END, NULL, NULL},
 
     {KEY_ENTER, ACT_ENTER, "Tree",
-     "drill in: expand a phase; a process: its phase tree; a line: its source"},
+     "drill in: expand a phase; a process: its phase tree; a line: its source; Flame: zoom "
+     "into the frame"},
     {'\n', ACT_ENTER, NULL, NULL},
     {'\r', ACT_ENTER, NULL, NULL},
     {KEY_RIGHT, ACT_ENTER, NULL, NULL},
     {'l', ACT_ENTER, NULL, NULL},
-    {KEY_LEFT, ACT_BACK, NULL, "back: collapse, or go up to the parent; Source: back"},
+    {KEY_LEFT, ACT_BACK, NULL,
+     "back: collapse, or go up to the parent; Source, Callers: back; Flame: zoom out"},
     {'h', ACT_BACK, NULL, NULL},
     {KEY_BACKSPACE, ACT_BACK, NULL, NULL},
     {127, ACT_BACK, NULL, NULL},
@@ -67,6 +69,13 @@ static const struct {
     {'L', ACT_PHASE_LINES, NULL, "on Phases: the hot lines of the selected phase or role"},
     {'a', ACT_ATTRIBUTION, NULL,
      "on Lines and Source: the line that ran (self), or its caller in the project"},
+
+    {'c', ACT_CALLERS, "Stacks",
+     "on Lines and Flame: the callers and callees of the function selected, with their shares"},
+    {'[', ACT_FRAME_PREV, NULL, "on Flame: the frame left of the selected one on its row"},
+    {']', ACT_FRAME_NEXT, NULL, "on Flame: the frame right of it"},
+    {'f', ACT_FRAME_NAMES, NULL, "on Flame: frames named by function, or by file:line"},
+    {'m', ACT_FRAME_COLOR, NULL, "on Flame: colour by module, or the project against the rest"},
 
     {'P', ACT_SAVE, "Other", "save the screen as text to scope-VIEW-N.txt"},
     {'o', ACT_OPEN_SOURCE, NULL, "open the phase's or line's source in $VISUAL or $EDITOR"},

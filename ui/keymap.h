@@ -42,6 +42,12 @@ enum action {
     ACT_HOTTEST,     /* H: the hottest line, in the Source view */
     ACT_PHASE_LINES, /* L: the Lines view narrowed to the selected phase */
     ACT_ATTRIBUTION, /* a: project or self attribution */
+    /* stacks */
+    ACT_CALLERS,     /* c: the callers and callees of the function selected */
+    ACT_FRAME_NAMES, /* f: Flame's frames named by function or by file:line */
+    ACT_FRAME_COLOR, /* m: Flame's colours by module, or project against the rest */
+    ACT_FRAME_PREV,  /* [: the frame left of the selected one on its row */
+    ACT_FRAME_NEXT,  /* ]: the frame right of it */
     /* the rest */
     ACT_SAVE,
     ACT_OPEN_SOURCE,

@@ -25,6 +25,7 @@
 #include "lines_sample_count.h"
 #include "style.h"
 #include "text_escape.h"
+#include "view_callers.h"
 #include "view_source.h"
 
 #include <assert.h>
@@ -629,6 +630,22 @@ static int lines_action(view *v, enum action act) {
             hot_scope one = st->scope;
             one.role = st->roles[r->index];
             source_view_open(&a->views[view_of_ops(&source_view_ops)], &one, r->item, a->current);
+        }
+        return 1;
+    case ACT_CALLERS:
+        if (!r || r->kind != ROW_LINE) {
+            app_message(a, 1, "c shows a function's callers: select a line");
+            return 1;
+        }
+        {
+            const run_line *l = r->item;
+            if (l->kind == RUN_LINE_MEASURED) {
+                app_message(a, 1, "a measured line has no stacks: its callers are not known");
+                return 1;
+            }
+            hot_scope one = st->scope;
+            one.role = st->roles[r->index];
+            callers_view_open(a, &one, l->function, l->file, l->module, a->current);
         }
         return 1;
     case ACT_ATTRIBUTION:

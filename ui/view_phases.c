@@ -16,6 +16,7 @@
 #include "run_partial.h"
 #include "style.h"
 #include "view_lines.h"
+#include "view_phases.h"
 
 #include <assert.h>
 #include <math.h>
@@ -761,6 +762,12 @@ static const run_role *selected_scope(view *v, const run_phase **phase) {
     if (v->list.rows[row].kind == ROW_PHASE)
         *phase = v->list.rows[row].item;
     return role_of_row(v, sel);
+}
+
+const run_role *phases_view_selection(app *a, const run_phase **phase) {
+    *phase = NULL;
+    size_t phases = view_of_ops(&phases_view_ops);
+    return phases == SIZE_MAX ? NULL : selected_scope(&a->views[phases], phase);
 }
 
 static int phases_action(view *v, enum action act) {

@@ -14,6 +14,9 @@
     X(phases, '1', "Phases", "the phase tree of each role")                                        \
     X(lines, '2', "Lines", "the hot source lines of each role")                                    \
     X(source, 0, "Source", "a function's source, each line's share of the samples")                \
+    X(flame, 'F', "Flame",                                                                         \
+      "the sampled call stacks of the phase selected in Phases, as an icicle")                     \
+    X(callers, 0, "Callers", "a function's callers and callees, each with its share")              \
     X(io, '3', "I/O", "exact I/O by phase and the sampled I/O over time")                          \
     X(gpu, '4', "GPU", "each device's busy, this run's share and memory over time")                \
     X(processes, '5', "Processes", "every worker, host, rank and caveat")                          \

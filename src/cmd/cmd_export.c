@@ -36,6 +36,7 @@ const export_format *const export_formats[] = {
     &export_format_json,
     &export_format_hdf5,
     &export_format_chrome,
+    &export_format_speedscope,
     NULL,
 };
 
@@ -46,7 +47,7 @@ static void usage(FILE *f) {
           "Formats:\n",
           f);
     for (size_t i = 0; export_formats[i]; i++)
-        fprintf(f, "  %-8s %s\n", export_formats[i]->name, export_formats[i]->summary);
+        fprintf(f, "  %-10s %s\n", export_formats[i]->name, export_formats[i]->summary);
     fputs("\nOptions:\n"
           "  -f, --format FORMAT  the format to write (above)\n"
           "  -o, --output OUT     the file to write\n"

@@ -5,11 +5,14 @@
  * Exit status: 0 printed; 2 bad arguments, not a readable run, or a role,
  * phase or function the run does not have; 3 the run has no line samples.
  */
+#include "callers_text.h"
 #include "cmd_util.h"
 #include "commands.h"
 #include "lines_json.h"
 #include "lines_text.h"
 #include "run_lines.h"
+#include "run_stacks.h"
+#include "stacks_folded.h"
 #include "text_escape.h"
 #include "text_style.h"
 
@@ -43,6 +46,12 @@ static void usage(FILE *f) {
           "  --source-dir DIR    also look for source files under DIR\n"
           "  --json              the rows as JSON (docs/json.md)\n"
           "  --attempt N         the run's Nth attempt, 1 the oldest (default: the newest)\n"
+          "  --folded            the sampled call paths instead, as folded stacks (one line\n"
+          "                      per path: frames from the outermost joined by ';', a space,\n"
+          "                      its samples) for flamegraph.pl or speedscope; each line\n"
+          "                      starts with its role unless --role names one\n"
+          "  --callers NAME      the callers and callees of the functions named NAME, each\n"
+          "                      with its share of the function's samples\n"
           "  -h, --help          this help\n\n"
           "Exit status: 0 printed, 2 bad arguments, not a readable run, or an unknown role,\n"
           "phase or function, 3 the run has no line samples.\n",
@@ -127,6 +136,48 @@ static int parse_number(const char *opt, const char *arg, double lo, double hi, 
     return 0;
 }
 
+/* --callers NAME: each function of that name on the sampled stacks (one
+ * per file and module), in the flame's order (widest first).  Returns the
+ * exit status. */
+static int print_callers(run_model *m, const run_lines_query *sel, const char *name) {
+    char msg[512];
+    run_flame fl;
+    if (run_flame_build(m, sel, RUN_FLAME_FUNCTIONS, &fl, msg, sizeof msg) < 0) {
+        fprintf(stderr, "scope-tui lines: %s\n", msg);
+        return 2;
+    }
+    int rc = 0;
+    size_t shown = 0, len = strlen(name);
+    for (size_t k = 0; k < fl.nframes && rc == 0; k++) {
+        const run_flame_frame *f = &fl.frames[k];
+        if (f->kind != RUN_FRAME_CODE || f->function.len != len || memcmp(f->function.s, name, len))
+            continue;
+        int seen = 0; /* the same function under another caller: shown already */
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = fl.frames[j].kind == RUN_FRAME_CODE && run_flame_same(&fl.frames[j], f);
+        if (seen)
+            continue;
+        run_callers c;
+        if (run_callers_select(m, sel, f->function, f->file, f->module, &c, msg, sizeof msg) < 0) {
+            fprintf(stderr, "scope-tui lines: %s\n", msg);
+            rc = 2;
+            break;
+        }
+        if (shown++)
+            fputc('\n', stdout);
+        callers_text_print(stdout, &c);
+        run_callers_free(&c);
+    }
+    run_flame_free(&fl);
+    if (!rc && !shown) {
+        fputs("scope-tui lines: no sampled stack holds a function named '", stderr);
+        put_escaped(stderr, name);
+        fputs("'\n", stderr);
+        rc = 2;
+    }
+    return rc;
+}
+
 int scope_cmd_lines(int argc, char **argv) {
     static const struct option opts[] = {
         {"role", required_argument, NULL, 'r'},
@@ -140,14 +191,16 @@ int scope_cmd_lines(int argc, char **argv) {
         {"source-dir", required_argument, NULL, 'd'},
         {"json", no_argument, NULL, 'j'},
         CMD_ATTEMPT_OPTION,
+        {"folded", no_argument, NULL, 'F'},
+        {"callers", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     run_lines_query q = {.worker = SIZE_MAX};
     run_options ro = {0};
-    const char *phase = NULL, *source_dir = NULL;
+    const char *phase = NULL, *source_dir = NULL, *callers = NULL;
     double top = 20, min_us = 0, rank = -1;
-    int json = 0, c;
+    int json = 0, folded = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -201,6 +254,12 @@ int scope_cmd_lines(int argc, char **argv) {
             if (cmd_parse_attempt("lines", optarg, &ro) < 0)
                 return 2;
             break;
+        case 'F':
+            folded = 1;
+            break;
+        case 'C':
+            callers = optarg;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -211,6 +270,16 @@ int scope_cmd_lines(int argc, char **argv) {
     }
     if (!cmd_one_run("lines", argc - optind, "scope-tui lines RUN"))
         return 2;
+    if (folded && (json || q.function || callers)) {
+        fputs("scope-tui lines: --folded prints every sampled path: not with --json, "
+              "--function or --callers\n",
+              stderr);
+        return 2;
+    }
+    if (callers && (json || q.function)) {
+        fputs("scope-tui lines: --callers is text: not with --json or --function\n", stderr);
+        return 2;
+    }
     run_model *m = cmd_load_run("lines", argv[optind], &ro);
     if (!m)
         return 2;
@@ -250,6 +319,24 @@ int scope_cmd_lines(int argc, char **argv) {
     }
     if (phase && !(q.phase = find_phase(m, q.role, phase))) {
         rc = 2;
+        goto out;
+    }
+    if (folded) {
+        run_flame fl;
+        if (run_flame_build(m, &q, RUN_FLAME_FUNCTIONS, &fl, msg, sizeof msg) < 0) {
+            fprintf(stderr, "scope-tui lines: %s\n", msg);
+            rc = 2;
+            goto out;
+        }
+        if (!stacks_folded_print(stdout, &fl)) {
+            fputs("scope-tui lines: no sampled stacks in this selection\n", stderr);
+            rc = EXIT_NO_LINES;
+        }
+        run_flame_free(&fl);
+        goto out;
+    }
+    if (callers) {
+        rc = print_callers(m, &q, callers);
         goto out;
     }
     if (run_lines_select(m, &q, &r, msg, sizeof msg) < 0) {

@@ -26,6 +26,11 @@ typedef struct export_format {
  * NULL with msg set. */
 FILE *export_stream(int fd, char *msg, size_t msglen);
 
+/* Closes a stream export_stream opened, after a writer's document printed
+ * with status rc (0, or -1 with errno set, or 0 for out of memory): returns
+ * 0, or -1 with msg saying "cannot write WHAT: why". */
+int export_stream_close(FILE *f, int rc, const char *what, char *msg, size_t msglen);
+
 /* Every format, NULL-terminated, in the order --help lists them. */
 extern const export_format *const export_formats[];
 
@@ -33,6 +38,9 @@ extern const export_format *const export_formats[];
 extern const export_format export_format_json;
 /* The trace windows as a Chrome trace (export_chrome.c). */
 extern const export_format export_format_chrome;
+
+/* The sampled call paths in speedscope's file format (export_speedscope.c). */
+extern const export_format export_format_speedscope;
 
 /* The whole model in scope's HDF5 layout (run_h5_layout.h, docs/hdf5.md),
  * which run_load reads back. */

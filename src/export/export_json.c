@@ -2,9 +2,7 @@
 #include "export_formats.h"
 #include "report_json.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 static int write_json(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
     (void)run;
@@ -12,15 +10,7 @@ static int write_json(const run_model *m, const char *run, int fd, char *msg, si
     if (!f)
         return -1;
     int rc = report_json_print(f, m);
-    int saved = errno;
-    if (fclose(f) != 0 && rc == 0) {
-        saved = errno;
-        rc = -1;
-    }
-    if (rc < 0)
-        snprintf(msg, msglen, "cannot write the JSON document: %s",
-                 saved ? strerror(saved) : "out of memory");
-    return rc;
+    return export_stream_close(f, rc, "the JSON document", msg, msglen);
 }
 
 const export_format export_format_json = {

@@ -18,3 +18,15 @@ FILE *export_stream(int fd, char *msg, size_t msglen) {
     }
     return f;
 }
+
+int export_stream_close(FILE *f, int rc, const char *what, char *msg, size_t msglen) {
+    int saved = errno;
+    if (fclose(f) != 0 && rc == 0) {
+        saved = errno;
+        rc = -1;
+    }
+    if (rc < 0)
+        snprintf(msg, msglen, "cannot write %s: %s", what,
+                 saved ? strerror(saved) : "out of memory");
+    return rc;
+}

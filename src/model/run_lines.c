@@ -22,6 +22,8 @@
 #include "path_normalize.h"
 #include "run_builder.h"
 #include "run_caveats.h"
+#include "lines_paths.h"
+#include "stack_tree.h"
 #include "text_escape.h"
 #include "worker_log.h"
 
@@ -37,6 +39,9 @@
 
 /* Frames of one stack looked at; deeper ones (a hostile log) are ignored. */
 #define MAX_STACK_FRAMES 512
+/* Logical frames (inlined ones expanded) of one call path kept for the
+ * stacks; the outermost beyond it are dropped. */
+#define MAX_PATH_FRAMES 1024
 /* A source file larger than this is not read. */
 #define MAX_SOURCE_BYTES (16u << 20)
 /* Source files kept (a query may name any). */
@@ -56,6 +61,8 @@ typedef struct lines_loc {
     int measured;      /* a measured line's location: never shared with samples */
     uint32_t def_line; /* measured: its function's first line, the lowest said; not part of
                           what the location is */
+    int in_project;    /* its file lies under a process's project folder; not part of what
+                          the location is */
 } lines_loc;
 
 /* One (process, thread, node, stack) count, or one measured line. */
@@ -64,6 +71,7 @@ typedef struct lines_group {
     const run_phase *phase; /* in its role's merged tree; NULL: no phase open, or unplaced */
     uint32_t self, project; /* locations */
     int outside;            /* no frame under the project folder: project is self */
+    uint32_t path;          /* the whole call path: a node of the cache's stack tree */
     uint64_t count;
     uint64_t period_ns;
     int measured; /* a measured line: hits and seconds, no count */
@@ -95,6 +103,36 @@ typedef struct lines_cache {
     size_t cap_loc_slots;
     lines_group *groups;
     size_t ngroups, cap_groups;
+    stack_tree tree; /* every sampled call path, by location */
+    /* Each address symbolized once for the whole run: the processes of a
+     * run share their modules, so most frames of most stacks are met again
+     * (addr_slots: index + 1 into addrs; their locations in addr_locs). */
+    struct addr_entry {
+        const sym_module *mod;
+        uint64_t offset;
+        const char *project; /* interned: whether a location is under it depends on it */
+        int caller;
+        uint32_t first, n;   /* addr_locs[first .. first + n) */
+        uint32_t under_mask; /* bit k: location k lies under the project (k < 32) */
+    } * addrs;
+    size_t naddrs, cap_addrs;
+    uint32_t *addr_slots;
+    size_t cap_addr_slots;
+    uint32_t *addr_locs;
+    size_t naddr_locs, cap_addr_locs;
+    /* The newest call-path selection, by its query: the Flame view asks
+     * the same one again for each change of names, a callers' view, a
+     * rebuild. */
+    struct paths_memo {
+        int valid;
+        char *role; /* malloc'd; NULL: every role */
+        size_t worker;
+        const run_phase *phase;
+        lines_path_count *v;
+        size_t n;
+        uint64_t samples;
+        double seconds, period_ns;
+    } memo;
     run_lines_info info;
     uint64_t counted, signals; /* samples stored, and the signals that brought them */
     int signals_unsaid;        /* some sampled process did not say its signals */
@@ -124,6 +162,12 @@ static void cache_free(void *p) {
     free(c->loc_slots);
     free(c->groups);
     free(c->sources);
+    stack_tree_free(&c->tree);
+    free(c->addrs);
+    free(c->addr_slots);
+    free(c->addr_locs);
+    free(c->memo.role);
+    free(c->memo.v);
     arena_free(&c->mem);
     free(c);
 }
@@ -287,6 +331,7 @@ typedef struct stack_locs {
     int done;
     uint32_t self, project;
     int outside;
+    uint32_t path;    /* the call path in the stack tree; 0: the root (nothing known) */
     sym_module *leaf; /* NULL: the frame that ran lies in no known module */
     run_str leaf_path;
     int leaf_line;       /* the frame that ran has a line */
@@ -309,9 +354,104 @@ static lines_loc frame_loc(lines_cache *c, const sym_frame *f, run_str module, i
     return l;
 }
 
-static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack *st,
-                            run_str project, stack_locs *out) {
+/* One process's modules as the symbolizer knows them, looked up once each
+ * (by log module index). */
+typedef struct module_slot {
+    sym_module *sm; /* NULL: not looked up yet */
+    run_str path;   /* interned */
+} module_slot;
+
+static uint64_t addr_hash(const sym_module *mod, uint64_t offset, const char *project, int caller) {
+    uint64_t h = (uint64_t)(uintptr_t)mod * 0x9e3779b97f4a7c15ull ^ offset * 0xc2b2ae3d27d4eb4full ^
+                 (uint64_t)(uintptr_t)project * 0x165667b19e3779f9ull ^ (uint64_t)caller;
+    return h ^ (h >> 29);
+}
+
+static uint32_t *addr_slot(const lines_cache *c, const sym_module *mod, uint64_t offset,
+                           const char *project, int caller) {
+    size_t i = (size_t)addr_hash(mod, offset, project, caller) & (c->cap_addr_slots - 1);
+    for (;; i = (i + 1) & (c->cap_addr_slots - 1)) {
+        uint32_t v = c->addr_slots[i];
+        if (!v)
+            return &c->addr_slots[i];
+        const struct addr_entry *e = &c->addrs[v - 1];
+        if (e->mod == mod && e->offset == offset && e->project == project && e->caller == caller)
+            return &c->addr_slots[i];
+    }
+}
+
+/* The locations of one address, innermost first, symbolized on first use:
+ * *first indexes addr_locs; returns their number (0 when out of memory). */
+static uint32_t addr_locations(lines_cache *c, sym_module *sm, run_str module, uint64_t offset,
+                               int caller, run_str project, uint32_t *first, uint32_t *under_mask) {
+    if ((c->naddrs + 1) * 2 > c->cap_addr_slots) {
+        size_t cap = c->cap_addr_slots ? 2 * c->cap_addr_slots : 1024;
+        uint32_t *t = calloc(cap, sizeof *t);
+        if (!t) {
+            c->nomem = 1;
+            return 0;
+        }
+        free(c->addr_slots);
+        c->addr_slots = t;
+        c->cap_addr_slots = cap;
+        for (size_t k = 0; k < c->naddrs; k++) {
+            const struct addr_entry *e = &c->addrs[k];
+            *addr_slot(c, e->mod, e->offset, e->project, e->caller) = (uint32_t)k + 1;
+        }
+    }
+    uint32_t *slot = addr_slot(c, sm, offset, project.s, caller);
+    if (*slot) {
+        const struct addr_entry *e = &c->addrs[*slot - 1];
+        *first = e->first;
+        *under_mask = e->under_mask;
+        return e->n;
+    }
     static const sym_frame unknown = {NULL, NULL, 0, NULL};
+    const sym_frame *frames = &unknown;
+    size_t n = 1;
+    int approximate = 1;
+    if (sm) {
+        n = lines_sym_lookup(c->sym, sm, offset, caller, &frames);
+        approximate = lines_sym_state(sm, NULL) != SYM_LINES;
+    }
+    if (c->naddrs >= UINT32_MAX - 1 || c->naddr_locs + n >= UINT32_MAX ||
+        SCOPE_VEC_RESERVE(c->addrs, c->cap_addrs, c->naddrs + 1) < 0 ||
+        SCOPE_VEC_RESERVE(c->addr_locs, c->cap_addr_locs, c->naddr_locs + n) < 0) {
+        c->nomem = 1;
+        return 0;
+    }
+    struct addr_entry e = {sm, offset, project.s, caller, (uint32_t)c->naddr_locs, (uint32_t)n, 0};
+    for (size_t k = 0; k < n; k++) {
+        lines_loc l = frame_loc(c, &frames[k], module, approximate);
+        /* Without a source file, a frame of a module inside the project
+         * folder that has no debug info at all (a program built there
+         * without -g) is the project's; in a module with debug info, a
+         * frame without a line (crt1's _start, code built without -g
+         * linked in) is not, so that it never outranks the frames that
+         * have lines. */
+        int in_project = l.file.len ? under(l.file, project)
+                                    : approximate && module.len && under(module, project);
+        uint32_t loc = loc_of(c, &l);
+        if (c->nomem)
+            return 0;
+        c->locs[loc].in_project |= in_project;
+        if (in_project && k < 32)
+            e.under_mask |= 1u << k;
+        c->addr_locs[c->naddr_locs++] = loc;
+    }
+    c->addrs[c->naddrs++] = e;
+    *slot = (uint32_t)c->naddrs;
+    *first = e.first;
+    *under_mask = e.under_mask;
+    return e.n;
+}
+
+/* Every frame of the stack is symbolized, for the call path; the two
+ * locations are the innermost frame and the innermost under the project. */
+static void symbolize_stack(lines_cache *c, const log_lines *ll, module_slot *mods,
+                            const log_stack *st, run_str project, stack_locs *out) {
+    static uint32_t path[MAX_PATH_FRAMES]; /* innermost first; the model is single-threaded */
+    size_t npath = 0;
     int have_self = 0, have_project = 0;
     uint32_t nframes = st ? st->nframes : 0;
     if (nframes > MAX_STACK_FRAMES)
@@ -320,53 +460,65 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, const log_stack
     out->leaf_path = (run_str){"", 0};
     out->charged = NULL;
     out->leaf_line = 0;
-    for (uint32_t i = 0; i < nframes && !have_project; i++) {
+    for (uint32_t i = 0; i < nframes && npath < MAX_PATH_FRAMES; i++) {
         const scope_frame_addr *fa = &st->frames[i];
         const log_module *lm = fa->module ? log_lines_module(ll, fa->module) : NULL;
-        const sym_frame *frames = &unknown;
-        size_t n = 1;
-        int approximate = 1;
         run_str module = {"", 0};
         sym_module *sm = NULL;
         if (lm) {
-            sm = lines_sym_module(c->sym, lm->path.s, lm->path.len, (const uint8_t *)lm->build_id.s,
-                                  lm->build_id.len);
-            if (!sm) {
-                c->nomem = 1;
-                return;
+            module_slot *ms = &mods[lm - ll->modules];
+            if (!ms->sm) {
+                ms->sm = lines_sym_module(c->sym, lm->path.s, lm->path.len,
+                                          (const uint8_t *)lm->build_id.s, lm->build_id.len);
+                ms->path = intern(c, lm->path.s, lm->path.len);
+                if (!ms->sm) {
+                    c->nomem = 1;
+                    return;
+                }
             }
-            module = intern(c, lm->path.s, lm->path.len);
-            n = lines_sym_lookup(c->sym, sm, fa->offset, i > 0, &frames);
-            approximate = lines_sym_state(sm, NULL) != SYM_LINES;
+            sm = ms->sm;
+            module = ms->path;
         }
         if (i == 0) {
             out->leaf = sm;
             out->leaf_path = module;
         }
-        for (size_t k = 0; k < n && !have_project; k++) {
-            lines_loc l = frame_loc(c, &frames[k], module, approximate);
+        uint32_t first, under_mask;
+        uint32_t n =
+            addr_locations(c, sm, module, lm ? fa->offset : 0, i > 0, project, &first, &under_mask);
+        if (c->nomem)
+            return;
+        for (uint32_t k = 0; k < n && npath < MAX_PATH_FRAMES; k++) {
+            uint32_t loc = c->addr_locs[first + k];
+            int in_project = k < 32 ? (int)((under_mask >> k) & 1u) : c->locs[loc].in_project;
+            path[npath++] = loc;
             if (!have_self) {
-                out->self = loc_of(c, &l);
-                out->leaf_line = l.line != 0;
+                out->self = loc;
+                out->leaf_line = c->locs[loc].line != 0;
                 have_self = 1;
             }
-            /* Without a source file, a frame of a module inside the project
-             * folder (a program built there without -g) is the project's. */
-            if (l.file.len ? under(l.file, project) : module.len && under(module, project)) {
+            if (in_project && !have_project) {
                 if (sm != out->leaf)
                     out->charged = sm, out->charged_path = module;
-                out->project = loc_of(c, &l);
+                out->project = loc;
                 have_project = 1;
             }
         }
     }
     if (!have_self) { /* an empty or lost stack */
+        static const sym_frame unknown = {NULL, NULL, 0, NULL};
         lines_loc l = frame_loc(c, &unknown, (run_str){"", 0}, 1);
         out->self = loc_of(c, &l);
+        path[npath++] = out->self;
     }
     out->outside = !have_project;
     if (!have_project)
         out->project = out->self;
+    uint32_t node = 0;
+    for (size_t k = npath; k-- > 0 && !c->nomem;)
+        if (!(node = stack_tree_child(&c->tree, node, path[k])))
+            c->nomem = 1;
+    out->path = node;
     out->done = 1;
 }
 
@@ -469,10 +621,13 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
     project = intern(c, project.s, project.len);
     note_project(c, project);
     stack_locs *locs = calloc(ll->nstacks + 1, sizeof *locs); /* [nstacks]: undefined stacks */
-    idmap nodes = {0};                                        /* node -> index in node_phase */
+    module_slot *mods = calloc(ll->nmodules + 1, sizeof *mods);
+    idmap nodes = {0}; /* node -> index in node_phase */
     const run_phase **node_phase = NULL;
     size_t nnode_phase = 0, cap_node_phase = 0;
-    if (!locs) {
+    if (!locs || !mods) {
+        free(locs);
+        free(mods);
         c->nomem = 1;
         return;
     }
@@ -484,7 +639,8 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
         uint32_t ix;
         size_t s = idmap_get(&ll->stack_ix, k->stack, &ix) ? ix : ll->nstacks;
         if (!locs[s].done)
-            symbolize_stack(c, ll, s < ll->nstacks ? &ll->stacks[s] : NULL, project, &locs[s]);
+            symbolize_stack(c, ll, mods, s < ll->nstacks ? &ll->stacks[s] : NULL, project,
+                            &locs[s]);
         if (c->nomem)
             break;
         const run_phase *phase = NULL;
@@ -507,6 +663,7 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
                                     .self = locs[s].self,
                                     .project = locs[s].project,
                                     .outside = locs[s].outside,
+                                    .path = locs[s].path,
                                     .count = k->count,
                                     .period_ns = k->period_ns});
         if (locs[s].leaf)
@@ -517,6 +674,7 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
         samples += k->count;
     }
     free(locs);
+    free(mods);
     free(node_phase);
     idmap_free(&nodes);
     if (samples || ll->has_record) {
@@ -837,40 +995,67 @@ const char *run_lines_switch(const run_model *m) {
                          : "SCOPE_LINES=1";
 }
 
-int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *out, char *msg,
-                     size_t msglen) {
-    memset(out, 0, sizeof *out);
-    out->period_ns = NAN;
-    out->per_signal = 1;
+/* Which groups a query selects. */
+typedef struct group_filter {
+    const run_lines_query *q;
+    size_t role; /* SIZE_MAX: any */
+    phase_sel sel;
+} group_filter;
+
+/* The loaded cache for a query and its filter; NULL with msg set when the
+ * run has no line data or the query names what the run does not have. */
+static lines_cache *query_start(run_model *m, const run_lines_query *q, group_filter *f, char *msg,
+                                size_t msglen) {
     lines_cache *c = run_model_extension(m);
     if (!c && run_lines_load(m, NULL, NULL, msg, msglen) < 0)
-        return -1;
+        return NULL;
     c = run_model_extension(m);
-    out->per_signal = c->info.per_signal;
     if (!c->info.has_lines) {
         snprintf(msg, msglen, "no line samples in this run: %s", run_lines_how_to_record(m));
-        return -1;
+        return NULL;
     }
-    size_t role = SIZE_MAX;
+    *f = (group_filter){q, SIZE_MAX, {SIZE_MAX, SIZE_MAX, NULL, 1}};
     if (q->role) {
         const run_role *r = run_find_role(m, q->role);
         if (!r) {
             char shown[200];
             scope_escape((const uint8_t *)q->role, strlen(q->role), shown, sizeof shown, 0);
             snprintf(msg, msglen, "no role named '%s' in this run", shown);
-            return -1;
+            return NULL;
         }
-        role = (size_t)(r - m->roles);
+        f->role = (size_t)(r - m->roles);
     }
     if (q->worker != SIZE_MAX && q->worker >= m->nworkers) {
         snprintf(msg, msglen, "no process %zu in this run", q->worker);
-        return -1;
+        return NULL;
     }
-    phase_sel sel = {SIZE_MAX, SIZE_MAX, NULL, 1};
-    if (q->phase && select_phase(m, q->phase, &sel) < 0) {
+    if (q->phase && select_phase(m, q->phase, &f->sel) < 0) {
         snprintf(msg, msglen, "that phase is not one of this run's");
-        return -1;
+        return NULL;
     }
+    return c;
+}
+
+static int group_selected(const run_model *m, const group_filter *f, const lines_group *g) {
+    size_t wrole = m->workers[g->worker].role_index;
+    if ((f->role != SIZE_MAX && wrole != f->role) ||
+        (f->q->worker != SIZE_MAX && g->worker != f->q->worker))
+        return 0;
+    return !f->q->phase ||
+           (wrole == f->sel.role && (f->sel.worker == SIZE_MAX || g->worker == f->sel.worker) &&
+            in_phase(g->phase, &f->sel));
+}
+
+int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *out, char *msg,
+                     size_t msglen) {
+    memset(out, 0, sizeof *out);
+    out->period_ns = NAN;
+    out->per_signal = 1;
+    group_filter filter;
+    lines_cache *c = query_start(m, q, &filter, msg, msglen);
+    if (!c)
+        return -1;
+    out->per_signal = c->info.per_signal;
     size_t fn_len = q->function ? strlen(q->function) : 0;
     typedef struct acc {
         uint64_t samples, hits;
@@ -884,12 +1069,7 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
     int period_same = 1;
     for (size_t i = 0; i < c->ngroups; i++) {
         const lines_group *g = &c->groups[i];
-        size_t wrole = m->workers[g->worker].role_index;
-        if ((role != SIZE_MAX && wrole != role) ||
-            (q->worker != SIZE_MAX && g->worker != q->worker))
-            continue;
-        if (q->phase && (wrole != sel.role || (sel.worker != SIZE_MAX && g->worker != sel.worker) ||
-                         !in_phase(g->phase, &sel)))
+        if (!group_selected(m, &filter, g))
             continue;
         if (g->measured) {
             out->hits += g->hits;
@@ -1154,4 +1334,135 @@ size_t run_lines_source(run_model *m, run_str file, const run_str **lines, char 
         c->sources[c->nsources++] = src;
     *lines = src.lines;
     return src.nlines;
+}
+
+/* ---- call paths (lines_paths.h) --------------------------------------------- */
+
+/* The slot of (role, node) in the open-addressed index over out->v. */
+static uint32_t *path_slot(uint32_t *slots, size_t cap, const lines_paths *out, size_t role,
+                           uint32_t node) {
+    uint64_t h =
+        ((uint64_t)role * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)node * 0xc2b2ae3d27d4eb4full);
+    size_t i = (size_t)(h ^ (h >> 29)) & (cap - 1);
+    for (;; i = (i + 1) & (cap - 1)) {
+        uint32_t v = slots[i];
+        if (!v || (out->v[v - 1].role == role && out->v[v - 1].node == node))
+            return &slots[i];
+    }
+}
+
+int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out, char *msg,
+                       size_t msglen) {
+    memset(out, 0, sizeof *out);
+    out->period_ns = NAN;
+    group_filter filter;
+    lines_cache *c = query_start(m, q, &filter, msg, msglen);
+    if (!c)
+        return -1;
+    out->tree = &c->tree;
+    struct paths_memo *memo = &c->memo;
+    if (memo->valid && memo->worker == q->worker && memo->phase == q->phase &&
+        (!memo->role == !q->role) && (!q->role || !strcmp(memo->role, q->role))) {
+        if (memo->n && !(out->v = malloc(memo->n * sizeof *out->v))) {
+            snprintf(msg, msglen, "out of memory");
+            return -1;
+        }
+        if (memo->n)
+            memcpy(out->v, memo->v, memo->n * sizeof *out->v);
+        out->n = memo->n;
+        out->samples = memo->samples;
+        out->seconds = memo->seconds;
+        out->period_ns = memo->period_ns;
+        return 0;
+    }
+    /* Summed by (role, node) as they are read: a run has far more sample
+     * groups (process x thread x phase x stack) than distinct paths. */
+    size_t cap = 0, cap_slots = 0;
+    uint32_t *slots = NULL;
+    uint64_t period = 0;
+    int period_same = 1;
+    for (size_t i = 0; i < c->ngroups; i++) {
+        const lines_group *g = &c->groups[i];
+        if (g->measured || !g->count || !group_selected(m, &filter, g))
+            continue;
+        size_t role = m->workers[g->worker].role_index;
+        double secs = (double)g->count * (double)g->period_ns * 1e-9;
+        out->samples += g->count;
+        out->seconds += secs;
+        if (!period)
+            period = g->period_ns;
+        else if (period != g->period_ns)
+            period_same = 0;
+        if ((out->n + 1) * 2 > cap_slots) {
+            size_t ncap = cap_slots ? 2 * cap_slots : 1024;
+            uint32_t *t = calloc(ncap, sizeof *t);
+            if (!t)
+                goto nomem;
+            free(slots);
+            slots = t;
+            cap_slots = ncap;
+            for (size_t k = 0; k < out->n; k++)
+                *path_slot(slots, cap_slots, out, out->v[k].role, out->v[k].node) = (uint32_t)k + 1;
+        }
+        uint32_t *slot = path_slot(slots, cap_slots, out, role, g->path);
+        if (*slot) {
+            out->v[*slot - 1].count += g->count;
+            out->v[*slot - 1].seconds += secs;
+            continue;
+        }
+        if (out->n >= UINT32_MAX - 1 || SCOPE_VEC_RESERVE(out->v, cap, out->n + 1) < 0)
+            goto nomem;
+        out->v[out->n++] = (lines_path_count){role, g->path, g->count, secs};
+        *slot = (uint32_t)out->n;
+    }
+    free(slots);
+    if (period && period_same)
+        out->period_ns = (double)period;
+    /* Kept for the next same query, when memory allows; else not kept. */
+    free(memo->v);
+    free(memo->role);
+    *memo = (struct paths_memo){0};
+    memo->role = q->role ? strdup(q->role) : NULL;
+    memo->v = out->n ? malloc(out->n * sizeof *memo->v) : NULL;
+    if ((!q->role || memo->role) && (!out->n || memo->v)) {
+        if (out->n)
+            memcpy(memo->v, out->v, out->n * sizeof *memo->v);
+        memo->valid = 1;
+        memo->worker = q->worker;
+        memo->phase = q->phase;
+        memo->n = out->n;
+        memo->samples = out->samples;
+        memo->seconds = out->seconds;
+        memo->period_ns = out->period_ns;
+    }
+    return 0;
+nomem:
+    free(slots);
+    lines_paths_free(out);
+    snprintf(msg, msglen, "out of memory");
+    return -1;
+}
+
+void lines_paths_free(lines_paths *p) {
+    free(p->v);
+    memset(p, 0, sizeof *p);
+    p->period_ns = NAN;
+}
+
+void lines_paths_frame(run_model *m, uint32_t loc, run_line *out, int *in_project) {
+    const lines_cache *c = run_model_extension(m);
+    if (!c || loc >= c->nlocs) {
+        if (in_project)
+            *in_project = 0;
+        *out = (run_line){.function = {unknown_fn, 2}, .approximate = 1};
+        return;
+    }
+    const lines_loc *l = &c->locs[loc];
+    if (in_project)
+        *in_project = l->in_project;
+    *out = (run_line){.file = l->file,
+                      .line = l->line,
+                      .function = l->function,
+                      .module = l->module,
+                      .approximate = l->approximate};
 }

@@ -42,9 +42,10 @@ static void open_screen(void) {
 
 /* Keys as the terminal gives them; the walk picks from these. */
 static const int walk_keys[] = {
-    'j', 'j', 'k', KEY_NPAGE, KEY_PPAGE,  'G',      'g', KEY_RIGHT, KEY_LEFT, '\n',     'h',
-    'x', '*', '-', 's',       '\t',       KEY_BTAB, '1', '3',       '4',      '5',      '6',
-    '7', '?', 'n', 'N',       KEY_ESCAPE, 'Z',      127, 'I',       '\\',     KEY_F(4),
+    'j',  'j',      'k', KEY_NPAGE, KEY_PPAGE, 'G',  'g',        KEY_RIGHT, KEY_LEFT, '\n',
+    'h',  'x',      '*', '-',       's',       '\t', KEY_BTAB,   '1',       '3',      '4',
+    '5',  '6',      '7', '?',       'n',       'N',  KEY_ESCAPE, 'Z',       127,      'I',
+    '\\', KEY_F(4), 'F', 'c',       'f',       'm',  '[',        ']',
 };
 
 void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {

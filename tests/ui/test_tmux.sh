@@ -223,7 +223,7 @@ walk() {
     # The first screen: header, tabs, the tree.
     wait_for "$s" "run $run_id"
     wait_screen "$s" ""
-    sed -n 2p "$case_dir/screen" | grep -qE '1 Phases +2 Lines +3 I/O +4 GPU +5 Processes +6 Overview +7 Help' ||
+    sed -n 2p "$case_dir/screen" | grep -qE '1 Phases +2 Lines +F Flame +3 I/O +4 GPU +5 Processes +6 Overview +7 Help' ||
         fail "$label: no tabs on row 2: $(sed -n 2p "$case_dir/screen")"
     if ((utf8)); then
         has_text "▾" "$case_dir/screen" || fail "$label: no ▾ in a UTF-8 terminal"
