@@ -10,6 +10,7 @@
 
 #include "arena.h"
 #include "lines_debugfile.h"
+#include "lines_symindex.h"
 #include "open_regular.h"
 
 #include <dwarf.h>
@@ -36,6 +37,7 @@ struct sym_module {
     enum sym_state state;
     const char *why;
     debugfile_notes *notes; /* debug files refused; NULL until the file is reported */
+    sym_index *symbols;     /* its symbol table, indexed on first use (lines_symindex.h) */
 };
 
 /* One address's frames, cached. */
@@ -55,6 +57,9 @@ struct lines_symbolizer {
     addr_entry *addrs;
     size_t cap_addrs, naddrs;
     Dwfl_Callbacks callbacks;
+    size_t files_opened;     /* module files opened (lines_sym_counts) */
+    int no_index;            /* every address asked of libdwfl (lines_sym_use_index) */
+    uint64_t plain_searches; /* those asked so */
 };
 
 /* The page size the recorder rounds module bases down to (x86-64, aarch64
@@ -87,8 +92,11 @@ void lines_sym_free(lines_symbolizer *s) {
     if (!s)
         return;
     for (size_t i = 0; i < s->cap_modules; i++)
-        if (s->modules[i] && s->modules[i]->dwfl)
-            dwfl_end(s->modules[i]->dwfl);
+        if (s->modules[i]) {
+            sym_index_free(s->modules[i]->symbols);
+            if (s->modules[i]->dwfl)
+                dwfl_end(s->modules[i]->dwfl);
+        }
     free(s->modules);
     free(s->addrs);
     arena_free(&s->mem);
@@ -158,6 +166,7 @@ static void open_module(lines_symbolizer *s, sym_module *m) {
         set_state(m, SYM_MISSING, kept ? kept : "the file could not be read");
         return;
     }
+    s->files_opened++;
     unsigned char magic[SELFMAG];
     if (pread(fd, magic, sizeof magic, 0) != (ssize_t)sizeof magic ||
         memcmp(magic, ELFMAG, SELFMAG) != 0) {
@@ -354,7 +363,14 @@ static size_t resolve(lines_symbolizer *s, sym_module *m, uint64_t offset, int c
         if (n)
             return n;
     }
-    const char *name = dwfl_module_addrname(m->mod, addr);
+    GElf_Off off;
+    GElf_Sym sym;
+    const char *name;
+    if (s->no_index) {
+        s->plain_searches++;
+        name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
+    } else
+        name = sym_index_addrinfo(&m->symbols, m->mod, addr, &off, &sym);
     if (!name)
         return 0;
     out[0] = (sym_frame){arena_dup(&s->mem, name, strlen(name)), NULL, 0};
@@ -413,4 +429,18 @@ size_t lines_sym_lookup(lines_symbolizer *s, sym_module *m, uint64_t offset, int
     s->naddrs++;
     *frames = kept;
     return n;
+}
+
+void lines_sym_use_index(lines_symbolizer *s, int on) {
+    s->no_index = !on;
+}
+
+void lines_sym_counts(const lines_symbolizer *s, lines_sym_count *out) {
+    *out = (lines_sym_count){.modules = s->nmodules,
+                             .files_opened = s->files_opened,
+                             .addresses = s->naddrs,
+                             .searches = s->plain_searches};
+    for (size_t i = 0; i < s->cap_modules; i++)
+        if (s->modules[i])
+            out->searches += sym_index_searches(s->modules[i]->symbols);
 }
