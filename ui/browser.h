@@ -94,6 +94,9 @@ typedef struct app {
      * it names. */
     const run_model *lines_model;
     run_lines_info lines_info;
+    /* Kept across the models of a run read again as it goes on: a refresh
+     * symbolizes only the modules and addresses that are new. */
+    lines_symbolizer *symbolizer;
 
     int rows, cols;      /* the screen's size */
     size_t focus_worker; /* the process filter: a worker index, SIZE_MAX for none */

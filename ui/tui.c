@@ -406,6 +406,7 @@ int tui_main(int argc, char **argv) {
         rc = 1;
     }
     run_free(a.model);
+    lines_sym_free(a.symbolizer); /* after the model, which symbolized with it */
     run_follow_close(a.follow);
     if (t.f)
         fclose(t.f);
