@@ -596,7 +596,7 @@ int run_lines_load_with(run_model *m, const char *source_dir, lines_symbolizer *
     c->own_sym = !x.per_process && !shared;
     if (c->own_sym && !(c->sym = lines_sym_new()))
         goto nomem;
-    if (c->own_sym && mode_is("no-index"))
+    if (c->sym && mode_is("no-index"))
         lines_sym_use_index(c->sym, 0);
     lines_sym_count before = {0};
     if (c->sym)
