@@ -8,6 +8,7 @@
 #include "tui.h"
 
 #include "app.h"
+#include "progress.h"
 #include "run_follow.h"
 #include "screen_text.h"
 #include "style.h"
@@ -95,6 +96,35 @@ static void refresh_screen(app *a) {
     }
     if (!a->headless)
         refresh();
+}
+
+/* ---- progress of long work (src/base/progress.h) ---------------------------------------- */
+
+/* While the browser holds the terminal, long work (symbolizing when Lines
+ * first opens, reading a large run again) shows its progress in the status
+ * line, drawn at once; the message it replaced comes back after. */
+static char progress_saved[sizeof(((app *)0)->message)];
+static int progress_saved_error, progress_showing;
+
+static void show_in_status(void *ctx, const char *line) {
+    app *a = ctx;
+    if (!line[0]) {
+        if (progress_showing)
+            snprintf(a->message, sizeof a->message, "%s", progress_saved);
+        a->message_is_error = progress_saved_error;
+        progress_showing = 0;
+        return; /* the work's caller draws the screen it built */
+    }
+    if (!progress_showing) {
+        snprintf(progress_saved, sizeof progress_saved, "%s", a->message);
+        progress_saved_error = a->message_is_error;
+        progress_showing = 1;
+    }
+    app_message(a, 0, "%s ...", line);
+    if (a->model) {
+        app_draw(a);
+        refresh();
+    }
 }
 
 /* "<wait:PATH>" among headless keys: waits until PATH exists (at most
@@ -233,6 +263,7 @@ static int run_terminal(app *a, timings *t) {
         if (addressable)
             scr = newterm(NULL, stdout, stdin);
     }
+    progress_set_sink(NULL, NULL); /* stderr lies under the screen from here on */
     if (!scr) {
         char shown[128];
         scope_escape((const uint8_t *)term, strlen(term), shown, sizeof shown, 0);
@@ -263,6 +294,7 @@ static int run_terminal(app *a, timings *t) {
     }
     refresh_screen(a);
     timing(t, "first-screen", now_ms() - t->start_ms);
+    progress_set_sink(show_in_status, a); /* the screen is built: its status line shows it */
     /* A run in progress is read again every refresh_ms after its last
      * reading (r's included); keys wait for the timer no longer than that. */
     unsigned loads = a->loads;
@@ -295,6 +327,7 @@ static int run_terminal(app *a, timings *t) {
         refresh_screen(a);
         timing(t, "key", now_ms() - t0);
     }
+    progress_set_sink(NULL, NULL);
     endwin();
     delscreen(scr);
     return 0;

@@ -18,6 +18,7 @@
 #include "arena.h"
 #include "lines_symbolize.h"
 #include "open_regular.h"
+#include "progress.h"
 #include "run_builder.h"
 #include "run_caveats.h"
 #include "text_escape.h"
@@ -588,6 +589,7 @@ int run_lines_load_with(run_model *m, const char *source_dir, lines_symbolizer *
             *info = c->info;
         return 0;
     }
+    progress prog = {0};
     c = calloc(1, sizeof *c);
     load_ctx x = {.c = c, .per_process = mode_is("per-process")};
     if (!c)
@@ -604,10 +606,17 @@ int run_lines_load_with(run_model *m, const char *source_dir, lines_symbolizer *
     if (source_dir && !(c->source_dir = arena_dup(&c->mem, source_dir, strlen(source_dir))))
         goto nomem;
     worker_log *logs = run_model_logs(m);
+    size_t nsampled = 0, done = 0;
+    for (size_t w = 0; w < m->nworkers; w++)
+        nsampled += m->workers[w].role_index != SIZE_MAX &&
+                    (logs[w].lines.ncounts || logs[w].lines.has_record);
+    progress_begin(&prog, "symbolizing the line samples", "process", "processes", nsampled);
     for (size_t w = 0; w < m->nworkers && !c->nomem; w++) {
         if (m->workers[w].role_index == SIZE_MAX)
             continue;
         worker_log *log = &logs[w];
+        if (log->lines.ncounts || log->lines.has_record)
+            progress_step(&prog, done++);
         if (x.per_process && (log->lines.ncounts || log->lines.has_record) && own_symbolizer(c) < 0)
             goto nomem;
         if (log->lines.ncounts || log->lines.has_record)
@@ -615,6 +624,7 @@ int run_lines_load_with(run_model *m, const char *source_dir, lines_symbolizer *
         if (log->lines.nmeasured)
             load_measured(c, m, w, log);
     }
+    progress_end(&prog);
     settle_info(c, m, logs);
     if (c->nomem || module_caveats(&x, m) < 0)
         goto nomem;
@@ -636,6 +646,7 @@ int run_lines_load_with(run_model *m, const char *source_dir, lines_symbolizer *
         *info = c->info;
     return 0;
 nomem:
+    progress_end(&prog);
     free(x.notes);
     cache_free(c);
     if (msg && msglen)
