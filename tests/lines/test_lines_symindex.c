@@ -132,10 +132,8 @@ END_TEST
  * as libdwfl does, with few whole-table searches (the labels' spans). */
 START_TEST(system_modules) {
     static const char *const paths[] = {
-        "/lib/x86_64-linux-gnu/libc.so.6",
-        "/lib/aarch64-linux-gnu/libc.so.6",
-        "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
-        "/usr/bin/x86_64-linux-gnu-as",
+        "/lib/x86_64-linux-gnu/libc.so.6",          "/lib/aarch64-linux-gnu/libc.so.6",
+        "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",     "/usr/bin/x86_64-linux-gnu-as",
         "/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
     };
     size_t tried = 0;
