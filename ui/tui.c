@@ -101,30 +101,20 @@ static void refresh_screen(app *a) {
 /* ---- progress of long work (src/base/progress.h) ---------------------------------------- */
 
 /* While the browser holds the terminal, long work (symbolizing when Lines
- * first opens, reading a large run again) shows its progress in the status
- * line, drawn at once; the message it replaced comes back after. */
-static char progress_saved[sizeof(((app *)0)->message)];
-static int progress_saved_error, progress_showing;
-
+ * first opens, even before the first screen when Lines is the first view;
+ * reading a run again) shows its progress on the screen's last line, drawn
+ * at once and alone (the views may not be built yet); the caller draws the
+ * whole screen when the work is done. */
 static void show_in_status(void *ctx, const char *line) {
-    app *a = ctx;
-    if (!line[0]) {
-        if (progress_showing)
-            snprintf(a->message, sizeof a->message, "%s", progress_saved);
-        a->message_is_error = progress_saved_error;
-        progress_showing = 0;
-        return; /* the work's caller draws the screen it built */
-    }
-    if (!progress_showing) {
-        snprintf(progress_saved, sizeof progress_saved, "%s", a->message);
-        progress_saved_error = a->message_is_error;
-        progress_showing = 1;
-    }
-    app_message(a, 0, "%s ...", line);
-    if (a->model) {
-        app_draw(a);
-        refresh();
-    }
+    const app *a = ctx;
+    if (!line[0] || a->rows < 1 || a->cols < 2)
+        return;
+    char shown[256];
+    snprintf(shown, sizeof shown, "%s ...", line);
+    move(a->rows - 1, 0);
+    clrtoeol();
+    addnstr(shown, a->cols - 1);
+    refresh();
 }
 
 /* "<wait:PATH>" among headless keys: waits until PATH exists (at most
@@ -263,7 +253,6 @@ static int run_terminal(app *a, timings *t) {
         if (addressable)
             scr = newterm(NULL, stdout, stdin);
     }
-    progress_set_sink(NULL, NULL); /* stderr lies under the screen from here on */
     if (!scr) {
         char shown[128];
         scope_escape((const uint8_t *)term, strlen(term), shown, sizeof shown, 0);
@@ -284,9 +273,11 @@ static int run_terminal(app *a, timings *t) {
     mousemask(0, NULL);
     curs_set(0);
     getmaxyx(stdscr, a->rows, a->cols);
+    progress_set_sink(show_in_status, a); /* stderr lies under the screen from here on */
     const char *no_color = getenv("NO_COLOR");
     style_init(&a->theme, !(no_color && *no_color));
     if (app_init(a) < 0) {
+        progress_set_sink(NULL, NULL);
         endwin();
         delscreen(scr);
         fputs("scope-tui: out of memory\n", stderr);
@@ -294,7 +285,6 @@ static int run_terminal(app *a, timings *t) {
     }
     refresh_screen(a);
     timing(t, "first-screen", now_ms() - t->start_ms);
-    progress_set_sink(show_in_status, a); /* the screen is built: its status line shows it */
     /* A run in progress is read again every refresh_ms after its last
      * reading (r's included); keys wait for the timer no longer than that. */
     unsigned loads = a->loads;

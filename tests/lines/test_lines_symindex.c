@@ -13,6 +13,7 @@
  * module's).
  */
 #include "lines_symindex.h"
+#include "unit_util.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -97,14 +98,13 @@ static tally compare_module(const char *path) {
     Elf *elf = dwfl_module_getelf(mod, &bias);
     size_t nph = 0;
     ck_assert(elf && elf_getphdrnum(elf, &nph) == 0);
-    uint64_t seed = 0x2545f4914f6cdd1dull;
+    uint64_t seed = 0x2545f4914f6cdd1dull; /* the same addresses on every run */
     for (size_t p = 0; p < nph; p++) {
         GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)p, &mem);
         if (!ph || ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz)
             continue;
         for (int k = 0; k < SPREAD; k++) {
-            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-            same_at(&ix, mod, ph->p_vaddr + bias + seed % ph->p_memsz, &t);
+            same_at(&ix, mod, ph->p_vaddr + bias + unit_rand(&seed) % ph->p_memsz, &t);
         }
     }
     t.searches = sym_index_searches(ix);
@@ -163,9 +163,5 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, every_kind_of_symbol);
     tcase_add_test(tc, system_modules);
     suite_add_tcase(s, tc);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return unit_run(s);
 }

@@ -13,7 +13,7 @@
 #     parts"; the counts are the run's own (its logs, its sampled
 #     processes);
 #   - the browser (in tmux): opening Lines draws "symbolizing the line
-#     samples" in its status line (the terminal's byte stream, from tmux's
+#     samples" on its last line (the terminal's byte stream, from tmux's
 #     pipe-pane), and the screen after it is the Lines view.
 #
 # Usage: test_progress.sh SCOPE_TUI
@@ -81,22 +81,24 @@ if command -v tmux >/dev/null; then
     trap 'tm kill-server >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
     tm new-session -d -s idle -x 120 -y 40 cat
     tm set-option -g remain-on-exit on >/dev/null
+    # The browser starts once the pane's bytes are piped to a file: its
+    # symbolizing may come before its first screen (a first view that needs
+    # the lines) or at H.
     tm new-session -d -s b -x 120 -y 40 \
-        "env SCOPE_PROGRESS_AFTER_MS=0 TERM=xterm-256color LANG=C.UTF-8 '$tui' '$tmp/run'"
+        "while [ ! -e '$tmp/go' ]; do sleep 0.05; done; exec env SCOPE_PROGRESS_AFTER_MS=0 TERM=xterm-256color LANG=C.UTF-8 '$tui' --view processes '$tmp/run'"
     tm pipe-pane -o -t b "cat >>'$tmp/pane.bytes'"
-    waited=0
-    until tm capture-pane -p -t b | grep -q "Phases\|Lines"; do
-        sleep 0.1
-        waited=$((waited + 1))
-        [ $waited -lt 600 ] || { fail "the browser's first screen never came"; break; }
-    done
+    touch go
+    shows() { # TEXT: waits for the pane to show TEXT (a browser that never draws it fails)
+        local waited=0
+        until tm capture-pane -p -t b | grep -q "$1"; do
+            sleep 0.1
+            waited=$((waited + 1))
+            [ $waited -lt 600 ] || { fail "the browser never showed '$1': $(tm capture-pane -p -t b)"; return; }
+        done
+    }
+    shows "Processes" # the first screen
     tm send-keys -t b H
-    waited=0
-    until tm capture-pane -p -t b | grep -q "samples"; do
-        sleep 0.1
-        waited=$((waited + 1))
-        [ $waited -lt 600 ] || { fail "Lines never showed: $(tm capture-pane -p -t b)"; break; }
-    done
+    shows "samples" # the Lines view
     tm send-keys -t b q
     sleep 0.5
     grep -aq "symbolizing the line samples: 0 of $sampled processes" pane.bytes ||
