@@ -6,8 +6,12 @@
 #include <string.h>
 
 /* Covering symbols weighed at one address; more (a table of nested
- * aliases) and libdwfl is asked. */
+ * aliases) and libdwfl is asked.  So it is when more than MAX_SCANNED
+ * symbols lie between the address and the lowest start whose range could
+ * reach it (a table with a huge symbol low down, as a forged file could
+ * hold): libdwfl, once per span, bounds the work, not this scan. */
 #define MAX_COVERING 64
+#define MAX_SCANNED  4096
 
 /* A symbol libdwfl would weigh (a name, defined, not a section, file or
  * TLS symbol). */
@@ -298,13 +302,16 @@ static const weighed_sym *pick(const sym_index *ix, uint64_t addr, int *sure) {
     *sure = 0;
     /* Those starting at or below addr, from the highest start down while
      * some lower one could still reach addr. */
-    size_t lo = count_le(ix->sized, ix->nsized, addr);
-    for (size_t k = lo; k-- > 0 && ix->max_end[k] > addr;)
+    size_t lo = count_le(ix->sized, ix->nsized, addr), scanned = 0;
+    for (size_t k = lo; k-- > 0 && ix->max_end[k] > addr;) {
+        if (++scanned > MAX_SCANNED)
+            return NULL;
         if (ix->sized[k].end > addr) {
             if (n == MAX_COVERING)
                 return NULL;
             c[n++] = &ix->sized[k];
         }
+    }
     qsort(c, n, sizeof *c, by_order);
     size_t nglobal = 0;
     while (nglobal < n && c[nglobal]->order < 0)
