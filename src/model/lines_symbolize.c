@@ -62,6 +62,11 @@ struct lines_symbolizer {
     uint64_t plain_searches; /* those asked so */
 };
 
+/* dwfl_module_addrinfo's answer at addr, from the module's symbol index
+ * (lines_symindex.h). */
+static const char *symbol_at(lines_symbolizer *s, sym_module *m, Dwarf_Addr addr, GElf_Off *off,
+                             GElf_Sym *sym);
+
 /* The page size the recorder rounds module bases down to (x86-64, aarch64
  * with 4 KiB pages). */
 #define PAGE_BYTES 4096u
@@ -365,12 +370,7 @@ static size_t resolve(lines_symbolizer *s, sym_module *m, uint64_t offset, int c
     }
     GElf_Off off;
     GElf_Sym sym;
-    const char *name;
-    if (s->no_index) {
-        s->plain_searches++;
-        name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
-    } else
-        name = sym_index_addrinfo(&m->symbols, m->mod, addr, &off, &sym);
+    const char *name = symbol_at(s, m, addr, &off, &sym);
     if (!name)
         return 0;
     out[0] = (sym_frame){arena_dup(&s->mem, name, strlen(name)), NULL, 0};
@@ -429,6 +429,14 @@ size_t lines_sym_lookup(lines_symbolizer *s, sym_module *m, uint64_t offset, int
     s->naddrs++;
     *frames = kept;
     return n;
+}
+
+static const char *symbol_at(lines_symbolizer *s, sym_module *m, Dwarf_Addr addr, GElf_Off *off,
+                             GElf_Sym *sym) {
+    if (!s->no_index)
+        return sym_index_addrinfo(&m->symbols, m->mod, addr, off, sym);
+    s->plain_searches++;
+    return dwfl_module_addrinfo(m->mod, addr, off, sym, NULL, NULL, NULL);
 }
 
 void lines_sym_use_index(lines_symbolizer *s, int on) {
