@@ -86,7 +86,7 @@ typedef struct lines_cache {
     lines_symbolizer *sym;          /* the one symbolizing now */
     int own_sym;                    /* the model's own, freed with it; else the caller's */
     lines_symbolizer **per_process; /* SCOPE_SYMBOLIZE=per-process: each process's own */
-    size_t nper_process;
+    size_t nper_process, cap_per_process;
     lines_sym_count counts; /* what they did, all together */
     str_slot *strs;
     size_t cap_strs, nstrs;
@@ -564,13 +564,11 @@ static void add_counts(lines_sym_count *to, const lines_symbolizer *s) {
 /* Starts a process of the per-process mode with a symbolizer of its own. */
 static int own_symbolizer(lines_cache *c) {
     lines_symbolizer *s = lines_sym_new();
-    lines_symbolizer **t = s ? realloc(c->per_process, (c->nper_process + 1) * sizeof *t) : NULL;
-    if (!t) {
+    if (!s || SCOPE_VEC_RESERVE(c->per_process, c->cap_per_process, c->nper_process + 1) < 0) {
         lines_sym_free(s);
         return -1;
     }
     lines_sym_use_index(s, 0);
-    c->per_process = t;
     c->per_process[c->nper_process++] = s;
     c->sym = s;
     return 0;
