@@ -127,6 +127,8 @@ static int keep_sections(sym_index *ix, Elf *elf, GElf_Addr bias) {
 }
 
 static size_t sort_distinct(uint64_t *v, size_t n) {
+    if (!n)
+        return 0; /* v may be NULL, which qsort may not be given */
     qsort(v, n, sizeof *v, cmp_u64);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
@@ -197,8 +199,10 @@ static void build(sym_index *ix, Dwfl_Module *mod) {
             goto nomem;
     }
     ix->nbounds = sort_distinct(ix->bounds, ix->nbounds);
-    qsort(ix->sized, ix->nsized, sizeof *ix->sized, by_value);
-    qsort(ix->labels, ix->nlabels, sizeof *ix->labels, by_value);
+    if (ix->nsized)
+        qsort(ix->sized, ix->nsized, sizeof *ix->sized, by_value);
+    if (ix->nlabels)
+        qsort(ix->labels, ix->nlabels, sizeof *ix->labels, by_value);
     if (!(ix->max_end = malloc((ix->nsized + 1) * sizeof *ix->max_end)))
         goto nomem;
     for (size_t k = 0; k < ix->nsized; k++)
