@@ -98,6 +98,9 @@ typedef struct app {
      * debug info...): the header counts these, so its count does not
      * change when Lines is first opened; app_run_caveats() gives it. */
     size_t caveats_before_lines;
+    /* Kept across the models of a run read again as it goes on: a refresh
+     * symbolizes only the modules and addresses that are new. */
+    lines_symbolizer *symbolizer;
 
     int rows, cols;      /* the screen's size */
     size_t focus_worker; /* the process filter: a worker index, SIZE_MAX for none */

@@ -46,7 +46,11 @@ const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
     if (a->lines_model == a->model)
         return &a->lines_info;
     size_t caveats = a->model->ncaveats;
-    if (run_lines_load(a->model, a->source_dir, &a->lines_info, msg, cap) < 0)
+    if (!a->symbolizer && !(a->symbolizer = lines_sym_new())) {
+        snprintf(msg, cap, "out of memory");
+        return NULL;
+    }
+    if (run_lines_load_with(a->model, a->source_dir, a->symbolizer, &a->lines_info, msg, cap) < 0)
         return NULL;
     a->lines_model = a->model;
     a->caveats_before_lines = caveats;

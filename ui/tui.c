@@ -8,6 +8,7 @@
 #include "tui.h"
 
 #include "app.h"
+#include "progress.h"
 #include "run_follow.h"
 #include "screen_text.h"
 #include "style.h"
@@ -98,6 +99,25 @@ static void refresh_screen(app *a) {
     }
     if (!a->headless)
         refresh();
+}
+
+/* ---- progress of long work (src/base/progress.h) ---------------------------------------- */
+
+/* While the browser holds the terminal, long work (symbolizing when Lines
+ * first opens, even before the first screen when Lines is the first view;
+ * reading a run again) shows its progress on the screen's last line, drawn
+ * at once and alone (the views may not be built yet); the caller draws the
+ * whole screen when the work is done. */
+static void show_in_status(void *ctx, const char *line) {
+    const app *a = ctx;
+    if (!line[0] || a->rows < 1 || a->cols < 2)
+        return;
+    char shown[256];
+    snprintf(shown, sizeof shown, "%s ...", line);
+    move(a->rows - 1, 0);
+    clrtoeol();
+    addnstr(shown, a->cols - 1);
+    refresh();
 }
 
 /* "<wait:PATH>" among headless keys: waits until PATH exists (at most
@@ -256,9 +276,11 @@ static int run_terminal(app *a, timings *t) {
     mousemask(0, NULL);
     curs_set(0);
     getmaxyx(stdscr, a->rows, a->cols);
+    progress_set_sink(show_in_status, a); /* stderr lies under the screen from here on */
     const char *no_color = getenv("NO_COLOR");
     style_init(&a->theme, !(no_color && *no_color));
     if (app_init(a) < 0) {
+        progress_set_sink(NULL, NULL);
         endwin();
         delscreen(scr);
         fputs("scope-tui: out of memory\n", stderr);
@@ -298,6 +320,7 @@ static int run_terminal(app *a, timings *t) {
         refresh_screen(a);
         timing(t, "key", now_ms() - t0);
     }
+    progress_set_sink(NULL, NULL);
     endwin();
     delscreen(scr);
     return 0;
@@ -421,6 +444,7 @@ int tui_main(int argc, char **argv) {
         rc = 1;
     }
     run_free(a.model);
+    lines_sym_free(a.symbolizer); /* after the model, which symbolized with it */
     run_follow_close(a.follow);
     if (t.f)
         fclose(t.f);

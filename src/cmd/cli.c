@@ -3,6 +3,7 @@
  * writes the help, so the two cannot disagree.  Anything that is not a
  * command is a run to browse.
  */
+#include "cmd_progress.h"
 #include "commands.h"
 #include "text_escape.h"
 
@@ -142,6 +143,8 @@ static void environment(FILE *f) {
           "                     others output is ASCII, names escaped (\\u4f11)\n"
           "  VISUAL, EDITOR     the editor the browser opens a phase's source line in\n"
           "  COLUMNS            the report's width when stdout is not a terminal\n"
+          "  SCOPE_PROGRESS_AFTER_MS  how long work runs before its progress shows on a\n"
+          "                     terminal's stderr and in the browser (default 1000)\n"
           "  SCOPE_*            the recorder's settings, read by the profiled program\n"
           "                     (SCOPE_RUN_DIR, SCOPE_CPU_TIME, ...): see docs/recorder.md\n",
           f);
@@ -188,6 +191,9 @@ int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
         return 0;
     }
     const struct command *c = find_command(cmd);
+    /* Long work says where it is: the browser's first reading too, before
+     * it takes the terminal (its status line shows the rest). */
+    cmd_progress_on_stderr(c ? c->name : NULL);
     if (c)
         return c->run(argc - 1, argv + 1);
     if (not_a_command_or_run(cmd))

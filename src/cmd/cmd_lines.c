@@ -178,6 +178,19 @@ static int print_callers(run_model *m, const run_lines_query *sel, const char *n
     return rc;
 }
 
+/* SCOPE_SYMBOLIZE_COUNTS=1: what symbolizing took, one line on stderr, for
+ * the tests and bench/bench_symbolize.sh (lines_symbolize.h). */
+static void print_counts(run_model *m) {
+    const char *v = getenv("SCOPE_SYMBOLIZE_COUNTS");
+    lines_sym_count k;
+    if (!v || strcmp(v, "1") || run_lines_counts(m, &k) < 0)
+        return;
+    fprintf(stderr,
+            "scope-tui lines: symbolized: %zu modules, %zu module files opened, %zu addresses, "
+            "%llu whole symbol tables searched\n",
+            k.modules, k.files_opened, k.addresses, (unsigned long long)k.searches);
+}
+
 int scope_cmd_lines(int argc, char **argv) {
     static const struct option opts[] = {
         {"role", required_argument, NULL, 'r'},
@@ -292,6 +305,7 @@ int scope_cmd_lines(int argc, char **argv) {
         rc = 2;
         goto out;
     }
+    print_counts(m);
     if (!info.has_lines) {
         fputs("scope-tui lines: ", stderr);
         put_escaped(stderr, argv[optind]);

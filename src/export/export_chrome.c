@@ -28,6 +28,7 @@
 #include "export_formats.h"
 #include "json_out.h"
 #include "log_trace.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -281,6 +282,7 @@ static int write_chrome(const run_model *m, const char *run, int out_fd, char *m
     uint8_t *known = calloc(m->nworkers ? m->nworkers : 1, 1);
     int dirfd = -1, rc = -1;
     FILE *f = NULL;
+    progress prog = {0};
     if (!shifts || !known) {
         snprintf(msg, msglen, "out of memory");
         goto out;
@@ -333,10 +335,15 @@ static int write_chrome(const run_model *m, const char *run, int out_fd, char *m
         goto out;
     chrome_out o = {f, 1, 0};
     fputs("{\"traceEvents\":[", f);
+    size_t nknown = 0, done = 0;
+    for (size_t i = 0; i < m->nworkers; i++)
+        nknown += known[i];
+    progress_begin(&prog, "exporting the trace windows", "process", "processes", nknown);
     for (size_t i = 0; i < m->nworkers; i++) {
         const run_worker *w = &m->workers[i];
         if (!known[i])
             continue;
+        progress_step(&prog, done++);
         log_trace t = {0};
         char why[256] = "";
         if (log_trace_read(dirfd, w->path.s, &t, why, sizeof why) < 0) {
@@ -361,6 +368,7 @@ static int write_chrome(const run_model *m, const char *run, int out_fd, char *m
             opened);
     rc = 0;
 out:
+    progress_end(&prog);
     if (f) {
         if (ferror(f) || fclose(f) != 0) {
             if (rc == 0)

@@ -6,6 +6,7 @@
 #include "export_formats.h"
 
 #include "arena.h"
+#include "progress.h"
 #include "run_builder.h"
 #include "run_h5_layout.h"
 #include "run_lines.h"
@@ -709,14 +710,27 @@ static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, si
     /* The loaded processes' tables are the model's own; writing them
      * changes nothing. */
     worker_log *logs = run_model_logs((run_model *)m);
+    /* Eight parts, each a pass over every process (the hot lines symbolize
+     * the samples first, which shows its own progress). */
+    progress prog;
+    progress_begin(&prog, "exporting to HDF5", "part", "parts", 8);
     put_header(&x, m, run);
+    progress_step(&prog, 1);
     put_processes(&x, m, logs);
+    progress_step(&prog, 2);
     put_damage_and_notes(&x, m, logs);
+    progress_step(&prog, 3);
     put_phase_nodes(&x, m, logs);
+    progress_step(&prog, 4);
     put_resources(&x, m, logs);
+    progress_step(&prog, 5);
     put_lines(&x, m, logs);
+    progress_step(&prog, 6);
     put_model(&x, m);
+    progress_step(&prog, 7);
     put_hot_lines(&x, (run_model *)m);
+    progress_step(&prog, 8);
+    progress_end(&prog);
     if (scope_h5_close(x.f, x.failed ? NULL : msg, msglen) < 0)
         x.failed = 1;
     arena_free(&x.mem);

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* get_nprocs */
 #include "run_dir_loader.h"
 
+#include "progress.h"
 #include "run_builder.h"
 #include "run_log.h"
 #include "text_escape.h"
@@ -147,20 +148,29 @@ typedef struct read_job {
     worker_log *logs;
     size_t n;
     atomic_size_t next; /* the next log to read, shared by the readers */
+    atomic_size_t read; /* logs read, by all */
+    progress *prog;     /* stepped by the calling thread only (progress.h) */
 } read_job;
 
-static void *read_some(void *arg) {
-    read_job *job = arg;
+/* Reads logs until none is left; reports: the calling thread, which steps
+ * the progress (the helpers do not: progress.h reports from one thread). */
+static void read_logs(read_job *job, int reports) {
     size_t i;
     while ((i = atomic_fetch_add(&job->next, 1)) < job->n) {
+        if (reports && job->prog)
+            progress_step(job->prog, atomic_load(&job->read));
         if (job->paths[i].why) {
             worker_log *log = &job->logs[i];
             log->open_rc = -1;
             snprintf(log->open_msg, sizeof log->open_msg, "%s", job->paths[i].why);
-            continue;
-        }
-        log_read(job->dirfd, job->paths[i].path, &job->logs[i]);
+        } else
+            log_read(job->dirfd, job->paths[i].path, &job->logs[i]);
+        atomic_fetch_add(&job->read, 1);
     }
+}
+
+static void *read_some(void *arg) {
+    read_logs(arg, 0);
     return NULL;
 }
 
@@ -177,7 +187,7 @@ static void read_all(read_job *job, int threads) {
     for (int t = 1; t < threads && t < 64; t++)
         if (pthread_create(&tid[started], NULL, read_some, job) == 0)
             started++;
-    read_some(job); /* this thread reads too; with no helper it reads them all */
+    read_logs(job, 1); /* this thread reads too; with no helper it reads them all */
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
 }
@@ -286,8 +296,11 @@ static enum run_load_error load_dir(run_model_builder *b, const char *dir, const
         return run_load_fail(msg, msglen, RUN_ERR_IO, "%s: cannot open: %s", shown,
                              strerror(errno));
     }
-    read_job job = {.dirfd = dirfd, .paths = paths.v, .logs = logs, .n = paths.n};
+    progress prog;
+    progress_begin(&prog, "reading the run", "log", "logs", paths.n);
+    read_job job = {.dirfd = dirfd, .paths = paths.v, .logs = logs, .n = paths.n, .prog = &prog};
     read_all(&job, opt->threads);
+    progress_end(&prog);
     close(dirfd);
     free_paths(&paths);
     return RUN_OK;

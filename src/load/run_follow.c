@@ -8,6 +8,7 @@
 #include "run_follow.h"
 
 #include "run_builder.h"
+#include "progress.h"
 #include "run_dir_loader.h"
 #include "read_caps.h"
 #include "run_load.h"
@@ -152,6 +153,7 @@ typedef struct refresh_job {
     log_id *ids;
     size_t n;
     atomic_size_t next;
+    atomic_size_t done; /* slots refreshed, by all threads */
 } refresh_job;
 
 /* A log read from the start into *log, readied here. */
@@ -224,11 +226,20 @@ static void refresh_one(refresh_job *job, size_t j) {
     s->fate = s->old != NONE ? READ_AGAIN : ADDED;
 }
 
-static void *refresh_some(void *arg) {
-    refresh_job *job = arg;
+/* Refreshes slots until none is left; prog: the calling thread's progress
+ * (progress.h reports from one thread), NULL for the helpers. */
+static void refresh_slots(refresh_job *job, progress *prog) {
     size_t j;
-    while ((j = atomic_fetch_add(&job->next, 1)) < job->n)
+    while ((j = atomic_fetch_add(&job->next, 1)) < job->n) {
+        if (prog)
+            progress_step(prog, atomic_load(&job->done));
         refresh_one(job, j);
+        atomic_fetch_add(&job->done, 1);
+    }
+}
+
+static void *refresh_some(void *arg) {
+    refresh_slots(arg, NULL);
     return NULL;
 }
 
@@ -244,9 +255,12 @@ static void refresh_all(refresh_job *job, int threads) {
     for (int t = 1; t < threads && t < 64; t++)
         if (pthread_create(&tid[started], NULL, refresh_some, job) == 0)
             started++;
-    refresh_some(job);
+    progress prog;
+    progress_begin(&prog, "reading the run", "log", "logs", job->n);
+    refresh_slots(job, &prog);
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
+    progress_end(&prog);
 }
 
 /* ---- the follower --------------------------------------------------------- */

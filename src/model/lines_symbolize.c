@@ -13,6 +13,7 @@
 #include "demangle.h"
 #include "lines_debugfile.h"
 #include "lines_package.h"
+#include "lines_symindex.h"
 #include "open_regular.h"
 #include "path_normalize.h"
 
@@ -49,6 +50,7 @@ struct sym_module {
     int has_symtab;         /* a .symtab (else only .dynsym names its functions) */
     int vdso;               /* the kernel's vDSO, read from this process's own */
     int explained;          /* lines_sym_explain has written its advice */
+    sym_index *symbols;     /* its symbol table, indexed on first use (lines_symindex.h) */
 };
 
 /* One address's frames, cached. */
@@ -69,7 +71,15 @@ struct lines_symbolizer {
     size_t cap_addrs, naddrs;
     Dwfl_Callbacks callbacks;
     demangle_cache *names; /* NULL: out of memory, names left mangled */
+    size_t files_opened;     /* module files opened (lines_sym_counts) */
+    int no_index;            /* every address asked of libdwfl (lines_sym_use_index) */
+    uint64_t plain_searches; /* those asked so */
 };
+
+/* dwfl_module_addrinfo's answer at addr, from the module's symbol index
+ * (lines_symindex.h). */
+static const char *symbol_at(lines_symbolizer *s, sym_module *m, Dwarf_Addr addr, GElf_Off *off,
+                             GElf_Sym *sym);
 
 /* The page size the recorder rounds module bases down to (x86-64, aarch64
  * with 4 KiB pages). */
@@ -102,8 +112,11 @@ void lines_sym_free(lines_symbolizer *s) {
     if (!s)
         return;
     for (size_t i = 0; i < s->cap_modules; i++)
-        if (s->modules[i] && s->modules[i]->dwfl)
-            dwfl_end(s->modules[i]->dwfl);
+        if (s->modules[i]) {
+            sym_index_free(s->modules[i]->symbols);
+            if (s->modules[i]->dwfl)
+                dwfl_end(s->modules[i]->dwfl);
+        }
     free(s->modules);
     free(s->addrs);
     demangle_cache_free(s->names);
@@ -260,6 +273,7 @@ static int module_fd(lines_symbolizer *s, sym_module *m) {
         set_state(m, SYM_MISSING, kept ? kept : "the file could not be read");
         return -1;
     }
+    s->files_opened++;
     return fd;
 }
 
@@ -577,7 +591,7 @@ static int fde_start(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *start) {
 static const char *function_name(lines_symbolizer *s, sym_module *m, Dwarf_Addr addr) {
     GElf_Off off = 0;
     GElf_Sym sym;
-    const char *name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
+    const char *name = symbol_at(s, m, addr, &off, &sym);
     if (name && sym.st_size > 0)
         return arena_dup(&s->mem, name, strlen(name));
     Dwarf_Addr start;
@@ -726,4 +740,26 @@ void lines_sym_explain(lines_symbolizer *s, sym_module *const *mods, size_t n) {
         m->explained = 1;
     }
     free(owners);
+}
+
+static const char *symbol_at(lines_symbolizer *s, sym_module *m, Dwarf_Addr addr, GElf_Off *off,
+                             GElf_Sym *sym) {
+    if (!s->no_index)
+        return sym_index_addrinfo(&m->symbols, m->mod, addr, off, sym);
+    s->plain_searches++;
+    return dwfl_module_addrinfo(m->mod, addr, off, sym, NULL, NULL, NULL);
+}
+
+void lines_sym_use_index(lines_symbolizer *s, int on) {
+    s->no_index = !on;
+}
+
+void lines_sym_counts(const lines_symbolizer *s, lines_sym_count *out) {
+    *out = (lines_sym_count){.modules = s->nmodules,
+                             .files_opened = s->files_opened,
+                             .addresses = s->naddrs,
+                             .searches = s->plain_searches};
+    for (size_t i = 0; i < s->cap_modules; i++)
+        if (s->modules[i])
+            out->searches += sym_index_searches(s->modules[i]->symbols);
 }

@@ -81,4 +81,21 @@ void lines_sym_explain(lines_symbolizer *s, sym_module *const *mods, size_t n);
 size_t lines_sym_lookup(lines_symbolizer *s, sym_module *m, uint64_t offset, int caller,
                         const sym_frame **frames);
 
+/* What a symbolizer has done, for the tests and the benchmark: each module
+ * (path and build-id) is opened once however many processes and views ask
+ * for it, and its symbol table indexed once (lines_symindex.h) rather than
+ * searched whole for each address. */
+typedef struct lines_sym_count {
+    size_t modules;      /* distinct modules asked for */
+    size_t files_opened; /* module files opened */
+    size_t addresses;    /* distinct addresses looked up */
+    uint64_t searches;   /* times libdwfl searched a whole symbol table */
+} lines_sym_count;
+
+void lines_sym_counts(const lines_symbolizer *s, lines_sym_count *out);
+
+/* on 0: every address is asked of libdwfl's symbol table, not of the
+ * module's index (lines_symindex.h): the tests compare the two. */
+void lines_sym_use_index(lines_symbolizer *s, int on);
+
 #endif

@@ -20,6 +20,7 @@
 #include "lines_symbolize.h"
 #include "open_regular.h"
 #include "path_normalize.h"
+#include "progress.h"
 #include "run_builder.h"
 #include "run_caveats.h"
 #include "lines_paths.h"
@@ -94,7 +95,11 @@ typedef struct str_slot {
 
 typedef struct lines_cache {
     arena mem;
-    lines_symbolizer *sym;
+    lines_symbolizer *sym;          /* the one symbolizing now */
+    int own_sym;                    /* the model's own, freed with it; else the caller's */
+    lines_symbolizer **per_process; /* SCOPE_SYMBOLIZE=per-process: each process's own */
+    size_t nper_process, cap_per_process;
+    lines_sym_count counts; /* what they did, all together */
     str_slot *strs;
     size_t cap_strs, nstrs;
     lines_loc *locs;
@@ -156,7 +161,11 @@ static void cache_free(void *p) {
     lines_cache *c = p;
     if (!c)
         return;
-    lines_sym_free(c->sym);
+    if (c->own_sym)
+        lines_sym_free(c->sym);
+    for (size_t i = 0; i < c->nper_process; i++)
+        lines_sym_free(c->per_process[i]);
+    free(c->per_process);
     free(c->strs);
     free(c->locs);
     free(c->loc_slots);
@@ -308,12 +317,13 @@ typedef struct load_ctx {
     lines_cache *c;
     module_note *notes;
     size_t nnotes, cap_notes;
+    int per_process; /* a symbolizer per process: one module is one path (interned) */
 } load_ctx;
 
 static void note_module(load_ctx *x, sym_module *mod, run_str path, uint64_t samples,
                         uint64_t charged, uint64_t nolines) {
     for (size_t i = 0; i < x->nnotes; i++)
-        if (x->notes[i].mod == mod) {
+        if (x->notes[i].mod == mod || (x->per_process && x->notes[i].path.s == path.s)) {
             x->notes[i].samples += samples;
             x->notes[i].charged += charged;
             x->notes[i].nolines += nolines;
@@ -769,40 +779,110 @@ static void settle_info(lines_cache *c, run_model *m, worker_log *logs) {
         c->info.project = (run_str){"", 0};
 }
 
+/* SCOPE_SYMBOLIZE, for the tests and bench/bench_symbolize.sh, which
+ * compare the ways: "per-process", each process symbolized by a symbolizer
+ * of its own that asks libdwfl every address, as a reader that shares
+ * nothing would; "no-index", one symbolizer asking libdwfl every address;
+ * unset, one symbolizer with each module's symbol index. */
+static int mode_is(const char *mode) {
+    const char *v = getenv("SCOPE_SYMBOLIZE");
+    return v && !strcmp(v, mode);
+}
+
+static void add_counts(lines_sym_count *to, const lines_symbolizer *s) {
+    lines_sym_count k;
+    lines_sym_counts(s, &k);
+    to->modules += k.modules;
+    to->files_opened += k.files_opened;
+    to->addresses += k.addresses;
+    to->searches += k.searches;
+}
+
+/* Starts a process of the per-process mode with a symbolizer of its own. */
+static int own_symbolizer(lines_cache *c) {
+    lines_symbolizer *s = lines_sym_new();
+    if (!s || SCOPE_VEC_RESERVE(c->per_process, c->cap_per_process, c->nper_process + 1) < 0) {
+        lines_sym_free(s);
+        return -1;
+    }
+    lines_sym_use_index(s, 0);
+    c->per_process[c->nper_process++] = s;
+    c->sym = s;
+    return 0;
+}
+
 int run_lines_load(run_model *m, const char *source_dir, run_lines_info *info, char *msg,
                    size_t msglen) {
+    return run_lines_load_with(m, source_dir, NULL, info, msg, msglen);
+}
+
+int run_lines_load_with(run_model *m, const char *source_dir, lines_symbolizer *shared,
+                        run_lines_info *info, char *msg, size_t msglen) {
     lines_cache *c = run_model_extension(m);
     if (c) {
         if (info)
             *info = c->info;
         return 0;
     }
+    progress prog = {0};
     c = calloc(1, sizeof *c);
-    load_ctx x = {.c = c};
-    if (!c || !(c->sym = lines_sym_new()))
+    load_ctx x = {.c = c, .per_process = mode_is("per-process")};
+    if (!c)
         goto nomem;
+    c->sym = x.per_process ? NULL : shared;
+    c->own_sym = !x.per_process && !shared;
+    if (c->own_sym && !(c->sym = lines_sym_new()))
+        goto nomem;
+    if (c->sym && mode_is("no-index"))
+        lines_sym_use_index(c->sym, 0);
+    lines_sym_count before = {0};
+    if (c->sym)
+        lines_sym_counts(c->sym, &before);
     if (source_dir && !(c->source_dir = arena_dup(&c->mem, source_dir, strlen(source_dir))))
         goto nomem;
     worker_log *logs = run_model_logs(m);
+    size_t nsampled = 0, done = 0;
+    for (size_t w = 0; w < m->nworkers; w++)
+        nsampled += m->workers[w].role_index != SIZE_MAX &&
+                    (logs[w].lines.ncounts || logs[w].lines.has_record);
+    progress_begin(&prog, "symbolizing the line samples", "process", "processes", nsampled);
     for (size_t w = 0; w < m->nworkers && !c->nomem; w++) {
         if (m->workers[w].role_index == SIZE_MAX)
             continue;
         worker_log *log = &logs[w];
         if (log->lines.ncounts || log->lines.has_record)
+            progress_step(&prog, done++);
+        if (x.per_process && (log->lines.ncounts || log->lines.has_record) && own_symbolizer(c) < 0)
+            goto nomem;
+        if (log->lines.ncounts || log->lines.has_record)
             load_worker(&x, m, w, log);
         if (log->lines.nmeasured)
             load_measured(c, m, w, log);
     }
+    progress_end(&prog);
     settle_info(c, m, logs);
     if (c->nomem || module_caveats(&x, m) < 0 ||
         lines_sample_count_caveat(m, c->info.samples, c->info.per_signal, c->info.hz) < 0)
         goto nomem;
+    /* This model's share of the work: a shared symbolizer's counts less
+     * what it had done before. */
+    if (x.per_process)
+        for (size_t i = 0; i < c->nper_process; i++)
+            add_counts(&c->counts, c->per_process[i]);
+    else {
+        lines_sym_counts(c->sym, &c->counts);
+        c->counts.modules -= before.modules;
+        c->counts.files_opened -= before.files_opened;
+        c->counts.addresses -= before.addresses;
+        c->counts.searches -= before.searches;
+    }
     free(x.notes);
     run_model_set_extension(m, c, cache_free);
     if (info)
         *info = c->info;
     return 0;
 nomem:
+    progress_end(&prog);
     free(x.notes);
     cache_free(c);
     if (msg && msglen)
@@ -1465,4 +1545,12 @@ void lines_paths_frame(run_model *m, uint32_t loc, run_line *out, int *in_projec
                       .function = l->function,
                       .module = l->module,
                       .approximate = l->approximate};
+}
+
+int run_lines_counts(run_model *m, lines_sym_count *out) {
+    const lines_cache *c = run_model_extension(m);
+    if (!c)
+        return -1;
+    *out = c->counts;
+    return 0;
 }

@@ -26,6 +26,7 @@
 #ifndef SCOPE_RUN_LINES_H
 #define SCOPE_RUN_LINES_H
 
+#include "lines_symbolize.h"
 #include "run_model.h"
 
 #include <stddef.h>
@@ -143,6 +144,18 @@ typedef struct run_lines_info {
  * runs out. */
 int run_lines_load(run_model *m, const char *source_dir, run_lines_info *info, char *msg,
                    size_t msglen);
+
+/* As run_lines_load, symbolizing with sym, which the caller keeps and
+ * frees after the model: each module it has opened and each address it
+ * has looked up for an earlier model (the same run read again as it goes
+ * on) is not done again.  sym NULL: a symbolizer of the model's own. */
+int run_lines_load_with(run_model *m, const char *source_dir, lines_symbolizer *sym,
+                        run_lines_info *info, char *msg, size_t msglen);
+
+/* What symbolizing this model took (lines_symbolize.h): modules and files
+ * opened, addresses looked up, whole symbol tables searched.  -1 before
+ * run_lines_load. */
+int run_lines_counts(run_model *m, lines_sym_count *out);
 
 /* Runs a query.  Returns 0 with *out filled (free with run_lines_free), or
  * -1 with one plain line in msg (no line data, unknown role or function). */

@@ -480,6 +480,53 @@ START_TEST(vdso_functions) {
 }
 END_TEST
 
+/* A symbolizer kept across models (the browser's, across the reloads of a
+ * run in progress): the second model of the same run opens no module and
+ * looks up no address again, and its rows are the first model's and those
+ * of a model with a symbolizer of its own. */
+START_TEST(symbolizer_kept_across_models) {
+    char run[4200], msg[512];
+    record(run, sizeof run, "kept", rt_prog("lines_selfrec"), NULL);
+    lines_symbolizer *sym = lines_sym_new();
+    ck_assert(sym);
+    run_model *m[3] = {NULL, NULL, NULL};
+    lines_sym_count k[3];
+    run_lines_result r[3];
+    for (int i = 0; i < 3; i++) {
+        ck_assert_msg(run_load(run, NULL, &m[i], msg, sizeof msg) == RUN_OK, "run_load: %s", msg);
+        run_lines_info info;
+        ck_assert_msg(run_lines_load_with(m[i], NULL, i < 2 ? sym : NULL, &info, msg, sizeof msg) ==
+                          0,
+                      "run_lines_load_with: %s", msg);
+        ck_assert_int_eq(run_lines_counts(m[i], &k[i]), 0);
+        run_lines_query q = all(RUN_LINES_PROJECT);
+        query(m[i], &q, &r[i]);
+    }
+    ck_assert_uint_gt(k[0].files_opened, 0);
+    ck_assert_uint_gt(k[0].addresses, 0);
+    ck_assert_uint_eq(k[1].files_opened, 0); /* all kept from the first model */
+    ck_assert_uint_eq(k[1].modules, 0);
+    ck_assert_uint_eq(k[1].addresses, 0);
+    ck_assert_uint_eq(k[2].files_opened, k[0].files_opened); /* its own: all again */
+    ck_assert_uint_eq(k[2].addresses, k[0].addresses);
+    for (int i = 1; i < 3; i++) {
+        ck_assert_uint_eq(r[i].nrows, r[0].nrows);
+        ck_assert_uint_eq(r[i].samples, r[0].samples);
+        for (size_t j = 0; j < r[0].nrows; j++) {
+            ck_assert(run_str_eq(r[i].rows[j].function, r[0].rows[j].function));
+            ck_assert(run_str_eq(r[i].rows[j].file, r[0].rows[j].file));
+            ck_assert_uint_eq(r[i].rows[j].line, r[0].rows[j].line);
+            ck_assert_uint_eq(r[i].rows[j].samples, r[0].rows[j].samples);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        run_lines_free(&r[i]);
+        run_free(m[i]);
+    }
+    lines_sym_free(sym); /* after the models that symbolized with it */
+}
+END_TEST
+
 int main(int argc, char **argv) {
     rt_args(argc, argv);
     project = getenv("LINES_PROJECT");
@@ -499,6 +546,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, separate_debug_file);
     tcase_add_test(tc, source_text);
     tcase_add_test(tc, vdso_functions);
+    tcase_add_test(tc, symbolizer_kept_across_models);
     suite_add_tcase(s, tc);
     return rt_run_suite(s);
 }
