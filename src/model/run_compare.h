@@ -36,6 +36,10 @@ typedef struct run_cmp_fig {
     double delta;  /* b - a; NAN when either side is missing */
     double change; /* delta / |a|: 0.25 is 25% more.  +-INFINITY when a is 0 and b
                       is not; 0 when both are 0; NAN when either side is missing */
+    /* The interval of change at the comparison's confidence (run_noise.h),
+     * for the figures that have one (mean, total, p50, p99); NAN when there
+     * is no estimate of the noise. */
+    double lo, hi;
 } run_cmp_fig;
 
 typedef struct run_cmp_counter {
@@ -56,6 +60,9 @@ typedef struct run_cmp_phase {
      * fig[PF_SHARE] (fractions of the role's phase time; delta in fraction
      * points), ... */
     run_cmp_fig fig[PF_N];
+    /* Where each side's noise estimate came from (run_noise.h), by figure:
+     * RUN_NOISE_NONE for figures without one. */
+    unsigned char noise_a[PF_N], noise_b[PF_N];
     run_cmp_counter *counters; /* by name */
     size_t ncounters;
     /* Exact I/O (SCOPE_PHASE_IO), when either side measured it (io): bytes
@@ -93,12 +100,30 @@ typedef struct run_cmp_role {
 
 typedef struct run_cmp {
     const run_model *a, *b; /* borrowed: they must outlive the comparison */
+    double confidence;      /* of every interval, 0.5 .. 0.999 */
+    size_t nbase;           /* base runs: 1, or more when several taught the noise */
     run_cmp_role *roles;    /* by impact, biggest first */
     size_t nroles;
 } run_cmp;
 
-/* Compares a with b.  Returns the comparison, or NULL when out of memory. */
+/* Compares a with b at confidence 0.95.  Returns the comparison, or NULL
+ * when out of memory. */
 run_cmp *run_compare(const run_model *a, const run_model *b);
+
+/* The most base runs a comparison reads. */
+#define RUN_CMP_MAX_BASE 64
+
+typedef struct run_cmp_opts {
+    double confidence; /* 0: 0.95 */
+    /* More runs of the base besides a (they must outlive the comparison):
+     * each phase's mean, total, p50 and p99 on side A become the mean over
+     * every base run that has the phase, and their spread the run-to-run
+     * noise of both sides (run_noise.h).  Every other figure is a's. */
+    const run_model *const *more_a;
+    size_t nmore_a;
+} run_cmp_opts;
+
+run_cmp *run_compare_with(const run_model *a, const run_model *b, const run_cmp_opts *opts);
 void run_cmp_free(run_cmp *c);
 
 /* Two figures compared, as every run_cmp_fig above is. */

@@ -2,13 +2,28 @@
 #include "compare_json.h"
 
 #include "json_out.h"
+#include "run_noise.h"
 
-static void put_fig(json_out *j, cJSON *o, const char *key, const run_cmp_fig *fig) {
+static cJSON *put_fig(json_out *j, cJSON *o, const char *key, const run_cmp_fig *fig) {
     cJSON *e = jo_object(j, o, key);
     jo_num(j, e, "a", fig->a);
     jo_num(j, e, "b", fig->b);
     jo_num(j, e, "delta", fig->delta);
     jo_num(j, e, "change", fig->change);
+    return e;
+}
+
+/* A figure with a noise estimate: its interval of change (low, high; null
+ * when the noise is unknown) and where each side's estimate came from. */
+static void put_noisy_fig(json_out *j, cJSON *o, const char *key, const run_cmp_phase *p,
+                          enum phase_fig f) {
+    const run_cmp_fig *fig = &p->fig[f];
+    cJSON *e = put_fig(j, o, key, fig);
+    jo_num(j, e, "change_low", fig->lo);
+    jo_num(j, e, "change_high", fig->hi);
+    jo_bool(j, e, "significant", fig->lo > 0 || fig->hi < 0);
+    jo_str(j, e, "noise_a", run_noise_source_name((enum run_noise_source)p->noise_a[f]));
+    jo_str(j, e, "noise_b", run_noise_source_name((enum run_noise_source)p->noise_b[f]));
 }
 
 static void put_run(json_out *j, cJSON *o, const char *key, const run_model *m) {
@@ -38,7 +53,10 @@ static void put_phase(json_out *j, cJSON *arr, const run_cmp_phase *p) {
     enum phase_fig ids[PF_N];
     size_t n = phase_figures_in(PF_OUT_COMPARE_JSON, ids);
     for (size_t i = 0; i < n; i++)
-        put_fig(j, o, phase_figures[ids[i]].json, &p->fig[ids[i]]);
+        if (run_noise_has(ids[i]))
+            put_noisy_fig(j, o, phase_figures[ids[i]].json, p, ids[i]);
+        else
+            put_fig(j, o, phase_figures[ids[i]].json, &p->fig[ids[i]]);
     cJSON *counters = jo_array(j, o, "counters");
     for (size_t i = 0; i < p->ncounters; i++)
         put_counter(j, counters, &p->counters[i]);
@@ -95,6 +113,8 @@ int compare_json_print(FILE *f, const run_cmp *c) {
         return -1;
     put_run(&j, root, "a", c->a);
     put_run(&j, root, "b", c->b);
+    jo_num(&j, root, "confidence", c->confidence);
+    jo_u64(&j, root, "base_runs", c->nbase);
     cJSON *roles = jo_array(&j, root, "roles");
     for (size_t i = 0; i < c->nroles; i++)
         put_role(&j, roles, &c->roles[i]);
@@ -108,7 +128,7 @@ static void put_check_row(json_out *j, cJSON *arr, const run_check_row *row) {
     jo_str(j, o, "side", run_cmp_side_name(row->phase->side));
     jo_str(j, o, "verdict", run_check_verdict_name(row->verdict));
     jo_bool(j, o, "failed", row->failed);
-    put_fig(j, o, "metric", row->fig);
+    put_noisy_fig(j, o, "metric", row->phase, (enum phase_fig)(row->fig - row->phase->fig));
 }
 
 int check_json_print(FILE *f, const run_cmp *c, const run_check *k, const run_check_opts *o) {
@@ -120,6 +140,8 @@ int check_json_print(FILE *f, const run_cmp *c, const run_check *k, const run_ch
     put_run(&j, root, "candidate", c->b);
     jo_str(&j, root, "metric", run_check_metric_name(o->metric));
     jo_num(&j, root, "max_regression", o->max_regression);
+    jo_num(&j, root, "confidence", c->confidence);
+    jo_u64(&j, root, "base_runs", c->nbase);
     jo_bool(&j, root, "passed", k->nfailed == 0);
     jo_u64(&j, root, "watched", k->nrows);
     jo_u64(&j, root, "failed", k->nfailed);

@@ -18,14 +18,19 @@
  * phase figures compare shows (phase_figures.h), each the change in it
  * (share: "A→B").  Under width pressure the highest `drop` goes first; 0
  * never goes. */
-enum { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_FIGURES, MAX_COLS = C_FIGURES + PF_N };
+enum { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_FIGURES, MAX_COLS = C_FIGURES + PF_N + 1 };
 
 typedef struct col {
     const char *head;
     size_t width;
     int drop;
-    int fig; /* the figure of a column from C_FIGURES on */
+    int fig; /* the figure of a column from C_FIGURES on; FIG_INTERVAL: the mean's interval */
 } col;
+
+/* The interval of the mean's change (run_noise.h), right after the mean:
+ * "-1.2%..+3.4%".  Left out for width with the share. */
+#define FIG_INTERVAL (-2)
+static const col interval_col = {"interval", 15, 1, FIG_INTERVAL};
 
 /* Wide enough for "999,999.9/s", "only in A", "100.0%>100.0%" and
  * "+1234.5%". */
@@ -73,6 +78,8 @@ static void columns(cmp_layout *l) {
     for (size_t i = 0; i < n; i++) {
         const layout_column *c = &phase_figures[ids[i]].cmp;
         l->cols[l->ncols++] = (col){c->heading, (size_t)c->width, c->drop, (int)ids[i]};
+        if (ids[i] == PF_MEAN)
+            l->cols[l->ncols++] = interval_col;
     }
 }
 
@@ -181,6 +188,16 @@ static void side_cell(char *cell, size_t cap, int present, const char *text) {
     snprintf(cell, cap, "%s", present ? text : "-");
 }
 
+/* The mean's interval of change; empty when the noise is unknown. */
+static void interval_cell(char *cell, size_t cap, const run_cmp_phase *p) {
+    const run_cmp_fig *m = &p->fig[PF_MEAN];
+    char lo[CELL], hi[CELL];
+    cell[0] = '\0';
+    if (p->side == RUN_CMP_BOTH && !isnan(m->lo) && !isnan(m->hi))
+        snprintf(cell, cap, "%s..%s", fmt_change(lo, sizeof lo, m->lo),
+                 fmt_change(hi, sizeof hi, m->hi));
+}
+
 static void phase_row(const cmp_layout *l, const run_cmp_phase *p) {
     char cells[MAX_COLS][CELL] = {{0}}, buf[CELL], sa[CELL / 4], sb[CELL / 4];
     const run_cmp_fig *total = &p->fig[PF_TOTAL];
@@ -191,6 +208,10 @@ static void phase_row(const cmp_layout *l, const run_cmp_phase *p) {
     else
         fmt_change(cells[C_CHANGE], CELL, total->change);
     for (int k = C_FIGURES; k < l->ncols; k++) {
+        if (l->cols[k].fig == FIG_INTERVAL) {
+            interval_cell(cells[k], CELL, p);
+            continue;
+        }
         enum phase_fig f = (enum phase_fig)l->cols[k].fig;
         const run_cmp_fig *fig = &p->fig[f];
         if (sides(&l->cols[k])) {
@@ -367,11 +388,14 @@ void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
     plan(&l, c);
     run_line(&l, "A", c->a);
     run_line(&l, "B", c->b);
-    text_wrap(f, st,
-              "Rows by impact (the change in total time); changes are B against A; mean: "
-              "the change in time per entry. "
-              "Counters (+): their rate per second of their phase's time.",
-              0, 0);
+    char legend[LABEL_CAP];
+    snprintf(legend, sizeof legend,
+             "Rows by impact (the change in total time); changes are B against A; mean: "
+             "the change in time per entry; interval: where that change lies at %g%% "
+             "confidence, from the noise within each run (docs/compare.md). "
+             "Counters (+): their rate per second of their phase's time.",
+             c->confidence * 100);
+    text_wrap(f, st, legend, 0, 0);
     if (c->nroles == 0)
         fputs("\nNo phases were recorded in either run.\n", f);
     for (size_t r = 0; r < c->nroles; r++) {
