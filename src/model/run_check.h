@@ -9,9 +9,10 @@
  * and names are matched in their escaped form, as the text output shows them.
  *
  * A phase regressed when its metric grew by more than max_regression
- * (a fraction: 0.10 is 10%) and the interval of that change (run_noise.h)
- * lies wholly above zero: a growth the noise could explain is NOISE, not a
- * failure.  Without an estimate of the noise (one entry a side, no
+ * (a fraction: 0.10 is 10%) and the whole interval of that change
+ * (run_noise.h) lies above the threshold too: past the threshold by more
+ * than the noise.  A growth past it that the noise could explain is NOISE,
+ * not a failure.  Without an estimate of the noise (one entry a side, no
  * histogram and one process) the threshold alone judges, and the row says
  * so.  The default metric is the mean time per entry,
  * which stays comparable when the two runs did different amounts of work;
