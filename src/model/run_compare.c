@@ -1,6 +1,7 @@
 /* The comparison of two runs; see run_compare.h. */
 #include "run_compare.h"
 
+#include "run_compare_lines.h"
 #include "run_noise.h"
 #include "run_resources.h"
 
@@ -391,6 +392,8 @@ void run_cmp_free(run_cmp *c) {
         }
         free(c->roles[r].phases);
         free(c->roles[r].gpus);
+        run_cmp_role_lines_free(c->roles[r].lines);
+        free(c->roles[r].lines);
     }
     free(c->roles);
     free(c);

@@ -96,6 +96,9 @@ typedef struct run_cmp_role {
     run_cmp_fig disk_read_per_s, cache_read_per_s, disk_write_per_s;
     run_cmp_gpu *gpus;
     size_t ngpus;
+    /* Its hot lines compared (run_compare_lines.h); NULL until
+     * run_compare_lines fills them. */
+    struct run_cmp_role_lines *lines;
 } run_cmp_role;
 
 typedef struct run_cmp {

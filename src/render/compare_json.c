@@ -2,7 +2,10 @@
 #include "compare_json.h"
 
 #include "json_out.h"
+#include "run_compare_lines.h"
 #include "run_noise.h"
+
+#include <math.h>
 
 static cJSON *put_fig(json_out *j, cJSON *o, const char *key, const run_cmp_fig *fig) {
     cJSON *e = jo_object(j, o, key);
@@ -93,6 +96,35 @@ static void put_resources(json_out *j, cJSON *o, const run_cmp_role *r) {
     }
 }
 
+/* The role's hot lines compared; null when neither run sampled lines. */
+static void put_lines(json_out *j, cJSON *o, const run_cmp_role *r) {
+    const run_cmp_role_lines *ls = r->lines;
+    if (!ls || (!ls->sampled_a && !ls->sampled_b)) {
+        jo_null(j, o, "lines");
+        return;
+    }
+    cJSON *e = jo_object(j, o, "lines");
+    jo_bool(j, e, "sampled_a", ls->sampled_a);
+    jo_bool(j, e, "sampled_b", ls->sampled_b);
+    jo_u64(j, e, "samples_a", ls->samples_a);
+    jo_u64(j, e, "samples_b", ls->samples_b);
+    jo_u64(j, e, "more", ls->more);
+    cJSON *rows = jo_array(j, e, "rows");
+    for (size_t i = 0; i < ls->n; i++) {
+        const run_cmp_line *x = &ls->v[i];
+        cJSON *row = jo_object(j, rows, NULL);
+        jo_name(j, row, "function", x->function);
+        jo_name(j, row, "file", x->file);
+        jo_num(j, row, "line_a", x->side == RUN_CMP_ONLY_B ? NAN : (double)x->line_a);
+        jo_num(j, row, "line_b", x->side == RUN_CMP_ONLY_A ? NAN : (double)x->line_b);
+        jo_str(j, row, "side", run_cmp_side_name(x->side));
+        jo_bool(j, row, "moved", x->moved);
+        put_fig(j, row, "share", &x->share);
+        jo_num(j, row, "delta_sd", x->delta_sd);
+        jo_bool(j, row, "significant", x->significant);
+    }
+}
+
 static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
     cJSON *o = jo_object(j, arr, NULL);
     jo_name(j, o, "name", r->name);
@@ -104,6 +136,7 @@ static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
     for (size_t i = 0; i < r->nphases; i++)
         put_phase(j, phases, &r->phases[i]);
     put_resources(j, o, r);
+    put_lines(j, o, r);
 }
 
 int compare_json_print(FILE *f, const run_cmp *c) {
