@@ -8,19 +8,24 @@
 # +2%, then the next seed), so that a drift in the machine's load falls on
 # every kind alike.  It also judges each candidate against 5 base runs (its
 # own base and the next 4), and prints what the threshold alone (check
-# before it knew noise) would have called.
+# before it knew noise) would have called; by the mean wall time per entry
+# (the default metric) and by the CPU time (--metric cpu).
 #
 #   bash bench/bench_noise.sh BUILD_DIR [PAIRS]   (about 6 minutes on 2 cores)
 set -euo pipefail
 build=$(cd "${1:?usage: bench_noise.sh BUILD_DIR [PAIRS]}" && pwd)
 pairs=${2:-20}
-scope_tui=$build/src/scope-tui
-workload=$build/bench/noise_workload
+# Copies, so that a rebuild while it runs changes nothing under it.
+bin=$(mktemp -d "${TMPDIR:-/tmp}/scope-bench-noise-bin.XXXXXX")
+cp "$build/src/scope-tui" "$build/bench/noise_workload" "$build/recorder/libscope.so.0" "$bin/"
+export LD_LIBRARY_PATH=$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+scope_tui=$bin/scope-tui
+workload=$bin/noise_workload
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-bench-noise.XXXXXX")
 busy_pids=()
 cleanup() {
     for p in "${busy_pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    rm -rf "$work"
+    rm -rf "$work" "$bin"
 }
 trap cleanup EXIT
 
@@ -35,14 +40,14 @@ record() { # CONDITION
     done
 }
 
-# Verdicts of `check --phase step --threshold 5` for each pair, as
-# "REGRESSED" / "NOISE" / "OK" per line.
-verdicts() { # CONDITION KIND NBASE
+# Verdicts of `check --phase step --threshold 5 --metric METRIC` for each
+# pair: "VERDICT CHANGE INTERVAL" per line.
+verdicts() { # CONDITION KIND NBASE METRIC
     local dir=$work/$1 i k bases
     for ((i = 0; i < pairs; i++)); do
         bases=()
         for ((k = 0; k < $3; k++)); do bases+=("$dir/base$(((i + k) % pairs))"); done
-        "$scope_tui" check --json --threshold 5 --confidence 95 --phase step \
+        "$scope_tui" check --json --threshold 5 --confidence 95 --phase step --metric "$4" \
             "${bases[@]}" "$dir/$2$i" >"$work/check.json" || true
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["phases"][0]; m=p["metric"]
 print(p["verdict"], "%+.1f%%" % (100*m["change"]), "%+.1f%%..%+.1f%%" % (100*(m["change_low"] or 0), 100*(m["change_high"] or 0)))' "$work/check.json"
@@ -50,14 +55,16 @@ print(p["verdict"], "%+.1f%%" % (100*m["change"]), "%+.1f%%..%+.1f%%" % (100*(m[
 }
 
 summary() { # CONDITION
-    local kind nbase v
-    for nbase in 1 5; do
-        for kind in same slow10_ slow2_; do
-            v=$(verdicts "$1" "$kind" "$nbase")
-            printf '%-6s %-8s bases %d: REGRESSED %2d/%d   past the threshold alone %2d/%d   changes %s\n' \
-                "$1" "${kind%_}" "$nbase" "$(grep -c '^REGRESSED' <<<"$v" || true)" "$pairs" \
-                "$(grep -cE '^(REGRESSED|NOISE)' <<<"$v" || true)" "$pairs" \
-                "$(awk '{print $2}' <<<"$v" | sort -n | sed -n '1p;$p' | paste -sd' ' | sed 's/ / to /')"
+    local kind nbase v metric
+    for metric in mean cpu; do
+        for nbase in 1 5; do
+            for kind in same slow10_ slow2_; do
+                v=$(verdicts "$1" "$kind" "$nbase" "$metric")
+                printf '%-6s %-4s %-7s bases %d: REGRESSED %2d/%d   past the threshold alone %2d/%d   changes %s\n' \
+                    "$1" "$metric" "${kind%_}" "$nbase" "$(grep -c '^REGRESSED' <<<"$v" || true)" "$pairs" \
+                    "$(grep -cE '^(REGRESSED|NOISE)' <<<"$v" || true)" "$pairs" \
+                    "$(awk '{print $2}' <<<"$v" | sort -n | sed -n '1p;$p' | paste -sd' ' | sed 's/ / to /')"
+            done
         done
     done
 }

@@ -221,7 +221,7 @@ static void print_noise(FILE *f, const run_cmp *c, const run_check *k, const run
     if (c->nbase > 1) {
         fprintf(f,
                 "noise: the base figures are the mean of %zu runs; their spread is the "
-                "run-to-run noise of both sides\n",
+                "run-to-run noise of both sides, where larger than the noise within a run\n",
                 c->nbase);
         return;
     }

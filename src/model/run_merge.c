@@ -282,6 +282,7 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
     d->total_ns += n->wall_ns;
     proc->ns += (double)n->wall_ns;
     proc->count += n->count;
+    proc->cpu_ns += n->cpu_ns;
     p->cpu_count += n->cpu_count;
     p->cpu_wall_ns += n->cpu_wall_ns;
     p->cpu_ns += n->cpu_ns;

@@ -176,6 +176,7 @@ typedef struct run_proc_ns {
     double ns;
     uint64_t count;
     uint64_t open_ns;
+    uint64_t cpu_ns; /* the thread CPU time of its entries whose CPU time was read */
 } run_proc_ns;
 
 typedef struct run_phase run_phase;

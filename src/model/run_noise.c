@@ -9,7 +9,7 @@
 #define PI 3.14159265358979323846
 
 int run_noise_has(enum phase_fig f) {
-    return f == PF_MEAN || f == PF_TOTAL || f == PF_P50 || f == PF_P99;
+    return f == PF_MEAN || f == PF_TOTAL || f == PF_P50 || f == PF_P99 || f == PF_CPU;
 }
 
 const char *run_noise_source_name(enum run_noise_source s) {
@@ -136,6 +136,8 @@ static run_noise from_entries(const run_phase *p, enum phase_fig f, double value
 static double proc_figure(const run_proc_ns *e, enum phase_fig f) {
     if (f == PF_TOTAL)
         return e->ns;
+    if (f == PF_CPU)
+        return (double)e->cpu_ns;
     return ((double)e->ns - (double)e->open_ns) / (double)e->count;
 }
 
@@ -162,7 +164,8 @@ run_noise run_noise_within(const run_phase *p, enum phase_fig f) {
     double value = phase_fig_value(p, f);
     if (isnan(value))
         return none;
-    run_noise e = from_entries(p, f, value), k = from_processes(p, f, value);
+    /* The histogram holds wall time: it says nothing of CPU time. */
+    run_noise e = f == PF_CPU ? none : from_entries(p, f, value), k = from_processes(p, f, value);
     run_noise out = none;
     if (!isnan(k.rel_se) && !(e.rel_se > k.rel_se))
         out = k;

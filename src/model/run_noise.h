@@ -13,11 +13,12 @@
  *              them (the run-to-run noise, what a single run cannot show);
  *   processes  2 or more processes entered the phase: the spread of their
  *              own figures (their mean time per entry, or their totals for
- *              "total"), as the standard error of their average;
+ *              "total" and "cpu"), as the standard error of their average;
  *   entries    one process: the spread of its entries' durations (the
  *              histogram) over the root of their number, for the mean and
  *              total; for a percentile, the order statistics that a
- *              binomial spread of ranks around it could have been.
+ *              binomial spread of ranks around it could have been (none
+ *              for "cpu": the histogram holds wall time).
  *
  * The larger of the within-run estimates is kept (a process-level spread
  * holds the entries' own), and with several runs the run-to-run spread is
@@ -52,7 +53,7 @@ typedef struct run_noise {
     enum run_noise_source source;
 } run_noise;
 
-/* Whether figure f has a noise estimate (mean, total, p50, p99). */
+/* Whether figure f has a noise estimate (mean, total, p50, p99, cpu). */
 int run_noise_has(enum phase_fig f);
 
 /* The within-run estimate of phase p's figure f (p NULL: missing). */

@@ -356,8 +356,8 @@ static const char *line_place(char *buf, size_t cap, const cmp_layout *l, const 
 static void lines_block(const cmp_layout *l, const run_cmp *c, const run_cmp_role *r) {
     const run_cmp_role_lines *ls = r->lines;
     char a[CELL], b[CELL], text[LABEL_CAP];
-    if (!ls || (!ls->sampled_a && !ls->sampled_b))
-        return;
+    if (!ls || (!ls->sampled_a && !ls->sampled_b) || r->side != RUN_CMP_BOTH)
+        return; /* a role in one run has nothing to compare its lines with */
     if (!ls->sampled_a || !ls->sampled_b) {
         snprintf(text, sizeof text,
                  "Hot lines: line samples in %s only (%s samples); nothing to "
