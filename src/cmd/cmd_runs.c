@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <scope/vec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,13 +56,9 @@ static int runs_in(const char *dir, char ***names, size_t *n) {
     while (rc == 0 && seen++ < DIR_ENTRIES_MAX && (e = readdir(d))) {
         if (e->d_name[0] == '.' || !is_run_dir(dirfd(d), e->d_name))
             continue;
-        if (*n == cap) {
-            char **grown = realloc(*names, (cap = cap ? 2 * cap : 16) * sizeof *grown);
-            if (!grown) {
-                rc = -1;
-                break;
-            }
-            *names = grown;
+        if (SCOPE_VEC_RESERVE(*names, cap, *n + 1) < 0) {
+            rc = -1;
+            break;
         }
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
         if (!((*names)[*n] = malloc(len))) {
@@ -82,13 +79,12 @@ static int runs_in(const char *dir, char ***names, size_t *n) {
 }
 
 static int add(const char *cmd, cmd_runs *r, run_model *m) {
-    run_model **grown = realloc(r->v, (r->n + 1) * sizeof *grown);
-    if (!grown) {
+    /* Exactly one more: a few runs at most (RUN_CMP_MAX_BASE). */
+    if (SCOPE_VEC_RESIZE(r->v, r->n + 1) < 0) {
         run_free(m);
         fprintf(stderr, "scope-tui %s: out of memory\n", cmd);
         return -1;
     }
-    r->v = grown;
     r->v[r->n++] = m;
     return 0;
 }

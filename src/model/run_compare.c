@@ -1,7 +1,6 @@
 /* The comparison of two runs; see run_compare.h. */
 #include "run_compare.h"
 
-#include "run_compare_lines.h"
 #include "run_noise.h"
 #include "run_resources.h"
 
@@ -392,7 +391,8 @@ void run_cmp_free(run_cmp *c) {
         }
         free(c->roles[r].phases);
         free(c->roles[r].gpus);
-        run_cmp_role_lines_free(c->roles[r].lines);
+        if (c->roles[r].lines)
+            free(c->roles[r].lines->v);
         free(c->roles[r].lines);
     }
     free(c->roles);

@@ -72,6 +72,28 @@ typedef struct run_cmp_phase {
     run_cmp_fig io_disk_read, io_disk_write, io_cache_read, io_disk_bytes_per_s;
 } run_cmp_phase;
 
+/* Lines kept per role: the hottest, by the larger of their two shares. */
+#define RUN_CMP_LINES_TOP 12
+
+typedef struct run_cmp_line {
+    run_str function, file;  /* the model's own: valid while both models are */
+    uint32_t line_a, line_b; /* 0 on a side the line is missing from, or unknown */
+    enum run_cmp_side side;
+    int moved;         /* matched by function: line_a and line_b differ */
+    run_cmp_fig share; /* of the role's line samples, 0..1; NAN on a missing side */
+    double delta_sd;   /* one standard deviation of share.delta; NAN when a side is missing */
+    int significant;   /* share.delta beyond z * delta_sd at the comparison's confidence */
+} run_cmp_line;
+
+/* A role's hot lines compared (run_compare_lines.h fills them). */
+typedef struct run_cmp_role_lines {
+    int sampled_a, sampled_b;      /* the role has line samples in A, in B */
+    uint64_t samples_a, samples_b; /* the role's line samples */
+    run_cmp_line *v;               /* the hottest, by max(share A, share B), most first */
+    size_t n;
+    size_t more; /* lines left out past RUN_CMP_LINES_TOP */
+} run_cmp_role_lines;
+
 /* A GPU both or either run sampled, by host and NVML index. */
 typedef struct run_cmp_gpu {
     run_str host;
@@ -98,7 +120,7 @@ typedef struct run_cmp_role {
     size_t ngpus;
     /* Its hot lines compared (run_compare_lines.h); NULL until
      * run_compare_lines fills them. */
-    struct run_cmp_role_lines *lines;
+    run_cmp_role_lines *lines;
 } run_cmp_role;
 
 typedef struct run_cmp {

@@ -205,8 +205,3 @@ int run_compare_lines(run_model *a, run_model *b, run_cmp *c, char *msg, size_t 
         }
     return 0;
 }
-
-void run_cmp_role_lines_free(run_cmp_role_lines *l) {
-    if (l)
-        free(l->v);
-}
