@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How often `scope-tui check` calls a change, on real runs of
-# bench/noise_workload.c (4 processes of CPU work with seeded per-entry
-# noise): 20 pairs of runs of the same build, 20 where phase "step" does 10%
+# bench/noise_workload.c (8 processes of 100 entries of CPU work each, with
+# seeded per-entry noise): 20 pairs of runs of the same build, 20 where phase "step" does 10%
 # more work, and 20 where it does 2% more, judged at a 5% threshold and 95%
 # confidence; on the machine as it is ("quiet") and beside two busy loops.
 # The runs of each condition are recorded interleaved (base, same, +10%,
@@ -33,10 +33,10 @@ record() { # CONDITION
     local dir=$work/$1 i
     mkdir -p "$dir"
     for ((i = 0; i < pairs; i++)); do
-        "$workload" "$dir/base$i" $((4 * i + 1)) 1.00
-        "$workload" "$dir/same$i" $((4 * i + 2)) 1.00
-        "$workload" "$dir/slow10_$i" $((4 * i + 3)) 1.10
-        "$workload" "$dir/slow2_$i" $((4 * i + 4)) 1.02
+        "$workload" "$dir/base$i" $((4 * i + 1)) 1.00 8 100
+        "$workload" "$dir/same$i" $((4 * i + 2)) 1.00 8 100
+        "$workload" "$dir/slow10_$i" $((4 * i + 3)) 1.10 8 100
+        "$workload" "$dir/slow2_$i" $((4 * i + 4)) 1.02 8 100
     done
 }
 
@@ -63,7 +63,7 @@ summary() { # CONDITION
                 printf '%-6s %-4s %-7s bases %d: REGRESSED %2d/%d   past the threshold alone %2d/%d   changes %s\n' \
                     "$1" "$metric" "${kind%_}" "$nbase" "$(grep -c '^REGRESSED' <<<"$v" || true)" "$pairs" \
                     "$(grep -cE '^(REGRESSED|NOISE)' <<<"$v" || true)" "$pairs" \
-                    "$(awk '{print $2}' <<<"$v" | sort -n | sed -n '1p;$p' | paste -sd' ' | sed 's/ / to /')"
+                    "$(awk '{ sub(/%$/, "", $2); print $2 + 0 }' <<<"$v" | sort -g | sed -n '1p;$p' | paste -sd' ' | awk '{ printf "%+.1f%% to %+.1f%%", $1, $2 }')"
             done
         done
     done

@@ -85,30 +85,91 @@ static void match_exact(side_rows *a, side_rows *b) {
     }
 }
 
-/* Lines that moved: within each function, the unmatched lines of A and of
- * B paired hottest with hottest. */
-static void match_moved(side_rows *a, side_rows *b) {
-    for (size_t i = 0; i < a->n; i++) {
+/* Rows looked at per function when finding how far its lines moved: the
+ * search is quadratic in them. */
+#define SHIFT_ROWS 64
+
+/* The first row of b's rows of like's function (rows sorted by place). */
+static size_t group_start(const side_rows *b, const run_line *like) {
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (by_function(b->v[mid], like) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void pair(side_rows *a, size_t i, side_rows *b, size_t k) {
+    a->match[i] = k;
+    b->match[k] = i;
+}
+
+/* The unmatched row of b's group [kb, jb) at `line`; SIZE_MAX when none. */
+static size_t unmatched_at(const side_rows *b, size_t kb, size_t jb, uint32_t line) {
+    for (size_t k = kb; k < jb; k++)
+        if (b->match[k] == SIZE_MAX && b->v[k]->line == line)
+            return k;
+    return SIZE_MAX;
+}
+
+/* A function whose code moved as a block (an edit above it): the shift
+ * that carries the most of A's unmatched samples onto unmatched lines of
+ * B, and those lines paired by it.  A's group is [ia, ja), B's [kb, jb). */
+static void match_shifted(side_rows *a, size_t ia, size_t ja, side_rows *b, size_t kb, size_t jb) {
+    int64_t best = 0;
+    uint64_t best_score = 0;
+    for (size_t i = ia; i < ja && i < ia + SHIFT_ROWS; i++)
+        for (size_t k = kb; k < jb && k < kb + SHIFT_ROWS; k++) {
+            if (a->match[i] != SIZE_MAX || b->match[k] != SIZE_MAX)
+                continue;
+            int64_t d = (int64_t)b->v[k]->line - (int64_t)a->v[i]->line;
+            uint64_t score = 0;
+            for (size_t x = ia; x < ja && x < ia + SHIFT_ROWS; x++)
+                if (a->match[x] == SIZE_MAX &&
+                    unmatched_at(b, kb, jb, (uint32_t)((int64_t)a->v[x]->line + d)) != SIZE_MAX)
+                    score += a->v[x]->samples;
+            if (score > best_score || (score == best_score && llabs(d) < llabs(best))) {
+                best = d;
+                best_score = score;
+            }
+        }
+    for (size_t i = ia; best_score && i < ja; i++) {
         if (a->match[i] != SIZE_MAX)
             continue;
-        size_t best = SIZE_MAX;
-        /* B's lines of the same function sit together in place order: find
-         * the group by bisection, then its hottest unmatched line. */
-        size_t lo = 0, hi = b->n;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (by_function(b->v[mid], a->v[i]) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (size_t k = lo; k < b->n && same_function(b->v[k], a->v[i]); k++)
-            if (b->match[k] == SIZE_MAX &&
-                (best == SIZE_MAX || b->v[k]->samples > b->v[best]->samples))
-                best = k;
-        if (best != SIZE_MAX) {
-            a->match[i] = best;
-            b->match[best] = i;
+        size_t k = unmatched_at(b, kb, jb, (uint32_t)((int64_t)a->v[i]->line + best));
+        if (k != SIZE_MAX)
+            pair(a, i, b, k);
+    }
+}
+
+/* Lines that moved: within each function (and file), first by the shift
+ * that moves most of its samples, then what is left hottest with hottest. */
+static void match_moved(side_rows *a, side_rows *b) {
+    for (size_t ia = 0, ja; ia < a->n; ia = ja) {
+        for (ja = ia + 1; ja < a->n && same_function(a->v[ja], a->v[ia]);)
+            ja++;
+        size_t kb = group_start(b, a->v[ia]), jb = kb;
+        while (jb < b->n && same_function(b->v[jb], a->v[ia]))
+            jb++;
+        if (kb == jb)
+            continue;
+        match_shifted(a, ia, ja, b, kb, jb);
+        for (;;) { /* the hottest unmatched of each side, until one side runs out */
+            size_t i = SIZE_MAX, k = SIZE_MAX;
+            for (size_t x = ia; x < ja; x++)
+                if (a->match[x] == SIZE_MAX &&
+                    (i == SIZE_MAX || a->v[x]->samples > a->v[i]->samples))
+                    i = x;
+            for (size_t x = kb; x < jb; x++)
+                if (b->match[x] == SIZE_MAX &&
+                    (k == SIZE_MAX || b->v[x]->samples > b->v[k]->samples))
+                    k = x;
+            if (i == SIZE_MAX || k == SIZE_MAX)
+                break;
+            pair(a, i, b, k);
         }
     }
 }
