@@ -1,18 +1,23 @@
 /*
- * `scope-tui check BASE CANDIDATE`: a regression gate for CI.  Prints every
- * watched phase with its change and verdict (the rules are in run_check.h).
+ * `scope-tui check BASE... CANDIDATE`: a regression gate for CI.  Prints
+ * every watched phase with its change, the interval of that change at the
+ * stated confidence, and its verdict (the rules are in run_check.h and
+ * run_noise.h).  Several base runs (arguments, or a directory of runs)
+ * teach it the run-to-run noise.
  *
  * Exit status: 0 nothing regressed past the threshold; 1 something did (or a
  * phase named with --phase disappeared); 2 bad usage, an unloadable run, or
  * a --role or --phase found in neither run.  --json prints the verdicts as
  * JSON instead (docs/json.md), with the same exit status.
  */
+#include "cmd_runs.h"
 #include "cmd_util.h"
 #include "commands.h"
 #include "compare_json.h"
 #include "fmt.h"
 #include "run_check.h"
 #include "run_compare.h"
+#include "run_noise.h"
 #include "text_escape.h"
 
 #include <getopt.h>
@@ -22,6 +27,7 @@
 #include <string.h>
 
 #define DEFAULT_MAX_REGRESSION 10.0 /* percent */
+#define DEFAULT_CONFIDENCE     95.0 /* percent */
 #define DEFAULT_MIN_SHARE      0.01 /* watched by default: 1% of the role's time */
 #define CELL                   64
 #define NAME_CAP               1024 /* role names, whole */
@@ -32,9 +38,13 @@ static void check_usage(FILE *f) {
     run_check_metric first = run_check_metric_default();
     const char *name = run_check_metric_name(first);
     run_check_metric_list(metrics, sizeof metrics);
-    fputs("usage: scope-tui check [OPTIONS] BASE CANDIDATE\n"
-          "Fail (exit 1) when a watched phase of CANDIDATE regressed against BASE.\n"
-          "  --max-regression PCT  the largest growth allowed, in percent (default 10)\n",
+    fputs("usage: scope-tui check [OPTIONS] BASE... CANDIDATE\n"
+          "Fail (exit 1) when a watched phase of CANDIDATE regressed against BASE: it\n"
+          "grew past the threshold, and beyond the noise at the stated confidence.\n"
+          "  --threshold PCT       the largest growth allowed, in percent (default 10;\n"
+          "                        --max-regression is the same)\n"
+          "  --confidence PCT      of the interval a change must leave zero behind\n"
+          "                        (default 95; 50 to 99.9)\n",
           f);
     fprintf(f,
             "  --metric M            %s (%s, the default: fair to runs of\n"
@@ -46,6 +56,8 @@ static void check_usage(FILE *f) {
           "  --role NAME           only this role's phases\n"
           "  --json                the verdicts as JSON (schema scope-check/1,\n"
           "                        docs/json.md); the exit status is the same\n"
+          "Several BASE runs (arguments, or a directory holding runs) measure the\n"
+          "run-to-run noise; the base figure is then their mean.\n"
           "A phase named with --phase that is missing from CANDIDATE fails the check;\n"
           "one watched by default is only noted.\n"
           "Exit status: 0 no regression, 1 regression, 2 bad usage, an unloadable run,\n"
@@ -68,6 +80,17 @@ static const char *role_label(char *buf, size_t cap, const run_check_row *row) {
     return fmt_name(buf, cap, row->role->name);
 }
 
+/* The interval of the change, "+2.1%..+19.8%"; "-" when the noise is unknown. */
+static const char *interval_text(char *buf, size_t cap, const run_cmp_fig *f) {
+    char lo[CELL], hi[CELL];
+    if (isnan(f->lo) || isnan(f->hi))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%s..%s", fmt_change(lo, sizeof lo, f->lo),
+                 fmt_change(hi, sizeof hi, f->hi));
+    return buf;
+}
+
 /* The metric's figures printed by its unit (phase_figures.h). */
 static void cells(const run_check_row *row, run_check_metric m, char *base, char *cand,
                   char *change) {
@@ -86,18 +109,25 @@ static void cells(const run_check_row *row, run_check_metric m, char *base, char
         fmt_change(change, CELL, f->change);
 }
 
-static void print_table(FILE *f, const run_check *k, run_check_metric m) {
-    size_t wrole = 4, wpath = 5;
-    char buf[NAME_CAP];
+static void print_table(FILE *f, const run_cmp *c, const run_check *k, run_check_metric m) {
+    size_t wrole = 4, wpath = 5, wint = 8;
+    char buf[NAME_CAP], ci[2 * CELL];
     for (size_t i = 0; i < k->nrows; i++) {
         size_t w = fmt_width(role_label(buf, sizeof buf, &k->rows[i]));
         wrole = w > wrole ? w : wrole;
         w = fmt_width(k->rows[i].phase->path);
         wpath = w > wpath ? w : wpath;
+        w = fmt_width(interval_text(ci, sizeof ci, k->rows[i].fig));
+        wint = w > wint ? w : wint;
     }
+    char head[CELL];
+    snprintf(head, sizeof head, "%g%% interval", c->confidence * 100);
+    wint = fmt_width(head) > wint ? fmt_width(head) : wint;
     fmt_put_left(f, "role", wrole + 2);
     fmt_put_left(f, "phase", wpath);
-    fputs("         base    candidate     change  verdict\n", f);
+    fputs("         base    candidate     change  ", f);
+    fmt_put_left(f, head, wint + 2);
+    fputs("verdict\n", f);
     for (size_t i = 0; i < k->nrows; i++) {
         const run_check_row *row = &k->rows[i];
         char base[CELL], cand[CELL], change[CELL];
@@ -107,13 +137,15 @@ static void print_table(FILE *f, const run_check *k, run_check_metric m) {
         fmt_put_right(f, base, 13);
         fmt_put_right(f, cand, 13);
         fmt_put_right(f, change, 11);
-        fprintf(f, "  %s\n", run_check_verdict_name(row->verdict));
+        fputs("  ", f);
+        fmt_put_left(f, interval_text(ci, sizeof ci, row->fig), wint + 2);
+        fprintf(f, "%s\n", run_check_verdict_name(row->verdict));
     }
 }
 
 /* The lines under the table: each failure, then each note, in words. */
-static void print_findings(FILE *f, const run_check *k, const run_check_opts *o) {
-    char role[NAME_CAP], base[CELL], cand[CELL], change[CELL], limit[CELL];
+static void print_findings(FILE *f, const run_cmp *c, const run_check *k, const run_check_opts *o) {
+    char role[NAME_CAP], base[CELL], cand[CELL], change[CELL], limit[CELL], ci[2 * CELL];
     fmt_change(limit, sizeof limit, o->max_regression);
     const char *metric = run_check_metric_name(o->metric);
     for (int failures = 1; failures >= 0; failures--)
@@ -126,8 +158,20 @@ static void print_findings(FILE *f, const run_check *k, const run_check_opts *o)
             const char *path = row->phase->path;
             switch (row->verdict) {
             case RUN_CHECK_REGRESSED:
-                fprintf(f, "REGRESSED: %s (role %s): %s %s -> %s (%s, limit %s)\n", path, role,
-                        metric, base, cand, change, limit);
+                fprintf(f, "REGRESSED: %s (role %s): %s %s -> %s (%s, limit %s", path, role, metric,
+                        base, cand, change, limit);
+                if (isnan(row->fig->lo))
+                    fputs("; no estimate of the noise: judged by the threshold alone)\n", f);
+                else
+                    fprintf(f, "; %g%% interval %s)\n", c->confidence * 100,
+                            interval_text(ci, sizeof ci, row->fig));
+                break;
+            case RUN_CHECK_NOISE:
+                fprintf(f,
+                        "note: %s (role %s): %s %s is past the limit %s but within the noise "
+                        "(%g%% interval %s): not called\n",
+                        path, role, metric, change, limit, c->confidence * 100,
+                        interval_text(ci, sizeof ci, row->fig));
                 break;
             case RUN_CHECK_GONE:
                 if (row->failed)
@@ -172,31 +216,62 @@ static void print_run(FILE *f, const char *tag, const run_model *m) {
     fputc('\n', f);
 }
 
-static int report(FILE *f, const run_cmp *c, const run_check *k, const run_check_opts *o) {
+/* Where the intervals' noise came from, in one line. */
+static void print_noise(FILE *f, const run_cmp *c, const run_check *k, const run_check_opts *o) {
+    if (c->nbase > 1) {
+        fprintf(f,
+                "noise: the base figures are the mean of %zu runs; their spread is the "
+                "run-to-run noise of both sides, where larger than the noise within a run\n",
+                c->nbase);
+        return;
+    }
+    int unknown = 0;
+    for (size_t i = 0; i < k->nrows; i++)
+        unknown |= k->rows[i].phase->side == RUN_CMP_BOTH && isnan(k->rows[i].fig->lo);
+    fputs("noise: within each run (the spread between its processes, or its entries); "
+          "several BASE runs measure the run-to-run noise\n",
+          f);
+    if (unknown)
+        fputs("(- : no estimate of the noise, judged by the threshold alone)\n", f);
+    (void)o;
+}
+
+static int report(FILE *f, const cmd_runs *bases, const run_cmp *c, const run_check *k,
+                  const run_check_opts *o) {
     char limit[CELL];
     print_run(f, "base       ", c->a);
+    for (size_t i = 1; i < bases->n; i++)
+        print_run(f, "           ", bases->v[i]);
     print_run(f, "candidate  ", c->b);
-    fprintf(f, "metric: %s %s; a regression is growth past %s\n\n",
+    fprintf(f, "metric: %s %s; a regression is growth past %s, beyond the noise at %g%%\n",
             run_check_metric_name(o->metric), phase_figures[o->metric].check,
-            fmt_change(limit, sizeof limit, o->max_regression));
+            fmt_change(limit, sizeof limit, o->max_regression), c->confidence * 100);
+    print_noise(f, c, k, o);
+    fputc('\n', f);
     if (k->nrows == 0) {
         fputs("No phase has 1% or more of its role's time in the base run: nothing to check.\n", f);
         return 0;
     }
-    print_table(f, k, o->metric);
+    print_table(f, c, k, o->metric);
     fputc('\n', f);
-    print_findings(f, k, o);
+    print_findings(f, c, k, o);
     fprintf(f, "%zu of %zu watched phase%s failed.\n", k->nfailed, k->nrows,
             k->nrows == 1 ? "" : "s");
     return k->nfailed ? 1 : 0;
 }
 
-/* Loads both runs and judges them: the exit status. */
-static int check_runs(const char *base, const char *candidate, const run_check_opts *o, int json) {
+/* Loads the runs and judges them: the exit status. */
+static int check_runs(char *const *base, size_t nbase, const char *candidate,
+                      const run_check_opts *o, double confidence, int json) {
     run_options ro = {0};
-    run_model *a = cmd_load_run("check", base, &ro);
-    run_model *b = a ? cmd_load_run("check", candidate, &ro) : NULL;
-    run_cmp *cmp = b ? run_compare(a, b) : NULL;
+    cmd_runs bases;
+    if (cmd_load_runs("check", base, nbase, RUN_CMP_MAX_BASE, &ro, &bases) != 0)
+        return 2;
+    run_model *b = cmd_load_run("check", candidate, &ro);
+    run_cmp_opts co = {.confidence = confidence,
+                       .more_a = (const run_model *const *)bases.v + 1,
+                       .nmore_a = bases.n - 1};
+    run_cmp *cmp = b ? run_compare_with(bases.v[0], b, &co) : NULL;
     run_check *k = NULL;
     char msg[1024];
     int rc = 2;
@@ -209,7 +284,7 @@ static int check_runs(const char *base, const char *candidate, const run_check_o
         else if (st != RUN_CHECK_DONE)
             fprintf(stderr, "scope-tui check: %s\n", msg);
         else if (!json)
-            rc = report(stdout, cmp, k, o);
+            rc = report(stdout, &bases, cmp, k, o);
         else if (check_json_print(stdout, cmp, k, o) != 0)
             fputs("scope-tui check: could not write the JSON (out of memory or output "
                   "error)\n",
@@ -220,12 +295,14 @@ static int check_runs(const char *base, const char *candidate, const run_check_o
     run_check_free(k);
     run_cmp_free(cmp);
     run_free(b); /* NULL when not loaded */
-    run_free(a);
+    cmd_runs_free(&bases);
     return rc;
 }
 
 int scope_cmd_check(int argc, char **argv) {
     static const struct option opts[] = {{"max-regression", required_argument, 0, 'x'},
+                                         {"threshold", required_argument, 0, 'x'},
+                                         {"confidence", required_argument, 0, 'c'},
                                          {"metric", required_argument, 0, 'm'},
                                          {"phase", required_argument, 0, 'p'},
                                          {"role", required_argument, 0, 'r'},
@@ -243,13 +320,22 @@ int scope_cmd_check(int argc, char **argv) {
     }
     o.phases = phases;
     int c, rc = -1, json = 0;
+    double confidence = DEFAULT_CONFIDENCE / 100.0;
     optind = 1;
     opterr = 0;
-    while (rc < 0 && (c = getopt_long(argc, argv, ":x:m:p:r:h", opts, NULL)) != -1) {
+    while (rc < 0 && (c = getopt_long(argc, argv, ":x:c:m:p:r:h", opts, NULL)) != -1) {
         switch (c) {
         case 'x':
             if (parse_percent(optarg, &o.max_regression)) {
-                fputs("scope-tui check: --max-regression wants a percentage such as 10\n", stderr);
+                fputs("scope-tui check: --threshold wants a percentage such as 10\n", stderr);
+                rc = 2;
+            }
+            break;
+        case 'c':
+            if (parse_percent(optarg, &confidence) || confidence < 0.5 || confidence > 0.999) {
+                fputs("scope-tui check: --confidence wants a percentage from 50 to 99.9, such "
+                      "as 95\n",
+                      stderr);
                 rc = 2;
             }
             break;
@@ -279,12 +365,13 @@ int scope_cmd_check(int argc, char **argv) {
             rc = 2;
         }
     }
-    if (rc < 0 && argc - optind != 2) {
+    if (rc < 0 && argc - optind < 2) {
         fputs("scope-tui check: two runs wanted, BASE and CANDIDATE (see --help)\n", stderr);
         rc = 2;
     }
     if (rc < 0)
-        rc = check_runs(argv[optind], argv[optind + 1], &o, json);
+        rc = check_runs(argv + optind, (size_t)(argc - optind - 1), argv[argc - 1], &o, confidence,
+                        json);
     free(phases);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include "compare_json.h"
 #include "compare_text.h"
 #include "run_compare.h"
+#include "run_compare_lines.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -17,13 +18,17 @@
 #define MIN_WIDTH 40
 
 static void compare_usage(FILE *f) {
-    fputs("usage: scope-tui compare [--json] [--width N] A B\n"
+    fputs("usage: scope-tui compare [--json] [--width N] [--confidence PCT] [--no-lines] A B\n"
           "Compare run B (the candidate) against run A (the base): per role and phase,\n"
           "the change in total, share, self, p50 and p99 time, entry count and counter\n"
           "rates, sorted by impact (the absolute change in total time), biggest first.\n"
           "Phases, roles and counters found in one run only are marked 'only in A/B'.\n"
+          "Each change of a mean has its interval from the noise within the runs; the\n"
+          "roles' hottest source lines (when both runs sampled lines) follow their table.\n"
           "  --json       the comparison as JSON (schema scope-compare/1, docs/json.md)\n"
           "  --width N    lay the table out for N columns (default: the terminal's width)\n"
+          "  --confidence PCT  of the intervals (default 95; 50 to 99.9)\n"
+          "  --no-lines   leave the hot lines out (no symbolizing)\n"
           "Exit status: 0 compared, 2 bad usage or a run that cannot be loaded.\n",
           f);
 }
@@ -37,15 +42,30 @@ static int parse_width(const char *s, int *out) {
     return 0;
 }
 
+/* A confidence in percent, 50 to 99.9, as a fraction. */
+static int parse_confidence(const char *s, double *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end != s && *end == '%')
+        end++;
+    if (end == s || *end != '\0' || !(v >= 50 && v <= 99.9))
+        return -1;
+    *out = v / 100;
+    return 0;
+}
+
 int scope_cmd_compare(int argc, char **argv) {
     static const struct option opts[] = {{"json", no_argument, 0, 'j'},
                                          {"width", required_argument, 0, 'w'},
+                                         {"confidence", required_argument, 0, 'c'},
+                                         {"no-lines", no_argument, 0, 'L'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    int json = 0, width = 0, c;
+    int json = 0, width = 0, c, lines = 1;
+    double confidence = 0.95;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":jw:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":jw:c:h", opts, NULL)) != -1) {
         switch (c) {
         case 'j':
             json = 1;
@@ -57,6 +77,17 @@ int scope_cmd_compare(int argc, char **argv) {
                         MIN_WIDTH);
                 return 2;
             }
+            break;
+        case 'c':
+            if (parse_confidence(optarg, &confidence)) {
+                fputs("scope-tui compare: --confidence wants a percentage from 50 to 99.9, such "
+                      "as 95\n",
+                      stderr);
+                return 2;
+            }
+            break;
+        case 'L':
+            lines = 0;
             break;
         case 'h':
             compare_usage(stdout);
@@ -73,10 +104,13 @@ int scope_cmd_compare(int argc, char **argv) {
     run_options ro = {0};
     run_model *a = cmd_load_run("compare", argv[optind], &ro);
     run_model *b = a ? cmd_load_run("compare", argv[optind + 1], &ro) : NULL;
-    run_cmp *cmp = b ? run_compare(a, b) : NULL;
+    run_cmp *cmp = b ? run_compare_with(a, b, &(run_cmp_opts){.confidence = confidence}) : NULL;
     int rc = 2;
+    char msg[512];
     if (b && !cmp) {
         fputs("scope-tui compare: out of memory\n", stderr);
+    } else if (cmp && lines && run_compare_lines(a, b, cmp, msg, sizeof msg) != 0) {
+        fprintf(stderr, "scope-tui compare: %s\n", msg);
     } else if (cmp && json) {
         rc = compare_json_print(stdout, cmp) ? 2 : 0;
     } else if (cmp) {

@@ -111,7 +111,8 @@ const phase_figure phase_figures[PF_N] = {
         H5("cpu_wall_ns", 140)},
     [PF_CPU] = {.name = "cpu", .unit = PF_UNIT_NS,
         IN_PHASE(cpu_ns, PF_U64), .merge = PF_MERGE_SUM,
-        JSON("cpu_ns", 165), H5("cpu_ns", 150), COMPARE_JSON(80)},
+        JSON("cpu_ns", 165), H5("cpu_ns", 150), COMPARE_JSON(80),
+        CHECK("CPU time, of the entries whose CPU time was read", 50)},
 };
 // clang-format on
 

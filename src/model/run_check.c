@@ -47,6 +47,8 @@ const char *run_check_verdict_name(enum run_check_verdict v) {
         break;
     case RUN_CHECK_REGRESSED:
         return "REGRESSED";
+    case RUN_CHECK_NOISE:
+        return "NOISE";
     case RUN_CHECK_GONE:
         return "GONE";
     case RUN_CHECK_NEW:
@@ -81,6 +83,8 @@ static void judge(run_check_row *row, const run_check_opts *o, int named) {
         row->verdict = RUN_CHECK_NEW;
     } else if (isnan(row->fig->change)) {
         row->verdict = RUN_CHECK_UNMEASURED;
+    } else if (row->fig->change > o->max_regression && row->fig->lo <= o->max_regression) {
+        row->verdict = RUN_CHECK_NOISE; /* NAN (no estimate) compares false */
     } else if (row->fig->change > o->max_regression) {
         row->verdict = RUN_CHECK_REGRESSED;
         row->failed = 1;

@@ -9,7 +9,12 @@
  * and names are matched in their escaped form, as the text output shows them.
  *
  * A phase regressed when its metric grew by more than max_regression
- * (a fraction: 0.10 is 10%).  The default metric is the mean time per entry,
+ * (a fraction: 0.10 is 10%) and the whole interval of that change
+ * (run_noise.h) lies above the threshold too: past the threshold by more
+ * than the noise.  A growth past it that the noise could explain is NOISE,
+ * not a failure.  Without an estimate of the noise (one entry a side, no
+ * histogram and one process) the threshold alone judges, and the row says
+ * so.  The default metric is the mean time per entry,
  * which stays comparable when the two runs did different amounts of work;
  * "total" does not.  A watched phase missing from the candidate is a failure
  * when it was named with --phase (what CI asked to watch is gone) and a note
@@ -29,7 +34,8 @@ typedef enum phase_fig run_check_metric;
 
 enum run_check_verdict {
     RUN_CHECK_OK,
-    RUN_CHECK_REGRESSED,  /* grew past the threshold: a failure */
+    RUN_CHECK_REGRESSED,  /* grew past the threshold, beyond the noise: a failure */
+    RUN_CHECK_NOISE,      /* grew past the threshold, within the noise: not a failure */
     RUN_CHECK_GONE,       /* missing from the candidate: a failure if named */
     RUN_CHECK_NEW,        /* only in the candidate: nothing to compare */
     RUN_CHECK_UNMEASURED, /* the metric is missing on a side */

@@ -1,6 +1,7 @@
 /* The comparison of two runs; see run_compare.h. */
 #include "run_compare.h"
 
+#include "run_noise.h"
 #include "run_resources.h"
 
 #include <scope/log_format.h>
@@ -13,7 +14,7 @@
 #define PATH_CAP 4096
 
 run_cmp_fig run_cmp_figure(double a, double b) {
-    run_cmp_fig f = {a, b, NAN, NAN};
+    run_cmp_fig f = {a, b, NAN, NAN, NAN, NAN};
     if (isnan(a) || isnan(b))
         return f;
     f.delta = b - a;
@@ -90,9 +91,35 @@ static int compare_counters(run_cmp_phase *row) {
 typedef struct phase_rows {
     run_cmp_phase *v;
     size_t n, cap;
+    double confidence;
+    size_t nmore; /* more base runs: each walk level has their namesakes of a */
 } phase_rows;
 
-static int add_phase(phase_rows *rows, const run_phase *a, const run_phase *b) {
+/* Figure f with its interval: from a and b alone, or, with more base runs
+ * (more[i] the phase in each of them, NULL where missing), side A as the
+ * mean over every base run and the spread between them as noise. */
+static void noisy_figure(run_cmp_phase *row, const phase_rows *rows, const run_phase *const *more,
+                         enum phase_fig f) {
+    const run_phase *a = row->a, *b = row->b;
+    run_noise na = run_noise_within(a, f), nb = run_noise_within(b, f), per_run;
+    if (a && rows->nmore) {
+        /* A few base runs; more than RUN_CMP_MAX_BASE is refused by the commands. */
+        double values[RUN_CMP_MAX_BASE];
+        size_t n = 0;
+        values[n++] = na.value;
+        for (size_t i = 0; i < rows->nmore && n < RUN_CMP_MAX_BASE; i++)
+            values[n++] = more[i] ? phase_fig_value(more[i], f) : NAN;
+        na = run_noise_base(values, n, na, &per_run);
+        nb = run_noise_candidate(nb, per_run);
+        row->fig[f] = run_cmp_figure(na.value, row->fig[f].b);
+    }
+    run_noise_interval(na, nb, rows->confidence, &row->fig[f].lo, &row->fig[f].hi);
+    row->noise_a[f] = (unsigned char)na.source;
+    row->noise_b[f] = (unsigned char)nb.source;
+}
+
+static int add_phase(phase_rows *rows, const run_phase *a, const run_phase *b,
+                     const run_phase *const *more) {
     if (SCOPE_VEC_RESERVE(rows->v, rows->cap, rows->n + 1) < 0)
         return -1;
     const run_phase *p = a ? a : b;
@@ -106,6 +133,9 @@ static int add_phase(phase_rows *rows, const run_phase *a, const run_phase *b) {
     for (int f = 0; f < PF_N; f++)
         row->fig[f] =
             run_cmp_figure(SIDE(a, phase_fig_value(a, f)), SIDE(b, phase_fig_value(b, f)));
+    for (int f = 0; f < PF_N; f++)
+        if (run_noise_has((enum phase_fig)f))
+            noisy_figure(row, rows, more, (enum phase_fig)f);
     row->impact_ns = fabs((b ? (double)b->dist.total_ns : 0) - (a ? (double)a->dist.total_ns : 0));
     const run_phase *ia = a && a->io_measured ? a : NULL, *ib = b && b->io_measured ? b : NULL;
     row->io = ia || ib;
@@ -147,25 +177,40 @@ static const run_phase *namesake(const run_phase *p, const run_phase **sorted,
     return hit ? *hit : NULL;
 }
 
+/* The namesakes of `like` among the children of each more[i] (NULL where
+ * missing), into out.  A linear search: only with several base runs. */
+static void namesakes_in(const phase_rows *rows, const run_phase *const *more,
+                         const run_phase *like, const run_phase **out) {
+    for (size_t i = 0; i < rows->nmore; i++)
+        out[i] = more[i] ? run_phase_child(more[i], like->name.s, like->name.len) : NULL;
+}
+
 /* Walks the children of a and b (either may be NULL) together: A's children
- * with their namesakes in B, then B's children that A lacks. */
-static int walk(phase_rows *rows, const run_phase *a, const run_phase *b) {
+ * with their namesakes in B (and in the more base runs, whose phases at a's
+ * place are more[]), then B's children that A lacks. */
+static int walk(phase_rows *rows, const run_phase *a, const run_phase *b,
+                const run_phase *const *more) {
     const run_phase **sa, **sb;
     if (by_name_of(a, &sa) < 0 || by_name_of(b, &sb) < 0) {
         free(sa);
         return -1;
     }
-    int rc = 0;
+    const run_phase **cmore = rows->nmore ? calloc(rows->nmore, sizeof *cmore) : NULL;
+    int rc = rows->nmore && !cmore ? -1 : 0;
     for (size_t i = 0; rc == 0 && a && i < a->nchildren; i++) {
         const run_phase *ca = a->children[i], *cb = namesake(b, sb, ca);
-        rc = add_phase(rows, ca, cb) || walk(rows, ca, cb) ? -1 : 0;
+        namesakes_in(rows, more, ca, cmore);
+        rc = add_phase(rows, ca, cb, cmore) || walk(rows, ca, cb, cmore) ? -1 : 0;
     }
     for (size_t i = 0; rc == 0 && b && i < b->nchildren; i++) {
         const run_phase *cb = b->children[i];
         if (namesake(a, sa, cb))
             continue;
-        rc = add_phase(rows, NULL, cb) || walk(rows, NULL, cb) ? -1 : 0;
+        for (size_t k = 0; k < rows->nmore; k++)
+            cmore[k] = NULL;
+        rc = add_phase(rows, NULL, cb, cmore) || walk(rows, NULL, cb, cmore) ? -1 : 0;
     }
+    free(cmore);
     free(sa);
     free(sb);
     return rc;
@@ -269,13 +314,22 @@ static int compare_resources(run_cmp_role *row, const run_model *ma, const run_r
 }
 
 static int compare_role(run_cmp_role *row, const run_model *ma, const run_role *a,
-                        const run_model *mb, const run_role *b) {
+                        const run_model *mb, const run_role *b, const run_cmp_opts *o) {
     *row = (run_cmp_role){.name = a ? a->name : b->name, .a = a, .b = b, .side = side_of(a, b)};
     row->phase_ns = run_cmp_figure(SIDE(a, a->phase_ns), SIDE(b, b->phase_ns));
     row->nprocs = run_cmp_figure(SIDE(a, a->nprocs), SIDE(b, b->nprocs));
     row->impact_ns = fabs((b ? (double)b->phase_ns : 0) - (a ? (double)a->phase_ns : 0));
-    phase_rows rows = {0};
-    int rc = walk(&rows, a ? a->root : NULL, b ? b->root : NULL);
+    phase_rows rows = {.confidence = o->confidence, .nmore = o->nmore_a};
+    /* The role's root in each more base run, where it has the role. */
+    const run_phase **more = o->nmore_a ? calloc(o->nmore_a, sizeof *more) : NULL;
+    if (o->nmore_a && !more)
+        return -1;
+    for (size_t i = 0; a && i < o->nmore_a; i++) {
+        const run_role *r = find_role(o->more_a[i], a->name);
+        more[i] = r ? r->root : NULL;
+    }
+    int rc = walk(&rows, a ? a->root : NULL, b ? b->root : NULL, more);
+    free(more);
     row->phases = rows.v;
     row->nphases = rows.n;
     if (rc == 0 && row->nphases) /* qsort wants a real array even for none */
@@ -293,22 +347,31 @@ static int role_cmp(const void *x, const void *y) {
 }
 
 run_cmp *run_compare(const run_model *a, const run_model *b) {
+    return run_compare_with(a, b, &(run_cmp_opts){0});
+}
+
+run_cmp *run_compare_with(const run_model *a, const run_model *b, const run_cmp_opts *opts) {
+    run_cmp_opts o = *opts;
+    if (!(o.confidence > 0))
+        o.confidence = 0.95;
     run_cmp *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->a = a, c->b = b;
+    c->confidence = o.confidence;
+    c->nbase = 1 + o.nmore_a;
     if (a->nroles + b->nroles) {
         c->roles = calloc(a->nroles + b->nroles, sizeof *c->roles);
         if (!c->roles)
             goto fail;
     }
     for (size_t i = 0; i < a->nroles; i++)
-        if (compare_role(&c->roles[c->nroles++], a, &a->roles[i], b,
-                         find_role(b, a->roles[i].name)))
+        if (compare_role(&c->roles[c->nroles++], a, &a->roles[i], b, find_role(b, a->roles[i].name),
+                         &o))
             goto fail;
     for (size_t i = 0; i < b->nroles; i++)
         if (!find_role(a, b->roles[i].name) &&
-            compare_role(&c->roles[c->nroles++], a, NULL, b, &b->roles[i]))
+            compare_role(&c->roles[c->nroles++], a, NULL, b, &b->roles[i], &o))
             goto fail;
     if (c->nroles)
         qsort(c->roles, c->nroles, sizeof *c->roles, role_cmp);
@@ -328,6 +391,9 @@ void run_cmp_free(run_cmp *c) {
         }
         free(c->roles[r].phases);
         free(c->roles[r].gpus);
+        if (c->roles[r].lines)
+            free(c->roles[r].lines->v);
+        free(c->roles[r].lines);
     }
     free(c->roles);
     free(c);

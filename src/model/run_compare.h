@@ -36,6 +36,10 @@ typedef struct run_cmp_fig {
     double delta;  /* b - a; NAN when either side is missing */
     double change; /* delta / |a|: 0.25 is 25% more.  +-INFINITY when a is 0 and b
                       is not; 0 when both are 0; NAN when either side is missing */
+    /* The interval of change at the comparison's confidence (run_noise.h),
+     * for the figures that have one (mean, total, p50, p99); NAN when there
+     * is no estimate of the noise. */
+    double lo, hi;
 } run_cmp_fig;
 
 typedef struct run_cmp_counter {
@@ -56,6 +60,9 @@ typedef struct run_cmp_phase {
      * fig[PF_SHARE] (fractions of the role's phase time; delta in fraction
      * points), ... */
     run_cmp_fig fig[PF_N];
+    /* Where each side's noise estimate came from (run_noise.h), by figure:
+     * RUN_NOISE_NONE for figures without one. */
+    unsigned char noise_a[PF_N], noise_b[PF_N];
     run_cmp_counter *counters; /* by name */
     size_t ncounters;
     /* Exact I/O (SCOPE_PHASE_IO), when either side measured it (io): bytes
@@ -64,6 +71,28 @@ typedef struct run_cmp_phase {
     int io;
     run_cmp_fig io_disk_read, io_disk_write, io_cache_read, io_disk_bytes_per_s;
 } run_cmp_phase;
+
+/* Lines kept per role: the hottest, by the larger of their two shares. */
+#define RUN_CMP_LINES_TOP 12
+
+typedef struct run_cmp_line {
+    run_str function, file;  /* the model's own: valid while both models are */
+    uint32_t line_a, line_b; /* 0 on a side the line is missing from, or unknown */
+    enum run_cmp_side side;
+    int moved;         /* matched by function: line_a and line_b differ */
+    run_cmp_fig share; /* of the role's line samples, 0..1; NAN on a missing side */
+    double delta_sd;   /* one standard deviation of share.delta; NAN when a side is missing */
+    int significant;   /* share.delta beyond z * delta_sd at the comparison's confidence */
+} run_cmp_line;
+
+/* A role's hot lines compared (run_compare_lines.h fills them). */
+typedef struct run_cmp_role_lines {
+    int sampled_a, sampled_b;      /* the role has line samples in A, in B */
+    uint64_t samples_a, samples_b; /* the role's line samples */
+    run_cmp_line *v;               /* the hottest, by max(share A, share B), most first */
+    size_t n;
+    size_t more; /* lines left out past RUN_CMP_LINES_TOP */
+} run_cmp_role_lines;
 
 /* A GPU both or either run sampled, by host and NVML index. */
 typedef struct run_cmp_gpu {
@@ -89,16 +118,37 @@ typedef struct run_cmp_role {
     run_cmp_fig disk_read_per_s, cache_read_per_s, disk_write_per_s;
     run_cmp_gpu *gpus;
     size_t ngpus;
+    /* Its hot lines compared (run_compare_lines.h); NULL until
+     * run_compare_lines fills them. */
+    run_cmp_role_lines *lines;
 } run_cmp_role;
 
 typedef struct run_cmp {
     const run_model *a, *b; /* borrowed: they must outlive the comparison */
+    double confidence;      /* of every interval, 0.5 .. 0.999 */
+    size_t nbase;           /* base runs: 1, or more when several taught the noise */
     run_cmp_role *roles;    /* by impact, biggest first */
     size_t nroles;
 } run_cmp;
 
-/* Compares a with b.  Returns the comparison, or NULL when out of memory. */
+/* Compares a with b at confidence 0.95.  Returns the comparison, or NULL
+ * when out of memory. */
 run_cmp *run_compare(const run_model *a, const run_model *b);
+
+/* The most base runs a comparison reads. */
+#define RUN_CMP_MAX_BASE 64
+
+typedef struct run_cmp_opts {
+    double confidence; /* 0: 0.95 */
+    /* More runs of the base besides a (they must outlive the comparison):
+     * each phase's mean, total, p50 and p99 on side A become the mean over
+     * every base run that has the phase, and their spread the run-to-run
+     * noise of both sides (run_noise.h).  Every other figure is a's. */
+    const run_model *const *more_a;
+    size_t nmore_a;
+} run_cmp_opts;
+
+run_cmp *run_compare_with(const run_model *a, const run_model *b, const run_cmp_opts *opts);
 void run_cmp_free(run_cmp *c);
 
 /* Two figures compared, as every run_cmp_fig above is. */

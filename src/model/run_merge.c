@@ -225,17 +225,17 @@ static run_phase *place(merge_ctx *c, worker_log *log, log_node *n) {
 /* The total of the process being merged in p, 0 when it is new there.
  * Processes are merged one after the other, so p->per_proc stays in their
  * order by appending.  NULL when out of memory. */
-static double *proc_total(merge_ctx *c, run_phase *p) {
+static run_proc_ns *proc_total(merge_ctx *c, run_phase *p) {
     if (p->nprocs && p->per_proc[p->nprocs - 1].proc == c->proc)
-        return &p->per_proc[p->nprocs - 1].ns;
+        return &p->per_proc[p->nprocs - 1];
     run_proc_ns *grown = room_for(p->per_proc, p->nprocs, sizeof *grown);
     if (!grown) {
         c->nomem = 1;
         return NULL;
     }
     p->per_proc = grown;
-    grown[p->nprocs] = (run_proc_ns){c->proc, 0};
-    return &grown[p->nprocs++].ns;
+    grown[p->nprocs] = (run_proc_ns){.proc = c->proc};
+    return &grown[p->nprocs++];
 }
 
 static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
@@ -256,8 +256,8 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
         if (t)
             p->tags = *t;
     }
-    double *proc_ns = proc_total(c, p);
-    if (!proc_ns)
+    run_proc_ns *proc = proc_total(c, p);
+    if (!proc)
         return;
     if (n->left_open || n->open_now)
         p->open_threads++;
@@ -267,7 +267,8 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
      * count, mean or percentiles, which are those of completed entries. */
     d->total_ns += n->open_ns;
     p->open_ns += n->open_ns;
-    *proc_ns += (double)n->open_ns;
+    proc->ns += (double)n->open_ns;
+    proc->open_ns += n->open_ns;
     if (!n->has_agg)
         return;
     if (n->count || n->nbins) {
@@ -284,7 +285,9 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
         d->max_ns = n->max_ns;
     d->count += n->count;
     d->total_ns += n->wall_ns;
-    *proc_ns += (double)n->wall_ns;
+    proc->ns += (double)n->wall_ns;
+    proc->count += n->count;
+    proc->cpu_ns += n->cpu_ns;
     p->cpu_count += n->cpu_count;
     p->cpu_wall_ns += n->cpu_wall_ns;
     p->cpu_ns += n->cpu_ns;

@@ -168,10 +168,16 @@ typedef struct run_hist_bin {
     uint64_t count;
 } run_hist_bin;
 
-/* One process's total in a phase: proc indexes run_role.workers. */
+/* One process's total in a phase: proc indexes run_role.workers.  count
+ * and open_ns are its completed entries and the time of its entries still
+ * open (in ns, not in count), so that its own mean time per entry is known:
+ * compare and check read the spread of those means as noise (run_noise.h). */
 typedef struct run_proc_ns {
     size_t proc;
     double ns;
+    uint64_t count;
+    uint64_t open_ns;
+    uint64_t cpu_ns; /* the thread CPU time of its entries whose CPU time was read */
 } run_proc_ns;
 
 typedef struct run_phase run_phase;

@@ -2,13 +2,31 @@
 #include "compare_json.h"
 
 #include "json_out.h"
+#include "run_compare_lines.h"
+#include "run_noise.h"
 
-static void put_fig(json_out *j, cJSON *o, const char *key, const run_cmp_fig *fig) {
+#include <math.h>
+
+static cJSON *put_fig(json_out *j, cJSON *o, const char *key, const run_cmp_fig *fig) {
     cJSON *e = jo_object(j, o, key);
     jo_num(j, e, "a", fig->a);
     jo_num(j, e, "b", fig->b);
     jo_num(j, e, "delta", fig->delta);
     jo_num(j, e, "change", fig->change);
+    return e;
+}
+
+/* A figure with a noise estimate: its interval of change (low, high; null
+ * when the noise is unknown) and where each side's estimate came from. */
+static void put_noisy_fig(json_out *j, cJSON *o, const char *key, const run_cmp_phase *p,
+                          enum phase_fig f) {
+    const run_cmp_fig *fig = &p->fig[f];
+    cJSON *e = put_fig(j, o, key, fig);
+    jo_num(j, e, "change_low", fig->lo);
+    jo_num(j, e, "change_high", fig->hi);
+    jo_bool(j, e, "significant", fig->lo > 0 || fig->hi < 0);
+    jo_str(j, e, "noise_a", run_noise_source_name((enum run_noise_source)p->noise_a[f]));
+    jo_str(j, e, "noise_b", run_noise_source_name((enum run_noise_source)p->noise_b[f]));
 }
 
 static void put_run(json_out *j, cJSON *o, const char *key, const run_model *m) {
@@ -38,7 +56,10 @@ static void put_phase(json_out *j, cJSON *arr, const run_cmp_phase *p) {
     enum phase_fig ids[PF_N];
     size_t n = phase_figures_in(PF_OUT_COMPARE_JSON, ids);
     for (size_t i = 0; i < n; i++)
-        put_fig(j, o, phase_figures[ids[i]].json, &p->fig[ids[i]]);
+        if (run_noise_has(ids[i]))
+            put_noisy_fig(j, o, phase_figures[ids[i]].json, p, ids[i]);
+        else
+            put_fig(j, o, phase_figures[ids[i]].json, &p->fig[ids[i]]);
     cJSON *counters = jo_array(j, o, "counters");
     for (size_t i = 0; i < p->ncounters; i++)
         put_counter(j, counters, &p->counters[i]);
@@ -75,6 +96,35 @@ static void put_resources(json_out *j, cJSON *o, const run_cmp_role *r) {
     }
 }
 
+/* The role's hot lines compared; null when neither run sampled lines. */
+static void put_lines(json_out *j, cJSON *o, const run_cmp_role *r) {
+    const run_cmp_role_lines *ls = r->lines;
+    if (!ls || (!ls->sampled_a && !ls->sampled_b)) {
+        jo_null(j, o, "lines");
+        return;
+    }
+    cJSON *e = jo_object(j, o, "lines");
+    jo_bool(j, e, "sampled_a", ls->sampled_a);
+    jo_bool(j, e, "sampled_b", ls->sampled_b);
+    jo_u64(j, e, "samples_a", ls->samples_a);
+    jo_u64(j, e, "samples_b", ls->samples_b);
+    jo_u64(j, e, "more", ls->more);
+    cJSON *rows = jo_array(j, e, "rows");
+    for (size_t i = 0; i < ls->n; i++) {
+        const run_cmp_line *x = &ls->v[i];
+        cJSON *row = jo_object(j, rows, NULL);
+        jo_name(j, row, "function", x->function);
+        jo_name(j, row, "file", x->file);
+        jo_num(j, row, "line_a", x->side == RUN_CMP_ONLY_B ? NAN : (double)x->line_a);
+        jo_num(j, row, "line_b", x->side == RUN_CMP_ONLY_A ? NAN : (double)x->line_b);
+        jo_str(j, row, "side", run_cmp_side_name(x->side));
+        jo_bool(j, row, "moved", x->moved);
+        put_fig(j, row, "share", &x->share);
+        jo_num(j, row, "delta_sd", x->delta_sd);
+        jo_bool(j, row, "significant", x->significant);
+    }
+}
+
 static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
     cJSON *o = jo_object(j, arr, NULL);
     jo_name(j, o, "name", r->name);
@@ -86,6 +136,7 @@ static void put_role(json_out *j, cJSON *arr, const run_cmp_role *r) {
     for (size_t i = 0; i < r->nphases; i++)
         put_phase(j, phases, &r->phases[i]);
     put_resources(j, o, r);
+    put_lines(j, o, r);
 }
 
 int compare_json_print(FILE *f, const run_cmp *c) {
@@ -95,6 +146,8 @@ int compare_json_print(FILE *f, const run_cmp *c) {
         return -1;
     put_run(&j, root, "a", c->a);
     put_run(&j, root, "b", c->b);
+    jo_num(&j, root, "confidence", c->confidence);
+    jo_u64(&j, root, "base_runs", c->nbase);
     cJSON *roles = jo_array(&j, root, "roles");
     for (size_t i = 0; i < c->nroles; i++)
         put_role(&j, roles, &c->roles[i]);
@@ -108,7 +161,7 @@ static void put_check_row(json_out *j, cJSON *arr, const run_check_row *row) {
     jo_str(j, o, "side", run_cmp_side_name(row->phase->side));
     jo_str(j, o, "verdict", run_check_verdict_name(row->verdict));
     jo_bool(j, o, "failed", row->failed);
-    put_fig(j, o, "metric", row->fig);
+    put_noisy_fig(j, o, "metric", row->phase, (enum phase_fig)(row->fig - row->phase->fig));
 }
 
 int check_json_print(FILE *f, const run_cmp *c, const run_check *k, const run_check_opts *o) {
@@ -120,6 +173,8 @@ int check_json_print(FILE *f, const run_cmp *c, const run_check *k, const run_ch
     put_run(&j, root, "candidate", c->b);
     jo_str(&j, root, "metric", run_check_metric_name(o->metric));
     jo_num(&j, root, "max_regression", o->max_regression);
+    jo_num(&j, root, "confidence", c->confidence);
+    jo_u64(&j, root, "base_runs", c->nbase);
     jo_bool(&j, root, "passed", k->nfailed == 0);
     jo_u64(&j, root, "watched", k->nrows);
     jo_u64(&j, root, "failed", k->nfailed);

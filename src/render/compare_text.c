@@ -2,10 +2,13 @@
  * comparison model: this file only lays them out. */
 #include "compare_text.h"
 
+#include "run_compare_lines.h"
+
 #include "fmt.h"
 #include "text_escape.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CELL 64
@@ -18,14 +21,19 @@
  * phase figures compare shows (phase_figures.h), each the change in it
  * (share: "A→B").  Under width pressure the highest `drop` goes first; 0
  * never goes. */
-enum { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_FIGURES, MAX_COLS = C_FIGURES + PF_N };
+enum { C_TOTAL_A, C_TOTAL_B, C_CHANGE, C_FIGURES, MAX_COLS = C_FIGURES + PF_N + 1 };
 
 typedef struct col {
     const char *head;
     size_t width;
     int drop;
-    int fig; /* the figure of a column from C_FIGURES on */
+    int fig; /* the figure of a column from C_FIGURES on; FIG_INTERVAL: the mean's interval */
 } col;
+
+/* The interval of the mean's change (run_noise.h), right after the mean:
+ * "-1.2%..+3.4%".  Left out for width with the share. */
+#define FIG_INTERVAL (-2)
+static const col interval_col = {"interval", 15, 1, FIG_INTERVAL};
 
 /* Wide enough for "999,999.9/s", "only in A", "100.0%>100.0%" and
  * "+1234.5%". */
@@ -73,6 +81,8 @@ static void columns(cmp_layout *l) {
     for (size_t i = 0; i < n; i++) {
         const layout_column *c = &phase_figures[ids[i]].cmp;
         l->cols[l->ncols++] = (col){c->heading, (size_t)c->width, c->drop, (int)ids[i]};
+        if (ids[i] == PF_MEAN)
+            l->cols[l->ncols++] = interval_col;
     }
 }
 
@@ -181,6 +191,16 @@ static void side_cell(char *cell, size_t cap, int present, const char *text) {
     snprintf(cell, cap, "%s", present ? text : "-");
 }
 
+/* The mean's interval of change; empty when the noise is unknown. */
+static void interval_cell(char *cell, size_t cap, const run_cmp_phase *p) {
+    const run_cmp_fig *m = &p->fig[PF_MEAN];
+    char lo[CELL], hi[CELL];
+    cell[0] = '\0';
+    if (p->side == RUN_CMP_BOTH && !isnan(m->lo) && !isnan(m->hi))
+        snprintf(cell, cap, "%s..%s", fmt_change(lo, sizeof lo, m->lo),
+                 fmt_change(hi, sizeof hi, m->hi));
+}
+
 static void phase_row(const cmp_layout *l, const run_cmp_phase *p) {
     char cells[MAX_COLS][CELL] = {{0}}, buf[CELL], sa[CELL / 4], sb[CELL / 4];
     const run_cmp_fig *total = &p->fig[PF_TOTAL];
@@ -191,6 +211,10 @@ static void phase_row(const cmp_layout *l, const run_cmp_phase *p) {
     else
         fmt_change(cells[C_CHANGE], CELL, total->change);
     for (int k = C_FIGURES; k < l->ncols; k++) {
+        if (l->cols[k].fig == FIG_INTERVAL) {
+            interval_cell(cells[k], CELL, p);
+            continue;
+        }
         enum phase_fig f = (enum phase_fig)l->cols[k].fig;
         const run_cmp_fig *fig = &p->fig[f];
         if (sides(&l->cols[k])) {
@@ -280,10 +304,12 @@ static void resource_notes(const cmp_layout *l, const run_cmp_role *r) {
         if (!p->io || !(moved(&p->io_disk_read) || moved(&p->io_disk_write) ||
                         moved(&p->io_cache_read) || moved(&p->io_disk_bytes_per_s)))
             continue;
-        snprintf(text, sizeof text, "I/O of %s (exact): disk read %s, disk write %s, %s/s", p->path,
-                 fig_text(x, sizeof x, l, &p->io_disk_read, bytes_of, ""),
+        /* The rate's unit goes on each side's figure, before the change:
+         * "0 B/s -> 75.8 kB/s (new)", never "... (new)/s". */
+        snprintf(text, sizeof text, "I/O of %s (exact): disk read %s, disk write %s, disk %s",
+                 p->path, fig_text(x, sizeof x, l, &p->io_disk_read, bytes_of, ""),
                  fig_text(y, sizeof y, l, &p->io_disk_write, bytes_of, ""),
-                 fig_text(z, sizeof z, l, &p->io_disk_bytes_per_s, bytes_of, ""));
+                 fig_text(z, sizeof z, l, &p->io_disk_bytes_per_s, bytes_of, "/s"));
         text_wrap(l->f, l->st, text, 0, 2);
     }
     if (r->res && (moved(&r->disk_read_per_s) || moved(&r->cache_read_per_s) ||
@@ -307,6 +333,83 @@ static void resource_notes(const cmp_layout *l, const run_cmp_role *r) {
                  fig_text(y, sizeof y, l, &g->busy, share_of, ""),
                  fig_text(z, sizeof z, l, &g->this_run, share_of, ""));
         text_wrap(l->f, l->st, text, 0, 2);
+    }
+}
+
+/* A line's place: "file.c:42", "file.c:30->33" when it moved, the base
+ * name of its file (JSON has the whole path). */
+static const char *line_place(char *buf, size_t cap, const cmp_layout *l, const run_cmp_line *x) {
+    char file[LABEL_CAP / 4];
+    fmt_name(file, sizeof file, x->file.len ? x->file : (run_str){"??", 2});
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    if (x->moved)
+        snprintf(buf, cap, "%s:%u%s%u", base, x->line_a, arrow(l), x->line_b);
+    else
+        snprintf(buf, cap, "%s:%u", base, x->side == RUN_CMP_ONLY_B ? x->line_b : x->line_a);
+    return buf;
+}
+
+/* Under a role's table: its hottest lines with their share of the role's
+ * line samples in A and B, matched by function and line (or by function
+ * where the line moved). */
+static void lines_block(const cmp_layout *l, const run_cmp *c, const run_cmp_role *r) {
+    const run_cmp_role_lines *ls = r->lines;
+    char a[CELL], b[CELL], text[LABEL_CAP];
+    if (!ls || (!ls->sampled_a && !ls->sampled_b) || r->side != RUN_CMP_BOTH)
+        return; /* a role in one run has nothing to compare its lines with */
+    if (!ls->sampled_a || !ls->sampled_b) {
+        snprintf(text, sizeof text,
+                 "Hot lines: line samples in %s only (%s samples); nothing to "
+                 "compare them with.",
+                 ls->sampled_a ? "A" : "B",
+                 fmt_ucount(a, sizeof a, ls->sampled_a ? ls->samples_a : ls->samples_b));
+        text_wrap(l->f, l->st, text, 0, 0);
+        return;
+    }
+    snprintf(text, sizeof text,
+             "Hot lines (share of the role's line samples, %s A %s %s B; *: a change beyond "
+             "the samples' noise at %g%%):",
+             fmt_ucount(a, sizeof a, ls->samples_a), arrow(l),
+             fmt_ucount(b, sizeof b, ls->samples_b), c->confidence * 100);
+    text_wrap(l->f, l->st, text, 0, 2);
+    size_t wf = 8, wp = 4;
+    char fn[LABEL_CAP / 4], place[LABEL_CAP / 4 + 64]; /* a file name and two line numbers */
+    for (size_t i = 0; i < ls->n; i++) {
+        size_t w = fmt_width(fmt_name(fn, sizeof fn, ls->v[i].function));
+        wf = w > wf ? w : wf;
+        w = fmt_width(line_place(place, sizeof place, l, &ls->v[i]));
+        wp = w > wp ? w : wp;
+    }
+    wf = wf > 40 ? 40 : wf;
+    wp = wp > 40 ? 40 : wp;
+    for (size_t i = 0; i < ls->n; i++) {
+        const run_cmp_line *x = &ls->v[i];
+        char sa[CELL], sb[CELL], shares[CELL * 2], delta[CELL] = "";
+        fmt_name(fn, sizeof fn, x->function);
+        fmt_fit(fn, sizeof fn, wf, l->st->utf8);
+        line_place(place, sizeof place, l, x);
+        fmt_fit_left(place, sizeof place, wp, l->st->utf8);
+        snprintf(shares, sizeof shares, "%s %s %s",
+                 isnan(x->share.a) ? "-" : fmt_percent(sa, sizeof sa, x->share.a, 1), arrow(l),
+                 isnan(x->share.b) ? "-" : fmt_percent(sb, sizeof sb, x->share.b, 1));
+        if (x->side != RUN_CMP_BOTH)
+            snprintf(delta, sizeof delta, "%s", side_text(x->side));
+        else
+            snprintf(delta, sizeof delta, "%+.1f pts%s",
+                     fabs(x->share.delta) < 0.0005 ? 0.0 : x->share.delta * 100,
+                     x->significant ? " *" : "");
+        fputs("  ", l->f);
+        fmt_put_left(l->f, fn, wf + 2);
+        fmt_put_left(l->f, place, wp + 2);
+        fmt_put_right(l->f, shares, 16);
+        fprintf(l->f, "  %s\n", delta);
+    }
+    if (ls->more) {
+        snprintf(text, sizeof text, "(%zu more line%s; see 'scope-tui lines')", ls->more,
+                 ls->more == 1 ? "" : "s");
+        fputs("  ", l->f);
+        text_wrap(l->f, l->st, text, 2, 2);
     }
 }
 
@@ -368,17 +471,47 @@ static void dropped_note(const cmp_layout *l) {
     text_wrap(l->f, l->st, text, 0, 1);
 }
 
+/* One line naming every role with its processes in A and B, and which
+ * roles appeared or vanished, before the tables go into each. */
+static void roles_line(const cmp_layout *l, const run_cmp *c) {
+    size_t cap = 64 + c->nroles * (LABEL_CAP / 4), len = 0;
+    char *text = malloc(cap), name[LABEL_CAP / 8];
+    if (!text)
+        return;
+    len += (size_t)snprintf(text, cap, "Roles (processes A %s B):", arrow(l));
+    for (size_t r = 0; r < c->nroles && len < cap; r++) {
+        const run_cmp_role *role = &c->roles[r];
+        fmt_name(name, sizeof name, role->name);
+        const char *sep = r ? "," : "";
+        if (role->side == RUN_CMP_BOTH)
+            len += (size_t)snprintf(text + len, cap - len, "%s %s %.0f %s %.0f", sep, name,
+                                    role->nprocs.a, arrow(l), role->nprocs.b);
+        else
+            len += (size_t)snprintf(text + len, cap - len, "%s %s %s (%.0f process%s)", sep, name,
+                                    role->side == RUN_CMP_ONLY_B ? "appeared" : "vanished",
+                                    role->a ? role->nprocs.a : role->nprocs.b,
+                                    (role->a ? role->nprocs.a : role->nprocs.b) == 1 ? "" : "es");
+    }
+    text_wrap(l->f, l->st, text, 0, 2);
+    free(text);
+}
+
 void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
     cmp_layout l = {.f = f, .st = st};
     l.rule_hosts = c->a->nhosts > c->b->nhosts ? c->a->nhosts : c->b->nhosts;
     plan(&l, c);
     run_line(&l, "A", c->a);
     run_line(&l, "B", c->b);
-    text_wrap(f, st,
-              "Rows by impact (the change in total time); changes are B against A; mean: "
-              "the change in time per entry. "
-              "Counters (+): their rate per second of their phase's time.",
-              0, 0);
+    char legend[LABEL_CAP];
+    snprintf(legend, sizeof legend,
+             "Rows by impact (the change in total time); changes are B against A; mean: "
+             "the change in time per entry; interval: where that change lies at %g%% "
+             "confidence, from the noise within each run (docs/compare.md). "
+             "Counters (+): their rate per second of their phase's time.",
+             c->confidence * 100);
+    text_wrap(f, st, legend, 0, 0);
+    if (c->nroles)
+        roles_line(&l, c);
     if (c->nroles == 0)
         fputs("\nNo phases were recorded in either run.\n", f);
     for (size_t r = 0; r < c->nroles; r++) {
@@ -394,6 +527,7 @@ void compare_text_print(FILE *f, const run_cmp *c, const text_style *st) {
         }
         counts_note(&l, role);
         resource_notes(&l, role);
+        lines_block(&l, c, role);
     }
     dropped_note(&l);
 }

@@ -55,7 +55,11 @@ expect_rc 0 "$scope_tui" compare --width 200 base base
 expect_in out "compute"
 expect_in out "+ items"
 expect_in out "0.0%"
-expect_not_in out '[+-][0-9]+\.[0-9]%|only in|new|gone|n/a'
+# The interval column is the noise of the mean, symmetric about 0 here (a
+# run against itself); every change is 0.
+grep -qE '^compute .* -[0-9.]+%\.\.\+[0-9.]+% ' out || fail "no interval about 0: $(cat out)"
+sed -E 's/ [+-][0-9.]+%\.\.[+-][0-9.]+% / /' out >out.changes
+expect_not_in out.changes '[+-][0-9]+\.[0-9]%|only in|new|gone|n/a'
 
 # Half the entries: the table says that the entry counts differ, and names
 # the first such row (which one is first, by impact, is the sleeps'); a
@@ -183,7 +187,52 @@ expect_rc 1 "$scope_tui" check base slow --role worker --metric total --phase co
 # A phase that disappeared, not named: a note, and the rest passes.
 expect_rc 0 "$scope_tui" check extra base --max-regression 50
 expect_in out "note: cleanup (role worker) is not in the candidate"
+
+# The noise.  Each change has its interval; --threshold is --max-regression.
+expect_rc 1 "$scope_tui" check --threshold 20 base slow
+grep -E '^worker +compute ' out | grep -qE ' \+[0-9.]+%\.\.\+[0-9.]+% +REGRESSED$' ||
+    fail "compute's interval not shown: $(cat out)"
+expect_in out "limit +20.0%; 95% interval +"
+# Several base runs: the base is their mean, their spread the run-to-run
+# noise.  base and rerun agree, so slow's compute is beyond it; with half
+# among them (its compute entries take twice as long) the base runs disagree
+# by more than the growth, which is then NOISE: noted, not a failure.
+expect_rc 1 "$scope_tui" check --json base rerun slow
+python3 - out <<'PY' || fail "check with 2 base runs: $(head -c 600 out)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["base_runs"] == 2 and doc["confidence"] == 0.95, doc
+c = next(p for p in doc["phases"] if p["path"] == "compute")["metric"]
+assert c["change_low"] > 0.5 and c["change_high"] < 1.5 and c["significant"] is True, c
+PY
+expect_rc 0 "$scope_tui" check --json base rerun half slow
+python3 - out <<'PY' || fail "check with 3 disagreeing base runs: $(head -c 600 out)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["base_runs"] == 3 and doc["passed"] is True, doc
+p = next(p for p in doc["phases"] if p["path"] == "compute")
+m = p["metric"]
+assert p["verdict"] == "NOISE" and p["failed"] is False, p
+assert m["noise_a"] == "runs" and m["noise_b"] == "runs", m
+assert m["change"] > 0.1 and m["change_low"] <= 0.1, m
+PY
+expect_rc 0 "$scope_tui" check base rerun half slow
+grep -qE '^note: compute \(role worker\): mean \+[0-9.]+% is past the limit \+10\.0% but within the noise' out ||
+    fail "no NOISE note: $(cat out)"
+expect_in out "the base figures are the mean of 3 runs"
 cd ..
+
+# A directory of runs is its runs, in name order; a link in it is not
+# followed; one with no run in it is refused.
+mkdir bases empty
+cp -r base rerun bases/
+ln -s ../slow bases/zz-link
+expect_rc 0 "$scope_tui" check --json --threshold 1000 bases/ rerun
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["base_runs"] == 2, d["base_runs"]' out ||
+    fail "bases/ did not read as 2 runs: $(head -c 300 out)"
+expect_bad "scope-tui check: " "$scope_tui" check empty rerun
+expect_bad "scope-tui check: " "$scope_tui" check --confidence 20 base rerun
+expect_bad "scope-tui compare: " "$scope_tui" compare --confidence 100 base rerun
 
 # Bad inputs: exit 2 and one line on stderr.
 : >a-file

@@ -1,0 +1,85 @@
+/*
+ * How much of a compared figure is noise: the uncertainty of a phase's
+ * mean, total, p50 and p99 estimated from what a run holds, and the
+ * interval of the change between two runs at a stated confidence.  compare
+ * shows the intervals, check calls a change only when its interval leaves
+ * zero behind and it passes the threshold (docs/compare.md, "Noise").
+ *
+ * One side's figure x gets a relative standard error r (the standard error
+ * of x over x) from the first of these that applies, each an estimate of
+ * how far x would move if the run were repeated:
+ *
+ *   runs       several runs of the base were given: the spread of x over
+ *              them (the run-to-run noise, what a single run cannot show);
+ *   processes  2 or more processes entered the phase: the spread of their
+ *              own figures (their mean time per entry, or their totals for
+ *              "total" and "cpu"), as the standard error of their average;
+ *   entries    one process: the spread of its entries' durations (the
+ *              histogram) over the root of their number, for the mean and
+ *              total; for a percentile, the order statistics that a
+ *              binomial spread of ranks around it could have been (none
+ *              for "cpu": the histogram holds wall time).
+ *
+ * The larger of the within-run estimates is kept (a process-level spread
+ * holds the entries' own), and with several runs the run-to-run spread is
+ * kept where it is larger.  The change's interval is exp(L +- t s) - 1 for
+ * L = ln(B / A) and s = sqrt(rA^2 + rB^2) (the delta method on the log of
+ * the ratio), t Student's quantile for the Welch-Satterthwaite degrees of
+ * freedom of the two sides (processes - 1, runs - 1, or entries - 1).
+ * Everything is closed form: the same runs give the same interval every
+ * time, with no random resampling to seed.
+ */
+#ifndef SCOPE_RUN_NOISE_H
+#define SCOPE_RUN_NOISE_H
+
+#include "phase_figures.h"
+#include "run_model.h"
+
+#include <stddef.h>
+
+/* Where a side's standard error came from. */
+enum run_noise_source {
+    RUN_NOISE_NONE,      /* no estimate: one entry, or a figure that was not measured */
+    RUN_NOISE_ENTRIES,   /* the spread of one process's entries */
+    RUN_NOISE_PROCESSES, /* the spread between processes */
+    RUN_NOISE_RUNS,      /* the spread between several base runs */
+};
+
+/* One side's figure and its uncertainty. */
+typedef struct run_noise {
+    double value;  /* the figure; NAN when missing */
+    double rel_se; /* its standard error over its value; NAN when unknown */
+    double df;     /* degrees of freedom of that estimate; NAN when unknown */
+    enum run_noise_source source;
+} run_noise;
+
+/* Whether figure f has a noise estimate (mean, total, p50, p99, cpu). */
+int run_noise_has(enum phase_fig f);
+
+/* The within-run estimate of phase p's figure f (p NULL: missing). */
+run_noise run_noise_within(const run_phase *p, enum phase_fig f);
+
+/* The base side from several runs: the figure in each of nruns runs
+ * (NAN where the phase is missing from a run) and the first run's
+ * within-run estimate.  value is their mean; the run-to-run spread is what
+ * one run of the candidate may differ by, returned in *per_run (the relative
+ * standard deviation of one run, with its degrees of freedom) for
+ * run_noise_candidate. */
+run_noise run_noise_base(const double *values, size_t nvalues, run_noise first, run_noise *per_run);
+
+/* The candidate's estimate with the run-to-run noise one run carries. */
+run_noise run_noise_candidate(run_noise within, run_noise per_run);
+
+/* The interval of the change (b - a) / a at `confidence` (0.5 .. 0.999),
+ * into *lo and *hi; both NAN when either side has no estimate, a figure
+ * is missing or not above 0. */
+void run_noise_interval(run_noise a, run_noise b, double confidence, double *lo, double *hi);
+
+/* Student's t two-sided quantile: the t with P(|T| < t) = confidence for df
+ * degrees of freedom (rounded down; the normal's beyond 1,000 or for
+ * INFINITY). */
+double run_noise_t(double confidence, double df);
+
+const char *run_noise_source_name(enum run_noise_source s); /* "entries", ... "none" */
+
+#endif
