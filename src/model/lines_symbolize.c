@@ -70,7 +70,7 @@ struct lines_symbolizer {
     addr_entry *addrs;
     size_t cap_addrs, naddrs;
     Dwfl_Callbacks callbacks;
-    demangle_cache *names; /* NULL: out of memory, names left mangled */
+    demangle_cache *names;   /* NULL: out of memory, names left mangled */
     size_t files_opened;     /* module files opened (lines_sym_counts) */
     int no_index;            /* every address asked of libdwfl (lines_sym_use_index) */
     uint64_t plain_searches; /* those asked so */

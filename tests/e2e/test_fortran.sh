@@ -36,7 +36,7 @@ else:
             phases[p["path"]] = p
             walk(p["children"])
     walk(roles["fsolver"]["phases"])
-    want = {"solve": 1, "solve/assemble": 50, "solve/smooth": 50}
+    want = {"warmup": 1, "solve": 1, "solve/assemble": 50, "solve/smooth": 50}
     if {k: v["count"] for k, v in phases.items()} != want:
         bad.append(f"phases {sorted((k, v['count']) for k, v in phases.items())}, expected {want}")
     else:
