@@ -56,6 +56,8 @@ static void check_usage(FILE *f) {
           "  --role NAME           only this role's phases\n"
           "  --json                the verdicts as JSON (schema scope-check/1,\n"
           "                        docs/json.md); the exit status is the same\n"
+          "  --base-attempt N, --attempt N  that attempt of each BASE, of CANDIDATE (1 the\n"
+          "                        oldest; default the newest)\n"
           "Several BASE runs (arguments, or a directory holding runs) measure the\n"
           "run-to-run noise; the base figure is then their mean.\n"
           "A phase named with --phase that is missing from CANDIDATE fails the check;\n"
@@ -262,12 +264,12 @@ static int report(FILE *f, const cmd_runs *bases, const run_cmp *c, const run_ch
 
 /* Loads the runs and judges them: the exit status. */
 static int check_runs(char *const *base, size_t nbase, const char *candidate,
-                      const run_check_opts *o, double confidence, int json) {
-    run_options ro = {0};
+                      const run_check_opts *o, double confidence, int json,
+                      const run_options *ro_base, const run_options *ro_cand) {
     cmd_runs bases;
-    if (cmd_load_runs("check", base, nbase, RUN_CMP_MAX_BASE, &ro, &bases) != 0)
+    if (cmd_load_runs("check", base, nbase, RUN_CMP_MAX_BASE, ro_base, &bases) != 0)
         return 2;
-    run_model *b = cmd_load_run("check", candidate, &ro);
+    run_model *b = cmd_load_run("check", candidate, ro_cand);
     run_cmp_opts co = {.confidence = confidence,
                        .more_a = (const run_model *const *)bases.v + 1,
                        .nmore_a = bases.n - 1};
@@ -307,8 +309,11 @@ int scope_cmd_check(int argc, char **argv) {
                                          {"phase", required_argument, 0, 'p'},
                                          {"role", required_argument, 0, 'r'},
                                          {"json", no_argument, 0, 'j'},
+                                         {"base-attempt", required_argument, 0, 'B'},
+                                         CMD_ATTEMPT_OPTION,
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
+    run_options ro_base = {0}, ro_cand = {0};
     run_check_opts o = {.max_regression = DEFAULT_MAX_REGRESSION / 100.0,
                         .metric = run_check_metric_default(),
                         .min_share = DEFAULT_MIN_SHARE};
@@ -356,6 +361,11 @@ int scope_cmd_check(int argc, char **argv) {
         case 'j':
             json = 1;
             break;
+        case 'B':
+        case 'A':
+            if (cmd_parse_attempt("check", optarg, c == 'B' ? &ro_base : &ro_cand) < 0)
+                rc = 2;
+            break;
         case 'h':
             check_usage(stdout);
             rc = 0;
@@ -371,7 +381,7 @@ int scope_cmd_check(int argc, char **argv) {
     }
     if (rc < 0)
         rc = check_runs(argv + optind, (size_t)(argc - optind - 1), argv[argc - 1], &o, confidence,
-                        json);
+                        json, &ro_base, &ro_cand);
     free(phases);
     return rc;
 }

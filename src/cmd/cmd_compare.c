@@ -18,7 +18,8 @@
 #define MIN_WIDTH 40
 
 static void compare_usage(FILE *f) {
-    fputs("usage: scope-tui compare [--json] [--width N] [--confidence PCT] [--no-lines] A B\n"
+    fputs("usage: scope-tui compare [--json] [--width N] [--confidence PCT] [--no-lines]\n"
+          "                         [--attempt-a N] [--attempt-b N] A B\n"
           "Compare run B (the candidate) against run A (the base): per role and phase,\n"
           "the change in total, share, self, p50 and p99 time, entry count and counter\n"
           "rates, sorted by impact (the absolute change in total time), biggest first.\n"
@@ -29,6 +30,9 @@ static void compare_usage(FILE *f) {
           "  --width N    lay the table out for N columns (default: the terminal's width)\n"
           "  --confidence PCT  of the intervals (default 95; 50 to 99.9)\n"
           "  --no-lines   leave the hot lines out (no symbolizing)\n"
+          "  --attempt-a N, --attempt-b N  that attempt of A, of B (1 the oldest; default the\n"
+          "               newest): `compare RUN RUN --attempt-a 1` compares a directory\n"
+          "               recorded into twice, its first attempt against its newest\n"
           "Exit status: 0 compared, 2 bad usage or a run that cannot be loaded.\n",
           f);
 }
@@ -59,9 +63,12 @@ int scope_cmd_compare(int argc, char **argv) {
                                          {"width", required_argument, 0, 'w'},
                                          {"confidence", required_argument, 0, 'c'},
                                          {"no-lines", no_argument, 0, 'L'},
+                                         {"attempt-a", required_argument, 0, 'a'},
+                                         {"attempt-b", required_argument, 0, 'b'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     int json = 0, width = 0, c, lines = 1;
+    run_options ro_a = {0}, ro_b = {0};
     double confidence = 0.95;
     optind = 1;
     opterr = 0;
@@ -89,6 +96,11 @@ int scope_cmd_compare(int argc, char **argv) {
         case 'L':
             lines = 0;
             break;
+        case 'a':
+        case 'b':
+            if (cmd_parse_attempt("compare", optarg, c == 'a' ? &ro_a : &ro_b) < 0)
+                return 2;
+            break;
         case 'h':
             compare_usage(stdout);
             return 0;
@@ -101,9 +113,8 @@ int scope_cmd_compare(int argc, char **argv) {
         fputs("scope-tui compare: two run directories wanted, A and B (see --help)\n", stderr);
         return 2;
     }
-    run_options ro = {0};
-    run_model *a = cmd_load_run("compare", argv[optind], &ro);
-    run_model *b = a ? cmd_load_run("compare", argv[optind + 1], &ro) : NULL;
+    run_model *a = cmd_load_run("compare", argv[optind], &ro_a);
+    run_model *b = a ? cmd_load_run("compare", argv[optind + 1], &ro_b) : NULL;
     run_cmp *cmp = b ? run_compare_with(a, b, &(run_cmp_opts){.confidence = confidence}) : NULL;
     int rc = 2;
     char msg[512];

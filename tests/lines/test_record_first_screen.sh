@@ -71,6 +71,15 @@ python3 -c 'import json; d = json.load(open("a1.json")); assert d["roles"][0]["n
     fail "export --attempt 1 is not the first run"
 expect_rc 2 "$tui" lines --attempt 3 run
 expect_in_output "no attempt 3: the run holds 2"
+# compare and check take an attempt of each side: the directory's first
+# attempt against its newest.
+expect_rc 0 "$tui" compare run run --attempt-a 1 --no-lines --width 120
+expect_in_output "aa_light 1 → 1, sh vanished (1 process), zz_heavy vanished (1 process)"
+expect_rc 2 "$tui" compare run run --attempt-b 3 --no-lines
+expect_in_output "no attempt 3: the run holds 2"
+expect_rc 0 "$tui" check run run --base-attempt 1 --attempt 1
+expect_rc 2 "$tui" check run run --base-attempt 3
+expect_in_output "no attempt 3: the run holds 2"
 expect_rc 2 "$tui" report --attempt 0 run
 # The browser: --attempt, and A in the Overview steps to the older one.
 expect_rc 0 "$tui" run --attempt 1 --view overview --print --size 120x30
