@@ -263,18 +263,31 @@ static uint32_t *loc_slot(const lines_cache *c, const lines_loc *l) {
     }
 }
 
+/* An open-addressed index of uint32 slots (0: empty) holding n entries,
+ * made twice as large (empty) when one more would fill it past half: 1
+ * when it was, and the caller puts its n entries back; 0 when it had room;
+ * -1 out of memory, the index as it was. */
+static int slots_grow(uint32_t **slots, size_t *cap, size_t n) {
+    if ((n + 1) * 2 <= *cap)
+        return 0;
+    size_t ncap = *cap ? 2 * *cap : 1024;
+    uint32_t *t = calloc(ncap, sizeof *t);
+    if (!t)
+        return -1;
+    free(*slots);
+    *slots = t;
+    *cap = ncap;
+    return 1;
+}
+
 /* The index of this location (its names interned), added when new. */
 static uint32_t loc_of(lines_cache *c, const lines_loc *l) {
-    if ((c->nlocs + 1) * 2 > c->cap_loc_slots) {
-        size_t cap = c->cap_loc_slots ? 2 * c->cap_loc_slots : 1024;
-        uint32_t *t = calloc(cap, sizeof *t);
-        if (!t) {
-            c->nomem = 1;
-            return 0;
-        }
-        free(c->loc_slots);
-        c->loc_slots = t;
-        c->cap_loc_slots = cap;
+    int grown = slots_grow(&c->loc_slots, &c->cap_loc_slots, c->nlocs);
+    if (grown < 0) {
+        c->nomem = 1;
+        return 0;
+    }
+    if (grown) {
         for (size_t k = 0; k < c->nlocs; k++)
             *loc_slot(c, &c->locs[k]) = (uint32_t)k + 1;
     }
@@ -394,16 +407,12 @@ static uint32_t *addr_slot(const lines_cache *c, const sym_module *mod, uint64_t
  * *first indexes addr_locs; returns their number (0 when out of memory). */
 static uint32_t addr_locations(lines_cache *c, sym_module *sm, run_str module, uint64_t offset,
                                int caller, run_str project, uint32_t *first, uint32_t *under_mask) {
-    if ((c->naddrs + 1) * 2 > c->cap_addr_slots) {
-        size_t cap = c->cap_addr_slots ? 2 * c->cap_addr_slots : 1024;
-        uint32_t *t = calloc(cap, sizeof *t);
-        if (!t) {
-            c->nomem = 1;
-            return 0;
-        }
-        free(c->addr_slots);
-        c->addr_slots = t;
-        c->cap_addr_slots = cap;
+    int grown = slots_grow(&c->addr_slots, &c->cap_addr_slots, c->naddrs);
+    if (grown < 0) {
+        c->nomem = 1;
+        return 0;
+    }
+    if (grown) {
         for (size_t k = 0; k < c->naddrs; k++) {
             const struct addr_entry *e = &c->addrs[k];
             *addr_slot(c, e->mod, e->offset, e->project, e->caller) = (uint32_t)k + 1;
@@ -1473,14 +1482,10 @@ int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out,
             period = g->period_ns;
         else if (period != g->period_ns)
             period_same = 0;
-        if ((out->n + 1) * 2 > cap_slots) {
-            size_t ncap = cap_slots ? 2 * cap_slots : 1024;
-            uint32_t *t = calloc(ncap, sizeof *t);
-            if (!t)
-                goto nomem;
-            free(slots);
-            slots = t;
-            cap_slots = ncap;
+        int grown = slots_grow(&slots, &cap_slots, out->n);
+        if (grown < 0)
+            goto nomem;
+        if (grown) {
             for (size_t k = 0; k < out->n; k++)
                 *path_slot(slots, cap_slots, out, out->v[k].role, out->v[k].node) = (uint32_t)k + 1;
         }

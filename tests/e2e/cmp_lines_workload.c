@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define ITERS_PER_UNIT 40000000ull
+#define ITERS_PER_UNIT 120000000ull
 
 static volatile uint64_t sink;
 

@@ -5,7 +5,10 @@
 #    time, so the shares hold on a loaded machine): 2:1 units of work in the
 #    base, 2:3 with --slow, so kernel_a's share of the worker role's samples
 #    falls from 2/3 to 2/5 and kernel_b's rises from 1/3 to 3/5; each is
-#    checked against those ratios within 8 points, and the change marked
+#    checked against those ratios within 4 of the standard deviations the
+#    comparison states for the change (at least 8 points: CPU-time signals
+#    come at the kernel's tick, 250 Hz here, so a few hundred samples are
+#    far fewer independent looks), and the change marked
 #    beyond the samples' noise.  The moved build is the same source five
 #    lines lower: its lines are matched by function, "moved", with both line
 #    numbers as the program prints them.
@@ -39,7 +42,7 @@ b_base=$(line_of base b)
 a_moved=$(line_of moved a)
 [ "$a_moved" = $((a_base + 5)) ] || fail "the moved build's kernel_a is at $a_moved, not $a_base + 5"
 
-# ---- hot lines: shares within 8 points of the work's ratios ----------------
+# ---- hot lines: shares within 4 sd (8 points at least) of the work's ratios --
 expect_rc 0 "$scope_tui" compare --json base slow
 python3 - out "$a_base" "$b_base" <<'PY' || fail "hot lines of base -> slow: $(cat out | head -c 3000)"
 import json, sys
@@ -62,7 +65,11 @@ want = {"kernel_a": (2 / 3, 2 / 5), "kernel_b": (1 / 3, 3 / 5)}
 for fn, (wa, wb) in want.items():
     sa = sum(r["share"]["a"] or 0 for r in lines["rows"] if r["function"] == fn)
     sb = sum(r["share"]["b"] or 0 for r in lines["rows"] if r["function"] == fn)
-    assert abs(sa - wa) < 0.08 and abs(sb - wb) < 0.08, (fn, sa, sb, wa, wb)
+    # The change's sd bounds each side's own (it is both sides' together).
+    sds = [r["delta_sd"] for r in lines["rows"] if r["function"] == fn and r["delta_sd"]]
+    tol = max(0.08, 4 * max(sds))
+    assert tol < 0.25, (fn, "too few samples to judge", tol)
+    assert abs(sa - wa) < tol and abs(sb - wb) < tol, (fn, sa, sb, wa, wb, tol)
 # The roles: worker 2 -> 3 processes, helper only in B.
 helper = next(r for r in d["roles"] if r["name"] == "helper")
 assert helper["side"] == "only_in_b", helper["side"]
@@ -89,9 +96,14 @@ rows = next(r for r in d["roles"] if r["name"] == "worker")["lines"]["rows"]
 a = next(r for r in rows if r["function"] == "kernel_a" and r["line_a"] == la)
 assert a["side"] == "both" and a["moved"] is True, a
 assert a["line_b"] == lm, a
-# Every line of the kernels moved by the same five lines.
+# Every line of the kernels moved by the same five lines: every line both
+# runs sampled, and every line with 5% of the samples on either side (a
+# line sampled a handful of times, a loop's header, may be in one run only).
 for r in rows:
-    if r["function"] in ("kernel_a", "kernel_b"):
+    if r["function"] not in ("kernel_a", "kernel_b"):
+        continue
+    big = max(v or 0 for v in (r["share"]["a"], r["share"]["b"])) >= 0.05
+    if big or r["side"] == "both":
         assert r["side"] == "both" and r["line_b"] == r["line_a"] + 5, r
 PY
 expect_rc 0 "$scope_tui" compare --width 120 base moved
