@@ -119,6 +119,7 @@ typedef struct lines_cache {
         int caller;
         uint32_t first, n;   /* addr_locs[first .. first + n) */
         uint32_t under_mask; /* bit k: location k lies under the project (k < 32) */
+        uint32_t file_mask;  /* bit k: location k has a source file */
     } * addrs;
     size_t naddrs, cap_addrs;
     uint32_t *addr_slots;
@@ -406,7 +407,8 @@ static uint32_t *addr_slot(const lines_cache *c, const sym_module *mod, uint64_t
 /* The locations of one address, innermost first, symbolized on first use:
  * *first indexes addr_locs; returns their number (0 when out of memory). */
 static uint32_t addr_locations(lines_cache *c, sym_module *sm, run_str module, uint64_t offset,
-                               int caller, run_str project, uint32_t *first, uint32_t *under_mask) {
+                               int caller, run_str project, uint32_t *first, uint32_t *under_mask,
+                               uint32_t *file_mask) {
     int grown = slots_grow(&c->addr_slots, &c->cap_addr_slots, c->naddrs);
     if (grown < 0) {
         c->nomem = 1;
@@ -423,6 +425,7 @@ static uint32_t addr_locations(lines_cache *c, sym_module *sm, run_str module, u
         const struct addr_entry *e = &c->addrs[*slot - 1];
         *first = e->first;
         *under_mask = e->under_mask;
+        *file_mask = e->file_mask;
         return e->n;
     }
     static const sym_frame unknown = {NULL, NULL, 0, NULL};
@@ -439,39 +442,48 @@ static uint32_t addr_locations(lines_cache *c, sym_module *sm, run_str module, u
         c->nomem = 1;
         return 0;
     }
-    struct addr_entry e = {sm, offset, project.s, caller, (uint32_t)c->naddr_locs, (uint32_t)n, 0};
+    struct addr_entry e = {sm,          offset, project.s, caller, (uint32_t)c->naddr_locs,
+                           (uint32_t)n, 0,      0};
     for (size_t k = 0; k < n; k++) {
         lines_loc l = frame_loc(c, &frames[k], module, approximate);
         /* Without a source file, a frame of a module inside the project
-         * folder that has no debug info at all (a program built there
-         * without -g) is the project's; in a module with debug info, a
-         * frame without a line (crt1's _start, code built without -g
-         * linked in) is not, so that it never outranks the frames that
-         * have lines. */
-        int in_project = l.file.len ? under(l.file, project)
-                                    : approximate && module.len && under(module, project);
+         * folder (a program built there without -g) may be the project's:
+         * symbolize_stack decides, by the stack's other frames. */
+        int in_project = l.file.len ? under(l.file, project) : module.len && under(module, project);
         uint32_t loc = loc_of(c, &l);
         if (c->nomem)
             return 0;
         c->locs[loc].in_project |= in_project;
         if (in_project && k < 32)
             e.under_mask |= 1u << k;
+        if (l.file.len && k < 32)
+            e.file_mask |= 1u << k;
         c->addr_locs[c->naddr_locs++] = loc;
     }
     c->addrs[c->naddrs++] = e;
     *slot = (uint32_t)c->naddrs;
     *first = e.first;
     *under_mask = e.under_mask;
+    *file_mask = e.file_mask;
     return e.n;
 }
 
 /* Every frame of the stack is symbolized, for the call path; the two
- * locations are the innermost frame and the innermost under the project. */
+ * locations are the innermost frame and the innermost under the project.
+ * A frame without a source file is the project's when its module lies in
+ * the project folder and none of that module's frames on this stack has a
+ * file (a program built there without -g): where the module gives lines,
+ * a frame without one (crt1's _start, linker stubs) never outranks those
+ * that have them. */
 static void symbolize_stack(lines_cache *c, const log_lines *ll, module_slot *mods,
                             const log_stack *st, run_str project, stack_locs *out) {
-    static uint32_t path[MAX_PATH_FRAMES]; /* innermost first; the model is single-threaded */
+    /* innermost first; the model is single-threaded */
+    static uint32_t path[MAX_PATH_FRAMES];
+    static sym_module *path_mod[MAX_PATH_FRAMES];
+    static run_str path_modname[MAX_PATH_FRAMES];
+    static uint8_t path_under[MAX_PATH_FRAMES], path_file[MAX_PATH_FRAMES];
     size_t npath = 0;
-    int have_self = 0, have_project = 0;
+    int have_self = 0;
     uint32_t nframes = st ? st->nframes : 0;
     if (nframes > MAX_STACK_FRAMES)
         nframes = MAX_STACK_FRAMES;
@@ -502,27 +514,40 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, module_slot *mo
             out->leaf = sm;
             out->leaf_path = module;
         }
-        uint32_t first, under_mask;
-        uint32_t n =
-            addr_locations(c, sm, module, lm ? fa->offset : 0, i > 0, project, &first, &under_mask);
+        uint32_t first, under_mask, file_mask;
+        uint32_t n = addr_locations(c, sm, module, lm ? fa->offset : 0, i > 0, project, &first,
+                                    &under_mask, &file_mask);
         if (c->nomem)
             return;
         for (uint32_t k = 0; k < n && npath < MAX_PATH_FRAMES; k++) {
             uint32_t loc = c->addr_locs[first + k];
-            int in_project = k < 32 ? (int)((under_mask >> k) & 1u) : c->locs[loc].in_project;
+            path_under[npath] =
+                k < 32 ? (uint8_t)((under_mask >> k) & 1u) : c->locs[loc].in_project;
+            path_file[npath] =
+                k < 32 ? (uint8_t)((file_mask >> k) & 1u) : c->locs[loc].file.len != 0;
+            path_mod[npath] = sm;
+            path_modname[npath] = module;
             path[npath++] = loc;
             if (!have_self) {
                 out->self = loc;
                 out->leaf_line = c->locs[loc].line != 0;
                 have_self = 1;
             }
-            if (in_project && !have_project) {
-                if (sm != out->leaf)
-                    out->charged = sm, out->charged_path = module;
-                out->project = loc;
-                have_project = 1;
-            }
         }
+    }
+    int have_project = 0;
+    for (size_t j = 0; j < npath && !have_project; j++) {
+        if (!path_under[j])
+            continue;
+        int module_has_file = 0; /* for a frame without a file: does its module give any? */
+        for (size_t q = 0; q < npath && !path_file[j] && !module_has_file; q++)
+            module_has_file = path_mod[q] == path_mod[j] && path_file[q];
+        if (module_has_file)
+            continue;
+        if (path_mod[j] != out->leaf)
+            out->charged = path_mod[j], out->charged_path = path_modname[j];
+        out->project = path[j];
+        have_project = 1;
     }
     if (!have_self) { /* an empty or lost stack */
         static const sym_frame unknown = {NULL, NULL, 0, NULL};

@@ -120,8 +120,19 @@ def main():
         if abs(got[p] - truth[p]) > 3 and not within:
             failures.append(f"{p} reads {got[p]:.1f} %, true {truth[p]:.1f} %, {said}")
     for p in ("spin1", "micro") if rule == "always" else ():
-        if abs(got[p] - truth[p]) > 3:
-            failures.append(f"{p} reads {got[p]:.1f} %, true {truth[p]:.1f} %")
+        # The recorder's window holds its own code beyond the program's
+        # (band b an entry, all CPU): a true wait w reads w * W / (W + b).
+        # That share is allowed beside the 3 points; it is ~1 % of a point
+        # in a plain build and 3 points in a sanitizer's, whose recorder
+        # code is several times slower.
+        f = figures[p]
+        n = f["count"]
+        wall = clocks[p][0]
+        band = max(0.0, (f["total_ns"] - wall) / n)
+        own = truth[p] * band / (wall / n + band)
+        if abs(got[p] - truth[p]) > 3 + own:
+            failures.append(f"{p} reads {got[p]:.1f} %, true {truth[p]:.1f} % "
+                            f"(the recorder's own code in its window: {own:.1f} points)")
         # The CPU time itself, which preemption does not move: what the
         # recorder read beyond the truth per entry is its own code between
         # its reads and the program's (100 to 250 ns an entry, 3 to 8 %

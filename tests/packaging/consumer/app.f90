@@ -13,7 +13,7 @@ program app_f
     integer :: i, k, sink
     call get_command_argument(1, role)
     if (scope_init(role=role) /= 0) then
-        write (0, '(a)') 'app_f: scope_init failed'
+        write (0, *) 'app_f: scope_init failed'
         stop 1
     end if
     sink = 0
@@ -28,7 +28,7 @@ program app_f
         call scope_phase_end()
     end do
     if (scope_flush() /= 0) then
-        write (0, '(a)') 'app_f: scope_flush failed'
+        write (0, *) 'app_f: scope_flush failed'
         stop 1
     end if
     if (sink < 0) print *, sink
