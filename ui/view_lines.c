@@ -363,19 +363,21 @@ static void draw_summary(view *v, WINDOW *w, int y, int width) {
         if (info->dropped)
             len += snprintf(line + len, sizeof line - (size_t)len, ", %s dropped",
                             fmt_ucount(n, sizeof n, info->dropped));
-        /* The caveats loading the lines found: the header counts the run's. */
-        size_t found = a->model->ncaveats - app_run_caveats(a);
-        if (found)
-            len +=
-                snprintf(line + len, sizeof line - (size_t)len, "; %zu line caveat%s (6 lists %s)",
-                         found, found == 1 ? "" : "s", found == 1 ? "it" : "them");
+        /* Most telling first, as a narrow screen cuts the end: too few
+         * samples, the roles' order, then the caveats loading the lines
+         * found (the header counts the run's; Overview lists these). */
         double sd50;
         if (lines_too_few(info->samples, info->per_signal, &sd50))
             len += snprintf(line + len, sizeof line - (size_t)len,
                             ", too few: a 50%% share is +-%.1f%% (Overview says how to get more)",
                             sd50);
         if (a->model->roles_by_samples && a->model->nroles > 1)
-            len += snprintf(line + len, sizeof line - (size_t)len, "  roles by samples");
+            len += snprintf(line + len, sizeof line - (size_t)len, "; roles by samples");
+        size_t found = a->model->ncaveats - app_run_caveats(a);
+        if (found)
+            len +=
+                snprintf(line + len, sizeof line - (size_t)len, "; %zu line caveat%s (6 lists %s)",
+                         found, found == 1 ? "" : "s", found == 1 ? "it" : "them");
     }
     draw_blank(w, y, 0, width, st->scope.phase || st->scope.role ? TH_FILTER : TH_NORMAL);
     if (st->scope.phase || st->scope.role) {
