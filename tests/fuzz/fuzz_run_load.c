@@ -50,6 +50,7 @@
 #include "export_formats.h"
 #include "fuzz_common.h"
 #include "lines_json.h"
+#include "lines_symbolize.h"
 #include "lines_text.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -571,8 +572,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
 #ifdef SCOPE_FUZZ_TUI
     /* fuzz_tui: the browser instead of the reports (fuzz_run_load has them). */
-    fuzz_tui_walk(m, g_dir, size);
+    lines_symbolizer *sym = fuzz_tui_walk(m, g_dir, size);
     run_free(m);
+    lines_sym_free(sym); /* after the model, which symbolized with it */
     return 0;
 #endif
     /* The layout depends on the style: take one from the input's size, so

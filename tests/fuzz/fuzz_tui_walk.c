@@ -48,7 +48,7 @@ static const int walk_keys[] = {
     '\\', KEY_F(4), 'F', 'c',       'f',       'm',  '[',        ']',
 };
 
-void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {
+lines_symbolizer *fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {
     if (!g_screen)
         open_screen();
     static app a;
@@ -99,4 +99,5 @@ void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed) {
         app_draw(&a);
     }
     app_release(&a);
+    return a.symbolizer;
 }

@@ -2,6 +2,7 @@
 #ifndef SCOPE_FUZZ_TUI_WALK_H
 #define SCOPE_FUZZ_TUI_WALK_H
 
+#include "lines_symbolize.h"
 #include "run_model.h"
 
 #include <stddef.h>
@@ -12,6 +13,8 @@
  * small), all chosen from `seed`.  Reloading, saving and the editor are
  * left out: they touch the disk or replace the model.  The model stays the
  * caller's. */
-void fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed);
+/* Returns the symbolizer the browser kept (NULL: none), which the caller
+ * frees after the model, as scope-tui does (ui/tui.c). */
+lines_symbolizer *fuzz_tui_walk(run_model *m, const char *run_dir, size_t seed);
 
 #endif
