@@ -149,9 +149,13 @@ def main():
         share = 100 * beyond / (cpu / n)
         print(f"{rule}: {p}: CPU time {f['cpu_ns'] / n:.0f} ns an entry, true {cpu / n:.0f}: "
               f"{beyond:+.0f} ns ({share:+.1f} %); wall beyond the program's {band:+.0f} ns")
-        if not -8 <= share <= 12:
+        # The recorder's own code in its window, as the wall time beyond the
+        # program's measures it, widens the upper bound: a sanitizer's build
+        # runs that code several times slower (150 ns an entry against 70).
+        upper = 12 + 100 * max(0.0, band) / (cpu / n)
+        if not -8 <= share <= upper:
             failures.append(f"{p}: {beyond:+.0f} ns of CPU time an entry beyond the truth "
-                            f"({share:+.1f} % of its CPU time, not within -8 to +12 %)")
+                            f"({share:+.1f} % of its CPU time, not within -8 to +{upper:.1f} %)")
     for f in failures:
         print(f"FAIL: {rule}: {f}")
     return 1 if failures else 0
