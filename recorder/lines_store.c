@@ -430,7 +430,13 @@ static uint64_t thread_cpu_ns(pid_t tid) {
 
 /* A thread whose clock ran for 16 periods without one sample has the
  * signal blocked (a pending timer signal holds every later expiry as an
- * overrun until it is delivered). */
+ * overrun until it is delivered).  At least BLOCKED_MIN_NS of them,
+ * though: the kernel checks a thread's CPU timers only at its tick, and
+ * only while the thread runs, so a thread that runs in bursts shorter
+ * than a tick (4 ms at 250 Hz) can go 16 ms of CPU without one expiry
+ * seen.  At 997 Hz every actor of the example was said to block the
+ * signal; over 200 ms of CPU, some tick lands in a burst. */
+#define BLOCKED_MIN_NS 200000000ull
 static void check_blocked(rec_lines_slot *s) {
     pid_t tid = atomic_load(&s->tid);
     uint64_t now =
@@ -442,7 +448,8 @@ static void check_blocked(rec_lines_slot *s) {
         s->taken_check = taken;
         return;
     }
-    if (now - s->cpu_check < 16 * rec_lines_cfg.period_ns)
+    uint64_t span = 16 * rec_lines_cfg.period_ns;
+    if (now - s->cpu_check < (span > BLOCKED_MIN_NS ? span : BLOCKED_MIN_NS))
         return;
     if (taken == s->taken_check)
         atomic_fetch_or(&rec_lines_flags, SCOPE_LINES_F_BLOCKED);
