@@ -80,7 +80,7 @@ static int by_value(const void *a, const void *b) {
 static void compare(const char *prog, const char *const *env_on, const char *const *env_off,
                     const char *tag) {
     forksig_run on[RUNS], off[RUNS];
-    double off_cpu[RUNS], wall_on = 0, wall_off = 0;
+    double off_cpu[RUNS], on_cpu[RUNS], wall_on = 0, wall_off = 0;
     int runs = rt_sanitized() ? SANITIZED_RUNS : RUNS;
     double bound = rt_sanitized() ? SANITIZED_BOUND : 2.0;
     for (int i = 0; i < runs; i++) {
@@ -100,11 +100,13 @@ static void compare(const char *prog, const char *const *env_on, const char *con
         rt_assert_clean(log);
         rr_free(&run);
         off_cpu[i] = off[i].cpu_ms;
+        on_cpu[i] = on[i].cpu_ms;
         wall_on += on[i].wall_ms;
         wall_off += off[i].wall_ms;
     }
     qsort(off_cpu, (size_t)runs, sizeof off_cpu[0], by_value);
-    double base = off_cpu[runs / 2];
+    qsort(on_cpu, (size_t)runs, sizeof on_cpu[0], by_value);
+    double base = off_cpu[runs / 2], with = on_cpu[runs / 2];
     char table[2048];
     size_t len = 0;
     for (int i = 0; i < runs; i++)
@@ -113,11 +115,18 @@ static void compare(const char *prog, const char *const *env_on, const char *con
                                 "%.0f ms wall\n",
                                 i, on[i].cpu_ms, on[i].wall_ms, off[i].cpu_ms, off[i].wall_ms);
     printf("%s (%d steps, %d forks):\n%s", tag, STEPS, FORKS, table);
+    /* The medians against the bound; one run, which a burst of load on a
+     * 2-core machine can double (458 against 209 ms once), against twice
+     * it: a recorder that hung or looped in a handler is far beyond both. */
+    ck_assert_msg(with <= bound * base,
+                  "%s: the median run took %.0f ms of CPU, more than %.0f times the %.0f ms "
+                  "without the recorder (medians of %d):\n%s",
+                  tag, with, bound, base, runs, table);
     for (int i = 0; i < runs; i++)
-        ck_assert_msg(on[i].cpu_ms <= bound * base,
+        ck_assert_msg(on[i].cpu_ms <= 2 * bound * base,
                       "%s: run %d took %.0f ms of CPU, more than %.0f times the %.0f ms without "
                       "the recorder (median of %d):\n%s",
-                      tag, i, on[i].cpu_ms, bound, base, runs, table);
+                      tag, i, on[i].cpu_ms, 2 * bound, base, runs, table);
     ck_assert_msg(wall_on <= bound * wall_off,
                   "%s: %d runs took %.0f ms, more than %.0f times the %.0f ms without the "
                   "recorder:\n%s",
