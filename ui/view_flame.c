@@ -202,6 +202,9 @@ static int flame_build(view *v) {
     if (run_flame_build(a->model, &q, st->names, &st->fl, st->msg, sizeof st->msg) < 0)
         return list_done(&v->list);
     if (!st->fl.samples) {
+        /* Nothing to draw: no frames, so the view says why (and never
+         * walks frames it has no ends for). */
+        run_flame_free(&st->fl);
         snprintf(st->msg, sizeof st->msg, "no stack was sampled in this selection");
         return list_done(&v->list);
     }
@@ -247,11 +250,17 @@ static void select_frame(view *v, size_t k) {
 
 /* Whether frame k lies under the zoom (or is it). */
 static int in_zoom(const flame_state *st, size_t k) {
+    if (!st->end || st->zoom >= st->fl.nframes)
+        return 0; /* nothing built (no samples, or out of memory) */
     return k >= st->zoom && k < st->end[st->zoom];
 }
 
 /* Columns of frame k in a row `width` wide: [*x0, *x1). */
 static void columns(const flame_state *st, size_t k, int width, int *x0, int *x1) {
+    if (st->zoom >= st->fl.nframes || k >= st->fl.nframes) { /* nothing built */
+        *x0 = *x1 = 0;
+        return;
+    }
     const run_flame_frame *z = &st->fl.frames[st->zoom], *f = &st->fl.frames[k];
     double scale = z->samples ? (double)width / (double)z->samples : 0;
     *x0 = (int)((double)(f->left - z->left) * scale + 0.5);
