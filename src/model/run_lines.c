@@ -468,6 +468,15 @@ static uint32_t addr_locations(lines_cache *c, sym_module *sm, run_str module, u
     return e.n;
 }
 
+/* The slot of module m in a set of 2 * MAX_PATH_FRAMES slots that holds at
+ * most MAX_PATH_FRAMES modules: its own, or the empty one it would take. */
+static size_t module_slot_of(const sym_module *const *set, const sym_module *m) {
+    size_t cap = 2 * MAX_PATH_FRAMES, h = (size_t)((uintptr_t)m >> 4) * 0x9e3779b97f4a7c15ull;
+    for (size_t i = (h >> 20) & (cap - 1);; i = (i + 1) & (cap - 1))
+        if (!set[i] || set[i] == m)
+            return i;
+}
+
 /* Every frame of the stack is symbolized, for the call path; the two
  * locations are the innermost frame and the innermost under the project.
  * A frame without a source file is the project's when its module lies in
@@ -535,20 +544,34 @@ static void symbolize_stack(lines_cache *c, const log_lines *ll, module_slot *mo
             }
         }
     }
+    /* The modules that give a file to some frame of this stack, in a
+     * small open-addressed set (linear in the stack's depth, which a log
+     * sets: a scan per frame would be its square). */
+    static const sym_module *with_file[2 * MAX_PATH_FRAMES];
+    static uint32_t used[MAX_PATH_FRAMES];
+    size_t nused = 0;
+    for (size_t j = 0; j < npath; j++)
+        if (path_file[j] && path_mod[j]) {
+            size_t i = module_slot_of(with_file, path_mod[j]);
+            if (!with_file[i]) {
+                with_file[i] = path_mod[j];
+                used[nused++] = (uint32_t)i;
+            }
+        }
     int have_project = 0;
     for (size_t j = 0; j < npath && !have_project; j++) {
         if (!path_under[j])
             continue;
-        int module_has_file = 0; /* for a frame without a file: does its module give any? */
-        for (size_t q = 0; q < npath && !path_file[j] && !module_has_file; q++)
-            module_has_file = path_mod[q] == path_mod[j] && path_file[q];
-        if (module_has_file)
+        /* A frame without a file: only where its module gives none here. */
+        if (!path_file[j] && path_mod[j] && with_file[module_slot_of(with_file, path_mod[j])])
             continue;
         if (path_mod[j] != out->leaf)
             out->charged = path_mod[j], out->charged_path = path_modname[j];
         out->project = path[j];
         have_project = 1;
     }
+    for (size_t k = 0; k < nused; k++)
+        with_file[used[k]] = NULL;
     if (!have_self) { /* an empty or lost stack */
         static const sym_frame unknown = {NULL, NULL, 0, NULL};
         lines_loc l = frame_loc(c, &unknown, (run_str){"", 0}, 1);
