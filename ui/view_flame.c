@@ -484,7 +484,7 @@ static void draw_detail(view *v, WINDOW *w, int y, int width, size_t sel) {
         }
     }
     double share = fl->samples ? (double)f->samples / (double)fl->samples : 0;
-    double sd = fl->samples ? sqrt(share * (1 - share) / (double)fl->samples) : NAN;
+    double sd = run_lines_share_sd(share, fl->samples, fl->per_signal);
     double self = fl->samples ? (double)f->self / (double)fl->samples : 0;
     snprintf(line, sizeof line, "%s  %s +- %s of all, %s samples, self %s, %s%s", name,
              fmt_percent(b[1], 48, share, 1), fmt_percent(b[2], 48, sd, 1),
@@ -495,7 +495,7 @@ static void draw_detail(view *v, WINDOW *w, int y, int width, size_t sel) {
         size_t nmatch;
         uint64_t s = search_share(v, &nmatch);
         double p = fl->samples ? (double)s / (double)fl->samples : 0;
-        double psd = fl->samples ? sqrt(p * (1 - p) / (double)fl->samples) : NAN;
+        double psd = run_lines_share_sd(p, fl->samples, fl->per_signal);
         snprintf(line, sizeof line, "/%s: %zu frame%s, %s +- %s of the samples (%s)", a->query,
                  nmatch, nmatch == 1 ? "" : "s", fmt_percent(b[0], 48, p, 1),
                  fmt_percent(b[1], 48, psd, 1), fmt_ucount(b[2], 48, s));

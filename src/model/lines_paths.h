@@ -29,7 +29,8 @@ typedef struct lines_paths {
     size_t n;
     uint64_t samples;
     double seconds;
-    double period_ns; /* as run_lines_result's: NAN unless every process shares one */
+    double period_ns;  /* as run_lines_result's: NAN unless every process shares one */
+    double per_signal; /* run_lines_info.per_signal: a share's sd rests on samples / it */
 } lines_paths;
 
 /* The sampled paths the query selects (its function and attribution are

@@ -1062,7 +1062,7 @@ static int row_by_function(const void *a, const void *b) {
 
 /* One standard deviation of a share of n samples, brought per_signal to a
  * sampling signal: the signals are the independent looks. */
-static double sd_of(double share, uint64_t n, double per_signal) {
+double run_lines_share_sd(double share, uint64_t n, double per_signal) {
     double looks = (double)n / (per_signal > 1 ? per_signal : 1);
     return n ? sqrt(share * (1 - share) / looks) : NAN;
 }
@@ -1106,7 +1106,7 @@ static int group_functions(run_lines_result *r) {
             f->share_sd = NAN;
         } else {
             f->share = r->samples ? (double)f->samples / (double)r->samples : 0;
-            f->share_sd = sd_of(f->share, r->samples, r->per_signal);
+            f->share_sd = run_lines_share_sd(f->share, r->samples, r->per_signal);
         }
     }
     /* Ties keep the grouping's order: qsort is not stable, so break them by name. */
@@ -1275,7 +1275,7 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
             .samples = a[l].samples,
             .seconds = a[l].seconds,
             .share = share,
-            .share_sd = sd_of(share, out->samples, out->per_signal),
+            .share_sd = run_lines_share_sd(share, out->samples, out->per_signal),
             .approximate = loc->approximate,
         };
     }
@@ -1497,6 +1497,7 @@ int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out,
     if (!c)
         return -1;
     out->tree = &c->tree;
+    out->per_signal = c->info.per_signal;
     struct paths_memo *memo = &c->memo;
     if (memo->valid && memo->worker == q->worker && memo->phase == q->phase &&
         (!memo->role == !q->role) && (!q->role || !strcmp(memo->role, q->role))) {

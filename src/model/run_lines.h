@@ -163,6 +163,12 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
                      size_t msglen);
 void run_lines_free(run_lines_result *r);
 
+/* One standard deviation of a share of n samples that came per_signal to a
+ * sampling signal (run_lines_info.per_signal; below 1 counts as 1): the
+ * independent looks are the signals.  NAN for no samples.  Every share's
+ * +- goes through it: Lines, functions, the Flame view, callers. */
+double run_lines_share_sd(double share, uint64_t n, double per_signal);
+
 /* How to record what a run without line data lacks, as advice that follows
  * "no line samples: ".  A scope-profiler file is a Python program's, whose
  * lines its own line_profiler measures; anything else is recorded again

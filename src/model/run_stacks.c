@@ -312,6 +312,7 @@ int run_flame_build(run_model *m, const run_lines_query *q, enum run_flame_names
     out->samples = p.samples;
     out->seconds = p.seconds;
     out->period_ns = p.period_ns;
+    out->per_signal = p.per_signal;
     rc = 0;
 out:
     if (rc < 0) {
@@ -376,11 +377,11 @@ static int peer_by_samples(const void *a, const void *b) {
     return c ? c : run_str_cmp(x->file, y->file);
 }
 
-static void settle_peers(peer_list *l, uint64_t of) {
+static void settle_peers(peer_list *l, uint64_t of, double per_signal) {
     for (size_t i = 0; i < l->n; i++) {
         double share = of ? (double)l->v[i].samples / (double)of : 0;
         l->v[i].share = share;
-        l->v[i].share_sd = of ? sqrt(share * (1 - share) / (double)of) : NAN;
+        l->v[i].share_sd = run_lines_share_sd(share, of, per_signal);
     }
     if (l->n)
         qsort(l->v, l->n, sizeof *l->v, peer_by_samples);
@@ -438,10 +439,10 @@ int run_callers_select(run_model *m, const run_lines_query *q, run_str function,
         snprintf(msg, msglen, "no sampled stack holds the function '%s'", shown);
         goto fail;
     }
-    settle_peers(&callers, out->samples);
-    settle_peers(&callees, out->samples);
+    settle_peers(&callers, out->samples, p.per_signal);
+    settle_peers(&callees, out->samples, p.per_signal);
     out->share = out->total ? (double)out->samples / (double)out->total : 0;
-    out->share_sd = out->total ? sqrt(out->share * (1 - out->share) / (double)out->total) : NAN;
+    out->share_sd = run_lines_share_sd(out->share, out->total, p.per_signal);
     out->callers = callers.v, out->ncallers = callers.n;
     out->callees = callees.v, out->ncallees = callees.n;
     callers.v = callees.v = NULL;

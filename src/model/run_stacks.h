@@ -57,7 +57,8 @@ typedef struct run_flame {
     uint32_t depth;   /* the deepest frame's */
     uint64_t samples; /* the root's */
     double seconds;
-    double period_ns; /* as run_lines_result's */
+    double period_ns;  /* as run_lines_result's */
+    double per_signal; /* samples per sampling signal: shares' sd (run_lines_share_sd) */
 } run_flame;
 
 /* The flame tree of the samples q selects.  With no role named, the root's
