@@ -45,21 +45,24 @@ on_pty() { # OUTFILE CMD...: runs CMD with stderr on a pty, its bytes into OUTFI
     local outfile=$1
     shift
     python3 - "$outfile" "$@" <<'PY'
-import os, pty, subprocess, sys
+import os, pty, select, subprocess, sys
 out = sys.argv[1]
 master, slave = pty.openpty()
 with open(os.devnull, "wb") as devnull:
     p = subprocess.Popen(sys.argv[2:], stdout=devnull, stderr=slave, stdin=subprocess.DEVNULL)
-os.close(slave)
+# The slave stays open here until the command has ended and everything it
+# wrote is read: once every slave descriptor is closed, Linux may answer the
+# master with EIO and drop what was still buffered (an empty pty.txt now
+# and then).
 data = b""
 while True:
-    try:
-        chunk = os.read(master, 65536)
-    except OSError:
+    if select.select([master], [], [], 0.05)[0]:
+        data += os.read(master, 65536)
+    elif p.poll() is not None:
+        while select.select([master], [], [], 0)[0]:
+            data += os.read(master, 65536)
         break
-    if not chunk:
-        break
-    data += chunk
+os.close(slave)
 rc = p.wait()
 open(out, "wb").write(data)
 sys.exit(rc)
