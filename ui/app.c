@@ -310,6 +310,63 @@ static int read_again(app *a, run_model **m, char *msg, size_t len) {
 
 static void reload(app *a, int quietly);
 
+/* Builds every view again for a new model, each keeping its place as taken
+ * before the old one went (freeing the places).  Returns 1 when memory ran
+ * out, else 0. */
+static int rebuild_all(app *a, view_place places[VIEW_MAX]) {
+    int failed = 0;
+    for (size_t i = 0; i < view_count; i++) {
+        view *v = &a->views[i];
+        v->list.nrows = 0; /* its rows pointed into the old model */
+        v->list.nvisible = 0;
+        if (v->ops->build(v) < 0)
+            failed = 1;
+        else
+            view_place_restore(v, &places[i]);
+        if (!failed && app_filter_apply(v) < 0)
+            failed = 1;
+        view_place_free(&places[i]);
+    }
+    return failed;
+}
+
+/* The fields of the run shown and of app.other, exchanged. */
+static void swap_fields(app *a) {
+    app_run shown = {a->run_dir,     a->opt,        a->model,
+                     a->lines_model, a->lines_info, a->caveats_before_lines,
+                     a->symbolizer,  a->follow};
+    a->run_dir = a->other.run_dir;
+    a->opt = a->other.opt;
+    a->model = a->other.model;
+    a->lines_model = a->other.lines_model;
+    a->lines_info = a->other.lines_info;
+    a->caveats_before_lines = a->other.caveats_before_lines;
+    a->symbolizer = a->other.symbolizer;
+    a->follow = a->other.follow;
+    a->other = shown;
+    a->showing_a = !a->showing_a;
+}
+
+/* b in a diff: every view but Diff shows the other run from now on, each
+ * keeping its place where the other run has the same row (by key). */
+static void swap_run(app *a) {
+    if (!a->diff) {
+        app_message(a, 1, "b switches between two runs: open them with scope-tui A B");
+        return;
+    }
+    view_place places[VIEW_MAX];
+    for (size_t i = 0; i < view_count; i++)
+        view_place_take(&a->views[i], &places[i]);
+    a->reopen = 0;
+    swap_fields(a);
+    a->focus_worker = SIZE_MAX; /* a worker index of the other run's */
+    if (rebuild_all(a, places))
+        app_message(a, 1, "out of memory");
+    else
+        app_message(a, 0, "the views show run %s now (%s); b shows run %s",
+                    a->showing_a ? "A, the base" : "B", a->run_dir, a->showing_a ? "B" : "A");
+}
+
 /* The next older attempt of the run (Overview lists them), from the oldest
  * back to the newest. */
 static void show_next_attempt(app *a) {
@@ -365,19 +422,7 @@ static void reload(app *a, int quietly) {
     for (size_t i = 0; focus[0] && i < m->nworkers; i++)
         if (!strcmp(m->workers[i].path.s, focus))
             a->focus_worker = i;
-    int failed = 0;
-    for (size_t i = 0; i < view_count; i++) {
-        view *v = &a->views[i];
-        v->list.nrows = 0; /* its rows pointed into the old model */
-        v->list.nvisible = 0;
-        if (v->ops->build(v) < 0)
-            failed = 1;
-        else
-            view_place_restore(v, &places[i]);
-        if (!failed && app_filter_apply(v) < 0)
-            failed = 1;
-        view_place_free(&places[i]);
-    }
+    int failed = rebuild_all(a, places);
     char when[32];
     fmt_duration(when, sizeof when, (double)m->runtime_ns);
     if (failed)
@@ -404,12 +449,18 @@ void app_refresh_tick(app *a) {
         reload(a, 1);
 }
 
-/* The view Tab (dir 1) or S-Tab (-1) goes to: the next one with a key. */
+/* Whether view i has a tab and Tab stops at it: a view with a key, and the
+ * Diff view while two runs are open. */
+static int view_tabbed(const app *a, size_t i) {
+    return view_table[i].key || (a->diff && view_table[i].ops == &diff_view_ops);
+}
+
+/* The view Tab (dir 1) or S-Tab (-1) goes to: the next one with a tab. */
 static size_t next_tab(const app *a, int dir) {
     size_t i = a->current;
     do
         i = (i + (dir > 0 ? 1 : view_count - 1)) % view_count;
-    while (!view_table[i].key && i != a->current);
+    while (!view_tabbed(a, i) && i != a->current);
     return i;
 }
 
@@ -526,6 +577,15 @@ void app_key(app *a, int key) {
     case ACT_HELP:
         switch_view(a, a->help_view);
         break;
+    case ACT_DIFF:
+        if (a->diff)
+            switch_view(a, view_of_ops(&diff_view_ops));
+        else
+            app_message(a, 1, "D shows two runs compared: open them with scope-tui A B");
+        break;
+    case ACT_SWAP_RUN:
+        swap_run(a);
+        break;
     case ACT_SEARCH:
         a->searching = 1;
         a->query_len = 0;
@@ -630,6 +690,13 @@ static void draw_header(app *a, int width) {
     char line[1024], num[64], part[256];
     size_t len = 0;
     len += (size_t)snprintf(line + len, sizeof line - len, " scope");
+    /* Two runs: which one the view shows, the Diff view both. */
+    if (a->diff)
+        len += (size_t)snprintf(line + len, sizeof line - len, "  %s",
+                                view_table[a->current].ops == &diff_view_ops
+                                    ? (style_utf8 ? "A→B:" : "A->B:")
+                                : a->showing_a ? "A:"
+                                               : "B:");
     if (m->nattempts) {
         style_escape(m->attempts[m->shown_attempt].run_id, part, sizeof part);
         len += (size_t)snprintf(line + len, sizeof line - len, "  run %s", part);
@@ -678,6 +745,8 @@ static const char *tab_text(size_t i, char *tab, size_t cap) {
     if (view_table[i].key)
         snprintf(tab, cap, " %s %s ", keymap_key_name(view_table[i].key, key, sizeof key),
                  view_table[i].title);
+    else if (view_table[i].ops == &diff_view_ops) /* its key is D, of the key table */
+        snprintf(tab, cap, " D %s ", view_table[i].title);
     else
         snprintf(tab, cap, " %s ", view_table[i].title);
     return tab;
@@ -690,13 +759,13 @@ static void draw_tabs(app *a, int width) {
     int need = 1, gap = 1;
     char tab[64];
     for (size_t i = 0; i < view_count; i++)
-        if (view_table[i].key || i == a->current)
+        if (view_tabbed(a, i) || i == a->current)
             need += (int)fmt_width(tab_text(i, tab, sizeof tab)) + 1;
     if (need > width)
         gap = 0;
     int x = 1;
     for (size_t i = 0; i < view_count && x < width; i++) {
-        if (!view_table[i].key && i != a->current)
+        if (!view_tabbed(a, i) && i != a->current)
             continue; /* reached from another view: a tab only while shown */
         x += draw_text(stdscr, 1, x, width - x, i == a->current ? TH_TAB_ACTIVE : TH_TAB,
                        tab_text(i, tab, sizeof tab));

@@ -77,6 +77,20 @@ typedef struct view {
     void *priv;          /* the view's own state, set up by ops->init */
 } view;
 
+/* What belongs to one run of the browser's: the fields of the run shown
+ * (app's own, below) and, in a diff, of the other run (app.other); b swaps
+ * the two (app_swap_run).  Each field means what app's of that name does. */
+typedef struct app_run {
+    const char *run_dir;
+    run_options opt;
+    run_model *model;
+    const run_model *lines_model;
+    run_lines_info lines_info;
+    size_t caveats_before_lines;
+    lines_symbolizer *symbolizer;
+    struct run_follow *follow;
+} app_run;
+
 typedef struct app {
     const char *run_dir;
     const char *source_dir; /* --source-dir: where else source files are looked for */
@@ -127,6 +141,14 @@ typedef struct app {
     struct run_follow *follow;
     int reopen; /* the next read starts a new follower: run_options changed (an attempt) */
 
+    /* Two runs (scope-tui A B): the Diff view compares them, the other
+     * views show one of them, B first, and b swaps which: the fields above
+     * are the shown run's, other holds the other run's. */
+    int diff;
+    int showing_a;     /* the run shown is A, the base */
+    app_run other;     /* the run not shown */
+    double confidence; /* of the Diff view's intervals; 0: 0.95 */
+
     int headless; /* keys come from --keys; no terminal is touched */
     int quit;     /* also when a reload failed and left no model: message says why */
 } app;
@@ -173,6 +195,15 @@ void app_fresh(app *a);
  * when the query has a capital letter), as less and vim do.  The name
  * filter matches the same way. */
 int app_query_matches(const app *a, const char *text);
+
+/* In a diff, the base run A and the candidate B, whichever is shown;
+ * NULL when one run is open. */
+static inline run_model *app_model_a(const app *a) {
+    return !a->diff ? NULL : a->showing_a ? a->model : a->other.model;
+}
+static inline run_model *app_model_b(const app *a) {
+    return !a->diff ? NULL : a->showing_a ? a->other.model : a->model;
+}
 
 /* Shared by the views: a worker's label for this terminal ("actor rank 3
  * (pid 41 on node07)"), escaped.  Returns buf. */

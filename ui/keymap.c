@@ -51,6 +51,8 @@ static const struct {
     {0, ACT_VIEW, NULL, NULL}, /* stands for each view's key, from views.c */
     {'?', ACT_HELP, NULL, "help; on it, ? q or Esc go back"},
     {KEY_F(1), ACT_HELP, NULL, NULL},
+    {'D', ACT_DIFF, NULL, "two runs (scope-tui A B): the Diff view, A against B"},
+    {'b', ACT_SWAP_RUN, NULL, "two runs: the other views show run A, or run B again"},
 
     {'/', ACT_SEARCH, "Finding", "search names as you type (Enter keeps, Esc cancels)"},
     {'n', ACT_SEARCH_NEXT, NULL, "next match; on Source, the next line down the heat ranking"},

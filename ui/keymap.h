@@ -30,6 +30,8 @@ enum action {
     ACT_VIEW_PREV,
     ACT_VIEW, /* show the view whose key it is (views.c) */
     ACT_HELP,
+    ACT_DIFF,     /* D: the Diff view of two runs */
+    ACT_SWAP_RUN, /* b: in a diff, the other views show the other run */
     /* finding */
     ACT_SEARCH,
     ACT_SEARCH_NEXT,

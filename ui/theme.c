@@ -62,6 +62,8 @@ static const char *const element_names[TH_ELEMENT_COUNT] = {
     [TH_ERROR] = "error",
     [TH_STATUS] = "status",
     [TH_STATUS_KEY] = "status_key",
+    [TH_SLOWER] = "slower",
+    [TH_FASTER] = "faster",
 };
 
 const char *theme_element_name(enum theme_element e) {
@@ -97,6 +99,8 @@ static const theme_style builtin_default[TH_ELEMENT_COUNT] = {
     [TH_ERROR] = {C_IDX(9), C_DEF, THEME_BOLD},
     [TH_STATUS] = {C_IDX(252), C_IDX(238), 0},
     [TH_STATUS_KEY] = {C_IDX(15), C_IDX(238), THEME_BOLD},
+    [TH_SLOWER] = {C_RGB(0xff5f5f), C_DEF, THEME_BOLD},
+    [TH_FASTER] = {C_RGB(0x5fafff), C_DEF, THEME_BOLD},
 };
 
 static const char *const color_names[16] = {

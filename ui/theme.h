@@ -34,6 +34,8 @@ enum theme_element {
     TH_ERROR,      /* errors: lost workers, failed saves */
     TH_STATUS,     /* the status line at the bottom */
     TH_STATUS_KEY, /* a key's name in the status line */
+    TH_SLOWER,     /* Diff: a change beyond the noise that made B slower (or a line hotter) */
+    TH_FASTER,     /* Diff: a change beyond the noise that made B faster (or a line cooler) */
     TH_ELEMENT_COUNT
 };
 

@@ -26,22 +26,26 @@
 #include <time.h>
 #include <unistd.h>
 
-const char tui_usage[] = "RUN [--theme NAME|PATH] [--iteration NAME] [--view NAME]\n"
-                         "                 [--attempt N] [--source-dir DIR] [--refresh SECONDS]\n"
+const char tui_usage[] = "RUN [B] [--theme NAME|PATH] [--iteration NAME] [--view NAME]\n"
+                         "                 [--attempt N] [--attempt-a N] [--confidence PCT]\n"
+                         "                 [--source-dir DIR] [--refresh SECONDS]\n"
                          "                 [--keys KEYS] [--size WxH] [--print]";
 
 static void usage(FILE *f) {
     char views[256];
     fprintf(f,
             "usage: scope-tui %s\n\n"
-            "Opens a run directory in the terminal browser.\n\n"
+            "Opens a run directory in the terminal browser; two (A B) open on the Diff\n"
+            "view, run B against run A, the other views showing B (b: A).\n\n"
             "  --theme NAME|PATH  colour theme (default: $SCOPE_THEME, else theme: in\n"
             "                     $XDG_CONFIG_HOME/scope/config.yaml, else 'default')\n"
             "  --iteration NAME   the phase that marks one iteration (default 'iteration')\n"
             "  --view NAME        open on %s\n"
             "                     (default: phases; lines for a run without phases)\n"
             "  --attempt N        the run's Nth attempt, 1 the oldest (default: the newest;\n"
-            "                     A in the browser shows the next)\n"
+            "                     A in the browser shows the next; of B with two runs)\n"
+            "  --attempt-a N      with two runs: that attempt of A (default: the newest)\n"
+            "  --confidence PCT   with two runs: of the Diff view's intervals (default 95)\n"
             "  --source-dir DIR   where else to look for source files (after the path\n"
             "                     recorded and the project folder)\n"
             "  --refresh SECONDS  how often a run in progress is read again by itself\n"
@@ -330,9 +334,11 @@ static int run_terminal(app *a, timings *t) {
 
 int tui_main(int argc, char **argv) {
     timings t = {.start_ms = now_ms()};
-    const char *dir = NULL, *theme_arg = NULL, *keys = NULL, *view_name = NULL, *source_dir = NULL;
+    const char *dir = NULL, *dir_a = NULL, *theme_arg = NULL, *keys = NULL, *view_name = NULL,
+               *source_dir = NULL;
     int cols = 80, rows = 24, print = 0, headless = 0, refresh_ms = APP_REFRESH_MS;
-    run_options opt = {0};
+    run_options opt = {0}, opt_a = {0};
+    double confidence = 0.95;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -343,7 +349,8 @@ int tui_main(int argc, char **argv) {
             print = headless = 1;
         } else if (!strcmp(s, "--theme") || !strcmp(s, "--iteration") || !strcmp(s, "--keys") ||
                    !strcmp(s, "--size") || !strcmp(s, "--view") || !strcmp(s, "--source-dir") ||
-                   !strcmp(s, "--refresh") || !strcmp(s, "--attempt")) {
+                   !strcmp(s, "--refresh") || !strcmp(s, "--attempt") ||
+                   !strcmp(s, "--attempt-a") || !strcmp(s, "--confidence")) {
             if (!val)
                 return bad("%s needs a value", s);
             i++;
@@ -353,14 +360,23 @@ int tui_main(int argc, char **argv) {
                 opt.iteration_name = val;
             else if (!strcmp(s, "--view"))
                 view_name = val;
-            else if (!strcmp(s, "--attempt")) {
+            else if (!strcmp(s, "--confidence")) {
+                char *end;
+                double pct = strtod(val, &end);
+                if (end != val && *end == '%')
+                    end++;
+                if (end == val || *end || !(pct >= 50 && pct <= 99.9))
+                    return bad("--confidence: expected a percentage from 50 to 99.9, got '%s'",
+                               val);
+                confidence = pct / 100;
+            } else if (!strcmp(s, "--attempt") || !strcmp(s, "--attempt-a")) {
                 char *end;
                 errno = 0;
                 unsigned long long n = strtoull(val, &end, 10);
                 if (errno || end == val || *end || val[0] == '-' || n < 1 || n > 1000000)
                     return bad("--attempt: expected a number from 1 (the oldest attempt), got '%s'",
                                val);
-                opt.attempt = (size_t)n;
+                (s[9] ? &opt_a : &opt)->attempt = (size_t)n; /* "--attempt-a" */
             } else if (!strcmp(s, "--source-dir"))
                 source_dir = val;
             else if (!strcmp(s, "--keys"))
@@ -380,15 +396,19 @@ int tui_main(int argc, char **argv) {
             }
         } else if (s[0] == '-' && s[1]) {
             return bad("unknown option '%s'", s);
+        } else if (dir_a) {
+            return bad("two runs at most (A B, compared): '%s' is one too many", s);
         } else if (dir) {
-            return bad("one run at a time: '%s' is one too many", s);
+            dir_a = dir; /* two runs: the first is the base, A */
+            dir = s;
         } else {
             dir = s;
         }
     }
     if (!dir)
         return bad("%s", "no run directory given");
-    size_t first = 0; /* the table's first view, unless --view names another */
+    /* One run opens on Phases, two on Diff, unless --view names another. */
+    size_t first = view_of_ops(dir_a ? &diff_view_ops : &phases_view_ops);
     if (view_name && (first = view_named(view_name)) == SIZE_MAX) {
         char names[256], fmt[320];
         snprintf(fmt, sizeof fmt, "--view: no view '%%s' (%s)",
@@ -405,7 +425,10 @@ int tui_main(int argc, char **argv) {
               .source_dir = source_dir,
               .opt = opt,
               .current = first,
-              .refresh_ms = refresh_ms};
+              .refresh_ms = refresh_ms,
+              .diff = dir_a != NULL,
+              .other = {.run_dir = dir_a, .opt = opt_a},
+              .confidence = confidence};
     char err[1200];
     if (theme_resolve(theme_arg, &a.theme, err, sizeof err) < 0) {
         fprintf(stderr, "scope-tui: %s\n", err);
@@ -428,9 +451,16 @@ int tui_main(int argc, char **argv) {
         }
         return 2;
     }
+    /* The base of two runs is read whole, once: r reads the run shown. */
+    if (dir_a && run_load(dir_a, &a.other.opt, &a.other.model, msg, sizeof msg) != RUN_OK) {
+        fprintf(stderr, "scope-tui: %s\n", msg);
+        run_free(a.model);
+        run_follow_close(a.follow);
+        return 2;
+    }
     /* A run without phases (scope-tui record of a program never
      * instrumented) has nothing to show on Phases: it opens on its lines. */
-    if (!view_name && run_opens_on_lines(a.model))
+    if (!view_name && !dir_a && run_opens_on_lines(a.model))
         a.current = view_named("lines");
     const char *tpath = getenv("SCOPE_TUI_TIMINGS");
     if (tpath && *tpath)
@@ -446,6 +476,9 @@ int tui_main(int argc, char **argv) {
     run_free(a.model);
     lines_sym_free(a.symbolizer); /* after the model, which symbolized with it */
     run_follow_close(a.follow);
+    run_free(a.other.model);
+    lines_sym_free(a.other.symbolizer);
+    run_follow_close(a.other.follow);
     if (t.f)
         fclose(t.f);
     return rc;

@@ -11,6 +11,7 @@
  * view_NAME.c.  The tab bar and Tab follow this order.  KEY 0: a view
  * reached from another one (views.h). */
 #define VIEWS(X)                                                                                   \
+    X(diff, 0, "Diff", "runs A and B compared (scope-tui A B); D shows it")                        \
     X(phases, '1', "Phases", "the phase tree of each role")                                        \
     X(lines, '2', "Lines", "the hot source lines of each role")                                    \
     X(source, 0, "Source", "a function's source, each line's share of the samples")                \

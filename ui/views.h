@@ -48,6 +48,6 @@ const char *view_names(char *buf, size_t cap, const char *last);
 /* The views the app itself needs: the one the process filter narrows, the
  * one ? shows, and the hot lines and the source that H and L lead to. */
 extern const struct view_ops phases_view_ops, help_view_ops, lines_view_ops, source_view_ops,
-    callers_view_ops;
+    callers_view_ops, diff_view_ops;
 
 #endif

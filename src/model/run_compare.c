@@ -13,6 +13,10 @@
 
 #define PATH_CAP 4096
 
+int run_cmp_fig_beyond_noise(const run_cmp_fig *f) {
+    return f->lo > 0 ? 1 : f->hi < 0 ? -1 : 0; /* NAN compares false either way */
+}
+
 run_cmp_fig run_cmp_figure(double a, double b) {
     run_cmp_fig f = {a, b, NAN, NAN, NAN, NAN};
     if (isnan(a) || isnan(b))

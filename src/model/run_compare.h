@@ -151,6 +151,12 @@ typedef struct run_cmp_opts {
 run_cmp *run_compare_with(const run_model *a, const run_model *b, const run_cmp_opts *opts);
 void run_cmp_free(run_cmp *c);
 
+/* Whether a figure's change is beyond the noise: 1 when its whole interval
+ * lies above 0 (B grew), -1 below 0 (B shrank), 0 when the interval holds 0
+ * or there is none (lo, hi NAN).  compare's JSON "significant" and the
+ * browser's Diff view both ask this. */
+int run_cmp_fig_beyond_noise(const run_cmp_fig *f);
+
 /* Two figures compared, as every run_cmp_fig above is. */
 run_cmp_fig run_cmp_figure(double a, double b);
 

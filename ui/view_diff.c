@@ -1,0 +1,446 @@
+/*
+ * The Diff view (scope-tui A B): run B against run A, as `compare` and
+ * `check` see them.  Per role, the phase tree with each phase's mean time
+ * per entry in A and in B (what check judges by default), its change, the
+ * interval of that change and a mark, '*', where the interval leaves 0
+ * behind: beyond the noise at the comparison's confidence.  Below the
+ * phases, the role's hot lines with their share of its line samples in A
+ * and B and the change in points, '*' where that change is beyond the
+ * samples' noise.  s sorts by the size of the change, |Δ|, instead.
+ *
+ * Every figure, interval and mark comes from the comparison model
+ * (run_compare.h, run_compare_lines.h, run_noise.h): nothing is computed
+ * here, so the view, compare's table and JSON, and check agree.  Colour
+ * only repeats what the sign and the mark say: red (theme "slower") for a
+ * change beyond the noise that made B slower or a line hotter, blue
+ * ("faster") for one the other way.
+ */
+#include "browser.h"
+#include "fmt.h"
+#include "run_compare.h"
+#include "run_compare_lines.h"
+#include "style.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ROW_ROLE, ROW_PHASE, ROW_LINES, ROW_LINE };
+
+enum { SORT_TREE, SORT_DELTA, SORT_COUNT_ };
+static const char *const sort_names[] = {"tree", "|change|"};
+
+typedef struct diff_state {
+    run_cmp *cmp;
+    const run_model *a, *b; /* the models cmp was made of */
+    unsigned loads;         /* app.loads when it was made */
+    char error[300];        /* why the lines were not compared */
+} diff_state;
+
+/* ---- the comparison --------------------------------------------------------------- */
+
+/* Compares the two runs again when either model changed (r read the one
+ * shown again); b, which only swaps which one the other views show, does
+ * not change them. */
+static int compare_runs(view *v) {
+    diff_state *st = v->priv;
+    app *a = v->app;
+    run_model *ma = app_model_a(a), *mb = app_model_b(a);
+    if (st->cmp && st->a == ma && st->b == mb && st->loads == a->loads)
+        return 0;
+    run_cmp_free(st->cmp);
+    st->cmp = NULL;
+    st->error[0] = '\0';
+    if (!ma || !mb)
+        return 0;
+    st->cmp = run_compare_with(ma, mb, &(run_cmp_opts){.confidence = a->confidence});
+    if (!st->cmp)
+        return -1;
+    st->a = ma;
+    st->b = mb;
+    st->loads = a->loads;
+    char msg[256];
+    if (run_compare_lines(ma, mb, st->cmp, msg, sizeof msg) != 0)
+        snprintf(st->error, sizeof st->error, "hot lines not compared: %s", msg);
+    return 0;
+}
+
+/* ---- rows ------------------------------------------------------------------------- */
+
+/* The phase's own node on the side it is on, for its parent. */
+static const run_phase *node_of(const run_cmp_phase *p) {
+    return p->b ? p->b : p->a;
+}
+
+/* The comparison row of p's parent phase; SIZE_MAX for a top-level phase. */
+static size_t parent_of(const run_cmp_role *r, const run_cmp_phase *p) {
+    const run_phase *up = node_of(p)->parent;
+    if (!up || up->depth == 0)
+        return SIZE_MAX;
+    for (size_t i = 0; i < r->nphases; i++)
+        if ((r->phases[i].a && r->phases[i].a == up) || (r->phases[i].b && r->phases[i].b == up))
+            return i;
+    return SIZE_MAX;
+}
+
+/* The size of a change for the |change| order: one-sided rows first (all
+ * of the time appeared or vanished), rows without a figure last. */
+static double change_size(double change, int one_sided) {
+    if (one_sided)
+        return INFINITY;
+    return isnan(change) ? -1 : fabs(change);
+}
+
+typedef struct ranked {
+    size_t i;
+    double size;
+} ranked;
+
+static int by_size(const void *x, const void *y) {
+    const ranked *p = x, *q = y;
+    if (p->size != q->size)
+        return p->size < q->size ? 1 : -1;
+    return p->i < q->i ? -1 : p->i > q->i; /* the comparison's order: stable */
+}
+
+static int add_subtree(view *v, const run_cmp_role *r, const size_t *parent, size_t at,
+                       unsigned depth) {
+    if (list_add(&v->list, depth, ROW_PHASE, &r->phases[at], at) == LIST_NONE)
+        return -1;
+    v->list.rows[v->list.nrows - 1].expanded = 1;
+    for (size_t i = 0; i < r->nphases; i++) /* children in the comparison's order: impact */
+        if (parent[i] == at && add_subtree(v, r, parent, i, depth + 1) < 0)
+            return -1;
+    return 0;
+}
+
+static int add_phases(view *v, const run_cmp_role *r) {
+    if (!r->nphases)
+        return 0;
+    size_t *parent = malloc(r->nphases * sizeof *parent);
+    ranked *order = malloc(r->nphases * sizeof *order);
+    int rc = parent && order ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < r->nphases; i++)
+        parent[i] = parent_of(r, &r->phases[i]);
+    if (rc == 0 && v->sort == SORT_TREE) {
+        for (size_t i = 0; rc == 0 && i < r->nphases; i++)
+            if (parent[i] == SIZE_MAX)
+                rc = add_subtree(v, r, parent, i, 1);
+    } else if (rc == 0) {
+        /* Flat, biggest change of the mean first, each row named by its path. */
+        for (size_t i = 0; i < r->nphases; i++)
+            order[i] = (ranked){i, change_size(r->phases[i].fig[PF_MEAN].change,
+                                               r->phases[i].side != RUN_CMP_BOTH)};
+        qsort(order, r->nphases, sizeof *order, by_size);
+        for (size_t k = 0; rc == 0 && k < r->nphases; k++)
+            if (list_add(&v->list, 1, ROW_PHASE, &r->phases[order[k].i], order[k].i) == LIST_NONE)
+                rc = -1;
+    }
+    free(parent);
+    free(order);
+    return rc;
+}
+
+static int add_lines(view *v, const run_cmp_role *r, size_t role) {
+    const run_cmp_role_lines *ls = r->lines;
+    if (!ls || (!ls->sampled_a && !ls->sampled_b) || r->side != RUN_CMP_BOTH)
+        return 0;
+    if (list_add(&v->list, 1, ROW_LINES, r, role) == LIST_NONE)
+        return -1;
+    v->list.rows[v->list.nrows - 1].expanded = 1;
+    if (!ls->sampled_a || !ls->sampled_b)
+        return 0; /* the row says there is nothing to compare them with */
+    ranked order[RUN_CMP_LINES_TOP];
+    size_t n = ls->n < RUN_CMP_LINES_TOP ? ls->n : RUN_CMP_LINES_TOP;
+    for (size_t i = 0; i < n; i++)
+        order[i] = (ranked){i, v->sort == SORT_TREE ? 0
+                                                    : change_size(ls->v[i].share.delta,
+                                                                  ls->v[i].side != RUN_CMP_BOTH)};
+    qsort(order, n, sizeof *order, by_size);
+    for (size_t k = 0; k < n; k++)
+        if (list_add(&v->list, 2, ROW_LINE, &ls->v[order[k].i], order[k].i) == LIST_NONE)
+            return -1;
+    return 0;
+}
+
+static int diff_init(view *v) {
+    v->priv = calloc(1, sizeof(diff_state));
+    return v->priv ? 0 : -1;
+}
+
+static void diff_release(view *v) {
+    diff_state *st = v->priv;
+    run_cmp_free(st->cmp);
+    st->cmp = NULL;
+}
+
+static int diff_build(view *v) {
+    diff_state *st = v->priv;
+    list_clear(&v->list);
+    if (compare_runs(v) < 0)
+        return -1;
+    for (size_t r = 0; st->cmp && r < st->cmp->nroles; r++) {
+        const run_cmp_role *role = &st->cmp->roles[r];
+        if (list_add(&v->list, 0, ROW_ROLE, role, r) == LIST_NONE)
+            return -1;
+        v->list.rows[v->list.nrows - 1].expanded = 1;
+        if (add_phases(v, role) < 0 || add_lines(v, role, r) < 0)
+            return -1;
+    }
+    return list_done(&v->list);
+}
+
+/* ---- columns ---------------------------------------------------------------------- */
+
+/* Right of the names: A, B, the change, the mark, and the interval while
+ * the screen has room for it. */
+enum { W_SIDE = 10, W_CHANGE = 10, W_MARK = 1, W_INTERVAL = 17, GAP = 1 };
+
+typedef struct cols {
+    int name; /* the names' columns, from 1 */
+    int x_a, x_b, x_change, x_mark, x_interval;
+} cols;
+
+static cols lay_out(int width) {
+    cols c;
+    int right = width - 1;
+    if (width >= 76) {
+        c.x_interval = right - W_INTERVAL;
+        right = c.x_interval - GAP;
+    } else {
+        c.x_interval = -1;
+    }
+    c.x_mark = right - W_MARK;
+    c.x_change = c.x_mark - GAP - W_CHANGE;
+    c.x_b = c.x_change - GAP - W_SIDE;
+    c.x_a = c.x_b - GAP - W_SIDE;
+    c.name = c.x_a - GAP - 1;
+    return c;
+}
+
+/* The style of a change: colour only where it is beyond the noise. */
+static enum theme_element change_style(int beyond) {
+    return beyond > 0 ? TH_SLOWER : beyond < 0 ? TH_FASTER : TH_NORMAL;
+}
+
+static const char *side_word(enum run_cmp_side side) {
+    return side == RUN_CMP_ONLY_A ? "only in A" : "only in B";
+}
+
+static void put(WINDOW *w, int y, int x, int cols, enum theme_element el, const char *s) {
+    if (x >= 0)
+        draw_text_right(w, y, x, cols, el, s);
+}
+
+static void draw_headings(view *v, WINDOW *w, int y, const cols *c, int width) {
+    char head[64], interval[64];
+    draw_blank(w, y, 0, width, TH_COLUMNS);
+    draw_text(w, y, 1, c->name, TH_COLUMNS, "role / phase");
+    put(w, y, c->x_a, W_SIDE, TH_COLUMNS, "mean A");
+    put(w, y, c->x_b, W_SIDE, TH_COLUMNS, "mean B");
+    snprintf(head, sizeof head, "%s%s", v->sort == SORT_DELTA ? style_sort_marker(0) : "",
+             style_utf8 ? "Δ mean" : "change");
+    put(w, y, c->x_change, W_CHANGE, TH_COLUMNS, head);
+    snprintf(interval, sizeof interval, "%g%% interval", v->app->confidence * 100);
+    put(w, y, c->x_interval, W_INTERVAL, TH_COLUMNS, interval);
+}
+
+static void draw_role_row(WINDOW *w, int y, const cols *c, const run_cmp_role *r) {
+    char name[256], buf[64];
+    fmt_title(name, sizeof name, r->name);
+    draw_text(w, y, 1, c->name, TH_ROLE, name);
+    put(w, y, c->x_a, W_SIDE, TH_ROLE, r->a ? fmt_duration(buf, sizeof buf, r->phase_ns.a) : "-");
+    put(w, y, c->x_b, W_SIDE, TH_ROLE, r->b ? fmt_duration(buf, sizeof buf, r->phase_ns.b) : "-");
+    if (r->side != RUN_CMP_BOTH)
+        put(w, y, c->x_change, W_CHANGE, TH_ROLE, side_word(r->side));
+    else
+        put(w, y, c->x_change, W_CHANGE, TH_ROLE, fmt_change(buf, sizeof buf, r->phase_ns.change));
+    put(w, y, c->x_interval, W_INTERVAL, TH_DIM, "phase time");
+}
+
+/* A tree mark and the row's name, indented by depth; returns the column
+ * after it. */
+static int draw_tree_mark(view *v, WINDOW *w, int y, const cols *c, const list_row *r) {
+    int x = 1 + 2 * ((int)r->depth - 1) + 1;
+    const char *mark = !list_has_children(&v->list, (size_t)(r - v->list.rows)) ? "  "
+                       : r->expanded ? (style_utf8 ? "▾ " : "- ")
+                                     : (style_utf8 ? "▸ " : "+ ");
+    return x + draw_text(w, y, x, c->name - x, TH_DIM, mark);
+}
+
+static void draw_phase_row(view *v, WINDOW *w, int y, const cols *c, const list_row *r) {
+    const run_cmp_phase *p = r->item;
+    const run_cmp_fig *mean = &p->fig[PF_MEAN];
+    char name[1024], buf[64], lo[32], hi[32];
+    int x = draw_tree_mark(v, w, y, c, r);
+    if (v->sort == SORT_TREE)
+        style_escape(node_of(p)->name, name, sizeof name);
+    else
+        snprintf(name, sizeof name, "%s", p->path);
+    draw_escaped(w, y, x, c->name + 1 - x, app_query_matches(v->app, name) ? TH_MATCH : TH_NORMAL,
+                 name);
+    put(w, y, c->x_a, W_SIDE, p->a ? TH_NORMAL : TH_DIM,
+        p->a ? fmt_duration(buf, sizeof buf, mean->a) : "-");
+    put(w, y, c->x_b, W_SIDE, p->b ? TH_NORMAL : TH_DIM,
+        p->b ? fmt_duration(buf, sizeof buf, mean->b) : "-");
+    if (p->side != RUN_CMP_BOTH) {
+        put(w, y, c->x_change, W_CHANGE, TH_WARN, side_word(p->side));
+        return;
+    }
+    int beyond = run_cmp_fig_beyond_noise(mean);
+    put(w, y, c->x_change, W_CHANGE, change_style(beyond),
+        fmt_change(buf, sizeof buf, mean->change));
+    put(w, y, c->x_mark, W_MARK, change_style(beyond), beyond ? "*" : "");
+    if (isnan(mean->lo) || isnan(mean->hi))
+        put(w, y, c->x_interval, W_INTERVAL, TH_DIM, "no noise estimate");
+    else {
+        snprintf(buf, sizeof buf, "%s..%s", fmt_change(lo, sizeof lo, mean->lo),
+                 fmt_change(hi, sizeof hi, mean->hi));
+        put(w, y, c->x_interval, W_INTERVAL, TH_NORMAL, buf);
+    }
+}
+
+static void draw_lines_row(WINDOW *w, int y, const cols *c, const run_cmp_role *r) {
+    const run_cmp_role_lines *ls = r->lines;
+    char text[256], na[32], nb[32];
+    if (!ls->sampled_a || !ls->sampled_b)
+        snprintf(text, sizeof text, "hot lines: samples in %s only, nothing to compare",
+                 ls->sampled_a ? "A" : "B");
+    else
+        snprintf(text, sizeof text, "hot lines: share of %s A, %s B samples",
+                 fmt_ucount(na, sizeof na, ls->samples_a),
+                 fmt_ucount(nb, sizeof nb, ls->samples_b));
+    draw_text(w, y, 3, c->x_a > 4 ? c->x_a - 4 : 1, TH_COUNTER, text);
+    if (ls->sampled_a && ls->sampled_b) {
+        put(w, y, c->x_a, W_SIDE, TH_COUNTER, "share A");
+        put(w, y, c->x_b, W_SIDE, TH_COUNTER, "share B");
+        put(w, y, c->x_change, W_CHANGE, TH_COUNTER, "points");
+    }
+}
+
+static void draw_line_row(view *v, WINDOW *w, int y, const cols *c, const list_row *r) {
+    const run_cmp_line *x = r->item;
+    char fn[256], file[512], text[1024], buf[64];
+    style_escape(x->function, fn, sizeof fn);
+    style_escape(x->file.len ? x->file : (run_str){"??", 2}, file, sizeof file);
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    if (x->moved)
+        snprintf(text, sizeof text, "%s  %s:%u%s%u", fn, base, x->line_a, style_utf8 ? "→" : "->",
+                 x->line_b);
+    else
+        snprintf(text, sizeof text, "%s  %s:%u", fn, base,
+                 x->side == RUN_CMP_ONLY_B ? x->line_b : x->line_a);
+    draw_text(w, y, 5, c->name - 4, app_query_matches(v->app, text) ? TH_MATCH : TH_NORMAL, text);
+    put(w, y, c->x_a, W_SIDE, TH_NORMAL,
+        isnan(x->share.a) ? "-" : fmt_percent(buf, sizeof buf, x->share.a, 1));
+    put(w, y, c->x_b, W_SIDE, TH_NORMAL,
+        isnan(x->share.b) ? "-" : fmt_percent(buf, sizeof buf, x->share.b, 1));
+    if (x->side != RUN_CMP_BOTH) {
+        put(w, y, c->x_change, W_CHANGE, TH_WARN, side_word(x->side));
+        return;
+    }
+    int beyond = x->significant ? (x->share.delta > 0 ? 1 : -1) : 0;
+    snprintf(buf, sizeof buf, "%+.1f", fabs(x->share.delta) < 0.0005 ? 0.0 : x->share.delta * 100);
+    put(w, y, c->x_change, W_CHANGE, change_style(beyond), buf);
+    put(w, y, c->x_mark, W_MARK, change_style(beyond), beyond ? "*" : "");
+}
+
+/* The two runs, and what the marks say, above the table. */
+static void draw_title(view *v, WINDOW *w, int y, int width) {
+    const app *a = v->app;
+    char ra[256], rb[256], line[800];
+    const char *da = a->showing_a ? a->run_dir : a->other.run_dir;
+    const char *db = a->showing_a ? a->other.run_dir : a->run_dir;
+    style_escape((run_str){da, strlen(da)}, ra, sizeof ra);
+    style_escape((run_str){db, strlen(db)}, rb, sizeof rb);
+    snprintf(line, sizeof line, "A %s %s B %s   *: beyond the noise at %g%% (+ slower, - faster)",
+             ra, style_utf8 ? "→" : "->", rb, a->confidence * 100);
+    draw_text(w, y, 1, width - 2, TH_DIM, line);
+}
+
+static void diff_draw(view *v, WINDOW *w, int top, int height, int width) {
+    diff_state *st = v->priv;
+    cols c = lay_out(width);
+    if (!v->app->diff) {
+        draw_text(w, top + 1, 1, width - 2, TH_DIM,
+                  "one run is open: scope-tui A B opens two, compared here");
+        return;
+    }
+    draw_title(v, w, top, width);
+    draw_headings(v, w, top + 1, &c, width);
+    int headings = 2, notes = st->error[0] ? 1 : 0;
+    int list_h = height - headings - notes;
+    list *l = &v->list;
+    list_scroll_to_cursor(l, list_h);
+    if (!l->nrows)
+        draw_text(w, top + headings, 1, width - 2, TH_DIM, "no phases or lines in either run");
+    for (int i = 0; i < list_h && l->top + (size_t)i < l->nvisible; i++) {
+        const list_row *r = &l->rows[l->visible[l->top + (size_t)i]];
+        int y = top + headings + i;
+        if (r->kind == ROW_ROLE)
+            draw_role_row(w, y, &c, r->item);
+        else if (r->kind == ROW_PHASE)
+            draw_phase_row(v, w, y, &c, r);
+        else if (r->kind == ROW_LINES)
+            draw_lines_row(w, y, &c, r->item);
+        else
+            draw_line_row(v, w, y, &c, r);
+        if (l->top + (size_t)i == l->cursor)
+            style_selected_row(w, y, width);
+    }
+    if (notes)
+        draw_text(w, top + height - 1, 1, width - 2, TH_WARN, st->error);
+}
+
+static void diff_hint(view *v, char *buf, size_t cap) {
+    snprintf(buf, cap, "s sort:%s  b other views: run %s", sort_names[v->sort],
+             v->app->showing_a ? "B" : "A");
+}
+
+static int diff_row_text(view *v, const list_row *r, char *buf, size_t cap) {
+    (void)v;
+    if (r->kind == ROW_ROLE)
+        fmt_title(buf, cap, ((const run_cmp_role *)r->item)->name);
+    else if (r->kind == ROW_PHASE)
+        snprintf(buf, cap, "%s", ((const run_cmp_phase *)r->item)->path);
+    else if (r->kind == ROW_LINE)
+        style_escape(((const run_cmp_line *)r->item)->function, buf, cap);
+    else
+        return 0;
+    return 1;
+}
+
+static int diff_row_key(view *v, const list_row *r, char *buf, size_t cap) {
+    size_t row = (size_t)(r - v->list.rows);
+    while (v->list.rows[row].parent != LIST_NONE)
+        row = v->list.rows[row].parent;
+    char role[256];
+    fmt_title(role, sizeof role, ((const run_cmp_role *)v->list.rows[row].item)->name);
+    if (r->kind == ROW_ROLE)
+        snprintf(buf, cap, "%s", role);
+    else if (r->kind == ROW_PHASE)
+        snprintf(buf, cap, "%s\x1f%s", role, ((const run_cmp_phase *)r->item)->path);
+    else if (r->kind == ROW_LINES)
+        snprintf(buf, cap, "%s\x1f\x1flines", role);
+    else {
+        const run_cmp_line *x = r->item;
+        char fn[256];
+        style_escape(x->function, fn, sizeof fn);
+        snprintf(buf, cap, "%s\x1f\x1f%s:%u:%u", role, fn, x->line_a, x->line_b);
+    }
+    return 1;
+}
+
+const view_ops diff_view_ops = {
+    .init = diff_init,
+    .build = diff_build,
+    .draw = diff_draw,
+    .hint = diff_hint,
+    .row_text = diff_row_text,
+    .row_key = diff_row_key,
+    .release = diff_release,
+    .sorts = sort_names,
+    .nsorts = SORT_COUNT_,
+};
