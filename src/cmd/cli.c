@@ -150,8 +150,11 @@ static void environment(FILE *f) {
           f);
 }
 
+int (*scope_cli_browse)(int argc, char **argv);
+
 int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
                    const char *browse_usage) {
+    scope_cli_browse = browse;
     /* The character set only: it decides UTF-8 rules and ellipses.  Numbers
      * keep the C locale's decimal point, so output parses the same anywhere. */
     setlocale(LC_CTYPE, "");

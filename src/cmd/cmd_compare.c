@@ -14,6 +14,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define MIN_WIDTH 40
 
@@ -33,6 +34,8 @@ static void compare_usage(FILE *f) {
           "  --attempt-a N, --attempt-b N  that attempt of A, of B (1 the oldest; default the\n"
           "               newest): `compare RUN RUN --attempt-a 1` compares a directory\n"
           "               recorded into twice, its first attempt against its newest\n"
+          "On a terminal, without --json, --width or --no-lines, the two runs open in the\n"
+          "browser's Diff view (as 'scope-tui A B'); piped or redirected, the table prints.\n"
           "Exit status: 0 compared, 2 bad usage or a run that cannot be loaded.\n",
           f);
 }
@@ -56,6 +59,29 @@ static int parse_confidence(const char *s, double *out) {
         return -1;
     *out = v / 100;
     return 0;
+}
+
+/* `scope-tui A B --attempt-a N --attempt N --confidence PCT` in the browser. */
+static int browse_diff(char *a, char *b, const run_options *ro_a, const run_options *ro_b,
+                       double confidence) {
+    char att_a[32], att_b[32], conf[32];
+    char *args[10] = {"scope-tui", a, b};
+    int n = 3;
+    if (ro_a->attempt) {
+        snprintf(att_a, sizeof att_a, "%zu", ro_a->attempt);
+        args[n++] = "--attempt-a";
+        args[n++] = att_a;
+    }
+    if (ro_b->attempt) {
+        snprintf(att_b, sizeof att_b, "%zu", ro_b->attempt);
+        args[n++] = "--attempt";
+        args[n++] = att_b;
+    }
+    snprintf(conf, sizeof conf, "%g", confidence * 100);
+    args[n++] = "--confidence";
+    args[n++] = conf;
+    args[n] = NULL;
+    return scope_cli_browse(n, args);
 }
 
 int scope_cmd_compare(int argc, char **argv) {
@@ -113,6 +139,11 @@ int scope_cmd_compare(int argc, char **argv) {
         fputs("scope-tui compare: two run directories wanted, A and B (see --help)\n", stderr);
         return 2;
     }
+    /* A person at a terminal gets the Diff view; a pipe, a file or an
+     * option of the table's own gets the table. */
+    if (!json && !width && lines && scope_cli_browse && isatty(STDOUT_FILENO) &&
+        isatty(STDIN_FILENO))
+        return browse_diff(argv[optind], argv[optind + 1], &ro_a, &ro_b, confidence);
     run_model *a = cmd_load_run("compare", argv[optind], &ro_a);
     run_model *b = a ? cmd_load_run("compare", argv[optind + 1], &ro_b) : NULL;
     run_cmp *cmp = b ? run_compare_with(a, b, &(run_cmp_opts){.confidence = confidence}) : NULL;

@@ -19,4 +19,9 @@ int scope_cmd_export(int argc, char **argv);
 int scope_cli_main(int argc, char **argv, int (*browse)(int argc, char **argv),
                    const char *browse_usage);
 
+/* The browser scope_cli_main was handed (NULL before it runs, or in a
+ * program without one): `compare A B` on a terminal opens the two runs in
+ * it, as `scope-tui A B` does. */
+extern int (*scope_cli_browse)(int argc, char **argv);
+
 #endif
