@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The Diff view (scope-tui A B) on two real recorded runs with a known
+# slowdown, read back from the screen, headless:
+#
+#  - cmp_workload.c sleeps 6 ms in "compute" per iteration, 12 ms with SLOW
+#    2, and the same in every other phase: compute's row, and only its row,
+#    carries the '*' of a change beyond the noise, with a + sign; its mean
+#    per entry on the screen is at least the program's own sleep on each
+#    side (6 ms, 12 ms), B - A the added 6 ms (90% of it to 9 ms: a loaded
+#    machine oversleeps), B over A from 1.5 to 2.4, and
+#    the change and interval are those `compare --json` gives (one code
+#    path).  s puts it first (sorted by |change|).  The same in the C
+#    locale (ASCII only), with NO_COLOR set.
+#  - cmp_lines_workload.c's kernels sampled for real: kernel_a's share falls
+#    from 2/3 to 2/5, kernel_b's rises from 1/3 to 3/5; the Lines part of
+#    the view shows the signs and marks, and the shares compare --json gives.
+#  - b: the other views show run A (its run id in the header), b again B.
+#  - P saves the screen as shown; a run directory named with an escape
+#    sequence is shown escaped, never sent to the terminal.
+# usage: test_diff.sh SCOPE_TUI CMP_WORKLOAD CMP_LINES_WORKLOAD
+set -euo pipefail
+tui=$1
+workload=$2
+lines_workload=$3
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../e2e/lib.sh
+source "$here/../e2e/lib.sh"
+export LC_ALL=C.UTF-8 XDG_CONFIG_HOME="$tmp/config" SCOPE_QUIET=1
+unset SCOPE_THEME NO_COLOR VISUAL EDITOR || true
+
+# A row of the screen by its name (the tree's mark dropped): the cells after it.
+row() { # SCREEN NAME
+    awk -v n="$2" '{ sub(/^>/, " "); sub(/^ *(▾|▸|-|\+) /, " ") } $1 == n { $1 = ""; print; exit }' "$1"
+}
+
+# One pair of runs, and compute's mean per entry and change as compare's
+# JSON gives them (what the view must show).  A loaded machine can stall a
+# 6 ms sleep for tens of ms; a pair whose own means are not the program's
+# sleeps is recorded again (3 tries), since it no longer holds the known
+# slowdown the verdicts are checked against.
+record_pair() {
+    rm -rf base slow
+    "$workload" base 1 || fail "cmp_workload base failed"
+    "$workload" slow 2 || fail "cmp_workload slow failed"
+    expect_rc 0 "$tui" compare --json base slow
+    cp out cmp.json
+    read -r a_ms b_ms change lo hi < <(python3 - <<'PY'
+import json
+d = json.load(open("cmp.json"))
+p = next(p for p in d["roles"][0]["phases"] if p["path"] == "compute")
+m = p["mean_ns"]
+print(m["a"] / 1e6, m["b"] / 1e6, m["change"] * 100, m["change_low"] * 100, m["change_high"] * 100)
+PY
+    )
+    python3 -c "
+a, b = $a_ms, $b_ms
+assert a >= 6 and b >= 12, (a, b)
+assert 5.4 <= b - a <= 9, b - a
+assert 1.5 <= b / a <= 2.4, b / a
+"
+}
+tries=0
+until record_pair; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 3 ] || break
+done
+[ "$tries" -lt 3 ] || fail "3 pairs in a row: compute's mean per entry A $a_ms ms, B $b_ms ms, not the program's 6 and 12 ms sleeps"
+
+for mode in utf8 ascii; do
+    loc=C.UTF-8 nc=
+    [ "$mode" = ascii ] && loc=C nc=1
+    LC_ALL=$loc NO_COLOR=$nc "$tui" base slow --size 100x24 --print >"$mode.txt" 2>err ||
+        fail "$mode: scope-tui base slow exited $?: $(cat err)"
+    compute=$(row "$mode.txt" compute)
+    [ -n "$compute" ] || fail "$mode: no compute row: $(cat "$mode.txt")"
+    want=$(python3 -c "print('%+.1f%%' % $change)")
+    [[ "$compute" == *" $want * "* ]] ||
+        fail "$mode: compute reads '$compute', not the change $want marked '*'"
+    want_lo=$(python3 -c "print('%+.1f%%' % $lo)")
+    [[ "$compute" == *"$want_lo.."* ]] || fail "$mode: compute's interval is not from $want_lo: '$compute'"
+    for other in prepare load write; do
+        r=$(row "$mode.txt" "$other")
+        [ -n "$r" ] || fail "$mode: no $other row"
+        [[ "$r" != *" * "* && "$r" != *" *" ]] || fail "$mode: $other is marked beyond the noise: '$r'"
+    done
+    if [ "$mode" = ascii ]; then
+        LC_ALL=C grep -q '[^ -~]' ascii.txt && fail "ascii: bytes beyond ASCII on the screen: $(LC_ALL=C grep -n '[^ -~]' ascii.txt | head -3)"
+        expect_in ascii.txt "A base -> B slow"
+    fi
+    # s: sorted by |change|, compute first.
+    LC_ALL=$loc "$tui" base slow --size 100x24 --keys s --print >sorted.txt 2>err || fail "s: $(cat err)"
+    first=$(sed -n 6p sorted.txt | awk '{ sub(/^>/, " ") } { print $1 }')
+    [ "$first" = compute ] || fail "$mode: sorted by |change|, the first phase is '$first': $(head -8 sorted.txt)"
+done
+
+# ---- b: the other views show A, then B again -----------------------------------
+run_id() { sed -n '1s/.*  run \([^ ]*\) .*/\1/p' "$1"; }
+"$tui" base --size 100x24 --print >a.txt
+"$tui" slow --size 100x24 --print >b.txt
+"$tui" base slow --size 100x24 --keys 1 --print >b1.txt
+"$tui" base slow --size 100x24 --keys b1 --print >a1.txt
+"$tui" base slow --size 100x24 --keys b1b --print >b2.txt
+[ "$(run_id b1.txt)" = "$(run_id b.txt)" ] || fail "Phases of a diff shows $(run_id b1.txt), not B $(run_id b.txt)"
+[ "$(run_id a1.txt)" = "$(run_id a.txt)" ] || fail "after b, Phases shows $(run_id a1.txt), not A $(run_id a.txt)"
+[ "$(run_id b2.txt)" = "$(run_id b.txt)" ] || fail "after b b, Phases shows $(run_id b2.txt), not B"
+expect_in a1.txt " scope  A:"
+expect_in b1.txt " scope  B:"
+
+# ---- P saves the screen as shown ----------------------------------------------------
+rm -f scope-diff-*.txt
+"$tui" base slow --size 100x24 --keys P --print >shown.txt
+[ -f scope-diff-1.txt ] || fail "P on the Diff view saved $(ls scope-*.txt 2>/dev/null)"
+head -23 shown.txt >shown.top
+head -23 scope-diff-1.txt >saved.top
+cmp -s shown.top saved.top || fail "the saved Diff screen differs: $(diff shown.top saved.top | head)"
+
+# ---- a run directory named with an escape sequence ---------------------------------------
+evil=$'evil\e[31mred'
+cp -r slow "$evil"
+"$tui" base "$evil" --size 100x24 --print >evil.txt
+grep -q $'\e' evil.txt && fail "an escape sequence reached the screen"
+expect_in evil.txt 'evil\x1b[31mred'
+
+# ---- hot lines: shares and marks --------------------------------------------------------
+export SCOPE_LINES=1 SCOPE_LINES_HZ=500 SCOPE_LINES_PROJECT=$here/../e2e
+"$lines_workload" lbase >/dev/null || fail "cmp_lines_workload lbase failed"
+"$lines_workload" lslow --slow >/dev/null || fail "cmp_lines_workload lslow failed"
+expect_rc 0 "$tui" compare --json lbase lslow
+cp out lines.json
+"$tui" lbase lslow --size 100x30 --print >lines.txt
+python3 - lines.json lines.txt <<'PY' || fail "the Diff view's hot lines: $(cat lines.txt)"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+screen = open(sys.argv[2]).read().splitlines()
+role = next(r for r in d["roles"] if r["name"] == "worker")
+rows = role["lines"]["rows"]
+want = {"kernel_a": -1, "kernel_b": 1}  # 2/3 -> 2/5 and 1/3 -> 3/5
+for fn, sign in want.items():
+    x = max((r for r in rows if r["function"] == fn), key=lambda r: r["share"]["a"] or 0)
+    line = next(l for l in screen if re.search(r"\b%s  cmp_lines_workload\.c:%d\b" % (fn, x["line_a"]), l))
+    cells = line.split()
+    pa, pb = "%.1f%%" % (x["share"]["a"] * 100), "%.1f%%" % (x["share"]["b"] * 100)
+    pts = "%+.1f" % (x["share"]["delta"] * 100)
+    assert cells[-4:] == [pa, pb, pts, "*"], (fn, cells, pa, pb, pts)
+    assert (x["share"]["delta"] > 0) == (sign > 0) and x["significant"], x
+    # The work's own ratios, within 8 points: the samples' noise at 500 Hz.
+    truth = {"kernel_a": (2 / 3, 2 / 5), "kernel_b": (1 / 3, 3 / 5)}[fn]
+    sa = sum(r["share"]["a"] or 0 for r in rows if r["function"] == fn)
+    sb = sum(r["share"]["b"] or 0 for r in rows if r["function"] == fn)
+    assert abs(sa - truth[0]) < 0.08 and abs(sb - truth[1]) < 0.08, (fn, sa, sb, truth)
+PY
+
+finish
