@@ -556,6 +556,34 @@ refused "TERM=dumb" TERM=dumb LANG=C.UTF-8 LC_ALL=C.UTF-8
 has_text "TERM 'dumb', which cannot move the cursor" "$case_dir/screen" ||
     fail "TERM=dumb: the message does not say why: $(cat "$case_dir/screen")"
 
+# ---- two runs: scope-tui A B, and compare A B on a terminal, open the Diff view -------------
+
+main_run=$run
+for how in browse compare; do
+    label="diff ($how)"
+    ncase=$((ncase + 1))
+    case_dir=$tmp/case$ncase
+    mkdir -p "$case_dir"
+    if [ "$how" = browse ]; then
+        tui_args=("$main_run")
+    else
+        run=compare
+        tui_args=("$main_run" "$main_run")
+    fi
+    launch diff$ncase TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+    wait_for diff$ncase "*: beyond the noise at 95%"
+    screen diff$ncase >"$case_dir/screen"
+    has_text " scope  A→B:" "$case_dir/screen" || fail "$label: no A→B header: $(head -3 "$case_dir/screen")"
+    has_text " D Diff " "$case_dir/screen" || fail "$label: no Diff tab: $(head -3 "$case_dir/screen")"
+    has_text "role / phase" "$case_dir/screen" || fail "$label: no phase tree: $(head -6 "$case_dir/screen")"
+    keys diff$ncase q
+    wait_rc
+    [ "$(cat "$case_dir/rc")" = 0 ] || fail "$label: q: exit status $(cat "$case_dir/rc")"
+    tm kill-session -t diff$ncase
+    run=$main_run
+    tui_args=()
+done
+
 # No terminal at all: stdout into a file.
 expect_rc 2 env TERM=xterm-256color "$scope_tui" "$run"
 expect_in_output "'scope-tui report $run'"
