@@ -17,6 +17,7 @@
  */
 #include "browser.h"
 #include "fmt.h"
+#include "run_check.h"
 #include "run_compare.h"
 #include "run_compare_lines.h"
 #include "style.h"
@@ -33,6 +34,7 @@ static const char *const sort_names[] = {"tree", "|change|"};
 
 typedef struct diff_state {
     run_cmp *cmp;
+    run_check *check;       /* check's verdicts on cmp, every phase watched */
     const run_model *a, *b; /* the models cmp was made of */
     unsigned loads;         /* app.loads when it was made */
     char error[300];        /* why the lines were not compared */
@@ -49,6 +51,8 @@ static int compare_runs(view *v) {
     run_model *ma = app_model_a(a), *mb = app_model_b(a);
     if (st->cmp && st->a == ma && st->b == mb && st->loads == a->loads)
         return 0;
+    run_check_free(st->check);
+    st->check = NULL;
     run_cmp_free(st->cmp);
     st->cmp = NULL;
     st->error[0] = '\0';
@@ -56,6 +60,14 @@ static int compare_runs(view *v) {
         return 0;
     st->cmp = run_compare_with(ma, mb, &(run_cmp_opts){.confidence = a->confidence});
     if (!st->cmp)
+        return -1;
+    /* check's verdict on each phase, by its defaults (the mean, 10%), so
+     * the line under the table says what `check A B` would. */
+    run_check_opts o = {.max_regression = RUN_CHECK_DEFAULT_THRESHOLD,
+                        .metric = run_check_metric_default(),
+                        .min_share = -1};
+    char why[200];
+    if (run_check_judge(st->cmp, &o, &st->check, why, sizeof why) == RUN_CHECK_NOMEM)
         return -1;
     st->a = ma;
     st->b = mb;
@@ -171,6 +183,8 @@ static int diff_init(view *v) {
 
 static void diff_release(view *v) {
     diff_state *st = v->priv;
+    run_check_free(st->check);
+    st->check = NULL;
     run_cmp_free(st->cmp);
     st->cmp = NULL;
 }
@@ -347,6 +361,92 @@ static void draw_line_row(view *v, WINDOW *w, int y, const cols *c, const list_r
     put(w, y, c->x_mark, W_MARK, change_style(beyond), beyond ? "*" : "");
 }
 
+/* ---- the line under the table ------------------------------------------------------ */
+
+/* check's verdict on the selected phase, as `check A B` gives it. */
+static enum theme_element verdict_text(const diff_state *st, const run_cmp_phase *p, char *out,
+                                       size_t cap) {
+    const run_check_row *row = NULL;
+    for (size_t i = 0; st->check && i < st->check->nrows && !row; i++)
+        if (st->check->rows[i].phase == p)
+            row = &st->check->rows[i];
+    if (!row) { /* only in B: check judges what the base has */
+        snprintf(out, cap, "check: NEW, only in B: nothing to compare it with");
+        return TH_NORMAL;
+    }
+    char ch[32], lo[32], hi[32], limit[32];
+    const run_cmp_fig *f = row->fig;
+    fmt_change(limit, sizeof limit, RUN_CHECK_DEFAULT_THRESHOLD);
+    fmt_change(ch, sizeof ch, f->change);
+    const char *metric = run_check_metric_name(run_check_metric_default());
+    int n = 0;
+    switch (row->verdict) {
+    case RUN_CHECK_REGRESSED:
+        n = snprintf(out, cap, "check: REGRESSED, %s %s: past %s beyond the noise (%s..%s)", metric,
+                     ch, limit, fmt_change(lo, sizeof lo, f->lo), fmt_change(hi, sizeof hi, f->hi));
+        break;
+    case RUN_CHECK_NOISE:
+        n = snprintf(out, cap, "check: NOISE, %s %s: past %s, but the noise reaches back to %s",
+                     metric, ch, limit, fmt_change(lo, sizeof lo, f->lo));
+        break;
+    case RUN_CHECK_OK:
+        n = snprintf(out, cap, "check: OK, %s %s: within %s", metric, ch, limit);
+        break;
+    case RUN_CHECK_GONE:
+        n = snprintf(out, cap, "check: GONE, only in A (a failure when named with --phase)");
+        break;
+    case RUN_CHECK_NEW:
+        n = snprintf(out, cap, "check: NEW, only in B: nothing to compare it with");
+        break;
+    case RUN_CHECK_UNMEASURED:
+        n = snprintf(out, cap, "check: UNMEASURED, the %s is missing on a side", metric);
+        break;
+    }
+    if (n > 0 && (size_t)n < cap && row->verdict != RUN_CHECK_NEW &&
+        row->verdict != RUN_CHECK_GONE && isnan(f->lo))
+        n += snprintf(out + n, cap - (size_t)n, "; no estimate of the noise: threshold alone");
+    if (n > 0 && (size_t)n < cap && p->fig[PF_SHARE].a < RUN_CHECK_DEFAULT_MIN_SHARE)
+        snprintf(out + n, cap - (size_t)n, "; under %g%% of the role: watched only when named",
+                 RUN_CHECK_DEFAULT_MIN_SHARE * 100);
+    return row->verdict == RUN_CHECK_REGRESSED ? TH_SLOWER : TH_NORMAL;
+}
+
+/* What the selected row says beyond its cells: a phase's verdict, a line's
+ * noise, a role's processes. */
+static void draw_selected(view *v, WINDOW *w, int y, int width) {
+    const diff_state *st = v->priv;
+    size_t sel = list_selected(&v->list);
+    char text[600], x[32], z[32], tx[32], tz[32];
+    enum theme_element el = TH_DIM;
+    if (sel == LIST_NONE)
+        return;
+    const list_row *r = &v->list.rows[sel];
+    if (r->kind == ROW_PHASE) {
+        el = verdict_text(st, r->item, text, sizeof text);
+    } else if (r->kind == ROW_ROLE) {
+        const run_cmp_role *role = r->item;
+        snprintf(text, sizeof text, "processes %s %s %s; phase time %s %s %s",
+                 role->a ? fmt_ucount(x, sizeof x, (uint64_t)role->nprocs.a) : "-",
+                 style_utf8 ? "→" : "->",
+                 role->b ? fmt_ucount(z, sizeof z, (uint64_t)role->nprocs.b) : "-",
+                 role->a ? fmt_duration(tx, sizeof tx, role->phase_ns.a) : "-",
+                 style_utf8 ? "→" : "->",
+                 role->b ? fmt_duration(tz, sizeof tz, role->phase_ns.b) : "-");
+    } else if (r->kind == ROW_LINE) {
+        const run_cmp_line *l = r->item;
+        if (l->side != RUN_CMP_BOTH)
+            snprintf(text, sizeof text, "a line sampled in %s only",
+                     l->side == RUN_CMP_ONLY_A ? "A" : "B");
+        else
+            snprintf(text, sizeof text, "%s%+.1f points, sd %.1f: %s the samples' noise at %g%%",
+                     l->moved ? "moved; " : "", l->share.delta * 100, l->delta_sd * 100,
+                     l->significant ? "beyond" : "within", st->cmp->confidence * 100);
+    } else {
+        snprintf(text, sizeof text, "the role's hottest lines, by the larger of their two shares");
+    }
+    draw_text(w, y, 1, width - 2, el, text);
+}
+
 /* The two runs, and what the marks say, above the table. */
 static void draw_title(view *v, WINDOW *w, int y, int width) {
     const app *a = v->app;
@@ -370,7 +470,7 @@ static void diff_draw(view *v, WINDOW *w, int top, int height, int width) {
     }
     draw_title(v, w, top, width);
     draw_headings(v, w, top + 1, &c, width);
-    int headings = 2, notes = st->error[0] ? 1 : 0;
+    int headings = 2, notes = 1 + (st->error[0] ? 1 : 0);
     int list_h = height - headings - notes;
     list *l = &v->list;
     list_scroll_to_cursor(l, list_h);
@@ -390,8 +490,9 @@ static void diff_draw(view *v, WINDOW *w, int top, int height, int width) {
         if (l->top + (size_t)i == l->cursor)
             style_selected_row(w, y, width);
     }
-    if (notes)
-        draw_text(w, top + height - 1, 1, width - 2, TH_WARN, st->error);
+    draw_selected(v, w, top + height - 1, width);
+    if (st->error[0])
+        draw_text(w, top + height - 2, 1, width - 2, TH_WARN, st->error);
 }
 
 static void diff_hint(view *v, char *buf, size_t cap) {

@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_MAX_REGRESSION 10.0 /* percent */
-#define DEFAULT_CONFIDENCE     95.0 /* percent */
-#define DEFAULT_MIN_SHARE      0.01 /* watched by default: 1% of the role's time */
+#define DEFAULT_MAX_REGRESSION (RUN_CHECK_DEFAULT_THRESHOLD * 100) /* percent */
+#define DEFAULT_CONFIDENCE     95.0                                /* percent */
+#define DEFAULT_MIN_SHARE      RUN_CHECK_DEFAULT_MIN_SHARE
 #define CELL                   64
 #define NAME_CAP               1024 /* role names, whole */
 

@@ -41,6 +41,12 @@ enum run_check_verdict {
     RUN_CHECK_UNMEASURED, /* the metric is missing on a side */
 };
 
+/* check's defaults, which the browser's Diff view judges by too: the
+ * largest growth allowed, and the share of its role's time in the base
+ * from which a phase is watched when none is named. */
+#define RUN_CHECK_DEFAULT_THRESHOLD 0.10
+#define RUN_CHECK_DEFAULT_MIN_SHARE 0.01
+
 typedef struct run_check_opts {
     double max_regression;     /* fraction */
     run_check_metric metric;   /* run_check_metric_default(): mean */

@@ -14,6 +14,9 @@
 #  - cmp_lines_workload.c's kernels sampled for real: kernel_a's share falls
 #    from 2/3 to 2/5, kernel_b's rises from 1/3 to 3/5; the Lines part of
 #    the view shows the signs and marks, and the shares compare --json gives.
+#  - The line under the table gives check's verdict on the selected phase:
+#    REGRESSED for compute, as `check base slow` says, and write's as it
+#    says (OK, unless the machine stalled a sleep).
 #  - b: the other views show run A (its run id in the header), b again B.
 #  - P saves the screen as shown; a run directory named with an escape
 #    sequence is shown escaped, never sent to the terminal.
@@ -92,6 +95,16 @@ for mode in utf8 ascii; do
     first=$(sed -n 6p sorted.txt | awk '{ sub(/^>/, " ") } { print $1 }')
     [ "$first" = compute ] || fail "$mode: sorted by |change|, the first phase is '$first': $(head -8 sorted.txt)"
 done
+
+# ---- check's verdict on the selected phase: what `check base slow` says ---------------
+expect_rc 1 "$tui" check base slow
+expect_in out "REGRESSED: compute (role worker)"
+write_verdict=$(awk '$1 == "worker" && $2 == "write" { print $NF }' out)
+[ -n "$write_verdict" ] || fail "check base slow has no row for write: $(cat out)"
+"$tui" base slow --size 100x24 --keys '/compute<Enter>' --print >sel.txt
+expect_in sel.txt "check: REGRESSED, mean $(python3 -c "print('%+.1f%%' % $change)"): past +10.0% beyond the noise"
+"$tui" base slow --size 100x24 --keys '/write<Enter>' --print >sel.txt
+expect_in sel.txt "check: $write_verdict, mean"
 
 # ---- b: the other views show A, then B again -----------------------------------
 run_id() { sed -n '1s/.*  run \([^ ]*\) .*/\1/p' "$1"; }
