@@ -134,6 +134,62 @@ cp -r slow "$evil"
 grep -q $'\e' evil.txt && fail "an escape sequence reached the screen"
 expect_in evil.txt 'evil\x1b[31mred'
 
+# ---- colour in a real terminal (tmux): red slower, blue faster, none with NO_COLOR ----------
+# The SGR codes right before compute's change, as tmux received them: the
+# theme's "slower" for base -> slow, "faster" for slow -> base (the same
+# change the other way), and no colour at all under NO_COLOR; write, within
+# the noise, has none either way.
+if command -v tmux >/dev/null 2>&1; then
+    sock=scope-diff-$$
+    tm() { tmux -L "$sock" -f /dev/null "$@"; }
+    trap 'tm kill-server >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+    tm new-session -d -s idle -x 100 -y 30 cat
+    tm set-option -g remain-on-exit on >/dev/null
+    # sgr_before SESSION NAME: the SGR parameters just before the change on
+    # the row of NAME, ';'-joined ("1;38;5;203"), "-" for none.
+    sgr_before() {
+        tm capture-pane -p -e -t "$1" | python3 -c '
+import re, sys
+for line in sys.stdin:
+    plain = re.sub(r"\x1b\[[0-9;:]*m", "", line)
+    if re.search(r"\b%s\b" % sys.argv[1], plain) and "%" in plain:
+        m = re.search(r"((?:\x1b\[[0-9;:]*m)*)[+-][0-9.]+%", line)
+        codes = [c for c in re.findall(r"\x1b\[([0-9;:]*)m", m.group(1)) if c not in ("0", "39", "49")]
+        print(";".join(codes) or "-")
+        break
+' "$2"
+    }
+    shown() { # SESSION: waits for the Diff view's title
+        for _ in $(seq 1 600); do
+            tm capture-pane -p -t "$1" | grep -q "beyond the noise" && return 0
+            sleep 0.05
+        done
+        fail "tmux $1: the Diff view never showed: $(tm capture-pane -p -t "$1")"
+        return 1
+    }
+    tm new-session -d -s up -x 100 -y 30 "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf %q "$tui") base slow"
+    tm new-session -d -s down -x 100 -y 30 "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf %q "$tui") slow base"
+    tm new-session -d -s plain -x 100 -y 30 "env NO_COLOR=1 TERM=xterm-256color LC_ALL=C.UTF-8 $(printf %q "$tui") base slow"
+    if shown up && shown down && shown plain; then
+        up=$(sgr_before up compute)
+        down=$(sgr_before down compute)
+        plain=$(sgr_before plain compute)
+        calm=$(sgr_before up write)
+        [[ "$up" == *38* ]] || fail "base -> slow: compute's change has no colour: '$up'"
+        [[ "$down" == *38* ]] || fail "slow -> base: compute's change has no colour: '$down'"
+        [ "$up" != "$down" ] || fail "slower and faster have the same colour: '$up'"
+        [[ "$plain" != *38* && "$plain" != *3[0-7]* ]] || fail "NO_COLOR: compute's change is coloured: '$plain'"
+        [[ "$calm" != *38* ]] || fail "write, within the noise, is coloured: '$calm'"
+        # The default theme's slower is #ff5f5f (203), faster #5fafff (75).
+        [[ "$up" == *38\;5\;203* ]] || fail "slower is not the theme's red (203): '$up'"
+        [[ "$down" == *38\;5\;75* ]] || fail "faster is not the theme's blue (75): '$down'"
+    fi
+    for s in up down plain; do tm send-keys -t "$s" q; done
+    tm kill-server >/dev/null 2>&1 || true
+else
+    echo "skipped: the colours in a real terminal (no tmux)"
+fi
+
 # ---- hot lines: shares and marks --------------------------------------------------------
 export SCOPE_LINES=1 SCOPE_LINES_HZ=500 SCOPE_LINES_PROJECT=$here/../e2e
 "$lines_workload" lbase >/dev/null || fail "cmp_lines_workload lbase failed"
