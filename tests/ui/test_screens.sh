@@ -59,6 +59,9 @@ cp -r "$here/lines" fixture-src
 # scope-profiler file, its program's source beside it in lineprof-src.
 mkdir lineprof-src
 cp "$here/../fixtures/scope-profiler-h5/line-profile.h5" .
+# "compare-runs": real recorded runs of cmp_workload.c, base and slow
+# (compute sleeps 12 ms an entry instead of 6), for the Diff view.
+cp -r "$here/../fixtures/compare-runs" .
 # "mpi-3-ranks.h5": a scope-profiler file without a line profile and without pids.
 cp "$here/../fixtures/scope-profiler-h5/mpi-3-ranks.h5" .
 cp "$here/../fixtures/scope-profiler-h5/line_profile_work.py" lineprof-src/
