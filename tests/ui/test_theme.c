@@ -271,7 +271,8 @@ static const struct broken broken_files[] = {
      "column 1)"},
     {"unknown element", "name: x\nstyles:\n  headr: { fg: red }\n", "3:3: ",
      "unknown element 'headr' (known: normal, header, tab, tab_active, columns, selected, role, "
-     "counter, dim, bar, bar_empty, match, filter, warn, error, status, status_key)"},
+     "counter, dim, bar, bar_empty, match, filter, warn, error, status, status_key, slower, "
+     "faster)"},
     {"unknown colour", "name: x\nstyles:\n  normal: {}\n  header:  { fg: blu }\n",
      "4:18: ", "unknown colour 'blu' (a name such as red or bright-blue, 0-255, or \"#rrggbb\")"},
     {"index 256", "styles:\n  dim: { fg: 256 }\n",
