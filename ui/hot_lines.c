@@ -42,18 +42,43 @@ int hot_scope_resolve(app *a, hot_scope *sc) {
     return dropped;
 }
 
-const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
-    if (a->lines_model == a->model)
-        return &a->lines_info;
-    size_t caveats = a->model->ncaveats;
-    if (!a->symbolizer && !(a->symbolizer = lines_sym_new())) {
+/* Loads a run's line data into its fields (the shown run's in app, or
+ * app.other's), once per model.  Returns 1 when it loaded them now, 0 when
+ * they were loaded, -1 with msg. */
+static int load_lines(run_model *m, const char *source_dir, lines_symbolizer **sym,
+                      const run_model **lines_model, run_lines_info *info, size_t *caveats_before,
+                      char *msg, size_t cap) {
+    if (*lines_model == m)
+        return 0;
+    size_t caveats = m->ncaveats;
+    if (!*sym && !(*sym = lines_sym_new())) {
         snprintf(msg, cap, "out of memory");
-        return NULL;
+        return -1;
     }
-    if (run_lines_load_with(a->model, a->source_dir, a->symbolizer, &a->lines_info, msg, cap) < 0)
-        return NULL;
-    a->lines_model = a->model;
-    a->caveats_before_lines = caveats;
+    if (run_lines_load_with(m, source_dir, *sym, info, msg, cap) < 0)
+        return -1;
+    *lines_model = m;
+    *caveats_before = caveats;
+    return 1;
+}
+
+int hot_lines_load_both(app *a, char *msg, size_t cap) {
+    if (load_lines(a->model, a->source_dir, &a->symbolizer, &a->lines_model, &a->lines_info,
+                   &a->caveats_before_lines, msg, cap) < 0)
+        return -1;
+    app_run *o = &a->other;
+    if (a->diff && load_lines(o->model, a->source_dir, &o->symbolizer, &o->lines_model,
+                              &o->lines_info, &o->caveats_before_lines, msg, cap) < 0)
+        return -1;
+    return 0;
+}
+
+const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
+    size_t caveats = a->model->ncaveats;
+    int loaded = load_lines(a->model, a->source_dir, &a->symbolizer, &a->lines_model,
+                            &a->lines_info, &a->caveats_before_lines, msg, cap);
+    if (loaded <= 0)
+        return loaded < 0 ? NULL : &a->lines_info;
     /* Loading adds the lines' caveats (missing debug info, dropped samples):
      * the views that list caveats are built again to show them. */
     if (a->model->ncaveats != caveats)

@@ -36,6 +36,14 @@ int hot_scope_resolve(app *a, hot_scope *sc);
  * with the model.  Returns the info, or NULL with a plain line in msg. */
 const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap);
 
+/* Both runs' line data in a diff (the shown run's only, with one run),
+ * symbolized with the app's symbolizers and --source-dir as the views
+ * would, so the Diff view's comparison and the Lines and Source views read
+ * the same lines.  Rebuilds no view: the Diff view, first in the table,
+ * loads them before the others are built.  Returns 0, or -1 with a plain
+ * line in msg. */
+int hot_lines_load_both(app *a, char *msg, size_t cap);
+
 /* Runs the model's query for the scope, the process filter and, when not
  * NULL, one function.  Returns 0, or -1 with a plain line in msg. */
 int hot_lines_select(app *a, const hot_scope *sc, const char *function, enum run_lines_sort sort,

@@ -17,6 +17,7 @@
  */
 #include "browser.h"
 #include "fmt.h"
+#include "hot_lines.h"
 #include "run_check.h"
 #include "run_compare.h"
 #include "run_compare_lines.h"
@@ -73,7 +74,8 @@ static int compare_runs(view *v) {
     st->b = mb;
     st->loads = a->loads;
     char msg[256];
-    if (run_compare_lines(ma, mb, st->cmp, msg, sizeof msg) != 0)
+    if (hot_lines_load_both(a, msg, sizeof msg) < 0 ||
+        run_compare_lines(ma, mb, st->cmp, msg, sizeof msg) != 0)
         snprintf(st->error, sizeof st->error, "hot lines not compared: %s", msg);
     return 0;
 }
