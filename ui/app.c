@@ -362,9 +362,12 @@ static void swap_run(app *a) {
     a->focus_worker = SIZE_MAX; /* a worker index of the other run's */
     if (rebuild_all(a, places))
         app_message(a, 1, "out of memory");
-    else
+    else {
+        char dir[256];
+        style_escape((run_str){a->run_dir, strlen(a->run_dir)}, dir, sizeof dir);
         app_message(a, 0, "the views show run %s now (%s); b shows run %s",
-                    a->showing_a ? "A, the base" : "B", a->run_dir, a->showing_a ? "B" : "A");
+                    a->showing_a ? "A, the base" : "B", dir, a->showing_a ? "B" : "A");
+    }
 }
 
 /* The next older attempt of the run (Overview lists them), from the oldest
@@ -690,13 +693,9 @@ static void draw_header(app *a, int width) {
     char line[1024], num[64], part[256];
     size_t len = 0;
     len += (size_t)snprintf(line + len, sizeof line - len, " scope");
-    /* Two runs: which one the view shows, the Diff view both. */
+    /* Two runs: which one the header (and every view but Diff) shows. */
     if (a->diff)
-        len += (size_t)snprintf(line + len, sizeof line - len, "  %s",
-                                view_table[a->current].ops == &diff_view_ops
-                                    ? (style_utf8 ? "A→B:" : "A->B:")
-                                : a->showing_a ? "A:"
-                                               : "B:");
+        len += (size_t)snprintf(line + len, sizeof line - len, "  %s", a->showing_a ? "A:" : "B:");
     if (m->nattempts) {
         style_escape(m->attempts[m->shown_attempt].run_id, part, sizeof part);
         len += (size_t)snprintf(line + len, sizeof line - len, "  run %s", part);
@@ -745,8 +744,9 @@ static const char *tab_text(size_t i, char *tab, size_t cap) {
     if (view_table[i].key)
         snprintf(tab, cap, " %s %s ", keymap_key_name(view_table[i].key, key, sizeof key),
                  view_table[i].title);
-    else if (view_table[i].ops == &diff_view_ops) /* its key is D, of the key table */
-        snprintf(tab, cap, " D %s ", view_table[i].title);
+    else if (view_table[i].ops == &diff_view_ops) /* its key is the key table's */
+        snprintf(tab, cap, " %s %s ", keymap_key_name(keymap_action_key(ACT_DIFF), key, sizeof key),
+                 view_table[i].title);
     else
         snprintf(tab, cap, " %s ", view_table[i].title);
     return tab;

@@ -114,6 +114,15 @@ key_binding keymap_binding(size_t i) {
     return (key_binding){table[t].key, table[t].action, table[t].group, table[t].help, 0};
 }
 
+int keymap_action_key(enum action a) {
+    for (size_t i = 0; i < keymap_count(); i++) {
+        key_binding b = keymap_binding(i);
+        if (b.action == a)
+            return b.key;
+    }
+    return 0;
+}
+
 key_binding keymap_lookup(int key) {
     for (size_t i = 0; i < keymap_count(); i++) {
         key_binding b = keymap_binding(i);

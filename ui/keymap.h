@@ -80,6 +80,10 @@ typedef struct key_binding {
 size_t keymap_count(void);
 key_binding keymap_binding(size_t i);
 
+/* The first key bound to action a (the one the help lists first); 0 when
+ * none is. */
+int keymap_action_key(enum action a);
+
 /* The binding of key; its action is ACT_NONE when the key has none. */
 key_binding keymap_lookup(int key);
 

@@ -573,7 +573,7 @@ for how in browse compare; do
     launch diff$ncase TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
     wait_for diff$ncase "*: beyond the noise at 95%"
     screen diff$ncase >"$case_dir/screen"
-    has_text " scope  A→B:" "$case_dir/screen" || fail "$label: no A→B header: $(head -3 "$case_dir/screen")"
+    has_text " scope  B:" "$case_dir/screen" || fail "$label: no 'B:' header: $(head -3 "$case_dir/screen")"
     has_text " D Diff " "$case_dir/screen" || fail "$label: no Diff tab: $(head -3 "$case_dir/screen")"
     has_text "role / phase" "$case_dir/screen" || fail "$label: no phase tree: $(head -6 "$case_dir/screen")"
     keys diff$ncase q
