@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-const char tui_usage[] = "RUN [B] [--theme NAME|PATH] [--iteration NAME] [--view NAME]\n"
+const char tui_usage[] = "RUN|A B [--theme NAME|PATH] [--iteration NAME] [--view NAME]\n"
                          "                 [--attempt N] [--attempt-a N] [--confidence PCT]\n"
                          "                 [--source-dir DIR] [--refresh SECONDS]\n"
                          "                 [--keys KEYS] [--size WxH] [--print]";
