@@ -89,6 +89,11 @@ for mode in utf8 ascii; do
     [ "$first" = compute ] || fail "$mode: sorted by |change|, the first phase is '$first': $(head -8 sorted.txt)"
 done
 
+# ---- compare without a terminal keeps printing its table ---------------------------------
+expect_rc 0 "$tui" compare base slow
+expect_in out "Rows by impact"
+grep -q $'\e' out && fail "compare piped wrote escape sequences: the browser, not the table?"
+
 # ---- check's verdict on the selected phase: what `check base slow` says ---------------
 expect_rc 1 "$tui" check base slow
 expect_in out "REGRESSED: compute (role worker)"
