@@ -8,17 +8,21 @@
 #include "commands.h"
 #include "compare_json.h"
 #include "compare_text.h"
+#include "html_compare.h"
+#include "text_escape.h"
 #include "run_compare.h"
 #include "run_compare_lines.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MIN_WIDTH 40
 
 static void compare_usage(FILE *f) {
-    fputs("usage: scope-tui compare [--json] [--width N] [--confidence PCT] [--no-lines]\n"
+    fputs("usage: scope-tui compare [--json | --html] [-o FILE] [--width N] [--confidence PCT] "
+          "[--no-lines]\n"
           "                         [--attempt-a N] [--attempt-b N] A B\n"
           "Compare run B (the candidate) against run A (the base): per role and phase,\n"
           "the change in total, share, self, p50 and p99 time, entry count and counter\n"
@@ -27,6 +31,8 @@ static void compare_usage(FILE *f) {
           "Each change of a mean has its interval from the noise within the runs; the\n"
           "roles' hottest source lines (when both runs sampled lines) follow their table.\n"
           "  --json       the comparison as JSON (schema scope-compare/1, docs/json.md)\n"
+          "  --html       the comparison as one self-contained HTML page (docs/compare.md)\n"
+          "  -o, --output FILE  write to FILE instead of standard output\n"
           "  --width N    lay the table out for N columns (default: the terminal's width)\n"
           "  --confidence PCT  of the intervals (default 95; 50 to 99.9)\n"
           "  --no-lines   leave the hot lines out (no symbolizing)\n"
@@ -60,6 +66,8 @@ static int parse_confidence(const char *s, double *out) {
 
 int scope_cmd_compare(int argc, char **argv) {
     static const struct option opts[] = {{"json", no_argument, 0, 'j'},
+                                         {"html", no_argument, 0, 'H'},
+                                         {"output", required_argument, 0, 'o'},
                                          {"width", required_argument, 0, 'w'},
                                          {"confidence", required_argument, 0, 'c'},
                                          {"no-lines", no_argument, 0, 'L'},
@@ -67,15 +75,22 @@ int scope_cmd_compare(int argc, char **argv) {
                                          {"attempt-b", required_argument, 0, 'b'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    int json = 0, width = 0, c, lines = 1;
+    int json = 0, html = 0, width = 0, c, lines = 1;
+    const char *output = NULL;
     run_options ro_a = {0}, ro_b = {0};
     double confidence = 0.95;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":jw:c:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":jw:c:ho:", opts, NULL)) != -1) {
         switch (c) {
         case 'j':
             json = 1;
+            break;
+        case 'H':
+            html = 1;
+            break;
+        case 'o':
+            output = optarg;
             break;
         case 'w':
             if (parse_width(optarg, &width)) {
@@ -113,6 +128,17 @@ int scope_cmd_compare(int argc, char **argv) {
         fputs("scope-tui compare: two run directories wanted, A and B (see --help)\n", stderr);
         return 2;
     }
+    if (json && html) {
+        fputs("scope-tui compare: --json and --html are two formats: give one\n", stderr);
+        return 2;
+    }
+    FILE *out = stdout;
+    if (output && !(out = fopen(output, "w"))) {
+        fputs("scope-tui compare: cannot write ", stderr);
+        scope_fput_escaped(stderr, (const uint8_t *)output, strlen(output), 0);
+        perror("");
+        return 2;
+    }
     run_model *a = cmd_load_run("compare", argv[optind], &ro_a);
     run_model *b = a ? cmd_load_run("compare", argv[optind + 1], &ro_b) : NULL;
     run_cmp *cmp = b ? run_compare_with(a, b, &(run_cmp_opts){.confidence = confidence}) : NULL;
@@ -123,13 +149,19 @@ int scope_cmd_compare(int argc, char **argv) {
     } else if (cmp && lines && run_compare_lines(a, b, cmp, msg, sizeof msg) != 0) {
         fprintf(stderr, "scope-tui compare: %s\n", msg);
     } else if (cmp && json) {
-        rc = compare_json_print(stdout, cmp) ? 2 : 0;
+        rc = compare_json_print(out, cmp) ? 2 : 0;
+    } else if (cmp && html) {
+        html_compare_print(out, cmp);
+        rc = 0;
     } else if (cmp) {
-        text_style st = text_style_for(stdout, width, -1);
-        compare_text_print(stdout, cmp, &st);
+        text_style st = text_style_for(out, width, -1);
+        compare_text_print(out, cmp, &st);
         rc = 0;
     }
-    if (rc == 0 && (fflush(stdout) || ferror(stdout))) {
+    int bad = fflush(out) || ferror(out);
+    if (out != stdout && fclose(out))
+        bad = 1;
+    if (rc == 0 && bad) {
         fputs("scope-tui compare: could not write the comparison\n", stderr);
         rc = 2;
     }
