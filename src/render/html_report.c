@@ -219,6 +219,58 @@ static void put_phase_table(FILE *f, const run_role *r, size_t ri) {
     fputs("</section>\n", f);
 }
 
+typedef struct counter_walk {
+    FILE *f;
+    size_t ri, n, shown;
+} counter_walk;
+
+static void put_counter_rows(counter_walk *w, const run_phase *p) {
+    char t[48];
+    for (size_t i = 0; i < p->nchildren; i++) {
+        const run_phase *c = p->children[i];
+        size_t pre = ++w->n;
+        for (size_t k = 0; k < c->ncounters && w->shown < HTML_MAX_PHASES; k++, w->shown++) {
+            const run_counter *ct = &c->counters[k];
+            fprintf(w->f, "<tr data-pre=\"%zu\" data-cn=\"%zu\"><td class=\"name\">", pre, k);
+            fprintf(w->f, "<a href=\"#ph-%zu-%zu\">", w->ri, pre);
+            html_phase_path(w->f, c);
+            fputs("</a></td><td class=\"name\">", w->f);
+            html_name(w->f, ct->name);
+            fprintf(w->f, "</td><td class=\"n\" data-k=\"calls\" data-v=\"%" PRIu64 "\">%s</td>",
+                    ct->calls, fmt_ucount(t, sizeof t, ct->calls));
+            fprintf(w->f, "<td class=\"n\" data-k=\"total\" data-v=\"%" PRId64 "\">%s</td>",
+                    ct->total, fmt_count(t, sizeof t, ct->total));
+            fprintf(w->f, "<td class=\"n\" data-k=\"rate_per_s\" data-v=\"");
+            if (isnan(ct->rate_per_s))
+                fprintf(w->f, "null\">%s</td></tr>\n", FMT_NA);
+            else
+                fprintf(w->f, "%.17g\">%s</td></tr>\n", ct->rate_per_s,
+                        fmt_rate(t, sizeof t, ct->rate_per_s));
+        }
+        put_counter_rows(w, c);
+    }
+}
+
+/* The counters counted under each phase: calls, total and rate per second
+ * of the phase's time, as report --json's. */
+static void put_counters(FILE *f, const run_role *r, size_t ri) {
+    fprintf(f, "<section id=\"counters-%zu\"><h3>Counters</h3>\n", ri);
+    fputs("<table class=\"sortable\"><thead><tr><th>phase</th><th>counter</th><th>calls</th>"
+          "<th>total</th><th>per second</th></tr></thead><tbody>\n",
+          f);
+    counter_walk w = {.f = f, .ri = ri};
+    put_counter_rows(&w, r->root);
+    fputs("</tbody></table>", f);
+    if (!w.shown)
+        fputs("<p>No counter was counted under a phase.</p>", f);
+    if (w.shown >= HTML_MAX_PHASES)
+        fprintf(f,
+                "<p class=\"truncated\">The first %d counters; report --json holds every "
+                "one.</p>",
+                HTML_MAX_PHASES);
+    fputs("</section>\n", f);
+}
+
 static void put_role(FILE *f, run_model *m, size_t ri, int has_lines, char *msg, size_t msglen,
                      int *rc) {
     const run_role *r = &m->roles[ri];
@@ -237,6 +289,7 @@ static void put_role(FILE *f, run_model *m, size_t ri, int has_lines, char *msg,
     put_dominant(f, r, ri);
     put_iterations(f, m, r, ri);
     put_phase_table(f, r, ri);
+    put_counters(f, r, ri);
     html_spread(f, m, r, ri);
     if (*rc == 0 && html_lines(f, m, r, ri, has_lines, msg, msglen) < 0)
         *rc = -1;
