@@ -71,6 +71,12 @@ static void put_exact(FILE *f, const phase_figure *pf, pf_value v) {
 }
 
 void html_fig_cell(FILE *f, enum phase_fig fig, pf_value v, const char *key) {
+    html_fig_cell_note(f, fig, v, key, NULL);
+}
+
+void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key,
+                        const char *approx) {
+    int rough = approx && *approx;
     const phase_figure *pf = &phase_figures[fig];
     char text[64];
     int na = pf->type == PF_F64 && isnan(v.d);
@@ -86,7 +92,12 @@ void html_fig_cell(FILE *f, enum phase_fig fig, pf_value v, const char *key) {
         fputs("not measured", f);
     else
         put_exact(f, pf, v);
-    fputs(pf->unit == PF_UNIT_NS ? " ns\">" : "\">", f);
+    fputs(pf->unit == PF_UNIT_NS ? " ns" : "", f);
+    if (rough) {
+        fputs(", approximate: ", f);
+        html_shown(f, approx, strlen(approx));
+    }
+    fputs(rough ? "\">~" : "\">", f);
     html_str(f, na ? FMT_NA : phase_fig_text(fig, v, text, sizeof text));
     fputs("</td>", f);
 }

@@ -42,6 +42,10 @@ void html_page_end(FILE *f);
 /* A figure's cell: <td data-k="KEY" data-v="EXACT" title="...">TEXT</td>.
  * key NULL leaves data-k out.  A NAN value is "null" and n/a. */
 void html_fig_cell(FILE *f, enum phase_fig fig, pf_value v, const char *key);
+/* The same, marked approximate ("~" before it, and why in its tooltip)
+ * where approx is a phrase (run_partial.h's note); NULL or "" is exact. */
+void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key,
+                        const char *approx);
 /* A cell of a number with its own text (bytes, a rate): exact in data-v. */
 void html_num_cell(FILE *f, double v, const char *text);
 

@@ -7,6 +7,7 @@
 #include "html_parts.h"
 #include "phase_figures.h"
 #include "run_lines.h"
+#include "run_partial.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -190,10 +191,22 @@ static void put_phase_rows(table_walk *t, const run_phase *p) {
                     8 + 12 * (c->depth - 1));
             html_name(t->f, c->name);
             fputs("</td>", t->f);
-            for (size_t k = 0; k < t->nids; k++)
-                html_fig_cell(t->f, t->ids[k], phase_fig_get(c, t->ids[k]),
-                              phase_figures[t->ids[k]].json);
-            fputs("</tr>\n", t->f);
+            char note[256];
+            double lo, hi;
+            run_phase_partial_note(c, note, sizeof note);
+            int wait_rough = run_phase_wait_few(c) || run_phase_wait_range(c, &lo, &hi);
+            for (size_t k = 0; k < t->nids; k++) {
+                enum phase_fig id = t->ids[k];
+                int rough =
+                    id == PF_WAIT || id == PF_QUEUED
+                        ? wait_rough
+                        : phase_figures[id].merge == PF_MERGE_HIST && run_phase_hist_partial(c);
+                html_fig_cell_note(t->f, id, phase_fig_get(c, id), phase_figures[id].json,
+                                   rough ? note : NULL);
+            }
+            fputs("<td class=\"dim\">", t->f);
+            html_shown(t->f, note, strlen(note));
+            fputs("</td></tr>\n", t->f);
         }
         put_phase_rows(t, c);
     }
@@ -204,11 +217,12 @@ static void put_phase_table(FILE *f, const run_role *r, size_t ri) {
     t.nids = phase_figures_in(PF_OUT_JSON, t.ids);
     fprintf(f, "<section id=\"phases-%zu\"><h3>Phases</h3>\n", ri);
     fputs("<p class=\"dim\">Every figure of report --json, in its order; hover a cell for its "
-          "exact value, click a heading to sort.</p>\n"
+          "exact value, click a heading to sort. A figure marked ~ rests on part of the "
+          "phase's entries, as its last column says.</p>\n"
           "<div class=\"wide\"><table class=\"sortable phases\"><thead><tr><th>phase</th>",
           f);
     put_fig_heads(f, t.ids, t.nids);
-    fputs("</tr></thead><tbody>\n", f);
+    fputs("<th>from part of the entries</th></tr></thead><tbody>\n", f);
     put_phase_rows(&t, r->root);
     fputs("</tbody></table></div>\n", f);
     if (t.n > t.shown)
