@@ -132,19 +132,16 @@ int scope_cmd_compare(int argc, char **argv) {
         fputs("scope-tui compare: --json and --html are two formats: give one\n", stderr);
         return 2;
     }
-    FILE *out = stdout;
-    if (output && !(out = fopen(output, "w"))) {
-        fputs("scope-tui compare: cannot write ", stderr);
-        scope_fput_escaped(stderr, (const uint8_t *)output, strlen(output), 0);
-        perror("");
-        return 2;
-    }
     run_model *a = cmd_load_run("compare", argv[optind], &ro_a);
     run_model *b = a ? cmd_load_run("compare", argv[optind + 1], &ro_b) : NULL;
     run_cmp *cmp = b ? run_compare_with(a, b, &(run_cmp_opts){.confidence = confidence}) : NULL;
     int rc = 2;
     char msg[512];
-    if (b && !cmp) {
+    cmd_output o;
+    FILE *out = cmp ? cmd_output_open("compare", &o, output) : NULL;
+    if (cmp && !out) {
+        /* cmd_output_open said why */
+    } else if (b && !cmp) {
         fputs("scope-tui compare: out of memory\n", stderr);
     } else if (cmp && lines && run_compare_lines(a, b, cmp, msg, sizeof msg) != 0) {
         fprintf(stderr, "scope-tui compare: %s\n", msg);
@@ -158,13 +155,8 @@ int scope_cmd_compare(int argc, char **argv) {
         compare_text_print(out, cmp, &st);
         rc = 0;
     }
-    int bad = fflush(out) || ferror(out);
-    if (out != stdout && fclose(out))
-        bad = 1;
-    if (rc == 0 && bad) {
-        fputs("scope-tui compare: could not write the comparison\n", stderr);
+    if (out && cmd_output_close("compare", &o, rc == 0) < 0)
         rc = 2;
-    }
     run_cmp_free(cmp);
     run_free(b); /* NULL when not loaded */
     run_free(a);

@@ -199,11 +199,9 @@ int scope_cmd_report(int argc, char **argv) {
     run_model *m = cmd_load_run("report", argv[optind], &ro);
     if (!m)
         return 2;
-    FILE *out = stdout;
-    if (output && !(out = fopen(output, "w"))) {
-        fprintf(stderr, "scope-tui report: cannot write ");
-        scope_fput_escaped(stderr, (const uint8_t *)output, strlen(output), 0);
-        perror("");
+    cmd_output o;
+    FILE *out = cmd_output_open("report", &o, output);
+    if (!out) {
         run_free(m);
         return 2;
     }
@@ -234,13 +232,8 @@ int scope_cmd_report(int argc, char **argv) {
     char kinds[256];
     size_t ndamaged = strict && rc == 0 ? strict_caveats(m, kinds, sizeof kinds) : 0;
     run_free(m);
-    int bad = fflush(out) != 0 || ferror(out);
-    if (out != stdout && fclose(out) != 0)
-        bad = 1;
-    if (bad) {
-        perror("scope-tui report: writing the report");
+    if (cmd_output_close("report", &o, rc == 0) < 0)
         return 2;
-    }
     if (ndamaged) {
         fprintf(stderr, "scope-tui report: --strict: the run is damaged (%zu caveat%s: %s)\n",
                 ndamaged, ndamaged == 1 ? "" : "s", kinds);
