@@ -159,10 +159,10 @@ static void put_lines(FILE *f, const run_cmp_role *r, size_t ri) {
         fputs("</td><td class=\"name\">", f);
         html_name(f, x->file);
         fprintf(f, ":%" PRIu32 " &rarr; %" PRIu32 "</td>", x->line_a, x->line_b);
-        html_num_cell(f, x->share.a, fmt_percent(a, sizeof a, x->share.a, 1));
-        html_num_cell(f, x->share.b, fmt_percent(b, sizeof b, x->share.b, 1));
+        html_num_cell(f, NULL, x->share.a, fmt_percent(a, sizeof a, x->share.a, 1));
+        html_num_cell(f, NULL, x->share.b, fmt_percent(b, sizeof b, x->share.b, 1));
         snprintf(d, sizeof d, "%+.1f pt", 100 * x->share.delta);
-        html_num_cell(f, x->share.delta, isnan(x->share.delta) ? "-" : d);
+        html_num_cell(f, NULL, x->share.delta, isnan(x->share.delta) ? "-" : d);
         fprintf(f, "<td>%s</td></tr>\n", x->significant ? "yes" : "no");
     }
     fputs("</tbody></table>", f);

@@ -231,9 +231,10 @@ void html_spread(FILE *f, const run_model *m, const run_role *r, size_t ri) {
         html_phase_path(f, p);
         fprintf(f, "</a></td><td class=\"n\" data-k=\"nprocs\" data-v=\"%zu\">%zu</td>", p->nprocs,
                 p->nprocs);
-        html_num_cell(f, p->spread_min_ns, fmt_duration(top, sizeof top, p->spread_min_ns));
-        html_num_cell(f, p->spread_median_ns, fmt_duration(top, sizeof top, p->spread_median_ns));
-        html_num_cell(f, p->spread_max_ns, fmt_duration(top, sizeof top, p->spread_max_ns));
+        html_num_cell(f, NULL, p->spread_min_ns, fmt_duration(top, sizeof top, p->spread_min_ns));
+        html_num_cell(f, NULL, p->spread_median_ns,
+                      fmt_duration(top, sizeof top, p->spread_median_ns));
+        html_num_cell(f, NULL, p->spread_max_ns, fmt_duration(top, sizeof top, p->spread_max_ns));
         fprintf(f, "<td><svg class=\"box\" viewBox=\"0 0 %.0f %d\" width=\"420\" height=\"%d\">",
                 SP_W, SP_ROW, SP_ROW);
         put_spread_row(f, p, max, vals, 0);

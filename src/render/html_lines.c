@@ -54,7 +54,7 @@ static void put_rows(FILE *f, run_model *m, const run_lines_result *res, size_t 
             fprintf(f, " &plusmn;%s", fmt_percent(sd, sizeof sd, l->share_sd, 1));
         fprintf(f, "</td><td><span class=\"heat\" style=\"width:%.0fpx\"></span></td>",
                 1 + 120 * l->share);
-        html_num_cell(f, l->seconds, fmt_duration(t, sizeof t, l->seconds * 1e9));
+        html_num_cell(f, NULL, l->seconds, fmt_duration(t, sizeof t, l->seconds * 1e9));
         fputs("<td class=\"name\">", f);
         html_name(f, l->file.len ? l->file : (run_str){"??", 2});
         if (l->line)

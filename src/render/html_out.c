@@ -102,11 +102,14 @@ void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key
     fputs("</td>", f);
 }
 
-void html_num_cell(FILE *f, double v, const char *text) {
+void html_num_cell(FILE *f, const char *key, double v, const char *text) {
+    fputs("<td class=\"n\"", f);
+    if (key)
+        fprintf(f, " data-k=\"%s\"", key);
     if (isnan(v))
-        fprintf(f, "<td class=\"n\" data-v=\"null\">%s</td>", FMT_NA);
+        fprintf(f, " data-v=\"null\">%s</td>", FMT_NA);
     else {
-        fprintf(f, "<td class=\"n\" data-v=\"%.17g\" title=\"%.17g\">", v, v);
+        fprintf(f, " data-v=\"%.17g\" title=\"%.17g\">", v, v);
         html_str(f, text);
         fputs("</td>", f);
     }

@@ -46,8 +46,9 @@ void html_fig_cell(FILE *f, enum phase_fig fig, pf_value v, const char *key);
  * where approx is a phrase (run_partial.h's note); NULL or "" is exact. */
 void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key,
                         const char *approx);
-/* A cell of a number with its own text (bytes, a rate): exact in data-v. */
-void html_num_cell(FILE *f, double v, const char *text);
+/* A cell of a number with its own text (bytes, a rate): exact in data-v,
+ * its JSON key in data-k (NULL: none). */
+void html_num_cell(FILE *f, const char *key, double v, const char *text);
 
 /* A line plot of up to 4 series over n columns as inline SVG: each series
  * drawn in its own dash pattern and named in a legend, the largest value

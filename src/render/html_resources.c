@@ -52,9 +52,11 @@ static void put_io_by_phase(FILE *f, const run_role *r, size_t ri) {
         fprintf(f, "<tr><td class=\"name\"><a href=\"#ph-%zu-%zu\">", ri, html_phase_index(r, p));
         html_phase_path(f, p);
         fputs("</a></td>", f);
-        html_num_cell(f, (double)io.disk_read, fmt_bytes(t, sizeof t, (double)io.disk_read));
-        html_num_cell(f, (double)io.cache_read, fmt_bytes(t, sizeof t, (double)io.cache_read));
-        html_num_cell(f, (double)io.disk_write, fmt_bytes(t, sizeof t, (double)io.disk_write));
+        html_num_cell(f, NULL, (double)io.disk_read, fmt_bytes(t, sizeof t, (double)io.disk_read));
+        html_num_cell(f, NULL, (double)io.cache_read,
+                      fmt_bytes(t, sizeof t, (double)io.cache_read));
+        html_num_cell(f, NULL, (double)io.disk_write,
+                      fmt_bytes(t, sizeof t, (double)io.disk_write));
         fputs("</tr>\n", f);
     }
     if (any)
@@ -144,11 +146,11 @@ static void put_gpus(FILE *f, const run_model *m, const run_role *r, size_t ri,
         html_plot(f, name, (html_series[]){{"device busy", busy}, {"this role's share", mine}}, 2,
                   HTML_COLS, span_s(m), "%");
         fprintf(f, "<table data-gpu=\"%zu\"><tr><th>busy</th>", i);
-        html_num_cell(f, g->busy_mean, fmt_percent(t, sizeof t, g->busy_mean, 1));
+        html_num_cell(f, "busy", g->busy_mean, fmt_percent(t, sizeof t, g->busy_mean, 1));
         fputs("<th>this role's share</th>", f);
-        html_num_cell(f, g->run_mean, fmt_percent(t, sizeof t, g->run_mean, 1));
+        html_num_cell(f, "this_run", g->run_mean, fmt_percent(t, sizeof t, g->run_mean, 1));
         fputs("<th>idle</th>", f);
-        html_num_cell(f, g->idle, fmt_percent(t, sizeof t, g->idle, 1));
+        html_num_cell(f, "idle", g->idle, fmt_percent(t, sizeof t, g->idle, 1));
         fputs("</tr></table>\n", f);
     }
     fputs("</section>\n", f);

@@ -9,6 +9,12 @@ Usage:
                                       page's text, no element or attribute
                                       came from them, the title is ours
   check_html.py png FILE              a screenshot that is not blank
+  check_html.py height POS             the page's height the measure says
+  check_html.py sections PNG POS OUTDIR
+                                      the screenshot cut at each section's place
+                                      (POS: the --dump-dom of html_sections.html,
+                                      which measured them), one PNG a section in
+                                      OUTDIR, each drawn: not one colour
 
 DOM is Chromium's --dump-dom of the page: the document after its scripts ran.
 Exits 1 naming each failure.
@@ -117,7 +123,12 @@ def check_report(dom_path, json_path):
             if section == 'caveats':
                 same(a.get('data-n'), len(doc['caveats']), 'caveats')
                 checked += 1
-        if tag == 'tr':
+        if tag == 'table' and 'data-gpu' in a:
+            row = dict(role['resources']['gpus'][int(a['data-gpu'])], path='gpu')
+            continue
+        if tag == 'tr' and section.startswith('gpu-'):
+            pass
+        elif tag == 'tr':
             row = None
             if 'data-pre' in a and role is not None:
                 k = int(a['data-pre'])
@@ -207,9 +218,89 @@ def check_png(path):
         at += 12 + n
     raw = zlib.decompress(idat)
     distinct = len(set(raw))
-    if w < 400 or h < 400 or distinct < 32:
+    if w < 300 or h < 300 or distinct < 32:
         fail(f'{path}: {w}x{h}, {distinct} distinct bytes: blank')
     print(f'{path}: {w}x{h}, {distinct} distinct bytes')
+
+
+def read_png(path):
+    """(width, height, bytes per pixel, rows of raw pixel bytes): the 8-bit
+    RGB and RGBA images Chromium writes, unfiltered."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        raise ValueError(f'{path} is not a PNG')
+    at, idat = 8, b''
+    while at < len(data):
+        n, kind = struct.unpack('>I4s', data[at:at + 8])
+        body = data[at + 8:at + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+            if depth != 8 or ctype not in (2, 6):
+                raise ValueError(f'{path}: depth {depth}, colour type {ctype}')
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b'IDAT':
+            idat += body
+        at += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pr) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def write_png(path, w, bpp, rows):
+    def chunk(kind, body):
+        return struct.pack('>I', len(body)) + kind + body + \
+            struct.pack('>I', zlib.crc32(kind + body) & 0xffffffff)
+    raw = b''.join(b'\x00' + r for r in rows)
+    with open(path, 'wb') as f:
+        f.write(b'\x89PNG\r\n\x1a\n')
+        f.write(chunk(b'IHDR', struct.pack('>IIBBBBB', w, len(rows), 8,
+                                           2 if bpp == 3 else 6, 0, 0, 0)))
+        f.write(chunk(b'IDAT', zlib.compress(raw, 6)))
+        f.write(chunk(b'IEND', b''))
+
+
+def check_sections(png, pos_dom, outdir):
+    w, h, bpp, rows = read_png(png)
+    scale = w / 1200  # the frame's width, in CSS pixels
+    d = load_dom(pos_dom)
+    text = ''.join(d.text)
+    places = [line.split() for line in text.splitlines() if line.startswith('section ')]
+    if not places:
+        fail(f'{pos_dom}: no section was measured')
+    for _, sid, top, height in places:
+        y0, y1 = int(float(top) * scale), int((float(top) + float(height)) * scale)
+        if y1 > h:
+            fail(f'section {sid} ends at {y1}, below the screenshot ({h} rows)')
+            continue
+        cut = rows[y0:y1]
+        colours = set()
+        for r in cut[::2]:
+            colours.update(r[i:i + 3] for i in range(0, len(r), bpp * 3))
+        if len(colours) < 3:
+            fail(f'section {sid}: {len(colours)} colours, not drawn')
+        write_png(f'{outdir}/{sid}.png', w, bpp, cut)
+    print(f'{len(places)} sections cut from {png} into {outdir}')
 
 
 def main():
@@ -217,6 +308,12 @@ def main():
         check_report(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 3 and sys.argv[1] == 'names':
         check_names(sys.argv[2], sys.argv[3:])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'height':
+        text = ''.join(load_dom(sys.argv[2]).text)
+        print([line.split()[1] for line in text.splitlines() if line.startswith('height ')][0])
+        return
+    elif len(sys.argv) == 5 and sys.argv[1] == 'sections':
+        check_sections(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 3 and sys.argv[1] == 'png':
         check_png(sys.argv[2])
     else:

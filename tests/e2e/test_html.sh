@@ -8,7 +8,8 @@
 # none of them (the title stays ours, nothing logs PWNED), and hold no raw
 # bidi or control character.
 #
-# Usage: test_html.sh SCOPE_TUI PIPELINE HTML_NAMES HOSTILE_NAMES
+# Usage: test_html.sh SCOPE_TUI PIPELINE HTML_NAMES HOSTILE_NAMES FAKE_NVML_DIR
+# SCOPE_HTML_SHOTS=DIR keeps the screenshots of the sections there.
 # Exits 77 (skipped) only where no chromium is installed.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,6 +17,7 @@ tui=$1
 pipeline=$2
 names_prog=$3
 hostile_prog=$4
+nvml_dir=$5
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
     echo "SKIP: no chromium (scripts/setup.sh installs it)"
@@ -46,7 +48,12 @@ check() {
 }
 
 # ---- the example pipeline: figures as report --json's ---------------------------------
-"$pipeline" --quick --run-dir run --out ckpt >prog.out 2>&1 || fail "pipeline: $(tail -5 prog.out)"
+# As scripts/run-example.sh --gpu-stand-in records it: lines sampled, two
+# GPUs from the stand-in NVML.
+SCOPE_LINES=1 SCOPE_LINES_PROJECT="$(cd "$here/../.." && pwd)" \
+    SCOPE_NVML_LIBRARY="$nvml_dir/libnvidia-ml.so.1" \
+    FAKE_NVML_DEVICES="85,15,30000000000,85899345920,2000000000;12,-,1000000000,85899345920,-" \
+    "$pipeline" --quick --run-dir run --out ckpt >prog.out 2>&1 || fail "pipeline: $(tail -5 prog.out)"
 "$pipeline" --quick --run-dir run2 --out ckpt2 >prog.out 2>&1 || fail "pipeline: $(tail -5 prog.out)"
 expect_rc 0 "$tui" report run --html -o report.html
 [ ! -s out ] || fail "report --html -o wrote to stdout too"
@@ -57,6 +64,8 @@ expect_in_output "--json and --html"
 expect_rc 2 "$tui" report run --html -o no-such-dir/report.html
 expect_in_output "cannot write no-such-dir/report.html"
 grep -qiE '(src|href)="(https?:)?//' report.html && fail "report.html loads something from elsewhere"
+expect_in report.html '<pre class="src">'
+expect_in report.html 'data-gpu="1"'
 size=$(stat -c %s report.html)
 echo "report.html: $size bytes"
 
@@ -64,10 +73,27 @@ chrome --dump-dom "file://$tmp/report.html"
 cp chrome.out report.dom
 no_console report.html
 check report report.dom report.json
-chrome --window-size=1200,5000 --hide-scrollbars --screenshot="$tmp/report.png" \
-    "file://$tmp/report.html"
+# A screenshot per section: html_sections.html measures where each section
+# lies in the page (a frame as wide as the window), then one screenshot of
+# the whole page at half scale is cut there, each cut checked drawn.
+cp "$here/html_sections.html" sections.html
+chrome --allow-file-access-from-files --hide-scrollbars --dump-dom "file://$tmp/sections.html"
+cp chrome.out sections.dom
+height=$(python3 "$here/check_html.py" height sections.dom) || fail "no page height measured"
+chrome --window-size="1200,${height:-4000}" --force-device-scale-factor=0.5 --hide-scrollbars \
+    --screenshot="$tmp/report.png" "file://$tmp/report.html"
 no_console "report.html screenshot"
 check png report.png
+mkdir -p "${SCOPE_HTML_SHOTS:-shots}"
+check sections report.png sections.dom "${SCOPE_HTML_SHOTS:-shots}"
+# Printed: each role begins a page (print CSS), so the PDF has more pages
+# than roles.
+chrome --no-pdf-header-footer --print-to-pdf="$tmp/report.pdf" "file://$tmp/report.html"
+pages=$(python3 -c 'import re, sys
+print(len(re.findall(rb"/Type\s*/Page(?!s)", open(sys.argv[1], "rb").read())))' report.pdf)
+roles=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["roles"]))' report.json)
+[ "$pages" -gt "$roles" ] || fail "report.pdf has $pages pages for $roles roles"
+echo "report.pdf: $pages pages"
 
 expect_rc 0 "$tui" compare run run2 --html -o compare.html
 chrome --dump-dom "file://$tmp/compare.html"
