@@ -29,7 +29,7 @@ static const char css[] =
     ".wide{overflow-x:auto}\n"
     "code,pre{font-family:ui-monospace,monospace}pre.src{margin:0;white-space:pre-wrap}\n"
     ".caveats{border:2px solid var(--warn);padding:.5em 1em}"
-    ".caveats li{margin:.2em 0}\n"
+    ".caveats li{margin:.2em 0}.caveats h2{margin-top:.3em}\n"
     ".heat{display:inline-block;height:.8em;background:var(--c1);"
     "border:1px solid var(--fg);vertical-align:middle}\n"
     "svg text{fill:var(--fg);font-size:11px}svg .axis{fill:none;stroke:var(--rule)}\n"

@@ -81,10 +81,14 @@ static void put_caveats(FILE *f, const run_model *m) {
             m->ncaveats);
     if (!m->ncaveats)
         fputs("<p>None: every log was read whole and nothing was lost.</p>", f);
-    else
-        fputs("<ul>", f);
+    else /* reading the line samples adds the "lines" ones, which report --json has not */
+        fputs("<p class=\"dim\">As the text report says them; those of kind <em>lines</em> "
+              "come from reading the line samples, as in scope-tui lines.</p><ul>",
+              f);
     for (size_t i = 0; i < m->ncaveats && i < MAX_CAVEATS; i++) {
-        fputs("<li><strong>", f);
+        fputs("<li data-kind=\"", f);
+        html_str(f, run_caveat_kind_name(m->caveats[i].kind));
+        fputs("\"><strong>", f);
         html_str(f, run_caveat_kind_name(m->caveats[i].kind));
         fputs("</strong>: ", f);
         html_shown(f, m->caveats[i].text, strlen(m->caveats[i].text));
