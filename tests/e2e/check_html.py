@@ -5,6 +5,8 @@ Usage:
   check_html.py report DOM JSON       every section is there, and every figure
                                       the page carries (data-k/data-v) equals
                                       report --json's
+  check_html.py compare DOM JSON      the same for compare --html against
+                                      compare --json, verdicts included
   check_html.py names DOM NAME...     the names are text: each appears in the
                                       page's text, no element or attribute
                                       came from them, the title is ours
@@ -186,6 +188,31 @@ def check_report(dom_path, json_path):
     print(f'{checked} figures equal the JSON')
 
 
+def check_compare(dom_path, json_path):
+    d = load_dom(dom_path)
+    with open(json_path, encoding='utf-8') as f:
+        doc = json.load(f)
+    checked, role, phase, k_row = 0, None, None, -1
+    for tag, a in d.elements:
+        if tag == 'section' and a.get('id', '').startswith('role-'):
+            role = doc['roles'][int(a['id'].split('-')[1])]
+            k_row = -1
+        if tag == 'tr' and 'data-side' in a and role is not None:
+            k_row += 1
+            phase = role['phases'][k_row]
+            if a['data-side'] != phase['side']:
+                fail(f'{phase["path"]}: side {a["data-side"]}, JSON has {phase["side"]}')
+        k = a.get('data-k')
+        if k is None or 'data-v' not in a or phase is None:
+            continue
+        key, part = k.rsplit('.', 1)
+        same(a['data-v'], phase[key][part], f'{phase["path"]} {k}')
+        checked += 1
+    if checked < 20:
+        fail(f'only {checked} figures checked')
+    print(f'{checked} figures and verdicts equal the JSON')
+
+
 def check_names(dom_path, names):
     d = load_dom(dom_path)
     text = ''.join(d.text)
@@ -315,6 +342,8 @@ def check_sections(png, pos_dom, outdir):
 def main():
     if len(sys.argv) >= 4 and sys.argv[1] == 'report':
         check_report(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 4 and sys.argv[1] == 'compare':
+        check_compare(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 3 and sys.argv[1] == 'names':
         check_names(sys.argv[2], sys.argv[3:])
     elif len(sys.argv) == 3 and sys.argv[1] == 'height':

@@ -99,9 +99,9 @@ expect_rc 0 "$tui" compare run run2 --html -o compare.html
 chrome --dump-dom "file://$tmp/compare.html"
 cp chrome.out compare.dom
 no_console compare.html
-expect_in compare.dom 'id="cmp-phases-0"'
-expect_in compare.dom 'data-k="total_ns.a"'
-expect_in compare.dom 'data-k="mean_ns.significant"'
+expect_rc 0 "$tui" compare run run2 --json
+cp out compare.json
+check compare compare.dom compare.json
 
 # ---- hostile names: text, never markup or script ---------------------------------------
 "$names_prog" evil >prog.out 2>&1 || fail "html_names: $(cat prog.out)"
