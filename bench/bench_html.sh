@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Size and time of `scope-tui report RUN --html` on a synthetic run (by
 # default 1,024 processes x 12 hours with resource samples and line samples,
-# bench/gen_run.c), next to `report RUN --json` on the same run, so that the
-# page's own cost shows apart from loading the run.  The targets (issue 27):
+# bench/gen_run.c), next to the text `report RUN` and `report RUN --json` on
+# the same run: the text report loads the same and prints little, so the
+# difference is the page's own cost (symbolizing the line samples included,
+# which the text report of a run with phases does not do).  The targets (issue 27):
 # the page <= 2 MB, written in <= 2 s.
 #
 # Usage: bench/bench_html.sh BUILD_DIR [--run DIR] [--procs N] [--hours H] [--runs N]
@@ -57,6 +59,7 @@ measure() {
 }
 read -r hw hc hm < <(measure "$tui" report "$run" --html -o "$out/report.html")
 read -r jw jc jm < <(measure "$tui" report "$run" --json -o "$out/report.json")
+read -r tw tc tm < <(measure "$tui" report "$run" -o "$out/report.txt")
 size=$(stat -c %s "$out/report.html")
 jsize=$(stat -c %s "$out/report.json")
 nlogs=$(find "$run/workers" -name '*.scope' | wc -l)
@@ -65,4 +68,6 @@ echo "| command | wall s | CPU s | peak MB | output |"
 echo "|---|---|---|---|---|"
 echo "| report --html | $hw | $hc | $hm | $(awk -v b="$size" 'BEGIN{printf "%.2f MB", b / 1e6}') |"
 echo "| report --json | $jw | $jc | $jm | $(awk -v b="$jsize" 'BEGIN{printf "%.2f MB", b / 1e6}') |"
-awk -v h="$hc" -v j="$jc" 'BEGIN{printf "the page over the JSON: %+.2f s of CPU\n", h - j}'
+echo "| report (text) | $tw | $tc | $tm | $(stat -c %s "$out/report.txt") bytes |"
+awk -v h="$hc" -v t="$tc" -v hw="$hw" -v tw="$tw" \
+    'BEGIN{printf "the page over the text report: %+.2f s of CPU, %+.2f s wall\n", h - t, hw - tw}'

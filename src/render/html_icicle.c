@@ -56,13 +56,14 @@ static size_t subtree_size(const run_phase *p) {
     return n;
 }
 
-static void put_node(icicle *ic, const run_phase *p, double x) {
+/* The children of p, from x, within p's span, which ends at end. */
+static void put_node(icicle *ic, const run_phase *p, double x, double end) {
     for (size_t i = 0; i < p->nchildren; i++) {
         const run_phase *c = p->children[i];
         size_t pre = ++ic->pre;
         double w = ic->r->phase_ns ? ICE_W * (double)c->dist.total_ns / (double)ic->r->phase_ns : 0;
-        if (w > ICE_W - x)
-            w = ICE_W - x; /* open entries can stretch a child past its parent */
+        if (w > end - x)
+            w = end > x ? end - x : 0; /* open entries can stretch children past their parent */
         if (w < ICE_MIN || c->depth > HTML_ICICLE_DEPTH) {
             ic->hidden += 1 + subtree_size(c);
             ic->pre += subtree_size(c); /* its descendants keep their numbers */
@@ -87,7 +88,7 @@ static void put_node(icicle *ic, const run_phase *p, double x) {
             fprintf(ic->f, " %s</text></svg>", fmt_percent(share, sizeof share, c->share, 1));
         }
         fputs("</g></a>", ic->f);
-        put_node(ic, c, x);
+        put_node(ic, c, x, x + w);
         x += w;
     }
 }
@@ -116,7 +117,7 @@ void html_icicle(FILE *f, const run_role *r, size_t ri) {
             "preserveAspectRatio=\"none\"><title>The phase tree: each phase as wide as its share "
             "of the role's phase time</title>",
             ICE_W, depth * ICE_ROW);
-    put_node(&ic, r->root, 0);
+    put_node(&ic, r->root, 0, ICE_W);
     fputs("</svg><figcaption>Width: share of the role's phase time (children under their "
           "parent). Shade: wait% (time off CPU), lightest 0-20%, darkest 80-100%; lightest "
           "also where not measured. Hatched strip: the queued part (runnable, waiting for a "

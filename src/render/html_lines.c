@@ -81,9 +81,15 @@ int html_lines(FILE *f, run_model *m, const run_role *r, size_t ri, int has_line
     snprintf(role, sizeof role, "%.*s", (int)r->name.len, r->name.s);
     run_lines_query q = {.role = role, .worker = SIZE_MAX};
     if (!has_lines || run_lines_select(m, &q, &res, msg, msglen) < 0 || !res.nrows) {
-        fputs("<p>No line samples: ", f);
-        html_str(f, run_lines_how_to_record(m));
-        fputs("</p>", f);
+        if (has_lines)
+            fputs("<p>No line samples in this role: it used too little CPU to be sampled, or "
+                  "its processes were not sampled.</p>",
+                  f);
+        else {
+            fputs("<p>No line samples: ", f);
+            html_str(f, run_lines_how_to_record(m));
+            fputs("</p>", f);
+        }
         for (size_t i = 0; i < r->ndominant; i++)
             fprintf(f, "<span id=\"lines-%zu-%zu\"></span>", ri, i);
         fputs("</section>\n", f);
