@@ -34,37 +34,77 @@ static void put_total(FILE *f, const char *label, const char *key, uint64_t v, i
         fprintf(f, "<td class=\"n\" data-k=\"%s\" data-v=\"null\">%s</td></tr>", key, FMT_NA);
 }
 
-/* The bytes the sampler billed to each top-level phase: where the I/O
- * went, since the model keeps time series per process, not per phase. */
-static void put_io_by_phase(FILE *f, const run_role *r, size_t ri) {
-    char t[32];
-    int any = 0;
-    for (size_t i = 0; i < r->root->nchildren; i++) {
-        const run_phase *p = r->root->children[i];
+/* The phases the sampler billed bytes to (each its own: the intervals
+ * that began while it was innermost), most bytes first: the phases open
+ * under the I/O, since the model keeps time series per process, not per
+ * phase. */
+#define IO_PHASES 12
+
+typedef struct io_pick {
+    const run_phase *v[IO_PHASES];
+    uint64_t bytes[IO_PHASES];
+    size_t n, more;
+} io_pick;
+
+static void pick_io(io_pick *k, const run_phase *p) {
+    for (size_t i = 0; i < p->nchildren; i++) {
+        const run_phase *c = p->children[i];
         run_res_io io;
-        if (!run_phase_sampled_io(p, &io))
-            continue;
-        if (!any)
-            fputs("<table class=\"sortable\"><thead><tr><th>top-level phase</th><th>disk "
-                  "read</th><th>page cache</th><th>disk write</th></tr></thead><tbody>\n",
-                  f);
-        any = 1;
-        fprintf(f, "<tr><td class=\"name\"><a href=\"#ph-%zu-%zu\">", ri, html_phase_index(r, p));
-        html_phase_path(f, p);
-        fputs("</a></td>", f);
-        html_num_cell(f, NULL, (double)io.disk_read, fmt_bytes(t, sizeof t, (double)io.disk_read));
-        html_num_cell(f, NULL, (double)io.cache_read,
-                      fmt_bytes(t, sizeof t, (double)io.cache_read));
-        html_num_cell(f, NULL, (double)io.disk_write,
-                      fmt_bytes(t, sizeof t, (double)io.disk_write));
-        fputs("</tr>\n", f);
+        uint64_t b = run_phase_sampled_io(c, &io) ? io.char_read + io.disk_write : 0;
+        if (b) {
+            if (k->n == IO_PHASES)
+                k->more++;
+            if (k->n < IO_PHASES || k->bytes[k->n - 1] < b) {
+                size_t at = k->n < IO_PHASES ? k->n++ : k->n - 1;
+                for (; at > 0 && k->bytes[at - 1] < b; at--) {
+                    k->v[at] = k->v[at - 1];
+                    k->bytes[at] = k->bytes[at - 1];
+                }
+                k->v[at] = c;
+                k->bytes[at] = b;
+            }
+        }
+        pick_io(k, c);
     }
-    if (any)
-        fputs("</tbody></table><p class=\"dim\">The phases open under the I/O: each interval's "
-              "bytes go to the phase innermost on the thread that moved them when the interval "
-              "began (a second's resolution); the figure above is the role's I/O over time, "
-              "this table where it went.</p>\n",
-              f);
+}
+
+static void put_io_row(FILE *f, const run_res_io *io) {
+    char t[32];
+    html_num_cell(f, NULL, (double)io->disk_read, fmt_bytes(t, sizeof t, (double)io->disk_read));
+    html_num_cell(f, NULL, (double)io->cache_read, fmt_bytes(t, sizeof t, (double)io->cache_read));
+    html_num_cell(f, NULL, (double)io->disk_write, fmt_bytes(t, sizeof t, (double)io->disk_write));
+    fputs("</tr>\n", f);
+}
+
+static void put_io_by_phase(FILE *f, const run_role *r, size_t ri, const run_res *res) {
+    io_pick k = {0};
+    pick_io(&k, r->root);
+    fputs("<table class=\"sortable\"><thead><tr><th>phase open under the I/O</th><th>disk "
+          "read</th><th>page cache</th><th>disk write</th></tr></thead><tbody>\n",
+          f);
+    for (size_t i = 0; i < k.n; i++) {
+        run_res_io io;
+        run_phase_sampled_io(k.v[i], &io);
+        fprintf(f, "<tr><td class=\"name\"><a href=\"#ph-%zu-%zu\">", ri,
+                html_phase_index(r, k.v[i]));
+        html_phase_path(f, k.v[i]);
+        fputs("</a></td>", f);
+        put_io_row(f, &io);
+    }
+    fputs("<tr><td>outside every phase</td>", f);
+    put_io_row(f, &res->outside_phases);
+    fputs("<tr><td>not attributable (threads that ended mid-interval)</td>", f);
+    put_io_row(f, &res->unplaced);
+    fputs("</tbody></table>", f);
+    if (k.more)
+        fprintf(f,
+                "<p class=\"truncated dim\">The %d phases with the most bytes; %zu more moved "
+                "some.</p>",
+                IO_PHASES, k.more);
+    fputs("<p class=\"dim\">Where the bytes went: each sampled interval's bytes go to the phase "
+          "innermost on the thread that moved them when the interval began (a second's "
+          "resolution), each phase its own bytes, not its children's.</p>\n",
+          f);
 }
 
 static void put_io(FILE *f, const run_model *m, const run_role *r, size_t ri, const run_res *res) {
@@ -91,7 +131,7 @@ static void put_io(FILE *f, const run_model *m, const run_role *r, size_t ri, co
     put_total(f, "page cache read", "cache_read", res->io.cache_read, dr && cr);
     put_total(f, "disk write", "disk_write", res->io.disk_write, pr & SCOPE_RES_DISK_WRITE);
     fputs("</table>\n", f);
-    put_io_by_phase(f, r, ri);
+    put_io_by_phase(f, r, ri, res);
     fputs("</section>\n", f);
 }
 
@@ -143,8 +183,11 @@ static void put_gpus(FILE *f, const run_model *m, const run_role *r, size_t ri,
         char host[200];
         snprintf(name, sizeof name, "GPU %" PRIu32 " on %s", g->index,
                  fmt_name(host, sizeof host, g->host));
-        html_plot(f, name, (html_series[]){{"device busy", busy}, {"this role's share", mine}}, 2,
-                  HTML_COLS, span_s(m), "%");
+        /* NVML never attributing a sample to these processes is not a
+         * share of 0: the line is left out, and the table says n/a. */
+        int attributed = !isnan(g->run_mean);
+        html_plot(f, name, (html_series[]){{"device busy", busy}, {"this role's share", mine}},
+                  attributed ? 2 : 1, HTML_COLS, span_s(m), "%");
         fprintf(f, "<table data-gpu=\"%zu\"><tr><th>busy</th>", i);
         html_num_cell(f, "busy", g->busy_mean, fmt_percent(t, sizeof t, g->busy_mean, 1));
         fputs("<th>this role's share</th>", f);
