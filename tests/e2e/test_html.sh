@@ -104,7 +104,8 @@ cp out compare.json
 check compare compare.dom compare.json
 
 # ---- hostile names: text, never markup or script ---------------------------------------
-"$names_prog" evil >prog.out 2>&1 || fail "html_names: $(cat prog.out)"
+# Lines sampled: the source file's name (#line in html_names.c) is script too.
+SCOPE_LINES=1 "$names_prog" evil >prog.out 2>&1 || fail "html_names: $(cat prog.out)"
 "$hostile_prog" hostile >prog.out 2>&1 || fail "hostile_names: $(cat prog.out)"
 expect_rc 0 "$tui" report evil --html -o evil.html
 expect_rc 0 "$tui" compare evil evil --html -o evil-compare.html
@@ -120,7 +121,9 @@ names=("<script>document.title='PWNED';console.log('PWNED')</script>"
     "a&amp;b &lt;i&gt;"
     'bidi\u202eevil'
     'esc\x1b[31mred'
-    "<b onmouseover=\"document.title='PWNED'\">role</b>\\u202e")
+    "<b onmouseover=\"document.title='PWNED'\">role</b>\\u202e"
+    "<i>spin</i>")
+expect_in evil.html "&lt;script&gt;console.log(&#39;PWNED&#39;)&lt;/script&gt;&quot;&#39;.c:"
 for page in evil.html evil-compare.html; do
     chrome --dump-dom "file://$tmp/$page"
     cp chrome.out "$page.dom"
