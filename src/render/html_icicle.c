@@ -246,4 +246,5 @@ void html_spread(FILE *f, const run_model *m, const run_role *r, size_t ri) {
             "middle half of the processes; thick bar: the median; whiskers: the least and the "
             "most; dots: each process (drawn where %d or fewer).</p></section>\n",
             s.n, s.n == 1 ? "" : "s", HTML_SPREAD_DOTS);
+    free(vals);
 }
