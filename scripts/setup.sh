@@ -27,6 +27,8 @@ PACKAGES=(
     # browser's o key is tested against, strace to deliver a signal at a
     # known system call (test_export_output)
     hdf5-tools zstd tmux ncurses-term util-linux time python3 python3-h5py vim strace
+    # a real browser, headless, for the HTML report's tests (test_html.sh)
+    chromium
     # unit tests
     check
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes

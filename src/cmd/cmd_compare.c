@@ -8,18 +8,22 @@
 #include "commands.h"
 #include "compare_json.h"
 #include "compare_text.h"
+#include "html_compare.h"
+#include "text_escape.h"
 #include "run_compare.h"
 #include "run_compare_lines.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define MIN_WIDTH 40
 
 static void compare_usage(FILE *f) {
-    fputs("usage: scope-tui compare [--json] [--width N] [--confidence PCT] [--no-lines]\n"
+    fputs("usage: scope-tui compare [--json | --html] [-o FILE] [--width N] [--confidence PCT] "
+          "[--no-lines]\n"
           "                         [--attempt-a N] [--attempt-b N] A B\n"
           "Compare run B (the candidate) against run A (the base): per role and phase,\n"
           "the change in total, share, self, p50 and p99 time, entry count and counter\n"
@@ -28,6 +32,8 @@ static void compare_usage(FILE *f) {
           "Each change of a mean has its interval from the noise within the runs; the\n"
           "roles' hottest source lines (when both runs sampled lines) follow their table.\n"
           "  --json       the comparison as JSON (schema scope-compare/1, docs/json.md)\n"
+          "  --html       the comparison as one self-contained HTML page (docs/compare.md)\n"
+          "  -o, --output FILE  write to FILE instead of standard output\n"
           "  --width N    lay the table out for N columns (default: the terminal's width)\n"
           "  --confidence PCT  of the intervals (default 95; 50 to 99.9)\n"
           "  --no-lines   leave the hot lines out (no symbolizing)\n"
@@ -86,6 +92,8 @@ static int browse_diff(char *a, char *b, const run_options *ro_a, const run_opti
 
 int scope_cmd_compare(int argc, char **argv) {
     static const struct option opts[] = {{"json", no_argument, 0, 'j'},
+                                         {"html", no_argument, 0, 'H'},
+                                         {"output", required_argument, 0, 'o'},
                                          {"width", required_argument, 0, 'w'},
                                          {"confidence", required_argument, 0, 'c'},
                                          {"no-lines", no_argument, 0, 'L'},
@@ -93,15 +101,22 @@ int scope_cmd_compare(int argc, char **argv) {
                                          {"attempt-b", required_argument, 0, 'b'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    int json = 0, width = 0, c, lines = 1;
+    int json = 0, html = 0, width = 0, c, lines = 1;
+    const char *output = NULL;
     run_options ro_a = {0}, ro_b = {0};
     double confidence = 0.95;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":jw:c:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":jw:c:ho:", opts, NULL)) != -1) {
         switch (c) {
         case 'j':
             json = 1;
+            break;
+        case 'H':
+            html = 1;
+            break;
+        case 'o':
+            output = optarg;
             break;
         case 'w':
             if (parse_width(optarg, &width)) {
@@ -139,9 +154,13 @@ int scope_cmd_compare(int argc, char **argv) {
         fputs("scope-tui compare: two run directories wanted, A and B (see --help)\n", stderr);
         return 2;
     }
+    if (json && html) {
+        fputs("scope-tui compare: --json and --html are two formats: give one\n", stderr);
+        return 2;
+    }
     /* A person at a terminal gets the Diff view; a pipe, a file or an
      * option of the table's own gets the table. */
-    if (!json && !width && lines && scope_cli_browse && isatty(STDOUT_FILENO) &&
+    if (!json && !html && !output && !width && lines && scope_cli_browse && isatty(STDOUT_FILENO) &&
         isatty(STDIN_FILENO))
         return browse_diff(argv[optind], argv[optind + 1], &ro_a, &ro_b, confidence);
     run_model *a = cmd_load_run("compare", argv[optind], &ro_a);
@@ -149,21 +168,26 @@ int scope_cmd_compare(int argc, char **argv) {
     run_cmp *cmp = b ? run_compare_with(a, b, &(run_cmp_opts){.confidence = confidence}) : NULL;
     int rc = 2;
     char msg[512];
-    if (b && !cmp) {
+    cmd_output o;
+    FILE *out = cmp ? cmd_output_open("compare", &o, output) : NULL;
+    if (cmp && !out) {
+        /* cmd_output_open said why */
+    } else if (b && !cmp) {
         fputs("scope-tui compare: out of memory\n", stderr);
     } else if (cmp && lines && run_compare_lines(a, b, cmp, msg, sizeof msg) != 0) {
         fprintf(stderr, "scope-tui compare: %s\n", msg);
     } else if (cmp && json) {
-        rc = compare_json_print(stdout, cmp) ? 2 : 0;
+        rc = compare_json_print(out, cmp) ? 2 : 0;
+    } else if (cmp && html) {
+        html_compare_print(out, cmp);
+        rc = 0;
     } else if (cmp) {
-        text_style st = text_style_for(stdout, width, -1);
-        compare_text_print(stdout, cmp, &st);
+        text_style st = text_style_for(out, width, -1);
+        compare_text_print(out, cmp, &st);
         rc = 0;
     }
-    if (rc == 0 && (fflush(stdout) || ferror(stdout))) {
-        fputs("scope-tui compare: could not write the comparison\n", stderr);
+    if (out && cmd_output_close("compare", &o, rc == 0) < 0)
         rc = 2;
-    }
     run_cmp_free(cmp);
     run_free(b); /* NULL when not loaded */
     run_free(a);

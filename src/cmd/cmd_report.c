@@ -1,6 +1,7 @@
 /*
  * `scope-tui report RUN`: the run's figures as text for the terminal, or
- * the whole model as JSON with --json.
+ * the whole model as JSON with --json, or as one self-contained HTML page
+ * with --html (-o FILE writes any of them to FILE).
  *
  * Exit status: 0 printed; 2 bad arguments or a path that is not a readable
  * run (one line on stderr saying which); with --strict, 3 when the report
@@ -8,6 +9,7 @@
  */
 #include "cmd_util.h"
 #include "commands.h"
+#include "html_report.h"
 #include "report_json.h"
 #include "report_hot.h"
 #include "report_text.h"
@@ -88,6 +90,9 @@ static void usage(FILE *f) {
           "  --iteration NAME   the phase whose entries are iterations (default: iteration)\n"
           "  --top N            dominant phases per role (default: 8)\n"
           "  --json             the whole model as JSON (docs/json.md)\n"
+          "  --html             one self-contained HTML page: plots, sortable tables\n"
+          "                     (docs/report.md, HTML)\n"
+          "  -o, --output FILE  write to FILE instead of standard output\n"
           "  --no-samples       leave out the sampled blocks (I/O, MEMORY, GPU) and skip\n"
           "                     reading the samples: phases only, loads faster\n"
           "  --attempt N        the run's Nth attempt, 1 the oldest (default: the newest);\n"
@@ -107,17 +112,20 @@ int scope_cmd_report(int argc, char **argv) {
         {"iteration", required_argument, NULL, 'i'},
         {"top", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},
+        {"html", no_argument, NULL, 'H'},
+        {"output", required_argument, NULL, 'o'},
         {"strict", no_argument, NULL, 's'},
         {"no-samples", no_argument, NULL, 'n'},
         CMD_ATTEMPT_OPTION,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int width = 0, color = -1, json = 0, strict = 0, c;
+    int width = 0, color = -1, json = 0, html = 0, strict = 0, c;
+    const char *output = NULL;
     run_options ro = {0};
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'w':
@@ -158,6 +166,12 @@ int scope_cmd_report(int argc, char **argv) {
         case 'j':
             json = 1;
             break;
+        case 'H':
+            html = 1;
+            break;
+        case 'o':
+            output = optarg;
+            break;
         case 's':
             strict = 1;
             break;
@@ -178,24 +192,39 @@ int scope_cmd_report(int argc, char **argv) {
     }
     if (!cmd_one_run("report", argc - optind, "scope-tui report RUN"))
         return 2;
+    if (json && html) {
+        fputs("scope-tui report: --json and --html are two formats: give one\n", stderr);
+        return 2;
+    }
     run_model *m = cmd_load_run("report", argv[optind], &ro);
     if (!m)
         return 2;
+    cmd_output o;
+    FILE *out = cmd_output_open("report", &o, output);
+    if (!out) {
+        run_free(m);
+        return 2;
+    }
     if (ro.iteration_name)
         warn_unmatched_iteration(m);
     int rc = 0;
-    if (json) {
-        if (report_json_print(stdout, m) < 0) {
+    char msg[512];
+    if (html) {
+        if (html_report_print(out, m, msg, sizeof msg) < 0) {
+            fprintf(stderr, "scope-tui report: %s\n", msg);
+            rc = 2;
+        }
+    } else if (json) {
+        if (report_json_print(out, m) < 0) {
             fprintf(stderr, "scope-tui report: the JSON document could not be built (out of "
                             "memory?)\n");
             rc = 2;
         }
     } else {
-        text_style st = text_style_for(stdout, width, color);
-        char msg[512];
+        text_style st = text_style_for(out, width, color);
         if (!run_opens_on_lines(m))
-            report_text_print(stdout, m, &st);
-        else if (report_hot_print(stdout, m, argv[optind], &st, msg, sizeof msg) < 0) {
+            report_text_print(out, m, &st);
+        else if (report_hot_print(out, m, argv[optind], &st, msg, sizeof msg) < 0) {
             fprintf(stderr, "scope-tui report: %s\n", msg);
             rc = 2;
         }
@@ -203,10 +232,8 @@ int scope_cmd_report(int argc, char **argv) {
     char kinds[256];
     size_t ndamaged = strict && rc == 0 ? strict_caveats(m, kinds, sizeof kinds) : 0;
     run_free(m);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        perror("scope-tui report: writing the report");
+    if (cmd_output_close("report", &o, rc == 0) < 0)
         return 2;
-    }
     if (ndamaged) {
         fprintf(stderr, "scope-tui report: --strict: the run is damaged (%zu caveat%s: %s)\n",
                 ndamaged, ndamaged == 1 ? "" : "s", kinds);

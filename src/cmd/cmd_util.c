@@ -1,13 +1,17 @@
 /* What the run-reading commands share; see cmd_util.h and commands.h. */
+#define _GNU_SOURCE /* mkostemp */
 #include "cmd_util.h"
 
 #include "text_escape.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void cmd_bad_option(const char *cmd, int c, char **argv) {
     /* getopt_long has already stepped past the offending argument; a short
@@ -60,4 +64,58 @@ run_model *cmd_load_run(const char *cmd, const char *dir, const run_options *opt
         return NULL;
     }
     return m;
+}
+
+FILE *cmd_output_open(const char *cmd, cmd_output *o, const char *path) {
+    *o = (cmd_output){.f = stdout, .path = path};
+    if (!path)
+        return stdout;
+    size_t n = strlen(path) + sizeof ".tmpXXXXXX";
+    int fd = -1;
+    if ((o->tmp = malloc(n)) != NULL) {
+        snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+        fd = mkostemp(o->tmp, O_CLOEXEC);
+    }
+    if (fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask); /* mkstemp made it 0600: as a new file instead */
+        o->f = fdopen(fd, "w");
+        if (o->f)
+            return o->f;
+        unlink(o->tmp);
+        close(fd);
+    }
+    int saved = errno;
+    fprintf(stderr, "scope-tui %s: cannot write ", cmd);
+    scope_fput_escaped(stderr, (const uint8_t *)path, strlen(path), 0);
+    fprintf(stderr, ": %s\n", strerror(o->tmp ? saved : ENOMEM));
+    free(o->tmp);
+    o->tmp = NULL;
+    return NULL;
+}
+
+int cmd_output_close(const char *cmd, cmd_output *o, int ok) {
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    if (!o->path) {
+        if (bad)
+            fprintf(stderr, "scope-tui %s: writing to standard output: %s\n", cmd, strerror(errno));
+        return bad ? -1 : 0;
+    }
+    bad |= fclose(o->f) != 0;
+    int saved = errno;
+    if (ok && !bad && rename(o->tmp, o->path) == 0) {
+        free(o->tmp);
+        return 0;
+    }
+    if (!bad)
+        saved = errno;
+    unlink(o->tmp);
+    free(o->tmp);
+    if (!ok)
+        return 0; /* the command said why already */
+    fprintf(stderr, "scope-tui %s: cannot write ", cmd);
+    scope_fput_escaped(stderr, (const uint8_t *)o->path, strlen(o->path), 0);
+    fprintf(stderr, ": %s\n", strerror(saved));
+    return -1;
 }

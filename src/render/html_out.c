@@ -1,0 +1,198 @@
+/* The pieces of scope's HTML pages; see html_out.h. */
+#include "html_out.h"
+
+#include "fmt.h"
+#include "text_escape.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The HTML specials of already displayable text, as entities. */
+void html_shown(FILE *f, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            fputc(s[i], f);
+        }
+    }
+}
+
+void html_text(FILE *f, const char *s, size_t n) {
+    char small[512];
+    size_t need = scope_escape((const uint8_t *)s, n, small, sizeof small, 0);
+    if (need < sizeof small) {
+        html_shown(f, small, need);
+        return;
+    }
+    char *big = malloc(need + 1);
+    if (!big) { /* out of memory: a visible gap, never the raw bytes */
+        fputs("[name left out: out of memory]", f);
+        return;
+    }
+    scope_escape((const uint8_t *)s, n, big, need + 1, 0);
+    html_shown(f, big, need);
+    free(big);
+}
+
+void html_str(FILE *f, const char *s) {
+    if (s)
+        html_text(f, s, strlen(s));
+}
+
+void html_name(FILE *f, run_str name) {
+    html_text(f, name.s ? name.s : "", name.s ? name.len : 0);
+}
+
+/* A figure's exact value as report --json writes it. */
+static void put_exact(FILE *f, const phase_figure *pf, pf_value v) {
+    if (pf->type != PF_F64)
+        fprintf(f, "%" PRIu64, v.u);
+    else if (isnan(v.d) || isinf(v.d))
+        fputs("null", f);
+    else
+        fprintf(f, "%.17g", v.d);
+}
+
+void html_fig_cell(FILE *f, enum phase_fig fig, pf_value v, const char *key) {
+    html_fig_cell_note(f, fig, v, key, NULL);
+}
+
+void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key,
+                        const char *approx) {
+    int rough = approx && *approx;
+    const phase_figure *pf = &phase_figures[fig];
+    char text[64];
+    int na = pf->type == PF_F64 && isnan(v.d);
+    fputs("<td class=\"n\"", f);
+    if (key)
+        fprintf(f, " data-k=\"%s\"", key);
+    fputs(" data-v=\"", f);
+    put_exact(f, pf, v);
+    fputs("\" title=\"", f);
+    html_str(f, pf->name);
+    fputs(": ", f);
+    if (na)
+        fputs("not measured", f);
+    else
+        put_exact(f, pf, v);
+    fputs(pf->unit == PF_UNIT_NS ? " ns" : "", f);
+    if (rough) {
+        fputs(", approximate: ", f);
+        html_shown(f, approx, strlen(approx));
+    }
+    fputs(rough ? "\">~" : "\">", f);
+    html_str(f, na ? FMT_NA : phase_fig_text(fig, v, text, sizeof text));
+    fputs("</td>", f);
+}
+
+void html_num_cell(FILE *f, const char *key, double v, const char *text) {
+    fputs("<td class=\"n\"", f);
+    if (key)
+        fprintf(f, " data-k=\"%s\"", key);
+    if (isnan(v))
+        fprintf(f, " data-v=\"null\">%s</td>", FMT_NA);
+    else {
+        fprintf(f, " data-v=\"%.17g\" title=\"%.17g\">", v, v);
+        html_str(f, text);
+        fputs("</td>", f);
+    }
+}
+
+const char *html_unit_text(char *buf, size_t cap, double v, const char *unit) {
+    char t[48];
+    if (!strcmp(unit, "B/s"))
+        snprintf(buf, cap, "%s/s", fmt_bytes(t, sizeof t, v));
+    else if (!strcmp(unit, "B"))
+        snprintf(buf, cap, "%s", fmt_bytes(t, sizeof t, v));
+    else if (!strcmp(unit, "%"))
+        snprintf(buf, cap, "%s", fmt_percent(t, sizeof t, v, 0));
+    else
+        snprintf(buf, cap, "%.2f %s", v, unit);
+    return buf;
+}
+
+#define PLOT_W 720
+#define PLOT_H 150
+#define PLOT_L 70 /* room for the axis label */
+#define PLOT_B 20
+#define PLOT_T 8
+
+void html_plot(FILE *f, const char *title, const html_series *s, size_t nseries, size_t n,
+               double span_s, const char *unit) {
+    static const char *const dash[] = {"", "7 3", "2 2", "9 3 2 3"};
+    double max = 0;
+    for (size_t k = 0; k < nseries; k++)
+        for (size_t i = 0; i < n; i++)
+            if (!isnan(s[k].cols[i]) && s[k].cols[i] > max)
+                max = s[k].cols[i];
+    char top[64], span[32];
+    html_unit_text(top, sizeof top, max, unit);
+    fmt_duration(span, sizeof span, span_s * 1e9);
+    fprintf(f,
+            "<figure class=\"plot\"><svg role=\"img\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+            "height=\"%d\"><title>",
+            PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+    html_shown(f, title, strlen(title)); /* ours, or a name escaped already */
+    fprintf(f, ", peak %s</title>", top);
+    int w = PLOT_W - PLOT_L - 4, h = PLOT_H - PLOT_B - PLOT_T;
+    fprintf(f,
+            "<rect class=\"axis\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>"
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>"
+            "<text x=\"%d\" y=\"%d\">0s</text>"
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>",
+            PLOT_L, PLOT_T, w, h, PLOT_L - 4, PLOT_T + 10, top, PLOT_L - 4, PLOT_T + h, PLOT_L,
+            PLOT_H - 4, PLOT_L + w, PLOT_H - 4, span);
+    for (size_t k = 0; k < nseries && k < 4; k++) {
+        int open = 0;
+        for (size_t i = 0; i < n; i++) {
+            double v = s[k].cols[i];
+            if (isnan(v)) {
+                if (open)
+                    fputs("\"/>", f);
+                open = 0;
+                continue;
+            }
+            double x = PLOT_L + (n > 1 ? (double)w * (double)i / (double)(n - 1) : 0);
+            double y = PLOT_T + h - (max > 0 ? (double)h * v / max : 0);
+            if (!open)
+                fprintf(f, "<polyline class=\"s%zu\" stroke-dasharray=\"%s\" points=\"", k,
+                        dash[k]);
+            fprintf(f, "%s%.1f,%.1f", open ? " " : "", x, y);
+            open = 1;
+        }
+        if (open)
+            fputs("\"/>", f);
+    }
+    fputs("</svg><figcaption>", f);
+    html_shown(f, title, strlen(title));
+    fputs(": ", f);
+    for (size_t k = 0; k < nseries && k < 4; k++) {
+        fprintf(f,
+                "<span class=\"key\"><svg width=\"28\" height=\"8\"><line class=\"s%zu\" "
+                "stroke-dasharray=\"%s\" x1=\"0\" y1=\"4\" x2=\"28\" y2=\"4\"/></svg> ",
+                k, dash[k]);
+        html_str(f, s[k].label);
+        fputs("</span> ", f);
+    }
+    fprintf(f,
+            "(peak of a column %s; the run's %s spread over %zu columns)</figcaption></figure>\n",
+            top, span, n);
+}
