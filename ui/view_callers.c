@@ -82,6 +82,7 @@ static int callers_build(view *v) {
         .role = st->scope.role ? st->scope.role->name.s : NULL,
         .worker = a->focus_worker,
         .phase = st->scope.phase,
+        .cpu = st->scope.cpu,
     };
     if (run_callers_select(a->model, &q, (run_str){st->fn.function, st->fn.function_len},
                            (run_str){st->fn.file, st->fn.file_len},

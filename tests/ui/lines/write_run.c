@@ -157,7 +157,7 @@ static int add_samples(scope_log_writer *w, uint32_t node, const uint64_t counts
     if (!n)
         return 0;
     scope_record r = {.type = SCOPE_REC_STACK_SAMPLES};
-    r.u.stack_samples = (scope_rec_stack_samples){1, node, PERIOD_NS, n, c};
+    r.u.stack_samples = (scope_rec_stack_samples){1, node, PERIOD_NS, n, c, SCOPE_CPU_ON};
     return add(w, &r);
 }
 
