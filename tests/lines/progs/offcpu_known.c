@@ -42,7 +42,7 @@ static int64_t now_ns(clockid_t clk) {
 }
 
 /* Sleeps to an absolute deadline, whatever signals come meanwhile. */
-static void sleep_until(int64_t deadline) {
+__attribute__((noinline)) static void sleep_until(int64_t deadline) {
     struct timespec ts = {(time_t)(deadline / 1000000000), (long)(deadline % 1000000000)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
