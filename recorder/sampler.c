@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -220,6 +221,16 @@ static uint64_t read_run_delay(rec_lines_slot *s) {
     return v;
 }
 
+/* How often the calling thread has gone to sleep: its voluntary context
+ * switches (a thread that waits for a CPU is switched out involuntarily,
+ * one that blocks switches itself out).  UINT64_MAX when unknown. */
+static uint64_t thread_sleeps(void) {
+    struct rusage ru;
+    if (syscall(SYS_getrusage, RUSAGE_THREAD, &ru) != 0)
+        return UINT64_MAX;
+    return (uint64_t)ru.ru_nvcsw;
+}
+
 static uint64_t thread_cpu_ns(clockid_t clk) {
     struct timespec ts;
     if (clock_gettime(clk, &ts) != 0)
@@ -231,14 +242,18 @@ static uint64_t thread_cpu_ns(clockid_t clk) {
  * blocking system call: blocked, at that instant.  Else by its clocks
  * since its previous sample (one period, or a few with overruns): on a
  * CPU when it ran for at least half that wall time; off it otherwise, and
- * then queued when most of the time off was run delay, else blocked (a
- * wait the signal could not cut short: a page read from disk, a call in
- * uninterruptible sleep).  Three clock reads and a pread, against the
- * tens of microseconds of the unwind (bench/bench_offcpu.sh). */
+ * then blocked when it went to sleep meanwhile (a wait the signal could
+ * not cut short: a page read from disk, a call in uninterruptible sleep)
+ * and most of its time off was not run delay; else queued: runnable,
+ * waiting for a CPU, its kernel's (run delay) or, in a virtual machine,
+ * its host's (steal time, which no clock of the thread's counts).  Four
+ * system calls (CPU clock, context switches, a check and a read of the
+ * schedstat) besides the unwind (bench/bench_offcpu.sh). */
 static uint32_t sample_state(rec_lines_slot *s, const ucontext_t *uc) {
     uint64_t mono = rec_mono_ns();
     uint64_t cpu = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
     uint64_t delay = read_run_delay(s);
+    uint64_t sleeps = thread_sleeps();
     uint32_t state;
     if (woke_from_syscall(uc))
         state = SCOPE_CPU_BLOCKED;
@@ -250,14 +265,17 @@ static uint32_t sample_state(rec_lines_slot *s, const ucontext_t *uc) {
             delay != DELAY_UNKNOWN && s->prev_delay != DELAY_UNKNOWN && delay >= s->prev_delay
                 ? delay - s->prev_delay
                 : 0;
+        /* Unknown counts read as a sleep: the run delay alone decides. */
+        int slept = sleeps == UINT64_MAX || s->prev_sleeps == UINT64_MAX || sleeps > s->prev_sleeps;
         if (2 * ran >= wall)
             state = SCOPE_CPU_ON;
         else
-            state = 2 * queued >= off ? SCOPE_CPU_QUEUED : SCOPE_CPU_BLOCKED;
+            state = slept && 2 * queued < off ? SCOPE_CPU_BLOCKED : SCOPE_CPU_QUEUED;
     }
     s->prev_mono = mono;
     s->prev_cpu = cpu;
     s->prev_delay = delay;
+    s->prev_sleeps = sleeps;
     return state;
 }
 
@@ -625,6 +643,9 @@ static void start_clocks(rec_lines_slot *s) {
     s->prev_mono = rec_mono_ns();
     s->prev_cpu = pthread_getcpuclockid(s->thread, &clk) == 0 ? thread_cpu_ns(clk) : 0;
     s->prev_delay = read_run_delay(s);
+    /* Another thread's context switches are not getrusage's to give: its
+     * first sample has no count to compare with, and reads it as a sleep. */
+    s->prev_sleeps = UINT64_MAX;
 }
 
 int rec_sampler_arm(rec_lines_slot *s) {

@@ -60,6 +60,7 @@ typedef struct rec_lines_slot {
      * handler tells on-CPU, blocked and queued apart (sampler.c). */
     rec_fd sched_fd;
     uint64_t prev_mono, prev_cpu, prev_delay; /* prev_delay UINT64_MAX: unknown */
+    uint64_t prev_sleeps;                     /* voluntary context switches: UINT64_MAX unknown */
     /* The handler (producer) and the consumer. */
     _Atomic uint64_t head, tail;
     _Atomic uint64_t taken;     /* handler: periods sampled, overruns included */
