@@ -241,42 +241,40 @@ static uint64_t thread_cpu_ns(clockid_t clk) {
 /* What a wall-clock sample found the thread doing.  Woken out of a
  * blocking system call: blocked, at that instant.  Else by its clocks
  * since its previous sample (one period, or a few with overruns): on a
- * CPU when it ran for at least half that wall time; off it otherwise, and
- * then blocked when it went to sleep meanwhile (a wait the signal could
- * not cut short: a page read from disk, a call in uninterruptible sleep)
- * and most of its time off was not run delay; else queued: runnable,
- * waiting for a CPU, its kernel's (run delay) or, in a virtual machine,
- * its host's (steal time, which no clock of the thread's counts).  Four
- * system calls (CPU clock, context switches, a check and a read of the
- * schedstat) besides the unwind (bench/bench_offcpu.sh). */
+ * CPU when it ran for at least half that wall time.  Off it otherwise, and
+ * then blocked when it went to sleep (a wait the signal could not cut
+ * short: a page read from disk, a call in uninterruptible sleep) and most
+ * of its time off was not run delay; else queued: runnable, waiting for a
+ * CPU, its kernel's (run delay) or, in a virtual machine, its host's
+ * (steal time, which no clock of the thread's counts).  The sleeps and the
+ * run delay are read only for such a sample (most are on a CPU or in a
+ * system call), so they count since the previous such sample: a thread that slept
+ * since then went to sleep at some point, and its run delay only adds
+ * up.  Two system calls for a sample on a CPU, four for one off it, beside
+ * the unwind (bench/bench_offcpu.sh). */
 static uint32_t sample_state(rec_lines_slot *s, const ucontext_t *uc) {
     uint64_t mono = rec_mono_ns();
     uint64_t cpu = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
-    uint64_t delay = read_run_delay(s);
-    uint64_t sleeps = thread_sleeps();
-    uint32_t state;
-    if (woke_from_syscall(uc))
-        state = SCOPE_CPU_BLOCKED;
-    else {
-        uint64_t wall = mono > s->prev_mono ? mono - s->prev_mono : 0;
-        uint64_t ran = cpu > s->prev_cpu ? cpu - s->prev_cpu : 0;
-        uint64_t off = wall > ran ? wall - ran : 0;
-        uint64_t queued =
-            delay != DELAY_UNKNOWN && s->prev_delay != DELAY_UNKNOWN && delay >= s->prev_delay
-                ? delay - s->prev_delay
-                : 0;
-        /* Unknown counts read as a sleep: the run delay alone decides. */
-        int slept = sleeps == UINT64_MAX || s->prev_sleeps == UINT64_MAX || sleeps > s->prev_sleeps;
-        if (2 * ran >= wall)
-            state = SCOPE_CPU_ON;
-        else
-            state = slept && 2 * queued < off ? SCOPE_CPU_BLOCKED : SCOPE_CPU_QUEUED;
-    }
+    uint64_t wall = mono > s->prev_mono ? mono - s->prev_mono : 0;
+    uint64_t ran = cpu > s->prev_cpu ? cpu - s->prev_cpu : 0;
     s->prev_mono = mono;
     s->prev_cpu = cpu;
+    if (woke_from_syscall(uc))
+        return SCOPE_CPU_BLOCKED;
+    if (2 * ran >= wall)
+        return SCOPE_CPU_ON;
+    uint64_t off = wall - ran;
+    uint64_t delay = read_run_delay(s);
+    uint64_t sleeps = thread_sleeps();
+    uint64_t queued =
+        delay != DELAY_UNKNOWN && s->prev_delay != DELAY_UNKNOWN && delay >= s->prev_delay
+            ? delay - s->prev_delay
+            : 0;
+    /* Unknown counts read as a sleep: the run delay alone decides. */
+    int slept = sleeps == UINT64_MAX || s->prev_sleeps == UINT64_MAX || sleeps > s->prev_sleeps;
     s->prev_delay = delay;
     s->prev_sleeps = sleeps;
-    return state;
+    return slept && 2 * queued < off ? SCOPE_CPU_BLOCKED : SCOPE_CPU_QUEUED;
 }
 
 static void on_sigprof(int sig, siginfo_t *si, void *ctx) {
