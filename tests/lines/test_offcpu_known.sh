@@ -144,6 +144,18 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
+# JSON: the selection's split, the same as the folded sets'.
+expect_rc 0 "$tui" lines --json --phase wait run
+python3 - <<'PY' || fail "lines --json: samples_by_state (see above)"
+import json, sys
+d = json.load(open("out"))
+st = d["samples_by_state"]
+tot = lambda name: sum(int(l.rsplit(" ", 1)[1]) for l in open(name))
+want = {"on_cpu": tot("folded.on-cpu"), "blocked": tot("folded.blocked"), "queued": tot("folded.queued")}
+print("json:", d["cpu"], st, d["samples"])
+sys.exit(0 if st == want and sum(st.values()) == d["samples"] and d["cpu"] == "all" else 1)
+PY
+
 # The Flame view: w shows the off-CPU samples, w again the on-CPU ones.
 expect_rc 0 "$tui" run --size 80x24 --keys 'Fw' --print
 cp out flame.off
