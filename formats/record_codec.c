@@ -256,9 +256,8 @@ static void enc_stack(enc_buf *b, const scope_rec_stack *r) {
     }
 }
 
-static void enc_stack_samples(enc_buf *b, const scope_rec_stack_samples *r) {
-    enc_u64(b, r->thread);
-    enc_u64(b, r->node);
+/* The pairs that end STACK_SAMPLES and OFFCPU_SAMPLES. */
+static void enc_sample_counts(enc_buf *b, const scope_rec_stack_samples *r) {
     enc_u64(b, r->period_ns);
     enc_u64(b, r->n);
     for (uint32_t i = 0; i < r->n; i++) {
@@ -267,18 +266,19 @@ static void enc_stack_samples(enc_buf *b, const scope_rec_stack_samples *r) {
     }
 }
 
+static void enc_stack_samples(enc_buf *b, const scope_rec_stack_samples *r) {
+    enc_u64(b, r->thread);
+    enc_u64(b, r->node);
+    enc_sample_counts(b, r);
+}
+
 /* The same body with the state after the node: a 1.9 reader skips the
  * kind, and so never adds off-CPU counts to the on-CPU ones of a key. */
 static void enc_offcpu_samples(enc_buf *b, const scope_rec_offcpu_samples *r) {
     enc_u64(b, r->thread);
     enc_u64(b, r->node);
     enc_u64(b, r->state);
-    enc_u64(b, r->period_ns);
-    enc_u64(b, r->n);
-    for (uint32_t i = 0; i < r->n; i++) {
-        enc_u64(b, r->counts[i].stack);
-        enc_u64(b, r->counts[i].count);
-    }
+    enc_sample_counts(b, r);
 }
 
 static void enc_mark(enc_buf *b, const scope_rec_mark *r) {
@@ -854,10 +854,9 @@ static void dec_stack(dec_ctx *c, scope_rec_stack *r) {
     r->frames = f;
 }
 
-static void dec_stack_samples(dec_ctx *c, scope_rec_stack_samples *r) {
+/* The period and pairs that end STACK_SAMPLES and OFFCPU_SAMPLES. */
+static void dec_sample_counts(dec_ctx *c, scope_rec_stack_samples *r) {
     dec_buf *b = &c->b;
-    r->thread = dec_u32(b);
-    r->node = dec_u32(b);
     r->period_ns = dec_u64(b);
     r->n = dec_u32(b);
     scope_stack_count *counts = scratch_array(c, 0, r->n, sizeof *counts, 2);
@@ -868,21 +867,19 @@ static void dec_stack_samples(dec_ctx *c, scope_rec_stack_samples *r) {
     r->counts = counts;
 }
 
+static void dec_stack_samples(dec_ctx *c, scope_rec_stack_samples *r) {
+    r->thread = dec_u32(&c->b);
+    r->node = dec_u32(&c->b);
+    dec_sample_counts(c, r);
+}
+
 static void dec_offcpu_samples(dec_ctx *c, scope_rec_offcpu_samples *r) {
-    dec_buf *b = &c->b;
-    r->thread = dec_u32(b);
-    r->node = dec_u32(b);
-    r->state = dec_u32(b);
+    r->thread = dec_u32(&c->b);
+    r->node = dec_u32(&c->b);
+    r->state = dec_u32(&c->b);
     if (r->state == SCOPE_CPU_ON)
-        b->bad = 1; /* on-CPU counts are STACK_SAMPLES' */
-    r->period_ns = dec_u64(b);
-    r->n = dec_u32(b);
-    scope_stack_count *counts = scratch_array(c, 0, r->n, sizeof *counts, 2);
-    for (uint32_t i = 0; counts && i < r->n; i++) {
-        counts[i].stack = dec_u32(b);
-        counts[i].count = dec_u64(b);
-    }
-    r->counts = counts;
+        c->b.bad = 1; /* on-CPU counts are STACK_SAMPLES' */
+    dec_sample_counts(c, r);
 }
 
 static void dec_trace(dec_ctx *c, scope_rec_trace *r) {
