@@ -27,6 +27,7 @@
 #include "lock.h"
 #include "own_fd.h"
 #include "thread.h"
+#include "thread_io.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -209,6 +210,9 @@ static uint64_t read_run_delay(rec_lines_slot *s) {
     ssize_t n = pread(s->sched_fd.fd, buf, sizeof buf - 1, 0);
     if (n <= 0)
         return DELAY_UNKNOWN;
+    /* The kernel counts the read in the thread's rchar: the recorder's, not
+     * the program's (thread_io.h), as run_delay.c's. */
+    rec_thread_io_own_read((uint64_t)n);
     buf[n] = '\0';
     const char *p = buf;
     while (*p >= '0' && *p <= '9')
