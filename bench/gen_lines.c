@@ -109,7 +109,8 @@ int gen_lines_add(scope_log_writer *w, uint32_t nthreads, const uint32_t *thread
             for (uint32_t i = 0; i < n; i++)
                 total += counts[i].count;
             r = (scope_record){.type = SCOPE_REC_STACK_SAMPLES};
-            r.u.stack_samples = (scope_rec_stack_samples){threads[t], node, PERIOD_NS, n, counts};
+            r.u.stack_samples =
+                (scope_rec_stack_samples){threads[t], node, PERIOD_NS, n, counts, SCOPE_CPU_ON};
             rc = scope_log_writer_add(w, &r);
         }
     if (rc < 0)

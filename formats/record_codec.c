@@ -256,15 +256,29 @@ static void enc_stack(enc_buf *b, const scope_rec_stack *r) {
     }
 }
 
-static void enc_stack_samples(enc_buf *b, const scope_rec_stack_samples *r) {
-    enc_u64(b, r->thread);
-    enc_u64(b, r->node);
+/* The pairs that end STACK_SAMPLES and OFFCPU_SAMPLES. */
+static void enc_sample_counts(enc_buf *b, const scope_rec_stack_samples *r) {
     enc_u64(b, r->period_ns);
     enc_u64(b, r->n);
     for (uint32_t i = 0; i < r->n; i++) {
         enc_u64(b, r->counts[i].stack);
         enc_u64(b, r->counts[i].count);
     }
+}
+
+static void enc_stack_samples(enc_buf *b, const scope_rec_stack_samples *r) {
+    enc_u64(b, r->thread);
+    enc_u64(b, r->node);
+    enc_sample_counts(b, r);
+}
+
+/* The same body with the state after the node: a 1.9 reader skips the
+ * kind, and so never adds off-CPU counts to the on-CPU ones of a key. */
+static void enc_offcpu_samples(enc_buf *b, const scope_rec_offcpu_samples *r) {
+    enc_u64(b, r->thread);
+    enc_u64(b, r->node);
+    enc_u64(b, r->state);
+    enc_sample_counts(b, r);
 }
 
 static void enc_mark(enc_buf *b, const scope_rec_mark *r) {
@@ -608,8 +622,8 @@ static int encodable(const scope_record *rec) {
     }
     if (rec->type == SCOPE_REC_STACK && rec->u.stack.nframes && !rec->u.stack.frames)
         return 0;
-    if (rec->type == SCOPE_REC_STACK_SAMPLES && rec->u.stack_samples.n &&
-        !rec->u.stack_samples.counts)
+    if ((rec->type == SCOPE_REC_STACK_SAMPLES || rec->type == SCOPE_REC_OFFCPU_SAMPLES) &&
+        rec->u.stack_samples.n && !rec->u.stack_samples.counts)
         return 0;
     if (rec->type == SCOPE_REC_TRACE && rec->u.trace.n && !rec->u.trace.events)
         return 0;
@@ -840,10 +854,9 @@ static void dec_stack(dec_ctx *c, scope_rec_stack *r) {
     r->frames = f;
 }
 
-static void dec_stack_samples(dec_ctx *c, scope_rec_stack_samples *r) {
+/* The period and pairs that end STACK_SAMPLES and OFFCPU_SAMPLES. */
+static void dec_sample_counts(dec_ctx *c, scope_rec_stack_samples *r) {
     dec_buf *b = &c->b;
-    r->thread = dec_u32(b);
-    r->node = dec_u32(b);
     r->period_ns = dec_u64(b);
     r->n = dec_u32(b);
     scope_stack_count *counts = scratch_array(c, 0, r->n, sizeof *counts, 2);
@@ -852,6 +865,21 @@ static void dec_stack_samples(dec_ctx *c, scope_rec_stack_samples *r) {
         counts[i].count = dec_u64(b);
     }
     r->counts = counts;
+}
+
+static void dec_stack_samples(dec_ctx *c, scope_rec_stack_samples *r) {
+    r->thread = dec_u32(&c->b);
+    r->node = dec_u32(&c->b);
+    dec_sample_counts(c, r);
+}
+
+static void dec_offcpu_samples(dec_ctx *c, scope_rec_offcpu_samples *r) {
+    r->thread = dec_u32(&c->b);
+    r->node = dec_u32(&c->b);
+    r->state = dec_u32(&c->b);
+    if (r->state == SCOPE_CPU_ON)
+        c->b.bad = 1; /* on-CPU counts are STACK_SAMPLES' */
+    dec_sample_counts(c, r);
 }
 
 static void dec_trace(dec_ctx *c, scope_rec_trace *r) {

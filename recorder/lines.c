@@ -454,8 +454,12 @@ static int build_input(scope_lines_input *in) {
             if (g->counts[i].count > g->cleared[i])
                 c[n++] =
                     (scope_stack_count){g->counts[i].stack, g->counts[i].count - g->cleared[i]};
-        samples[in->nsamples++] =
-            (scope_rec_stack_samples){g->thread, g->node, rec_lines_cfg.period_ns, n, c};
+        samples[in->nsamples++] = (scope_rec_stack_samples){.thread = g->thread,
+                                                            .node = g->node,
+                                                            .period_ns = rec_lines_cfg.period_ns,
+                                                            .n = n,
+                                                            .counts = c,
+                                                            .state = g->state};
     }
     in->project_dir = rec_lines_cfg.project;
     in->period_ns = rec_lines_cfg.period_ns;

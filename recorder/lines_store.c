@@ -365,8 +365,9 @@ rec_lines_group *rec_lines_store_group(uint32_t i) {
     return i < ngroups ? &groups[i] : NULL;
 }
 
-static rec_lines_group *group_of(uint32_t thread, uint32_t node, uint32_t *gi) {
-    uint64_t key = (uint64_t)thread << 32 | node;
+static rec_lines_group *group_of(uint32_t thread, uint32_t node, uint32_t state, uint32_t *gi) {
+    /* Thread indexes stay far below 2^29: the state takes the top bits. */
+    uint64_t key = ((uint64_t)thread << 32 | node) ^ (uint64_t)state << 61;
     map_slot *slot = map_find(&store.group_map, key);
     if (!slot)
         return NULL;
@@ -376,15 +377,15 @@ static rec_lines_group *group_of(uint32_t thread, uint32_t node, uint32_t *gi) {
     }
     if (SCOPE_VEC_RESERVE(groups, groups_cap, (size_t)ngroups + 1) < 0)
         return NULL;
-    groups[ngroups] = (rec_lines_group){.thread = thread, .node = node};
+    groups[ngroups] = (rec_lines_group){.thread = thread, .node = node, .state = state};
     map_put(&store.group_map, slot, key, ngroups);
     *gi = ngroups++;
     return &groups[*gi];
 }
 
-static int count(uint32_t thread, uint32_t node, uint32_t stack, uint64_t weight) {
+static int count(uint32_t thread, uint32_t node, uint32_t state, uint32_t stack, uint64_t weight) {
     uint32_t gi;
-    rec_lines_group *g = group_of(thread, node, &gi);
+    rec_lines_group *g = group_of(thread, node, state, &gi);
     if (!g)
         return -1;
     map_slot *slot = map_find(&store.count_map, (uint64_t)gi << 32 | stack);
@@ -467,7 +468,7 @@ static void drain_slot(rec_lines_slot *s) {
         for (uint32_t i = 0; i < n; i++)
             f[i] = frame_of(e->pc[i]);
         uint32_t id = n ? intern(f, n) : 0;
-        if (!id || count(e->thread, e->node, id, e->weight) < 0)
+        if (!id || count(e->thread, e->node, e->state, id, e->weight) < 0)
             store.totals.dropped += e->weight;
         else
             store.totals.signals++;

@@ -2,7 +2,7 @@
  * The line sampler's memory: the samples drained from the threads' rings,
  * as the log holds them.  Modules the process has mapped (path, GNU
  * build-id, first byte, extent), stacks interned as module-relative
- * addresses, and per (thread, phase node) the number of samples of each
+ * addresses, and per (thread, phase node, on- or off-CPU) the number of samples of each
  * stack since sampling began.  The writer (source_lines.c) and the
  * in-process tables (lines.c) both read it.
  *
@@ -26,6 +26,7 @@
 
 typedef struct rec_lines_group {
     uint32_t thread, node;
+    uint32_t state; /* enum scope_cpu_state of its samples */
     uint32_t n, cap;
     scope_stack_count *counts; /* totals since sampling began, per stack */
     uint64_t *cleared;         /* counts[i] at the last scope_lines_clear */

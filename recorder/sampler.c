@@ -27,14 +27,17 @@
 #include "lock.h"
 #include "own_fd.h"
 #include "thread.h"
+#include "thread_io.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -165,6 +168,119 @@ static uint32_t unwind(ucontext_t *uc, uintptr_t *pc, uint32_t max, int *cut) {
 #endif
 }
 
+/* ---- on-CPU or off it (wall clock) --------------------------------------- */
+
+/* Whether the signal woke the thread out of a blocking system call: the
+ * kernel, delivering a handler's signal to a thread asleep in one, either
+ * fails the call with EINTR (the pc just after the instruction that made
+ * it) or, for a call SA_RESTART restarts, backs the pc up onto that
+ * instruction.  A thread the timer found running is anywhere else, but
+ * for the one instruction before a system call.  The instruction's bytes
+ * are read only within the page the pc is on, which is mapped. */
+static __attribute__((no_sanitize_address)) int woke_from_syscall(const ucontext_t *uc) {
+#if defined(__x86_64__)
+    const volatile uint8_t *pc = (const uint8_t *)uc->uc_mcontext.gregs[REG_RIP];
+    long ret = (long)uc->uc_mcontext.gregs[REG_RAX];
+    uintptr_t in_page = (uintptr_t)pc & 0xfff;
+    if (ret == -EINTR && in_page >= 2 && pc[-2] == 0x0f && pc[-1] == 0x05)
+        return 1; /* syscall: 0f 05 */
+    return in_page <= 0xffe && pc[0] == 0x0f && pc[1] == 0x05;
+#elif defined(__aarch64__)
+    const volatile uint32_t *pc = (const uint32_t *)uc->uc_mcontext.pc;
+    long ret = (long)uc->uc_mcontext.regs[0];
+    uintptr_t in_page = (uintptr_t)pc & 0xfff;
+    if (ret == -EINTR && in_page >= 4 && pc[-1] == 0xd4000001u)
+        return 1; /* svc #0 */
+    return pc[0] == 0xd4000001u;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+#define DELAY_UNKNOWN UINT64_MAX
+
+/* The thread's run delay (the time it waited, runnable, for a CPU) from
+ * its schedstat: "runtime run_delay timeslices".  DELAY_UNKNOWN without
+ * one.  Async-signal-safe: a check, a pread and digits. */
+static uint64_t read_run_delay(rec_lines_slot *s) {
+    if (!rec_fd_check(&s->sched_fd))
+        return DELAY_UNKNOWN;
+    char buf[96];
+    ssize_t n = pread(s->sched_fd.fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return DELAY_UNKNOWN;
+    /* The kernel counts the read in the thread's rchar: the recorder's, not
+     * the program's (thread_io.h), as run_delay.c's. */
+    rec_thread_io_own_read((uint64_t)n);
+    buf[n] = '\0';
+    const char *p = buf;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p++ != ' ' || *p < '0' || *p > '9')
+        return DELAY_UNKNOWN;
+    uint64_t v = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    return v;
+}
+
+/* How often the calling thread has gone to sleep: its voluntary context
+ * switches (a thread that waits for a CPU is switched out involuntarily,
+ * one that blocks switches itself out).  UINT64_MAX when unknown. */
+static uint64_t thread_sleeps(void) {
+    struct rusage ru;
+    if (syscall(SYS_getrusage, RUSAGE_THREAD, &ru) != 0)
+        return UINT64_MAX;
+    return (uint64_t)ru.ru_nvcsw;
+}
+
+static uint64_t thread_cpu_ns(clockid_t clk) {
+    struct timespec ts;
+    if (clock_gettime(clk, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* What a wall-clock sample found the thread doing.  Woken out of a
+ * blocking system call: blocked, at that instant.  Else by its clocks
+ * since its previous sample (one period, or a few with overruns): on a
+ * CPU when it ran for at least half that wall time.  Off it otherwise, and
+ * then blocked when it went to sleep (a wait the signal could not cut
+ * short: a page read from disk, a call in uninterruptible sleep) and most
+ * of its time off was not run delay; else queued: runnable, waiting for a
+ * CPU, its kernel's (run delay) or, in a virtual machine, its host's
+ * (steal time, which no clock of the thread's counts).  The sleeps and the
+ * run delay are read only for such a sample (most are on a CPU or in a
+ * system call), so they count since the previous such sample: a thread that slept
+ * since then went to sleep at some point, and its run delay only adds
+ * up.  Two system calls for a sample on a CPU, four for one off it, beside
+ * the unwind (bench/bench_offcpu.sh). */
+static uint32_t sample_state(rec_lines_slot *s, const ucontext_t *uc) {
+    uint64_t mono = rec_mono_ns();
+    uint64_t cpu = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+    uint64_t wall = mono > s->prev_mono ? mono - s->prev_mono : 0;
+    uint64_t ran = cpu > s->prev_cpu ? cpu - s->prev_cpu : 0;
+    s->prev_mono = mono;
+    s->prev_cpu = cpu;
+    if (woke_from_syscall(uc))
+        return SCOPE_CPU_BLOCKED;
+    if (2 * ran >= wall)
+        return SCOPE_CPU_ON;
+    uint64_t off = wall - ran;
+    uint64_t delay = read_run_delay(s);
+    uint64_t sleeps = thread_sleeps();
+    uint64_t queued =
+        delay != DELAY_UNKNOWN && s->prev_delay != DELAY_UNKNOWN && delay >= s->prev_delay
+            ? delay - s->prev_delay
+            : 0;
+    /* Unknown counts read as a sleep: the run delay alone decides. */
+    int slept = sleeps == UINT64_MAX || s->prev_sleeps == UINT64_MAX || sleeps > s->prev_sleeps;
+    s->prev_delay = delay;
+    s->prev_sleeps = sleeps;
+    return slept && 2 * queued < off ? SCOPE_CPU_BLOCKED : SCOPE_CPU_QUEUED;
+}
+
 static void on_sigprof(int sig, siginfo_t *si, void *ctx) {
     (void)sig;
     int saved = errno;
@@ -186,6 +302,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx) {
     }
     rec_lines_sample *e = &s->ring[head % REC_LINES_RING];
     e->weight = (uint32_t)(w < UINT32_MAX ? w : UINT32_MAX);
+    e->state = rec_lines_cfg.clock == SCOPE_LINES_CLOCK_WALL ? sample_state(s, ctx) : SCOPE_CPU_ON;
     /* The phase stack as this thread left it: a push stores the frame's
      * node before the depth, a pop lowers the depth first, so stack[depth]
      * is always a node that was open (at worst the one just closing). */
@@ -483,6 +600,7 @@ rec_lines_slot *rec_sampler_slot_self(void) {
             atomic_fetch_add(&rec_lines_threads_failed, 1);
             return NULL;
         }
+        s->sched_fd = REC_FD_NONE;
         s->no = n;
         atomic_store_explicit(&sampler.slots[n], s, memory_order_release);
         atomic_store_explicit(&sampler.nslots, n + 1, memory_order_release);
@@ -514,6 +632,24 @@ static struct timespec ts_of(uint64_t ns) {
     return (struct timespec){(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
 }
 
+/* The thread's clocks before its first wall-clock sample, and its
+ * schedstat held (own_fd.h) for the handler to read. */
+static void start_clocks(rec_lines_slot *s) {
+    if (s->sched_fd.fd < 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", (int)atomic_load(&s->tid));
+        if (rec_fd_open(&s->sched_fd, path) < 0)
+            s->sched_fd = REC_FD_NONE;
+    }
+    clockid_t clk;
+    s->prev_mono = rec_mono_ns();
+    s->prev_cpu = pthread_getcpuclockid(s->thread, &clk) == 0 ? thread_cpu_ns(clk) : 0;
+    s->prev_delay = read_run_delay(s);
+    /* Another thread's context switches are not getrusage's to give: its
+     * first sample has no count to compare with, and reads it as a sleep. */
+    s->prev_sleeps = UINT64_MAX;
+}
+
 int rec_sampler_arm(rec_lines_slot *s) {
     if (s->armed || s->dead)
         return 0;
@@ -530,6 +666,8 @@ int rec_sampler_arm(rec_lines_slot *s) {
     ev._sigev_un._tid = atomic_load(&s->tid);
     if (timer_create(clk, &ev, &s->timer) != 0)
         goto fail;
+    if (rec_lines_cfg.clock == SCOPE_LINES_CLOCK_WALL)
+        start_clocks(s);
     uint64_t period = rec_lines_cfg.period_ns;
     struct itimerspec its = {ts_of(period), ts_of(first_expiry(period))};
     if (timer_settime(s->timer, 0, &its, NULL) != 0) {
@@ -554,6 +692,9 @@ void rec_sampler_disarm(rec_lines_slot *s) {
 
 void rec_sampler_thread_ended(rec_lines_slot *s) {
     rec_sampler_disarm(s);
+    /* On the thread itself (its exit destructor), after its timer is gone
+     * and any signal it had pending handled: no handler reads it after. */
+    rec_fd_close(&s->sched_fd);
     s->dead = 1;
 }
 
@@ -570,6 +711,9 @@ void rec_sampler_fork_child(void) {
     for (uint32_t i = 0; i < n; i++) {
         rec_lines_slot *s = sampler.slots[i];
         s->armed = 0; /* timers are not inherited */
+        /* The parent's thread's schedstat: ours still, but not this
+         * process's thread's (it is opened again when armed). */
+        rec_fd_close(&s->sched_fd);
         s->counted = 0;
         s->dead = 0;
         atomic_store(&s->head, 0);

@@ -18,6 +18,7 @@
 #ifndef SCOPE_REC_SAMPLER_H
 #define SCOPE_REC_SAMPLER_H
 
+#include "own_fd.h"
 #include "recorder.h"
 
 #include <pthread.h>
@@ -34,6 +35,7 @@ typedef struct rec_lines_sample {
     uint32_t thread;  /* the recorder's thread index, 0 when the thread is not recorded */
     uint32_t node;    /* PHASE_NODE id of the thread's innermost open phase, 0 for none */
     uint32_t weight;  /* 1 + the timer's overruns: periods this sample stands for */
+    uint32_t state;   /* enum scope_cpu_state: always ON on the CPU-time clock */
     uint32_t nframes; /* pc[0] is where the thread was; pc[1..] are return addresses */
     uintptr_t pc[REC_LINES_MAX_FRAMES];
 } rec_lines_sample;
@@ -53,6 +55,12 @@ typedef struct rec_lines_slot {
     uint64_t cpu_check, taken_check;
     uint64_t seen_taken, seen_dropped, seen_cut; /* the counters below, as last drained */
     rec_lines_sample *ring; /* REC_LINES_RING entries, allocated when first armed */
+    /* Wall clock only: the thread's schedstat, opened when armed, and its
+     * clocks at its previous sample (or when armed), from which the
+     * handler tells on-CPU, blocked and queued apart (sampler.c). */
+    rec_fd sched_fd;
+    uint64_t prev_mono, prev_cpu, prev_delay; /* prev_delay UINT64_MAX: unknown */
+    uint64_t prev_sleeps;                     /* voluntary context switches: UINT64_MAX unknown */
     /* The handler (producer) and the consumer. */
     _Atomic uint64_t head, tail;
     _Atomic uint64_t taken;     /* handler: periods sampled, overruns included */

@@ -25,7 +25,7 @@
 #define PAIRS_PER_RECORD 4096u
 
 typedef struct snap_group {
-    uint32_t group, thread, node;
+    uint32_t group, thread, node, state;
     uint32_t first, n; /* its pairs in snap_pairs */
     uint64_t version;
 } snap_group;
@@ -63,7 +63,7 @@ static void copy_group(uint32_t gi, rec_lines_group *g, int all) {
                           (size_t)state.snap.ngroups + 1) < 0)
         return; /* no memory: the next frame tries again */
     snap_group *s = &state.snap.groups[state.snap.ngroups];
-    *s = (snap_group){gi, g->thread, g->node, state.snap.npairs, 0, g->version};
+    *s = (snap_group){gi, g->thread, g->node, g->state, state.snap.npairs, 0, g->version};
     for (uint32_t i = 0; i < g->n; i++) {
         if (g->counts[i].count == g->written[i] && (!all || !g->counts[i].count))
             continue;
@@ -103,9 +103,16 @@ static void add_samples(const rec_frame_ctx *f, const snap_group *g) {
         uint32_t n = g->n - done < PAIRS_PER_RECORD ? g->n - done : PAIRS_PER_RECORD;
         for (uint32_t i = 0; i < n; i++)
             state.record_pairs[i] = state.snap.pairs[g->first + done + i].c;
-        scope_record r = {.type = SCOPE_REC_STACK_SAMPLES};
-        r.u.stack_samples = (scope_rec_stack_samples){g->thread, g->node, rec_lines_cfg.period_ns,
-                                                      n, state.record_pairs};
+        /* Off-CPU counts go in a kind of their own (format 1.10), which
+         * an older reader skips rather than adding to the on-CPU ones. */
+        scope_record r = {.type = g->state == SCOPE_CPU_ON ? SCOPE_REC_STACK_SAMPLES
+                                                           : SCOPE_REC_OFFCPU_SAMPLES};
+        r.u.stack_samples = (scope_rec_stack_samples){.thread = g->thread,
+                                                      .node = g->node,
+                                                      .period_ns = rec_lines_cfg.period_ns,
+                                                      .n = n,
+                                                      .counts = state.record_pairs,
+                                                      .state = g->state};
         rec_frame_add(f, &r);
         done += n;
     }

@@ -665,6 +665,7 @@ void app_key(app *a, int key) {
     case ACT_FRAME_COLOR:
     case ACT_FRAME_PREV:
     case ACT_FRAME_NEXT:
+    case ACT_CPU_STATE:
         app_message(a, 1, "that key works on the Flame view (F)");
         break;
     case ACT_RELOAD:

@@ -19,6 +19,7 @@ typedef struct hot_scope {
     const run_phase *phase; /* NULL: every sample of the role; else the phase and those
                                under it */
     enum run_lines_attr attr;
+    enum run_lines_cpu cpu; /* Flame and its callers: which samples, on- or off-CPU */
     const run_model *model; /* the model the pointers belong to */
     size_t worker;          /* the process filter they were found under */
     char role_name[256];    /* as recorded, to find the role again */

@@ -78,6 +78,9 @@ static const struct {
     {']', ACT_FRAME_NEXT, NULL, "on Flame: the frame right of it"},
     {'f', ACT_FRAME_NAMES, NULL, "on Flame: frames named by function, or by file:line"},
     {'m', ACT_FRAME_COLOR, NULL, "on Flame: colour by module, or the project against the rest"},
+    {'w', ACT_CPU_STATE, NULL,
+     "on Flame: every sample, then off-CPU (where threads waited: SCOPE_LINES_CLOCK=wall), "
+     "then on-CPU"},
 
     {'P', ACT_SAVE, "Other", "save the screen as text to scope-VIEW-N.txt"},
     {'o', ACT_OPEN_SOURCE, NULL, "open the phase's or line's source in $VISUAL or $EDITOR"},

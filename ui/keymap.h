@@ -50,6 +50,7 @@ enum action {
     ACT_FRAME_COLOR, /* m: Flame's colours by module, or project against the rest */
     ACT_FRAME_PREV,  /* [: the frame left of the selected one on its row */
     ACT_FRAME_NEXT,  /* ]: the frame right of it */
+    ACT_CPU_STATE,   /* w: Flame's samples: all, off-CPU (where threads waited), on-CPU */
     /* the rest */
     ACT_SAVE,
     ACT_OPEN_SOURCE,

@@ -82,6 +82,7 @@ static int callers_build(view *v) {
         .role = st->scope.role ? st->scope.role->name.s : NULL,
         .worker = a->focus_worker,
         .phase = st->scope.phase,
+        .cpu = st->scope.cpu,
     };
     if (run_callers_select(a->model, &q, (run_str){st->fn.function, st->fn.function_len},
                            (run_str){st->fn.file, st->fn.file_len},
@@ -113,6 +114,7 @@ void callers_view_open(app *a, const hot_scope *sc, run_str function, run_str fi
     st->open = 1;
     st->nhistory = 0;
     hot_scope_set(a, &st->scope, sc->role, sc->phase);
+    st->scope.cpu = sc->cpu; /* Flame's w: on- or off-CPU samples, or all */
     if (from != here)
         st->from = from;
     a->current = here;
@@ -139,10 +141,14 @@ static void draw_row(view *v, WINDOW *w, int y, int width, const list_row *r) {
     char line[2048], name[1024], file[700], b[4][48];
     if (r->kind == ROW_HEAD) {
         run_flame_frame f = {.kind = RUN_FRAME_CODE, .function = c->function, .module = c->module};
-        snprintf(line, sizeof line, "%s  %s  %s samples, %s +- %s of the selection, self %s",
+        /* From Flame's w: the shares are of those samples only. */
+        char of[64] = "the selection";
+        if (st->scope.cpu != RUN_LINES_CPU_ALL)
+            snprintf(of, sizeof of, "the %s samples", run_lines_cpu_name(st->scope.cpu));
+        snprintf(line, sizeof line, "%s  %s  %s samples, %s +- %s of %s, self %s",
                  run_flame_name(&f, name, sizeof name),
                  hot_file_shown(a, c->file, file, sizeof file), fmt_ucount(b[0], 48, c->samples),
-                 fmt_percent(b[1], 48, c->share, 1), fmt_percent(b[2], 48, c->share_sd, 1),
+                 fmt_percent(b[1], 48, c->share, 1), fmt_percent(b[2], 48, c->share_sd, 1), of,
                  fmt_percent(b[3], 48, c->total ? (double)c->self / (double)c->total : 0, 1));
         draw_text(w, y, 1, width - 2, TH_ROLE, line);
         return;

@@ -12,7 +12,9 @@
  * full width) and Backspace goes back out; / searches frame names,
  * highlights every match and says what share of the samples they hold
  * (each sample once, however many matching frames its stack has).  c shows
- * the selected function's callers and callees.  The figures are the
+ * the selected function's callers and callees.  w shows every sample, the
+ * off-CPU ones (where the threads waited: a wall-clock run, docs/lines.md)
+ * or the on-CPU ones; c's callers keep that choice.  The figures are the
  * model's (run_stacks.h); a live run's refresh rebuilds them, keeping the
  * zoom and the selected frame by their call paths.
  *
@@ -198,6 +200,7 @@ static int flame_build(view *v) {
         .role = st->scope.role ? st->scope.role->name.s : NULL,
         .worker = a->focus_worker,
         .phase = st->scope.phase,
+        .cpu = st->scope.cpu,
     };
     if (run_flame_build(a->model, &q, st->names, &st->fl, st->msg, sizeof st->msg) < 0)
         return list_done(&v->list);
@@ -367,6 +370,19 @@ static int flame_action(view *v, enum action act) {
             st->zoom = z == RUN_FLAME_NONE ? 0 : z;
         }
         st->first_row = 0;
+        return 1;
+    case ACT_CPU_STATE:
+        /* every sample -> off-CPU -> on-CPU -> every sample */
+        st->scope.cpu = st->scope.cpu == RUN_LINES_CPU_ALL   ? RUN_LINES_CPU_OFF
+                        : st->scope.cpu == RUN_LINES_CPU_OFF ? RUN_LINES_CPU_ON
+                                                             : RUN_LINES_CPU_ALL;
+        if (app_rebuild(v) < 0)
+            app_message(a, 1, "out of memory");
+        app_message(a, 0, "%s",
+                    st->scope.cpu == RUN_LINES_CPU_OFF
+                        ? "off-CPU samples: where the threads waited, blocked or queued"
+                    : st->scope.cpu == RUN_LINES_CPU_ON ? "on-CPU samples: where the threads ran"
+                                                        : "every sample, on a CPU or off it");
         return 1;
     case ACT_FRAME_NAMES:
     case ACT_FRAME_COLOR:
@@ -547,6 +563,10 @@ static void flame_draw(view *v, WINDOW *w, int top, int height, int width) {
         snprintf(what + n, sizeof what - n, ", phase %s",
                  run_phase_path(st->scope.phase, path, sizeof path));
     }
+    if (st->scope.cpu != RUN_LINES_CPU_ALL) {
+        size_t n = strlen(what);
+        snprintf(what + n, sizeof what - n, ", %s samples", run_lines_cpu_name(st->scope.cpu));
+    }
     if (!fl->nframes) {
         draw_text(w, top, 1, width - 2, TH_COLUMNS, what);
         char none[300];
@@ -561,8 +581,14 @@ static void flame_draw(view *v, WINDOW *w, int top, int height, int width) {
         st->zoom_key[0] = '\0';
     }
     const run_flame_frame *z = &fl->frames[st->zoom];
-    snprintf(line, sizeof line, "Flame of %s: %s samples, %s of CPU", what,
-             fmt_ucount(b[0], 48, fl->samples), fmt_duration(b[1], 48, fl->seconds * 1e9));
+    /* Wall-clock samples stand for time on a CPU or off it. */
+    const run_lines_info *info = hot_lines_info(a, NULL, 0);
+    size_t wall = info ? info->wall_workers : 0;
+    snprintf(line, sizeof line, "Flame of %s: %s samples, %s of %s", what,
+             fmt_ucount(b[0], 48, fl->samples), fmt_duration(b[1], 48, fl->seconds * 1e9),
+             !wall                           ? "CPU"
+             : wall == info->sampled_workers ? "wall time"
+                                             : "CPU and wall time");
     if (st->zoom) {
         char name[512];
         size_t n = strlen(line);
@@ -607,9 +633,12 @@ static void flame_draw(view *v, WINDOW *w, int top, int height, int width) {
 
 static void flame_hint(view *v, char *buf, size_t cap) {
     flame_state *st = state(v);
-    snprintf(buf, cap, "Enter zoom  BS back  c callers  f %s  m %s",
+    snprintf(buf, cap, "Enter zoom  BS back  c callers  f %s  m %s  w %s",
              st->names == RUN_FLAME_LINES ? "functions" : "file:line",
-             st->by_module ? "project" : "modules");
+             st->by_module ? "project" : "modules",
+             st->scope.cpu == RUN_LINES_CPU_ALL   ? "off-CPU"
+             : st->scope.cpu == RUN_LINES_CPU_OFF ? "on-CPU"
+                                                  : "all");
 }
 
 static int flame_row_text(view *v, const list_row *r, char *buf, size_t cap) {

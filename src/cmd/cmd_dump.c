@@ -202,6 +202,19 @@ static void dump_stack_samples(FILE *f, const scope_rec_stack_samples *r) {
     fputc('\n', f);
 }
 
+static void dump_offcpu_samples(FILE *f, const scope_rec_offcpu_samples *r) {
+    const char *state = r->state == SCOPE_CPU_BLOCKED  ? "blocked"
+                        : r->state == SCOPE_CPU_QUEUED ? "queued"
+                                                       : "state?";
+    fprintf(f,
+            "  OFFCPU_SAMPLES thread %" PRIu32 " node %" PRIu32 " %s (%" PRIu32 ") period %" PRIu64
+            "ns:",
+            r->thread, r->node, state, r->state, r->period_ns);
+    for (uint32_t i = 0; i < r->n; i++)
+        fprintf(f, " %" PRIu32 "x%" PRIu64, r->counts[i].stack, r->counts[i].count);
+    fputc('\n', f);
+}
+
 static void dump_lines(FILE *f, const scope_rec_lines *r) {
     fprintf(f,
             "  LINES %" PRIu32 " Hz %s period %" PRIu64 "ns samples %" PRIu64 " dropped %" PRIu64

@@ -52,6 +52,12 @@ static void usage(FILE *f) {
           "                      starts with its role unless --role names one\n"
           "  --callers NAME      the callers and callees of the functions named NAME, each\n"
           "                      with its share of the function's samples\n"
+          "  --off-cpu           only samples taken while the thread was off a CPU: where it\n"
+          "                      waited (a run recorded with SCOPE_LINES_CLOCK=wall)\n"
+          "  --on-cpu            only samples taken while the thread ran on a CPU\n"
+          "  --blocked           only off-CPU samples of a thread asleep (a blocking call)\n"
+          "  --queued            only off-CPU samples of a thread runnable but waiting for a\n"
+          "                      CPU\n"
           "  -h, --help          this help\n\n"
           "Exit status: 0 printed, 2 bad arguments, not a readable run, or an unknown role,\n"
           "phase or function, 3 the run has no line samples.\n",
@@ -206,6 +212,10 @@ int scope_cmd_lines(int argc, char **argv) {
         CMD_ATTEMPT_OPTION,
         {"folded", no_argument, NULL, 'F'},
         {"callers", required_argument, NULL, 'C'},
+        {"on-cpu", no_argument, NULL, 1000 + RUN_LINES_CPU_ON},
+        {"off-cpu", no_argument, NULL, 1000 + RUN_LINES_CPU_OFF},
+        {"blocked", no_argument, NULL, 1000 + RUN_LINES_CPU_BLOCKED},
+        {"queued", no_argument, NULL, 1000 + RUN_LINES_CPU_QUEUED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -272,6 +282,18 @@ int scope_cmd_lines(int argc, char **argv) {
             break;
         case 'C':
             callers = optarg;
+            break;
+        case 1000 + RUN_LINES_CPU_ON:
+        case 1000 + RUN_LINES_CPU_OFF:
+        case 1000 + RUN_LINES_CPU_BLOCKED:
+        case 1000 + RUN_LINES_CPU_QUEUED:
+            if (q.cpu != RUN_LINES_CPU_ALL && q.cpu != (enum run_lines_cpu)(c - 1000)) {
+                fputs("scope-tui lines: --on-cpu, --off-cpu, --blocked and --queued choose one "
+                      "set of samples: give one\n",
+                      stderr);
+                return 2;
+            }
+            q.cpu = (enum run_lines_cpu)(c - 1000);
             break;
         case 'h':
             usage(stdout);
@@ -381,8 +403,12 @@ int scope_cmd_lines(int argc, char **argv) {
         }
         if (q.function && used < sizeof what) {
             scope_escape((const uint8_t *)q.function, strlen(q.function), esc, sizeof esc, 0);
-            snprintf(what + used, sizeof what - used, "%sfunction %s", used ? ", " : "", esc);
+            used += (size_t)snprintf(what + used, sizeof what - used, "%sfunction %s",
+                                     used ? ", " : "", esc);
         }
+        if (q.cpu != RUN_LINES_CPU_ALL && used < sizeof what)
+            snprintf(what + used, sizeof what - used, "%s%s samples", used ? ", " : "",
+                     run_lines_cpu_name(q.cpu));
         lines_text_opts o = {.min_time_us = min_us,
                              .top = (size_t)top,
                              .what = what[0] ? what : NULL,

@@ -395,7 +395,8 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
             const log_stack_count *c = &l->counts[k];
             h5_sample_row *r = batch_row(x, &sb);
             if (r)
-                *r = (h5_sample_row){pi, c->thread, c->node, c->stack, c->count, c->period_ns};
+                *r = (h5_sample_row){pi,       c->thread,    c->node, c->stack,
+                                     c->count, c->period_ns, c->state};
         }
         if (l->has_record) {
             h5_sampler_row *r = batch_row(x, &rb);
@@ -412,6 +413,7 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
                     .samples = l->rec.samples,
                     .dropped = l->rec.dropped,
                     .truncated = l->rec.truncated,
+                    .format_minor = l->minor,
                 };
         }
         for (size_t k = 0; k < l->nmeasured; k++) {

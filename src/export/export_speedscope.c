@@ -4,9 +4,10 @@
  * speedscope's src/lib/file-format-spec.ts): the frames shared by every
  * profile, then one "sampled" profile per role whose samples are the flame
  * tree's paths (run_stacks.h) from the outermost frame in, each weighed by
- * its estimated CPU time in nanoseconds (samples x the sampling period, as
- * `lines` shows time).  Frames are functions, named as `lines --folded`
- * names them, with their source file when the debug info gives one.
+ * its estimated time in nanoseconds (samples x the sampling period, as
+ * `lines` shows time).  A wall-clock run's samples also make one profile
+ * per role of those taken on a CPU and one of those taken off it.  Frames are functions, named as
+ * `lines --folded` names them, with their source file when the debug info gives one.
  */
 #include "export_formats.h"
 #include "json_out.h"
@@ -20,11 +21,24 @@
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 
+/* A shared frame: names are interned by the model, so their pointers say
+ * which function it is across flames of one run. */
+typedef struct frame_key {
+    const char *function, *file, *module;
+} frame_key;
+
 typedef struct frame_table {
-    size_t *of;    /* per flame frame: its index in the shared frames */
-    size_t *slots; /* open addressing: flame frame index + 1 of each shared frame's first */
-    size_t cap, n;
+    size_t *of;     /* per frame of the flame last shared: its index in the shared frames */
+    size_t *slots;  /* open addressing: shared frame index + 1 */
+    frame_key *key; /* per shared frame */
+    size_t cap, n;  /* cap: slots, and keys at most cap / 2 */
 } frame_table;
+
+static void frame_table_free(frame_table *t) {
+    free(t->of);
+    free(t->slots);
+    free(t->key);
+}
 
 static uint64_t name_hash(const run_flame_frame *f) {
     uint64_t h = (uint64_t)(uintptr_t)f->function.s * 0x9e3779b97f4a7c15ull;
@@ -33,16 +47,21 @@ static uint64_t name_hash(const run_flame_frame *f) {
     return h ^ (h >> 31);
 }
 
-/* Gives each code frame its shared frame (one per function, file and
- * module: the same function under two callers is one frame), adding the
- * new ones to frames. */
+/* Gives each code frame of fl its shared frame (one per function, file
+ * and module: the same function under two callers, or in two flames of the
+ * run, is one frame), adding the new ones to frames.  The first flame
+ * shared is the one of every sample: the others' frames are among its. */
 static int share_frames(json_out *j, const run_flame *fl, frame_table *t, cJSON *frames) {
-    t->cap = 16;
-    while (t->cap < 2 * fl->nframes)
-        t->cap *= 2;
-    t->of = malloc(fl->nframes * sizeof *t->of);
-    t->slots = calloc(t->cap, sizeof *t->slots);
-    if (!t->of || !t->slots)
+    if (!t->slots) {
+        t->cap = 16;
+        while (t->cap < 2 * fl->nframes)
+            t->cap *= 2;
+        t->slots = calloc(t->cap, sizeof *t->slots);
+        t->key = malloc(t->cap / 2 * sizeof *t->key);
+    }
+    free(t->of);
+    t->of = malloc((fl->nframes ? fl->nframes : 1) * sizeof *t->of);
+    if (!t->of || !t->slots || !t->key)
         return -1;
     for (size_t k = 0; k < fl->nframes; k++) {
         const run_flame_frame *f = &fl->frames[k];
@@ -54,16 +73,18 @@ static int share_frames(json_out *j, const run_flame *fl, frame_table *t, cJSON 
             size_t v = t->slots[i];
             if (!v)
                 break;
-            const run_flame_frame *g = &fl->frames[v - 1];
-            if (g->function.s == f->function.s && g->file.s == f->file.s &&
-                g->module.s == f->module.s)
+            const frame_key *g = &t->key[v - 1];
+            if (g->function == f->function.s && g->file == f->file.s && g->module == f->module.s)
                 break;
         }
         if (t->slots[i]) {
-            t->of[k] = t->of[t->slots[i] - 1];
+            t->of[k] = t->slots[i] - 1;
             continue;
         }
-        t->slots[i] = k + 1;
+        if (t->n >= t->cap / 2)
+            return -1; /* not one of the first flame's frames */
+        t->key[t->n] = (frame_key){f->function.s, f->file.s, f->module.s};
+        t->slots[i] = t->n + 1;
         t->of[k] = t->n++;
         char name[1024];
         cJSON *o = jo_object(j, frames, NULL);
@@ -108,6 +129,28 @@ static void add_profile(json_out *j, cJSON *profiles, const run_flame *fl, const
     jo_num(j, p, "endValue", end);
 }
 
+/* A wall-clock run's profiles of one set of samples, on- or off-CPU: each
+ * role's, named "ROLE (off-CPU)".  A run that cannot tell them apart has
+ * none. */
+static void add_state_profiles(json_out *j, run_model *m, frame_table *t, cJSON *frames,
+                               cJSON *profiles, enum run_lines_cpu cpu) {
+    run_lines_query q = {.worker = SIZE_MAX, .cpu = cpu};
+    run_flame fl;
+    char msg[512];
+    if (run_flame_build(m, &q, RUN_FLAME_FUNCTIONS, &fl, msg, sizeof msg) < 0)
+        return;
+    if (fl.samples && share_frames(j, &fl, t, frames) < 0)
+        j->failed = 1;
+    for (size_t k = fl.samples ? fl.frames[0].first_child : RUN_FLAME_NONE;
+         !j->failed && k != RUN_FLAME_NONE; k = fl.frames[k].next_sibling) {
+        char name[512], shown[600];
+        snprintf(shown, sizeof shown, "%s (%s)", run_flame_name(&fl.frames[k], name, sizeof name),
+                 run_lines_cpu_name(cpu));
+        add_profile(j, profiles, &fl, t, k, shown);
+    }
+    run_flame_free(&fl);
+}
+
 static int write_speedscope(const run_model *cm, const char *run, int fd, char *msg,
                             size_t msglen) {
     run_model *m = (run_model *)cm; /* the line data is symbolized and kept with the model */
@@ -136,6 +179,14 @@ static int write_speedscope(const run_model *cm, const char *run, int fd, char *
         char name[512];
         add_profile(&j, profiles, &fl, &t, k, run_flame_name(&fl.frames[k], name, sizeof name));
     }
+    /* A wall-clock run's samples split too: where the threads ran, and
+     * where they waited. */
+    run_lines_info info;
+    if (!j.failed && run_lines_load(m, NULL, &info, msg, msglen) == 0 && info.wall_workers &&
+        !info.unsaid_samples) {
+        add_state_profiles(&j, m, &t, frames, profiles, RUN_LINES_CPU_ON);
+        add_state_profiles(&j, m, &t, frames, profiles, RUN_LINES_CPU_OFF);
+    }
     /* The file's name: the run's folder name ("runs/r1/" gives "r1"). */
     size_t end = strlen(run);
     while (end > 1 && run[end - 1] == '/')
@@ -148,8 +199,7 @@ static int write_speedscope(const run_model *cm, const char *run, int fd, char *
     jo_str(&j, root, "name", shown);
     jo_u64(&j, root, "activeProfileIndex", 0);
     jo_str(&j, root, "exporter", "scope-tui");
-    free(t.of);
-    free(t.slots);
+    frame_table_free(&t);
     run_flame_free(&fl);
     FILE *f = export_stream(fd, msg, msglen);
     if (!f) {

@@ -126,7 +126,8 @@ int log_trace_read(int dirfd, const char *relpath, log_trace *t, char *msg, size
     /* What a trace does not use is passed over undecoded. */
     scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE | 1ull << SCOPE_REC_PHASE_AGG |
                                        1ull << SCOPE_REC_STACK | 1ull << SCOPE_REC_STACK_SAMPLES |
-                                       1ull << SCOPE_REC_MODULE | 1ull << SCOPE_REC_COUNTER);
+                                       1ull << SCOPE_REC_OFFCPU_SAMPLES | 1ull << SCOPE_REC_MODULE |
+                                       1ull << SCOPE_REC_COUNTER);
     int rc = 0;
     scope_rec_frame fr;
     while (rc == 0 && scope_log_reader_next_frame(r, &fr, NULL) == 1) {

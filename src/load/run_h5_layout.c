@@ -181,6 +181,7 @@ TABLE(h5t_frames, "/line_stack_frames", h5_frame_row, frame_fields);
 static const scope_h5_field sample_fields[] = {
     F(h5_sample_row, process, U32), F(h5_sample_row, thread, U32), F(h5_sample_row, node, U32),
     F(h5_sample_row, stack, U32),   F(h5_sample_row, count, U64),  F(h5_sample_row, period_ns, U64),
+    FO(h5_sample_row, state, U32),
 };
 TABLE(h5t_samples, "/line_samples", h5_sample_row, sample_fields);
 
@@ -190,7 +191,7 @@ static const scope_h5_field sampler_fields[] = {
     F(h5_sampler_row, period_ns, U64), F(h5_sampler_row, samples, U64),
     F(h5_sampler_row, dropped, U64),   F(h5_sampler_row, truncated, U64),
     F(h5_sampler_row, threads, U32),   F(h5_sampler_row, threads_failed, U32),
-    F(h5_sampler_row, flags, U32),
+    F(h5_sampler_row, flags, U32),     FO(h5_sampler_row, format_minor, U32),
 };
 TABLE(h5t_sampler, "/line_sampler", h5_sampler_row, sampler_fields);
 

@@ -143,6 +143,7 @@ typedef struct h5_frame_row {
 typedef struct h5_sample_row {
     uint32_t process, thread, node, stack;
     uint64_t count, period_ns;
+    uint32_t state; /* enum scope_cpu_state; 0 (on-CPU) in files exported before it */
 } h5_sample_row;
 
 typedef struct h5_sampler_row {
@@ -150,6 +151,8 @@ typedef struct h5_sampler_row {
     const char *project;
     uint32_t hz, clock, threads, threads_failed, flags;
     uint64_t period_ns, samples, dropped, truncated;
+    uint32_t format_minor; /* of the log it came from; 0 in files exported before it: their
+                              wall-clock samples do not say on- or off-CPU */
 } h5_sampler_row;
 
 /* A line measured exactly (an imported line_profiler record, log_lines.h):

@@ -514,8 +514,12 @@ static void load_samples(h5_load *l) {
         if (!log)
             break;
         scope_stack_count c = {s[k].stack, s[k].count};
-        log_lines_add_samples(
-            &log->lines, &(scope_rec_stack_samples){s[k].thread, s[k].node, s[k].period_ns, 1, &c});
+        log_lines_add_samples(&log->lines, &(scope_rec_stack_samples){.thread = s[k].thread,
+                                                                      .node = s[k].node,
+                                                                      .period_ns = s[k].period_ns,
+                                                                      .n = 1,
+                                                                      .counts = &c,
+                                                                      .state = s[k].state});
     }
     scope_h5_table_free(&h5t_samples.t, s, n);
 
@@ -538,6 +542,7 @@ static void load_samples(h5_load *l) {
                           .threads_failed = r[k].threads_failed,
                           .flags = r[k].flags,
                       });
+        log->lines.minor = (uint16_t)r[k].format_minor;
     }
     scope_h5_table_free(&h5t_sampler.t, r, n);
 }

@@ -258,7 +258,11 @@ static void read_frames(worker_log *log, scope_log_reader *r) {
                 log_lines_add_stack(&log->lines, &log->mem, &rec.u.stack);
                 break;
             case SCOPE_REC_STACK_SAMPLES:
+                rec.u.stack_samples.state = SCOPE_CPU_ON;
                 log_lines_add_samples(&log->lines, &rec.u.stack_samples);
+                break;
+            case SCOPE_REC_OFFCPU_SAMPLES:
+                log_lines_add_samples(&log->lines, &rec.u.offcpu_samples);
                 break;
             case SCOPE_REC_LINES:
                 log_lines_set(&log->lines, &log->mem, &rec.u.lines);
@@ -398,6 +402,7 @@ void log_read(int dirfd, const char *relpath, worker_log *log) {
         return;
     log->w.readable = 1;
     log->read_size = scope_log_reader_info(r)->file_size;
+    log->lines.minor = scope_log_reader_info(r)->version_minor;
     if (log->no_samples)
         scope_log_reader_skip_kinds(r, 1ull << SCOPE_REC_RESOURCE);
     if (!log->read_all && log->read_size >= log->snapshot_min_size)

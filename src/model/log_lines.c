@@ -87,22 +87,24 @@ void log_lines_add_stack(log_lines *l, arena *mem, const scope_rec_stack *s) {
     l->stacks[l->nstacks++] = (log_stack){s->id, s->nframes, frames};
 }
 
-static size_t key_hash(uint32_t thread, uint32_t node, uint32_t stack) {
+static size_t key_hash(uint32_t thread, uint32_t node, uint32_t state, uint32_t stack) {
     uint64_t h = ((uint64_t)thread * 0x9e3779b97f4a7c15ull) ^
                  ((uint64_t)node * 0xc2b2ae3d27d4eb4full) ^
-                 ((uint64_t)stack * 0x165667b19e3779f9ull);
+                 ((uint64_t)stack * 0x165667b19e3779f9ull) ^ ((uint64_t)state << 61);
     return (size_t)(h ^ (h >> 29));
 }
 
-/* The slot of (thread, node, stack): holding its index + 1, or 0 (free). */
-static size_t *count_slot(const log_lines *l, uint32_t thread, uint32_t node, uint32_t stack) {
-    size_t i = key_hash(thread, node, stack) & (l->cap_slots - 1);
+/* The slot of (thread, node, state, stack): holding its index + 1, or 0
+ * (free). */
+static size_t *count_slot(const log_lines *l, uint32_t thread, uint32_t node, uint32_t state,
+                          uint32_t stack) {
+    size_t i = key_hash(thread, node, state, stack) & (l->cap_slots - 1);
     for (;; i = (i + 1) & (l->cap_slots - 1)) {
         size_t v = l->count_slots[i];
         if (!v)
             return &l->count_slots[i];
         const log_stack_count *c = &l->counts[v - 1];
-        if (c->thread == thread && c->node == node && c->stack == stack)
+        if (c->thread == thread && c->node == node && c->state == state && c->stack == stack)
             return &l->count_slots[i];
     }
 }
@@ -117,7 +119,7 @@ static int grow_slots(log_lines *l) {
     l->cap_slots = cap;
     for (size_t k = 0; k < l->ncounts; k++) {
         const log_stack_count *c = &l->counts[k];
-        *count_slot(l, c->thread, c->node, c->stack) = k + 1;
+        *count_slot(l, c->thread, c->node, c->state, c->stack) = k + 1;
     }
     return 0;
 }
@@ -129,7 +131,7 @@ void log_lines_add_samples(log_lines *l, const scope_rec_stack_samples *s) {
             l->nomem = 1;
             return;
         }
-        size_t *slot = count_slot(l, s->thread, s->node, p->stack);
+        size_t *slot = count_slot(l, s->thread, s->node, s->state, p->stack);
         if (*slot) {
             l->counts[*slot - 1].count = p->count;
             l->counts[*slot - 1].period_ns = s->period_ns;
@@ -139,8 +141,12 @@ void log_lines_add_samples(log_lines *l, const scope_rec_stack_samples *s) {
             l->nomem = 1;
             return;
         }
-        l->counts[l->ncounts] =
-            (log_stack_count){s->thread, s->node, p->stack, p->count, s->period_ns};
+        l->counts[l->ncounts] = (log_stack_count){.thread = s->thread,
+                                                  .node = s->node,
+                                                  .stack = p->stack,
+                                                  .state = s->state,
+                                                  .count = p->count,
+                                                  .period_ns = s->period_ns};
         *slot = ++l->ncounts;
     }
 }

@@ -32,9 +32,11 @@ typedef struct log_stack {
     scope_frame_addr *frames; /* innermost first, in the log's arena */
 } log_stack;
 
-/* The newest count of one (thread, node, stack). */
+/* The newest count of one (thread, node, state, stack): state is an enum
+ * scope_cpu_state, SCOPE_CPU_ON for a STACK_SAMPLES record. */
 typedef struct log_stack_count {
     uint32_t thread, node, stack;
+    uint32_t state;
     uint64_t count;
     uint64_t period_ns; /* of the record that carried the count */
 } log_stack_count;
@@ -66,6 +68,8 @@ typedef struct log_lines {
     size_t nmeasured, cap_measured;
 
     int has_record;      /* a LINES record was read: rec and project hold the newest */
+    uint16_t minor;      /* the log's format minor version: wall-clock samples of a log
+                            before 1.10 do not say whether their thread was on a CPU */
     scope_rec_lines rec; /* rec.project points nowhere: use project */
     run_str project;
     uint64_t inconsistent; /* definitions contradicting earlier ones, ignored */
@@ -78,8 +82,8 @@ typedef struct log_lines {
 void log_lines_add_module(log_lines *l, arena *mem, const scope_rec_module *m);
 void log_lines_add_stack(log_lines *l, arena *mem, const scope_rec_stack *s);
 
-/* Newest counts of one STACK_SAMPLES record: each pair replaces the count
- * of its (thread, node, stack). */
+/* Newest counts of one STACK_SAMPLES or OFFCPU_SAMPLES record: each pair
+ * replaces the count of its (thread, node, state, stack). */
 void log_lines_add_samples(log_lines *l, const scope_rec_stack_samples *s);
 
 /* A measured line; its strings are copied into mem.  Out of memory sets

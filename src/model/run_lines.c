@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <scope/vec.h>
 #include <stdio.h>
@@ -66,7 +67,9 @@ typedef struct lines_loc {
                           the location is */
 } lines_loc;
 
-/* One (process, thread, node, stack) count, or one measured line. */
+#define CPU_STATE_UNSAID UINT32_MAX
+
+/* One (process, thread, node, state, stack) count, or one measured line. */
 typedef struct lines_group {
     size_t worker;
     const run_phase *phase; /* in its role's merged tree; NULL: no phase open, or unplaced */
@@ -75,7 +78,9 @@ typedef struct lines_group {
     uint32_t path;          /* the whole call path: a node of the cache's stack tree */
     uint64_t count;
     uint64_t period_ns;
-    int measured; /* a measured line: hits and seconds, no count */
+    uint32_t state; /* enum scope_cpu_state; CPU_STATE_UNSAID: a wall sample of a log < 1.10 */
+    int wall;       /* taken on the wall clock */
+    int measured;   /* a measured line: hits and seconds, no count */
     uint64_t hits;
     double seconds;
 } lines_group;
@@ -134,6 +139,7 @@ typedef struct lines_cache {
         char *role; /* malloc'd; NULL: every role */
         size_t worker;
         const run_phase *phase;
+        enum run_lines_cpu cpu;
         lines_path_count *v;
         size_t n;
         uint64_t samples;
@@ -699,6 +705,12 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
         return;
     }
     uint64_t samples = 0;
+    /* Wall-clock samples said whether their thread was on a CPU from format
+     * 1.10 on; CPU-time samples always were. */
+    int wall = ll->has_record && ll->rec.clock == SCOPE_LINES_CLOCK_WALL;
+    int state_unsaid = wall && ll->minor < 10;
+    if (wall)
+        c->info.wall_workers++;
     for (size_t i = 0; i < ll->ncounts && !c->nomem; i++) {
         const log_stack_count *k = &ll->counts[i];
         if (!k->count)
@@ -732,7 +744,13 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
                                     .outside = locs[s].outside,
                                     .path = locs[s].path,
                                     .count = k->count,
-                                    .period_ns = k->period_ns});
+                                    .period_ns = k->period_ns,
+                                    .state = state_unsaid ? CPU_STATE_UNSAID : k->state,
+                                    .wall = wall});
+        if (state_unsaid)
+            c->info.unsaid_samples += k->count;
+        else if (k->state != SCOPE_CPU_ON)
+            c->info.off_samples += k->count;
         if (locs[s].leaf)
             note_module(x, locs[s].leaf, locs[s].leaf_path, k->count, 0,
                         locs[s].leaf_line ? 0 : k->count);
@@ -1170,13 +1188,66 @@ static lines_cache *query_start(run_model *m, const run_lines_query *q, group_fi
         snprintf(msg, msglen, "that phase is not one of this run's");
         return NULL;
     }
+    if (q->cpu != RUN_LINES_CPU_ALL && c->info.unsaid_samples) {
+        snprintf(msg, msglen,
+                 "%s samples: %" PRIu64 " wall-clock samples of this run were written by a "
+                 "recorder before log format 1.10, which did not say whether their thread was on "
+                 "a CPU; record again to split them",
+                 run_lines_cpu_name(q->cpu), c->info.unsaid_samples);
+        return NULL;
+    }
+    if (q->cpu != RUN_LINES_CPU_ALL && q->cpu != RUN_LINES_CPU_ON && !c->info.wall_workers) {
+        snprintf(msg, msglen,
+                 "no %s samples: this run sampled CPU time, which samples a thread only while it "
+                 "runs; record with SCOPE_LINES_CLOCK=wall to see where threads waited",
+                 run_lines_cpu_name(q->cpu));
+        return NULL;
+    }
     return c;
+}
+
+const char *run_lines_cpu_name(enum run_lines_cpu cpu) {
+    switch (cpu) {
+    case RUN_LINES_CPU_ON:
+        return "on-CPU";
+    case RUN_LINES_CPU_OFF:
+        return "off-CPU";
+    case RUN_LINES_CPU_BLOCKED:
+        return "blocked";
+    case RUN_LINES_CPU_QUEUED:
+        return "queued";
+    case RUN_LINES_CPU_ALL:
+        break;
+    }
+    return "all";
+}
+
+/* Whether a sample of this state is one the query counts.  Measured lines
+ * are no samples: only a query of every sample counts them. */
+static int cpu_selected(enum run_lines_cpu cpu, const lines_group *g) {
+    if (cpu == RUN_LINES_CPU_ALL)
+        return 1;
+    if (g->measured || g->state == CPU_STATE_UNSAID)
+        return 0;
+    switch (cpu) {
+    case RUN_LINES_CPU_ON:
+        return g->state == SCOPE_CPU_ON;
+    case RUN_LINES_CPU_OFF:
+        return g->state != SCOPE_CPU_ON;
+    case RUN_LINES_CPU_BLOCKED:
+        return g->state == SCOPE_CPU_BLOCKED;
+    case RUN_LINES_CPU_QUEUED:
+        return g->state == SCOPE_CPU_QUEUED;
+    case RUN_LINES_CPU_ALL:
+        break;
+    }
+    return 1;
 }
 
 static int group_selected(const run_model *m, const group_filter *f, const lines_group *g) {
     size_t wrole = m->workers[g->worker].role_index;
     if ((f->role != SIZE_MAX && wrole != f->role) ||
-        (f->q->worker != SIZE_MAX && g->worker != f->q->worker))
+        (f->q->worker != SIZE_MAX && g->worker != f->q->worker) || !cpu_selected(f->q->cpu, g))
         return 0;
     return !f->q->phase ||
            (wrole == f->sel.role && (f->sel.worker == SIZE_MAX || g->worker == f->sel.worker) &&
@@ -1221,6 +1292,9 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
         double secs = (double)g->count * (double)g->period_ns * 1e-9;
         out->samples += g->count;
         out->seconds += secs;
+        if (g->state < SCOPE_CPU_STATES)
+            out->by_state[g->state] += g->count;
+        out->wall |= g->wall;
         if (!period)
             period = g->period_ns;
         else if (period != g->period_ns)
@@ -1500,7 +1574,8 @@ int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out,
     out->per_signal = c->info.per_signal;
     struct paths_memo *memo = &c->memo;
     if (memo->valid && memo->worker == q->worker && memo->phase == q->phase &&
-        (!memo->role == !q->role) && (!q->role || !strcmp(memo->role, q->role))) {
+        memo->cpu == q->cpu && (!memo->role == !q->role) &&
+        (!q->role || !strcmp(memo->role, q->role))) {
         if (memo->n && !(out->v = malloc(memo->n * sizeof *out->v))) {
             snprintf(msg, msglen, "out of memory");
             return -1;
@@ -1564,6 +1639,7 @@ int lines_paths_select(run_model *m, const run_lines_query *q, lines_paths *out,
         memo->valid = 1;
         memo->worker = q->worker;
         memo->phase = q->phase;
+        memo->cpu = q->cpu;
         memo->n = out->n;
         memo->samples = out->samples;
         memo->seconds = out->seconds;

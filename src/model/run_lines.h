@@ -43,6 +43,27 @@ enum run_lines_sort {
     RUN_LINES_BY_LINE = 2,    /* file, then line number */
 };
 
+/* Which samples a query counts by what their thread was doing (format
+ * 1.10, docs/lines.md "Off-CPU stacks").  A CPU-time sample is always on
+ * a CPU; a wall-clock one is on it, blocked (asleep: a blocking system
+ * call, a page being read) or queued (runnable, waiting for a CPU). */
+enum run_lines_cpu {
+    RUN_LINES_CPU_ALL = 0,     /* every sample */
+    RUN_LINES_CPU_ON = 1,      /* on a CPU */
+    RUN_LINES_CPU_OFF = 2,     /* off it: blocked and queued */
+    RUN_LINES_CPU_BLOCKED = 3, /* off it, asleep */
+    RUN_LINES_CPU_QUEUED = 4,  /* off it, runnable but waiting for a CPU */
+};
+/* "all", "on-CPU", "off-CPU", "blocked", "queued". */
+const char *run_lines_cpu_name(enum run_lines_cpu cpu);
+
+/* What a sample found its thread doing: the log's scope_cpu_state. */
+enum run_lines_state {
+    RUN_STATE_ON = 0,      /* running on a CPU */
+    RUN_STATE_BLOCKED = 1, /* asleep */
+    RUN_STATE_QUEUED = 2,  /* runnable, waiting for a CPU */
+};
+
 /* Which samples a query counts. */
 typedef struct run_lines_query {
     const char *role;       /* NULL: every role of the newest attempt */
@@ -54,6 +75,7 @@ typedef struct run_lines_query {
                                shown (demangled) or as linked (mangled) */
     enum run_lines_attr attr;
     enum run_lines_sort sort;
+    enum run_lines_cpu cpu; /* RUN_LINES_CPU_ALL: on- and off-CPU samples alike */
 } run_lines_query;
 
 enum run_line_kind {
@@ -116,6 +138,10 @@ typedef struct run_lines_result {
     double period_ns;         /* sampling period when all selected processes share one;
                                  NAN when they differ or none was sampled */
     double per_signal;        /* run_lines_info.per_signal: share_sd rests on samples / it */
+    uint64_t by_state[3];     /* the selected samples by enum run_lines_state (a CPU-time
+                                 sample is on a CPU; a wall sample of a log before 1.10 is
+                                 in none) */
+    int wall;                 /* some selected sample was of the wall clock */
 } run_lines_result;
 
 /* What line data the run has, from its LINES records and caveats. */
@@ -134,6 +160,11 @@ typedef struct run_lines_info {
     double per_signal;       /* samples per sampling signal, >= 1: above the kernel's tick
                                 each signal carries 1 + its timer overruns, and a share's
                                 uncertainty rests on the signals (1 when a log does not say) */
+    size_t wall_workers;     /* processes that sampled the wall clock */
+    uint64_t off_samples;    /* samples taken off-CPU (blocked or queued), all processes */
+    uint64_t unsaid_samples; /* wall-clock samples of logs before format 1.10, which do not
+                                say on- or off-CPU: a query other than RUN_LINES_CPU_ALL
+                                refuses a run that has any */
 } run_lines_info;
 
 /* Symbolizes the run's line samples once (cached in the model; later calls

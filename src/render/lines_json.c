@@ -46,6 +46,11 @@ int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
     jo_u64(&j, root, "samples", r->samples);
     jo_num(&j, root, "seconds", r->seconds);
     jo_u64(&j, root, "outside_project", r->outside_project);
+    jo_str(&j, root, "cpu", run_lines_cpu_name(q->cpu));
+    cJSON *states = jo_object(&j, root, "samples_by_state");
+    jo_u64(&j, states, "on_cpu", r->by_state[RUN_STATE_ON]);
+    jo_u64(&j, states, "blocked", r->by_state[RUN_STATE_BLOCKED]);
+    jo_u64(&j, states, "queued", r->by_state[RUN_STATE_QUEUED]);
     jo_u64(&j, root, "dropped", info->dropped);
     jo_u64(&j, root, "sampled_processes", info->sampled_workers);
     jo_u64(&j, root, "hits", r->hits);

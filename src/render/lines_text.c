@@ -42,6 +42,30 @@ static int has_sampled(const run_lines_result *r) {
     return r->samples || !has_measured(r);
 }
 
+void lines_text_states(FILE *f, const run_lines_result *r) {
+    if (!r->wall || !r->samples)
+        return;
+    uint64_t said = r->by_state[0] + r->by_state[1] + r->by_state[2];
+    if (said < r->samples) {
+        char n[32];
+        fprintf(f,
+                "%s wall-clock sample%s of a recorder before log format 1.10: on or off a CPU "
+                "not said\n",
+                fmt_ucount(n, sizeof n, r->samples - said), fmt_plural(r->samples - said));
+    }
+    if (!said)
+        return;
+    double total = (double)r->samples;
+    fprintf(f,
+            "Threads were on a CPU in %.1f%% of these samples, off it in %.1f%%: blocked %.1f%%, "
+            "queued for a CPU %.1f%%\n",
+            100.0 * (double)r->by_state[RUN_STATE_ON] / total,
+            100.0 * (double)(r->by_state[RUN_STATE_BLOCKED] + r->by_state[RUN_STATE_QUEUED]) /
+                total,
+            100.0 * (double)r->by_state[RUN_STATE_BLOCKED] / total,
+            100.0 * (double)r->by_state[RUN_STATE_QUEUED] / total);
+}
+
 void lines_text_heading(FILE *f, const run_lines_info *info, const run_lines_result *r,
                         enum run_lines_attr attr, const lines_text_opts *o) {
     char n[32], t[32];
@@ -53,12 +77,17 @@ void lines_text_heading(FILE *f, const run_lines_info *info, const run_lines_res
                 fmt_plural(r->hits), seconds(t, sizeof t, r->measured_seconds));
     if (!has_sampled(r))
         return;
-    fprintf(f, "Hot lines of %s: %s sample%s, %s of CPU", o->what ? o->what : "the run",
+    /* Wall-clock samples stand for time on a CPU or off it. */
+    fprintf(f, "Hot lines of %s: %s sample%s, %s of %s", o->what ? o->what : "the run",
             fmt_ucount(n, sizeof n, r->samples), fmt_plural(r->samples),
-            seconds(t, sizeof t, r->seconds));
+            seconds(t, sizeof t, r->seconds),
+            !r->wall                                      ? "CPU"
+            : info->wall_workers == info->sampled_workers ? "wall time"
+                                                          : "CPU and wall time");
     if (!isnan(r->period_ns) && r->period_ns > 0)
         fprintf(f, " (one sample per %s)", fmt_duration(t, sizeof t, r->period_ns));
     fputs("\n", f);
+    lines_text_states(f, r);
     fprintf(f, "Attribution: %s",
             attr == RUN_LINES_SELF ? "self (the line that ran)"
                                    : "project (the innermost line under the project folder)");

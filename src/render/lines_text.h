@@ -24,8 +24,12 @@ typedef struct lines_text_opts {
     int utf8;           /* "…" where a name is shortened; else "..." */
 } lines_text_opts;
 
+/* Of wall-clock samples: how many found their thread on a CPU, blocked
+ * or queued (nothing for CPU-time samples). */
+void lines_text_states(FILE *f, const run_lines_result *r);
+
 /* The heading: samples, their time, the rate, the attribution and the
- * project folder. */
+ * project folder, and lines_text_states. */
 void lines_text_heading(FILE *f, const run_lines_info *info, const run_lines_result *r,
                         enum run_lines_attr attr, const lines_text_opts *o);
 void lines_text_stats(FILE *f, run_model *m, const run_lines_result *r, const lines_text_opts *o);

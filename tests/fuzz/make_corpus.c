@@ -793,9 +793,9 @@ static int write_runs(const char *dir) {
         scope_stack_count c1[] = {{1, 50}, {2, 7}, {3, 1}, {4, 2}, {9, 4}};
         scope_stack_count c2[] = {{1, 3}, {3, 11}};
         scope_record ss = {.type = SCOPE_REC_STACK_SAMPLES};
-        ss.u.stack_samples = (scope_rec_stack_samples){1, 2, 10000000, 5, c1};
+        ss.u.stack_samples = (scope_rec_stack_samples){1, 2, 10000000, 5, c1, SCOPE_CPU_ON};
         put_record(&t, &ss);
-        ss.u.stack_samples = (scope_rec_stack_samples){2, 0, 1000000, 2, c2};
+        ss.u.stack_samples = (scope_rec_stack_samples){2, 0, 1000000, 2, c2, SCOPE_CPU_ON};
         put_record(&t, &ss);
         scope_record ln = {.type = SCOPE_REC_LINES};
         ln.u.lines = (scope_rec_lines){text_bytes("/nonexistent"),

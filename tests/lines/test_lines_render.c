@@ -67,7 +67,7 @@ static char *table(enum scope_lines_table which, double min_us, int top, const c
                              self_where(mods, n, render_calls_libm(0.25))};
     scope_rec_stack stacks[] = {{1, 1, fx}, {2, 1, fy}, {3, 2, fm}};
     scope_stack_count counts[] = {{1, 70}, {2, 30}, {3, 20}};
-    scope_rec_stack_samples samples[] = {{1, 0, 10000000, single ? 1 : 3, counts}};
+    scope_rec_stack_samples samples[] = {{1, 0, 10000000, single ? 1 : 3, counts, SCOPE_CPU_ON}};
     if (single)
         counts[0].count = 1;
     scope_lines_input in = {recs, n, stacks, 3, samples, 1, project, 10000000, single ? 1 : 4};

@@ -208,7 +208,21 @@ START_TEST(test_exec_child_samples) {
 }
 END_TEST
 
-/* SCOPE_LINES_CLOCK=wall samples a sleeping thread; the CPU clock does not. */
+/* Samples of phase `path` (any thread) taken in this state. */
+static uint64_t samples_in_state(const rr_log *log, const char *path, uint32_t state) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < log->nthreads; i++) {
+        const rr_node *n = rr_find(log, log->threads[i].index, path);
+        for (size_t k = 0; n && k < log->nsamples; k++)
+            if (log->samples[k].thread == log->threads[i].index && log->samples[k].node == n->id &&
+                log->samples[k].state == state)
+                sum += log->samples[k].count;
+    }
+    return sum;
+}
+
+/* SCOPE_LINES_CLOCK=wall samples a sleeping thread, and says it was
+ * blocked (format 1.10); the CPU clock does not sample it. */
 START_TEST(test_wall_clock_samples_sleep) {
     char dir[4200], cpu_dir[4200];
     rt_mkdir(dir, sizeof dir, "wall");
@@ -219,6 +233,12 @@ START_TEST(test_wall_clock_samples_sleep) {
     const rr_log *log = rt_load_one(dir, &run), *cpu = rt_load_one(cpu_dir, &cpu_run);
     ck_assert_uint_eq(log->lines.clock, SCOPE_LINES_CLOCK_WALL);
     expect_samples(log, samples_in(log, "sleep"), 1.0);
+    /* Each sample wakes the thread out of nanosleep: all blocked, but for
+     * a few whose interrupted call had just returned. */
+    uint64_t all = samples_in(log, "sleep"),
+             blocked = samples_in_state(log, "sleep", SCOPE_CPU_BLOCKED);
+    ck_assert_msg(blocked >= all * 95 / 100, "%llu of %llu sleep samples blocked, want 95%%",
+                  (unsigned long long)blocked, (unsigned long long)all);
     ck_assert_uint_eq(cpu->lines.clock, SCOPE_LINES_CLOCK_CPU);
     ck_assert_uint_le(samples_in(cpu, "sleep"), 5);
     rr_free(&run);

@@ -730,6 +730,13 @@ int log_sample_record(scope_record *rec, uint32_t type, unsigned variant) {
     case SCOPE_REC_STACK_SAMPLES:
         fill_stack_samples(&rec->u.stack_samples, variant);
         return 0;
+    case SCOPE_REC_OFFCPU_SAMPLES:
+        /* STACK_SAMPLES' body with a state, never ON (a decoder refuses it). */
+        fill_stack_samples(&rec->u.offcpu_samples, variant);
+        rec->u.offcpu_samples.state = variant == 1   ? UINT32_MAX
+                                      : variant == 2 ? SCOPE_CPU_QUEUED
+                                                     : SCOPE_CPU_BLOCKED;
+        return 0;
     case SCOPE_REC_MARK: {
         if (variant == 0)
             rec->u.mark = (scope_rec_mark){
@@ -1071,11 +1078,14 @@ int log_sample_record_equal(const scope_record *a, const scope_record *b, char *
         }
         break;
     }
-    case SCOPE_REC_STACK_SAMPLES: {
+    case SCOPE_REC_STACK_SAMPLES:
+    case SCOPE_REC_OFFCPU_SAMPLES: {
         const scope_rec_stack_samples *x = &a->u.stack_samples, *y = &b->u.stack_samples;
         CMP_U(thread);
         CMP_U(node);
         CMP_U(period_ns);
+        if (a->type == SCOPE_REC_OFFCPU_SAMPLES)
+            CMP_U(state);
         if (cmp_count(&c, "stack_samples.n", x->n, x->counts, y->n, y->counts)) {
             for (uint32_t i = 0; i < x->n; i++) {
                 snprintf(name, sizeof name, "stack_samples.counts[%u].stack", i);
@@ -1771,6 +1781,16 @@ static int emit_stack_samples(scope_log_writer *w, const sample_state *st) {
         rec.u.stack_samples.counts = n ? counts : NULL;
         if ((rc = add(w, &rec)) < 0)
             return rc;
+        /* The main thread's first phase also waited, blocked, in every
+         * stack a third as often (format 1.10). */
+        if (k == 0) {
+            for (uint32_t i = 0; i < n; i++)
+                counts[i].count = counts[i].count / 3 + 1;
+            rec.type = SCOPE_REC_OFFCPU_SAMPLES;
+            rec.u.offcpu_samples.state = SCOPE_CPU_BLOCKED;
+            if ((rc = add(w, &rec)) < 0)
+                return rc;
+        }
     }
     return 0;
 }

@@ -329,18 +329,20 @@ static void on_stack(loader *L, const scope_rec_stack *st) {
     memcpy(d->frames, st->frames, st->nframes * sizeof *d->frames);
 }
 
-static void on_stack_samples(loader *L, const scope_rec_stack_samples *ss) {
+/* STACK_SAMPLES (state SCOPE_CPU_ON) or OFFCPU_SAMPLES: each (thread, node,
+ * state, stack) its newest count. */
+static void on_stack_samples(loader *L, const scope_rec_stack_samples *ss, uint32_t state) {
     rr_log *log = L->log;
     for (uint32_t k = 0; k < ss->n; k++) {
         rr_sample_count *c = NULL;
         for (size_t i = 0; i < log->nsamples && !c; i++)
             if (log->samples[i].thread == ss->thread && log->samples[i].node == ss->node &&
-                log->samples[i].stack == ss->counts[k].stack)
+                log->samples[i].stack == ss->counts[k].stack && log->samples[i].state == state)
                 c = &log->samples[i];
         if (!c) {
             log->samples = grow(log->samples, log->nsamples, &L->cap_samples, sizeof *log->samples);
             c = &log->samples[log->nsamples++];
-            *c = (rr_sample_count){ss->thread, ss->node, ss->counts[k].stack, 0, 0};
+            *c = (rr_sample_count){ss->thread, ss->node, ss->counts[k].stack, 0, 0, state};
         }
         c->count = ss->counts[k].count; /* newest wins */
         c->period_ns = ss->period_ns;
@@ -478,7 +480,10 @@ int rr_load_file(const char *path, rr_log *log) {
                 on_stack(&L, &rec.u.stack);
                 break;
             case SCOPE_REC_STACK_SAMPLES:
-                on_stack_samples(&L, &rec.u.stack_samples);
+                on_stack_samples(&L, &rec.u.stack_samples, SCOPE_CPU_ON);
+                break;
+            case SCOPE_REC_OFFCPU_SAMPLES:
+                on_stack_samples(&L, &rec.u.offcpu_samples, rec.u.offcpu_samples.state);
                 break;
             case SCOPE_REC_LINES:
                 on_lines(&L, &rec.u.lines);

@@ -113,6 +113,7 @@ typedef struct rr_stack {
 typedef struct rr_sample_count {
     uint32_t thread, node, stack;
     uint64_t count, period_ns;
+    uint32_t state; /* enum scope_cpu_state: ON from STACK_SAMPLES, else OFFCPU_SAMPLES' */
 } rr_sample_count;
 
 typedef struct rr_frame {

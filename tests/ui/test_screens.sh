@@ -54,6 +54,8 @@ truncate -s $((exit_snap - 100)) "$victim"
 # "hot-hostile" adds a process whose hot function and file hold escapes.
 "$lines_fixture" hot
 "$lines_fixture" hot-hostile --hostile
+# "hot-wall": the same, sampled on the wall clock, with off-CPU samples.
+"$lines_fixture" hot-wall --wall
 cp -r "$here/lines" fixture-src
 # "line-profile.h5": a real line_profiler record imported from a
 # scope-profiler file, its program's source beside it in lineprof-src.

@@ -730,6 +730,7 @@ static uint64_t touch(const scope_record *r) {
             s += r->u.stack.frames[i].offset;
         break;
     case SCOPE_REC_STACK_SAMPLES:
+    case SCOPE_REC_OFFCPU_SAMPLES:
         for (uint32_t i = 0; i < r->u.stack_samples.n; i++)
             s += r->u.stack_samples.counts[i].count;
         break;

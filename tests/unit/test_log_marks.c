@@ -99,7 +99,8 @@ START_TEST(names_of_kinds_and_subkinds) {
     ck_assert_str_eq(scope_rec_type_name(SCOPE_REC_STACK_SAMPLES), "STACK_SAMPLES");
     ck_assert_str_eq(scope_rec_type_name(SCOPE_REC_TYPE_LIMIT), "UNKNOWN");
     ck_assert_str_eq(scope_mark_kind_name(SCOPE_MARK_FOLDED), "folded");
-    ck_assert_int_eq(SCOPE_LOG_VERSION_MINOR, 9);
+    ck_assert_int_eq(SCOPE_LOG_VERSION_MINOR, 10);
+    ck_assert_str_eq(scope_rec_type_name(SCOPE_REC_OFFCPU_SAMPLES), "OFFCPU_SAMPLES");
 }
 END_TEST
 

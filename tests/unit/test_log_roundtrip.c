@@ -685,6 +685,7 @@ static void check_sample_record(const scope_record *rec, defs *d, unsigned seed,
         d->stack[rec->u.stack.id] = 1;
         break;
     case SCOPE_REC_STACK_SAMPLES:
+    case SCOPE_REC_OFFCPU_SAMPLES:
         ck_assert_msg(DEFINED(thread, rec->u.stack_samples.thread), "%s: thread", at);
         ck_assert_msg(DEFINED(node, rec->u.stack_samples.node), "%s: node", at);
         for (uint32_t i = 0; i < rec->u.stack_samples.n; i++)

@@ -32,8 +32,8 @@ extern "C" {
 
 /* ---- versions and constants ------------------------------------------- */
 
-#define SCOPE_LOG_VERSION_MAJOR 1 /* readers refuse a newer major version */
-#define SCOPE_LOG_VERSION_MINOR 9 /* a newer minor only adds record kinds or trailing fields */
+#define SCOPE_LOG_VERSION_MAJOR 1  /* readers refuse a newer major version */
+#define SCOPE_LOG_VERSION_MINOR 10 /* a newer minor only adds record kinds or trailing fields */
 #define SCOPE_LOG_FILE_EXT      "scope"
 
 /* The file header: a zstd skippable frame (magic 0x184D2A5x, little-endian
@@ -316,8 +316,24 @@ typedef struct scope_rec_stack_samples {
     uint32_t node; /* phase node open while sampled, 0 for none */
     uint64_t period_ns;
     uint32_t n;
-    const scope_stack_count *counts; /* full totals for (thread, node, stack) */
+    const scope_stack_count *counts; /* full totals for (thread, node, state, stack) */
+    /* enum scope_cpu_state: SCOPE_CPU_ON in a STACK_SAMPLES record, BLOCKED
+     * or QUEUED in an OFFCPU_SAMPLES record (format 1.10), which is the
+     * same body with the state after the node. */
+    uint32_t state;
 } scope_rec_stack_samples;
+
+/* Format 1.10: what a wall-clock sample found its thread doing.  CPU-time
+ * samples are all ON: their timer only runs while the thread does. */
+enum scope_cpu_state {
+    SCOPE_CPU_ON = 0,      /* running on a CPU */
+    SCOPE_CPU_BLOCKED = 1, /* asleep: in a blocking system call, or waiting on a page */
+    SCOPE_CPU_QUEUED = 2,  /* runnable, waiting for a CPU (the kernel's run delay) */
+};
+#define SCOPE_CPU_STATES 3u
+
+/* An OFFCPU_SAMPLES record: a STACK_SAMPLES body of an off-CPU state. */
+typedef scope_rec_stack_samples scope_rec_offcpu_samples;
 
 /* What line sampling did in this process (format 1.3): newest wins. */
 typedef struct scope_rec_lines {

@@ -37,7 +37,8 @@
     X(RESOURCE_SERIES, 18, resource_series) /* one resource figure over the whole run (newest) */  \
     X(MARK_STATE, 19, mark_state)           /* a snapshot's copy of a mark written earlier */      \
     X(RESOURCE_BATCH, 20, resource_batch)   /* a frame's RESOURCE intervals, delta-coded */        \
-    X(NODE_IO, 21, node_io)                 /* a snapshot's bytes of intervals under one phase */
+    X(NODE_IO, 21, node_io)                 /* a snapshot's bytes of intervals under one phase */  \
+    X(OFFCPU_SAMPLES, 22, offcpu_samples)   /* STACK_SAMPLES taken while the thread was off-CPU */
 
 /* X(NAME, kind number, "name"): SCOPE_MARK_<NAME>, shown as "name".  What
  * value, value2, subkind and text hold for each kind is in docs/format.md. */

@@ -12,7 +12,10 @@
  * (tests/ui/CMakeLists.txt), so the paths shown are the same on every
  * machine; the screens test shows the text through --source-dir.
  *
- * Usage: lines_fixture OUT [--hostile]
+ * Usage: lines_fixture OUT [--hostile | --wall]
+ *   --wall     sampled on the wall clock: the sim processes' physics phase
+ *              also waited, 240 samples blocked in store, 60 queued in
+ *              integrate (format 1.10's OFFCPU_SAMPLES)
  *   --hostile  adds a process whose hot function and file name hold
  *              terminal escapes and a right-to-left override
  */
@@ -145,8 +148,19 @@ static int add_stacks(scope_log_writer *w) {
     return 0;
 }
 
+/* --wall: sampled on the wall clock, some samples off a CPU (format 1.10). */
+static int wall_mode;
+
+static int add_samples_in(scope_log_writer *w, uint32_t node, uint32_t state,
+                          const uint64_t counts[NSTACKS + 1], uint64_t *total);
+
 static int add_samples(scope_log_writer *w, uint32_t node, const uint64_t counts[NSTACKS + 1],
                        uint64_t *total) {
+    return add_samples_in(w, node, SCOPE_CPU_ON, counts, total);
+}
+
+static int add_samples_in(scope_log_writer *w, uint32_t node, uint32_t state,
+                          const uint64_t counts[NSTACKS + 1], uint64_t *total) {
     scope_stack_count c[NSTACKS];
     uint32_t n = 0;
     for (uint32_t s = 1; s <= NSTACKS; s++)
@@ -156,8 +170,9 @@ static int add_samples(scope_log_writer *w, uint32_t node, const uint64_t counts
         }
     if (!n)
         return 0;
-    scope_record r = {.type = SCOPE_REC_STACK_SAMPLES};
-    r.u.stack_samples = (scope_rec_stack_samples){1, node, PERIOD_NS, n, c};
+    scope_record r = {.type = state == SCOPE_CPU_ON ? SCOPE_REC_STACK_SAMPLES
+                                                    : SCOPE_REC_OFFCPU_SAMPLES};
+    r.u.stack_samples = (scope_rec_stack_samples){1, node, PERIOD_NS, n, c, state};
     return add(w, &r);
 }
 
@@ -239,6 +254,13 @@ static int write_proc(const char *out, const proc_spec *p) {
     uint64_t physics = 0, shade = 0, none = 0;
     ok = ok && add_samples(w, N_PHYSICS, p->physics, &physics) == 0 &&
          add_samples(w, N_SHADE, p->shade, &shade) == 0 && add_samples(w, 0, p->none, &none) == 0;
+    /* On the wall clock, physics also waited: blocked in store's write,
+     * queued for a CPU in integrate. */
+    static const uint64_t blocked[NSTACKS + 1] = {[S_STORE] = 240};
+    static const uint64_t queued[NSTACKS + 1] = {[S_INTEGRATE] = 60};
+    if (wall_mode && p->physics[S_FORCE])
+        ok = ok && add_samples_in(w, N_PHYSICS, SCOPE_CPU_BLOCKED, blocked, &physics) == 0 &&
+             add_samples_in(w, N_PHYSICS, SCOPE_CPU_QUEUED, queued, &physics) == 0;
     const struct {
         uint32_t node;
         uint64_t ns;
@@ -258,8 +280,17 @@ static int write_proc(const char *out, const proc_spec *p) {
     }
     uint64_t samples = physics + shade + none;
     r = (scope_record){.type = SCOPE_REC_LINES};
-    r.u.lines = (scope_rec_lines){B(PROJECT), 99, SCOPE_LINES_CLOCK_CPU, PERIOD_NS, samples, 0, 0,
-                                  1,          0,  SCOPE_LINES_F_ACTIVE,  samples};
+    r.u.lines = (scope_rec_lines){B(PROJECT),
+                                  99,
+                                  wall_mode ? SCOPE_LINES_CLOCK_WALL : SCOPE_LINES_CLOCK_CPU,
+                                  PERIOD_NS,
+                                  samples,
+                                  0,
+                                  0,
+                                  1,
+                                  0,
+                                  SCOPE_LINES_F_ACTIVE,
+                                  samples};
     ok = ok && add(w, &r) == 0;
     uint64_t end = mono0 + 12 * SEC;
     r = (scope_record){.type = SCOPE_REC_MARK};
@@ -276,10 +307,12 @@ static int write_proc(const char *out, const proc_spec *p) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "--hostile"))) {
-        fprintf(stderr, "usage: lines_fixture OUT [--hostile]\n");
+    if (argc < 2 || argc > 3 ||
+        (argc == 3 && strcmp(argv[2], "--hostile") && strcmp(argv[2], "--wall"))) {
+        fprintf(stderr, "usage: lines_fixture OUT [--hostile | --wall]\n");
         return 2;
     }
+    wall_mode = argc == 3 && !strcmp(argv[2], "--wall");
     sites.main_simulate = &&call;
 call:
     simulate();
@@ -309,7 +342,7 @@ call:
         {"viz", "5a1e0003", 4201, -1, {0}, {[S_BLEND] = 400, [S_STORE] = 200}, {0}},
         {"evil", "5a1e0004", 4301, -1, {0}, {[S_HOSTILE] = 70, [S_BLEND] = 30, [S_GONE] = 20}, {0}},
     };
-    size_t n = argc == 3 ? N_OF(procs) : N_OF(procs) - 1;
+    size_t n = argc == 3 && !wall_mode ? N_OF(procs) : N_OF(procs) - 1;
     for (size_t i = 0; i < n; i++)
         if (write_proc(argv[1], &procs[i]) < 0)
             return 1;
