@@ -13,7 +13,7 @@ The reader goes through libscope-reader.so.1, the stable C reader API
 $SCOPE_READER_LIB, else on the loader's path.
 """
 
-from ._errors import Error, NotARunError, DamagedRunError, LibraryNotFoundError
+from ._errors import DamagedRunError, Error, LibraryNotFoundError, NoDataError, NotARunError
 
 __version__ = "0.1.0"
 
@@ -22,6 +22,7 @@ __all__ = [
     "NotARunError",
     "DamagedRunError",
     "LibraryNotFoundError",
+    "NoDataError",
     "open",
     "Run",
     "__version__",

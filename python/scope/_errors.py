@@ -20,3 +20,8 @@ class NotARunError(Error, FileNotFoundError):
 
 class DamagedRunError(Error):
     """The run could be found but not read: a damaged log or file."""
+
+
+class NoDataError(Error):
+    """The run has none of what was asked: lines of a run without line
+    samples, samples of a run opened with samples=False."""
