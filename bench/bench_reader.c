@@ -1,5 +1,5 @@
 /*
- * The C side of bench/bench_python.sh: what the reader API itself costs,
+ * The C side of bench/bench_reader.sh: what the reader API itself costs,
  * the baseline the Python package is held to.  Opens RUN through
  * libscope-reader.so.1 (include/scope/reader.h), builds its phases table,
  * and prints one line of figures:

@@ -13,7 +13,7 @@ The reader goes through libscope-reader.so.1, the stable C reader API
 $SCOPE_READER_LIB, else on the loader's path.
 """
 
-from ._errors import DamagedRunError, Error, LibraryNotFoundError, NoDataError, NotARunError
+from ._errors import Error, NotARunError, DamagedRunError, LibraryNotFoundError
 
 __version__ = "0.1.0"
 
@@ -22,7 +22,6 @@ __all__ = [
     "NotARunError",
     "DamagedRunError",
     "LibraryNotFoundError",
-    "NoDataError",
     "open",
     "Run",
     "__version__",
@@ -49,3 +48,10 @@ def __getattr__(name):
 
         return Run
     raise AttributeError(f"module 'scope' has no attribute {name!r}")
+
+
+# The reader's answer to a table the run does not have (lines of a run
+# without line samples, samples of one opened with samples=False).
+from ._errors import NoDataError  # noqa: E402
+
+__all__.append("NoDataError")

@@ -1,4 +1,4 @@
-"""The Python side of bench/bench_python.sh: scope.open and its DataFrames
+"""The Python side of bench/bench_reader.sh: scope.open and its DataFrames
 on one run, timed in this process, with the memory they add.  Prints one
 line of figures:
 
@@ -8,7 +8,7 @@ line of figures:
 base_rss_kb is the interpreter's with scope, numpy and pandas imported,
 before the run is opened; maxrss_kb the peak after; frames_kb what the
 DataFrames hold (memory_usage(deep=True)).
-usage: python3 bench/bench_python.py RUN
+usage: python3 bench/bench_reader_python.py RUN
 """
 
 import resource
