@@ -7,7 +7,7 @@ line of figures:
 
 base_rss_kb is the interpreter's with scope, numpy and pandas imported,
 before the run is opened; maxrss_kb the peak after; frames_kb what the
-DataFrames hold (memory_usage(deep=True)).
+DataFrames hold (their arrays, and each distinct string once).
 usage: python3 bench/bench_reader_python.py RUN
 """
 
@@ -41,7 +41,23 @@ phases_ms = (time.perf_counter() - t) * 1e3
 t = time.perf_counter()
 samples = run.samples()
 samples_ms = (time.perf_counter() - t) * 1e3
-frames = (phases.memory_usage(deep=True).sum() + samples.memory_usage(deep=True).sum()) // 1024
+
+
+def frame_bytes(df):
+    """What a frame holds: its arrays, and each distinct string object once
+    (memory_usage(deep=True) would count a role's one str once per row)."""
+    total = int(df.memory_usage(index=True, deep=False).sum())
+    seen = set()
+    for name in df.columns:
+        if df[name].dtype == object:
+            for v in df[name].array:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    total += sys.getsizeof(v)
+    return total
+
+
+frames = (frame_bytes(phases) + frame_bytes(samples)) // 1024
 maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(f"import_ms {import_ms:.1f} open_ms {open_ms:.1f} phases_ms {phases_ms:.2f} "
       f"samples_ms {samples_ms:.1f} phases_rows {len(phases)} samples_rows {len(samples)} "

@@ -130,20 +130,40 @@ def _string(p):
     return None if p == ffi.NULL else ffi.string(p).decode("utf-8", "replace")
 
 
-def _column(c, n):
+def _strings(c, n):
+    """A string column, each distinct value one Python object (a role's
+    name on 100,000 rows is one str, not 100,000)."""
+    ptrs = ffi.cast("char **", c.values)
+    seen = {}
+    out = np.empty(n, dtype=object)
+    for i in range(n):
+        p = ptrs[i]
+        if p != ffi.NULL:
+            raw = ffi.string(p)
+            out[i] = seen.get(raw) or seen.setdefault(raw, raw.decode("utf-8", "replace"))
+    return out
+
+
+def _view(owner, pointer, nbytes, dtype):
+    """The C table's own bytes as a numpy array, with no copy: the array
+    keeps the table (owner) alive, and the table is freed when the last
+    array viewing it goes."""
+    keep = ffi.gc(ffi.cast("char *", pointer), lambda _p, _owner=owner: None)
+    return np.frombuffer(ffi.buffer(keep, nbytes), dtype)
+
+
+def _column(owner, c, n):
     if c.type == _STR:
-        ptrs = ffi.cast("char **", c.values)
-        return pd.array([_string(ptrs[i]) for i in range(n)], dtype=object)
+        return _strings(c, n)
     dtype = np.dtype(_NUMPY[c.type])
     if n == 0:
-        values = np.empty(0, dtype)
-    else:
-        values = np.frombuffer(ffi.buffer(c.values, n * dtype.itemsize), dtype).copy()
+        return np.empty(0, bool if c.type == _BOOL else dtype)
+    values = _view(owner, c.values, n * dtype.itemsize, dtype)
     if c.type == _BOOL:
-        values = values.astype(bool)
+        values = values.view(np.bool_)  # 0 or 1, one byte each
     if c.valid == ffi.NULL:
         return values
-    missing = np.frombuffer(ffi.buffer(c.valid, n), np.uint8) == 0
+    missing = _view(owner, c.valid, n, np.uint8) == 0
     if c.type == _F64:
         values[missing] = np.nan  # NAN is already "not measured"
         return values
@@ -154,19 +174,19 @@ def _column(c, n):
 
 
 def _frame(table):
-    """A DataFrame of the C table, which it frees; df.attrs["units"] maps
-    each column to its unit ("ns", "fraction", "bytes", ...; "" none)."""
+    """A DataFrame of the C table, whose columns it views rather than
+    copies (pandas may still gather same-typed columns into one block);
+    df.attrs["units"] maps each column to its unit ("ns", "fraction",
+    "bytes", ...; "" none)."""
     lib = _library()
-    try:
-        n = lib.scope_table_rows(table)
-        data, units = {}, {}
-        for i in range(lib.scope_table_columns(table)):
-            c = lib.scope_table_column(table, i)
-            name = ffi.string(c.name).decode()
-            data[name] = _column(c, n)
-            units[name] = ffi.string(c.unit).decode()
-    finally:
-        lib.scope_table_free(table)
+    owner = ffi.gc(table, lib.scope_table_free)
+    n = lib.scope_table_rows(owner)
+    data, units = {}, {}
+    for i in range(lib.scope_table_columns(owner)):
+        c = lib.scope_table_column(owner, i)
+        name = ffi.string(c.name).decode()
+        data[name] = _column(owner, c, n)
+        units[name] = ffi.string(c.unit).decode()
     df = pd.DataFrame(data, copy=False)
     df.attrs["units"] = units
     return df

@@ -194,6 +194,23 @@ def test_scope_profiler_file(profiler_file, json_of):
     assert doc["run"]["processes"] == 3
 
 
+def test_frames_outlive_run(profiler_file):
+    """A frame views the C table's memory: it stays whole after the run is
+    closed and collected (ASan would see a read of freed memory)."""
+    import gc
+
+    want = scope.open(profiler_file).phases()
+    run = scope.open(profiler_file)
+    df, procs = run.phases(), run.processes()
+    run.close()
+    del run
+    gc.collect()
+    junk = [bytearray(4096) for _ in range(10000)]  # reuse what was freed, if it was
+    pd.testing.assert_frame_equal(df, want)
+    assert procs.pid.notna().all() or procs.pid.isna().all()
+    del junk
+
+
 def test_no_samples(example_run):
     run = scope.open(example_run, samples=False)
     assert len(run.phases()) > 0
