@@ -1,10 +1,11 @@
 /*
  * The C side of bench/bench_reader.sh: what the reader API itself costs,
  * the baseline the Python package is held to.  Opens RUN through
- * libscope-reader.so.1 (include/scope/reader.h), builds its phases table,
- * and prints one line of figures:
+ * libscope-reader.so.1 (include/scope/reader.h), builds its phases and
+ * samples tables (what bench_reader_python.py turns into frames) and holds
+ * them, and prints one line of figures:
  *
- *   open_ms N phases_ms N rows N maxrss_kb N
+ *   open_ms N phases_ms N samples_ms N rows N maxrss_kb N
  *
  * usage: bench_reader RUN
  */
@@ -41,10 +42,18 @@ int main(int argc, char **argv) {
         return 1;
     }
     double t2 = now_ms();
+    scope_table *samples;
+    rc = scope_run_table(run, SCOPE_TABLE_SAMPLES, &samples, msg, sizeof msg);
+    if (rc != SCOPE_READER_OK) {
+        fprintf(stderr, "bench_reader: %s\n", msg);
+        return 1;
+    }
+    double t3 = now_ms();
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("open_ms %.1f phases_ms %.2f rows %zu maxrss_kb %ld\n", t1 - t0, t2 - t1,
-           scope_table_rows(t), ru.ru_maxrss);
+    printf("open_ms %.1f phases_ms %.2f samples_ms %.1f rows %zu maxrss_kb %ld\n", t1 - t0, t2 - t1,
+           t3 - t2, scope_table_rows(t), ru.ru_maxrss);
+    scope_table_free(samples);
     scope_table_free(t);
     scope_reader_close(run);
     return 0;

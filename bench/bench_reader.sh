@@ -2,8 +2,8 @@
 # The Python reader's figures (issue 26): opening the 1,024-process, 12-hour
 # run from Python (target <= 1 s), `.phases()` (<= 100 ms), and the memory
 # that adds to the interpreter, next to the C reader API's own open and
-# peak RSS (bench_reader) and the DataFrames' bytes (target: Python's <= the
-# C reader's + the frames).  Median of --runs, each in a fresh process,
+# peak RSS holding the same two tables (bench_reader: phases and samples)
+# and the DataFrames' bytes (target: Python's <= the C reader's + the frames).  Median of --runs, each in a fresh process,
 # after one untimed read has put the logs in the page cache.
 #
 # Usage: bench/bench_reader.sh BUILD_DIR [--run DIR] [--runs N] [--cache DIR]
@@ -62,6 +62,7 @@ for ((i = 0; i < runs; i++)); do
 done
 c_open=$(field open_ms "${c[@]}" | median)
 c_rss=$(field maxrss_kb "${c[@]}" | median)
+c_samples=$(field samples_ms "${c[@]}" | median)
 py_open=$(field open_ms "${py[@]}" | median)
 py_phases=$(field phases_ms "${py[@]}" | median)
 py_samples=$(field samples_ms "${py[@]}" | median)
@@ -73,13 +74,14 @@ rows=$(field phases_rows "${py[@]}" | median)
 srows=$(field samples_rows "${py[@]}" | median)
 
 echo "the Python reader on $run, median of $runs, $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
-printf '%-52s %8s %10s\n' figure target measured
-printf '%-52s %8s %10.0f\n' "import scope + cffi, numpy, pandas, ms (once)" "" "$py_import"
-printf '%-52s %8s %10.0f\n' "scope.open(RUN), ms" "<= 1000" "$py_open"
-printf '%-52s %8s %10.0f\n' "  the C reader's open (bench_reader), ms" "" "$c_open"
-printf '%-52s %8s %10.1f\n' "run.phases(), ms ($rows rows)" "<= 100" "$py_phases"
-printf '%-52s %8s %10.0f\n' "run.samples(), ms ($srows rows)" "" "$py_samples"
-printf '%-52s %8s %10.1f\n' "Python's added peak RSS (peak - interpreter), MB" "" "$(awk -v p="$peak" -v b="$base" 'BEGIN { print (p - b) / 1024 }')"
-printf '%-52s %8s %10.1f\n' "  the C reader's peak RSS + the frames, MB" "" "$(awk -v c="$c_rss" -v f="$frames" 'BEGIN { print (c + f) / 1024 }')"
-printf '%-52s %8s %10.1f\n' "  of which the frames (phases + samples), MB" "" "$(awk -v f="$frames" 'BEGIN { print f / 1024 }')"
+printf '%-58s %8s %10s\n' figure target measured
+printf '%-58s %8s %10.0f\n' "import scope + cffi, numpy, pandas, ms (once)" "" "$py_import"
+printf '%-58s %8s %10.0f\n' "scope.open(RUN), ms" "<= 1000" "$py_open"
+printf '%-58s %8s %10.0f\n' "  the C reader's open (bench_reader), ms" "" "$c_open"
+printf '%-58s %8s %10.1f\n' "run.phases(), ms ($rows rows)" "<= 100" "$py_phases"
+printf '%-58s %8s %10.0f\n' "run.samples(), ms ($srows rows)" "" "$py_samples"
+printf '%-58s %8s %10.0f\n' "  the C reader's samples table, ms" "" "$c_samples"
+printf '%-58s %8s %10.1f\n' "Python's added peak RSS (peak - interpreter), MB" "" "$(awk -v p="$peak" -v b="$base" 'BEGIN { print (p - b) / 1024 }')"
+printf '%-58s %8s %10.1f\n' "  the C reader's peak RSS (both tables) + the frames, MB" "" "$(awk -v c="$c_rss" -v f="$frames" 'BEGIN { print (c + f) / 1024 }')"
+printf '%-58s %8s %10.1f\n' "  of which the frames (phases + samples), MB" "" "$(awk -v f="$frames" 'BEGIN { print f / 1024 }')"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
