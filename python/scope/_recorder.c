@@ -498,7 +498,8 @@ static PyObject *py_init(PyObject *mod, PyObject *args, PyObject *kw) {
     int rc = scope_init(dir, role);
     PyEval_RestoreThread(ts);
     Py_XDECREF(run_dir);
-    return PyBool_FromLong(rc == 0);
+    /* 0 from scope_init also when SCOPE_PROFILE=0 switched it off. */
+    return PyBool_FromLong(rc == 0 && scope_hot_);
 }
 
 static PyObject *py_flush(PyObject *mod, PyObject *Py_UNUSED(ignored)) {

@@ -1,0 +1,260 @@
+"""scope.init/phase/count/flush from Python: behaviour and bad use
+(docs/python.md, "Recording from Python").  Each test that records runs a
+small program in a child interpreter (a process records one log, and
+scope.init holds for the life of the process), then reads its run back with
+`scope-tui report --json` ($SCOPE_TUI).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import scope
+
+TUI = os.environ.get("SCOPE_TUI")
+
+
+def record(tmp_path, body, env_extra=None):
+    """Runs `body` (Python, with `scope` imported and RUN the run directory)
+    in a child; returns (its result, the report's role -> {path: phase})."""
+    run = tmp_path / "run"
+    prog = "import json, os, sys, scope\nRUN = sys.argv[1]\n" + textwrap.dedent(body)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPE_")}
+    env.update(SCOPE_QUIET="1", **(env_extra or {}))
+    res = subprocess.run([sys.executable, "-c", prog, str(run)], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    rep = subprocess.run([TUI, "report", "--json", str(run)], capture_output=True, text=True, timeout=60)
+    assert rep.returncode == 0, rep.stderr
+    doc = json.loads(rep.stdout)
+    roles = {}
+    for r in doc["roles"]:
+        flat = roles.setdefault(r["name"], {})
+
+        def walk(ps):
+            for p in ps:
+                flat[p["path"]] = p
+                walk(p["children"])
+
+        walk(r["phases"])
+    return res.stdout, roles, doc
+
+
+needs_tui = pytest.mark.skipif(not TUI, reason="$SCOPE_TUI names no scope-tui")
+
+
+# ---- bad use: clear exceptions, never a crash --------------------------------------
+
+
+@pytest.mark.parametrize("bad", [b"step", 3, None, ["step"]])
+def test_phase_name_must_be_str(bad):
+    with pytest.raises(TypeError, match="must be a str"):
+        scope.phase(bad)
+
+
+def test_phase_name_with_nul():
+    with pytest.raises(ValueError, match="NUL"):
+        scope.phase("a\0b")
+
+
+def test_count_bad_arguments():
+    with pytest.raises(TypeError, match="must be a str"):
+        scope.count(b"n", 1)
+    with pytest.raises(TypeError, match="must be an int"):
+        scope.count("n", 1.5)
+    with pytest.raises(OverflowError):
+        scope.count("n", 2**64)
+    with pytest.raises(TypeError):
+        scope.count()
+
+
+def test_exit_without_enter():
+    p = scope.phase("never_entered")
+    with pytest.raises(RuntimeError, match="without __enter__"):
+        p.__exit__(None, None, None)
+
+
+def test_exit_on_another_thread():
+    import threading
+
+    p = scope.phase("thread_bound")
+    p.__enter__()
+    errors = []
+
+    def other():
+        try:
+            p.__exit__(None, None, None)
+        except RuntimeError as e:
+            errors.append(e)
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    p.__exit__(None, None, None)  # the entering thread closes it
+    assert len(errors) == 1 and "on this thread" in str(errors[0])
+
+
+def test_decorator_bad_use():
+    with pytest.raises(TypeError, match="callable"):
+        scope.phase("x")(42)
+
+    with pytest.raises(TypeError, match="async generator"):
+
+        @scope.phase("x")
+        async def agen():
+            yield 1
+
+
+def test_decorator_keeps_the_function_s_face():
+    @scope.phase("x")
+    def documented(a, b=2):
+        """Adds."""
+        return a + b
+
+    assert documented.__name__ == "documented"
+    assert documented.__doc__ == "Adds."
+    assert documented.__wrapped__(1) == 3
+    assert documented(1, b=5) == 6
+    assert repr(scope.phase("esc\x1b[31m")) == "scope.phase('esc\\x1b[31m')"
+
+
+def test_init_bad_arguments():
+    with pytest.raises(TypeError, match="must be a str"):
+        scope.init("run", role=7)
+    with pytest.raises(ValueError):
+        scope.init("r\0un")
+
+
+# ---- what is recorded --------------------------------------------------------------
+
+
+@needs_tui
+def test_exceptions_close_phases(tmp_path):
+    out, roles, _ = record(tmp_path, """
+        scope.init(RUN, "exc")
+
+        @scope.phase("fails")
+        def fails():
+            raise KeyError("x")
+
+        for _ in range(3):
+            try:
+                with scope.phase("outer"):
+                    fails()
+            except KeyError:
+                pass
+        with scope.phase("after"):
+            pass
+    """)
+    phases = roles["exc"]
+    assert {p: v["count"] for p, v in phases.items()} == {"outer": 3, "outer/fails": 3, "after": 1}
+
+
+@needs_tui
+def test_reused_and_nested_phase_objects(tmp_path):
+    # One phase object entered recursively and from two threads at once:
+    # each thread's entries close in their own order.
+    out, roles, doc = record(tmp_path, """
+        import threading
+        scope.init(RUN, "reuse")
+        P = scope.phase("rec")
+
+        def deep(n):
+            with P:
+                if n:
+                    deep(n - 1)
+
+        barrier = threading.Barrier(2)
+
+        def worker():
+            with P:
+                barrier.wait()
+                deep(2)
+
+        ts = [threading.Thread(target=worker) for _ in range(2)]
+        [t.start() for t in ts]
+        [t.join() for t in ts]
+    """)
+    got = {p: v["count"] for p, v in roles["reuse"].items()}
+    assert got == {"rec": 2, "rec/rec": 2, "rec/rec/rec": 2, "rec/rec/rec/rec": 2}
+    assert all(w["unbalanced"] == 0 for w in doc["workers"])
+
+
+@needs_tui
+def test_hostile_names_are_recorded_and_shown_escaped(tmp_path):
+    out, roles, _ = record(tmp_path, """
+        scope.init(RUN, "names")
+        with scope.phase("red\\x1b[31m\\u202e"):
+            scope.count("n\\x07", 2)
+        with scope.phase("ünïcode ✓"):
+            pass
+    """)
+    # JSON carries the names as given (its escapes); the text report shows
+    # the controls escaped, never raw.
+    names = sorted(v["name"] for v in roles["names"].values())
+    assert names == ["red\x1b[31m\u202e", "ünïcode ✓"]
+    hostile = [v for v in roles["names"].values() if v["name"].startswith("red")][0]
+    assert [c["name"] for c in hostile["counters"]] == ["n\x07"]
+    text = subprocess.run([TUI, "report", str(tmp_path / "run")], capture_output=True, text=True,
+                          check=True).stdout
+    assert "ünïcode ✓" in text
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+
+
+@needs_tui
+def test_io_phase_and_init_twice(tmp_path):
+    out, roles, doc = record(tmp_path, """
+        first = scope.init(RUN, "twice")
+        again = scope.init(RUN, "twice")
+        with scope.phase("save", io=True):
+            with open(os.path.join(RUN, "blob"), "wb") as f:
+                f.write(b"x" * 65536)
+                f.flush()
+                os.fsync(f.fileno())
+        print(json.dumps([first, again, scope.flush(), os.environ.get("SCOPE_RUN_DIR"),
+                          os.environ.get("SCOPE_ROLE")]))
+    """)
+    first, again, flushed, env_dir, env_role = json.loads(out)
+    assert (first, again, flushed) == (True, True, True)
+    assert env_dir and env_dir.endswith("run") and env_role == "twice"
+    save = roles["twice"]["save"]
+    assert save["count"] == 1
+    # Exact per-phase I/O: the 64 KiB written through write() inside it.
+    assert 65536 <= save["io"]["char_write"] <= 65536 + 4096, save["io"]
+
+
+@needs_tui
+def test_default_role_is_the_script_name(tmp_path):
+    script = tmp_path / "my_trainer.py"
+    script.write_text("import sys, scope\nscope.init(sys.argv[1])\nwith scope.phase('p'):\n    pass\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPE_")}
+    env["SCOPE_QUIET"] = "1"
+    subprocess.run([sys.executable, str(script), str(tmp_path / "run")], env=env, check=True, timeout=60)
+    doc = json.loads(subprocess.run([TUI, "report", "--json", str(tmp_path / "run")],
+                                    capture_output=True, text=True, check=True).stdout)
+    assert [r["name"] for r in doc["roles"]] == ["my_trainer"]
+
+
+@needs_tui
+def test_switched_off_breaks_nothing(tmp_path):
+    # SCOPE_PROFILE=0 switches the recorder off: init says so, every call
+    # still works, nothing is written.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPE_")}
+    env.update(SCOPE_PROFILE="0")
+    res = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import scope
+        print(scope.init("never-made", "off"))
+        @scope.phase("f")
+        def f():
+            return 7
+        with scope.phase("p"):
+            scope.count("n", 1)
+            print(f())
+    """)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["False", "7"]
+    assert not (tmp_path / "never-made").exists()
