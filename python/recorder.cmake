@@ -3,6 +3,14 @@
 # finds Python's headers (python3-dev), into build/python/scope/ beside a
 # copy of the package's Python files, so that PYTHONPATH=build/python
 # imports the package as built (the tests do).
+#
+# Debian's python3 by default: its packages (python3-pytest, python3-numpy,
+# python3-pandas, scripts/setup.sh) are the ones the package and its tests
+# use, where a python3 found first on PATH (pyenv's, say) may lack them.
+# -DPython3_EXECUTABLE=... picks another.
+if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+  set(Python3_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "The Python of scope's package and tests")
+endif()
 find_package(Python3 COMPONENTS Interpreter Development.Module)
 if(Python3_Development.Module_FOUND)
   set(SCOPE_PYTHON_BUILD_DIR ${PROJECT_BINARY_DIR}/python)
@@ -14,8 +22,7 @@ if(Python3_Development.Module_FOUND)
   set_target_properties(scope_py_recorder PROPERTIES
     OUTPUT_NAME _recorder
     LIBRARY_OUTPUT_DIRECTORY ${SCOPE_PYTHON_BUILD_DIR}/scope
-    C_VISIBILITY_PRESET hidden
-    INSTALL_RPATH ${CMAKE_INSTALL_FULL_LIBDIR})
+    C_VISIBILITY_PRESET hidden)
   file(GLOB _scope_py_files CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/scope/*.py)
   set(_scope_py_copies)
   foreach(f ${_scope_py_files})
@@ -27,10 +34,29 @@ if(Python3_Development.Module_FOUND)
   endforeach()
   add_custom_target(scope_py_package ALL DEPENDS ${_scope_py_copies})
   add_dependencies(scope_py_recorder scope_py_package)
-  install(TARGETS scope_py_recorder LIBRARY DESTINATION ${Python3_SITEARCH}/scope)
-  install(FILES ${CMAKE_CURRENT_LIST_DIR}/scope/recording.py
-                ${CMAKE_CURRENT_LIST_DIR}/scope/_phase_wrappers.py
-          DESTINATION ${Python3_SITEARCH}/scope)
+  # Installed under the prefix, where this Python looks for packages of that
+  # prefix (Debian: PREFIX/lib/python3.X/dist-packages for /usr/local), so
+  # `cmake --install --prefix P` writes nothing outside P; the module finds
+  # the libscope.so installed beside it through a relative RUNPATH.
+  if(NOT DEFINED SCOPE_PYTHON_INSTALL_DIR)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c
+      "import sysconfig as s; k = s.get_default_scheme(); p = s.get_path('platlib', k, vars={'base': '@', 'platbase': '@'}); print(p.replace('@/local/', '', 1) if k == 'posix_local' else p.replace('@/', '', 1))"
+      OUTPUT_VARIABLE _pydir OUTPUT_STRIP_TRAILING_WHITESPACE)
+    set(SCOPE_PYTHON_INSTALL_DIR ${_pydir} CACHE STRING "Where the package scope installs, under the prefix")
+  endif()
+  file(RELATIVE_PATH _py_to_lib ${CMAKE_INSTALL_PREFIX}/${SCOPE_PYTHON_INSTALL_DIR}/scope
+       ${CMAKE_INSTALL_FULL_LIBDIR})
+  set_target_properties(scope_py_recorder PROPERTIES INSTALL_RPATH "$ORIGIN/${_py_to_lib}")
+  install(TARGETS scope_py_recorder LIBRARY DESTINATION ${SCOPE_PYTHON_INSTALL_DIR}/scope)
+  install(FILES ${_scope_py_files} DESTINATION ${SCOPE_PYTHON_INSTALL_DIR}/scope)
+  # A sanitized build's extension needs the ASan runtime loaded before the
+  # interpreter, which is not built with it (tests/python/with_sanitizer.sh).
+  set(SCOPE_PYTHON_TEST_ENV "")
+  if(SCOPE_SANITIZE)
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+                    OUTPUT_VARIABLE _asan_rt OUTPUT_STRIP_TRAILING_WHITESPACE)
+    set(SCOPE_PYTHON_TEST_ENV "SCOPE_ASAN_RUNTIME=${_asan_rt}")
+  endif()
 else()
   message(STATUS "Python 3 headers not found (python3-dev): scope._recorder is not built")
 endif()

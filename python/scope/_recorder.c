@@ -473,9 +473,12 @@ static PyTypeObject PhaseFunctionType = {
 static PyObject *py_init(PyObject *mod, PyObject *args, PyObject *kw) {
     (void)mod;
     static char *kwlist[] = {"run_dir", "role", NULL};
-    PyObject *run_dir = NULL, *role_obj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&O:init", kwlist, PyUnicode_FSConverter, &run_dir,
-                                     &role_obj))
+    PyObject *run_dir_obj = Py_None, *role_obj = Py_None, *run_dir = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:init", kwlist, &run_dir_obj, &role_obj))
+        return NULL;
+    /* None: $SCOPE_RUN_DIR, else "scope-run"; a str, bytes or os.PathLike
+     * otherwise. */
+    if (run_dir_obj != Py_None && !PyUnicode_FSConverter(run_dir_obj, &run_dir))
         return NULL;
     const char *role = NULL;
     if (role_obj != Py_None) {

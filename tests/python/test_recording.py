@@ -258,3 +258,49 @@ def test_switched_off_breaks_nothing(tmp_path):
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["False", "7"]
     assert not (tmp_path / "never-made").exists()
+
+
+@needs_tui
+def test_init_from_the_environment_and_path_objects(tmp_path):
+    # init() with no arguments: $SCOPE_RUN_DIR and $SCOPE_ROLE, as in C.
+    out, roles, _ = record(tmp_path, """
+        print(scope.init())
+        with scope.phase("env_started"):
+            pass
+    """, env_extra={"SCOPE_RUN_DIR": str(tmp_path / "run"), "SCOPE_ROLE": "envrole"})
+    assert out.split() == ["True"]
+    assert list(roles) == ["envrole"] and "env_started" in roles["envrole"]
+    run2 = tmp_path / "second"
+    run2.mkdir()
+    out, roles, _ = record(run2, """
+        import pathlib
+        print(scope.init(pathlib.Path(RUN), role="pathrole"))
+        with scope.phase("p"):
+            pass
+    """)
+    assert out.split() == ["True"] and list(roles) == ["pathrole"]
+
+
+@needs_tui
+def test_preloaded_recorder_is_the_one_recorder(tmp_path):
+    # Python under LD_PRELOAD=libscope.so (scope-tui record -- python3 ...):
+    # the extension's libscope is the preloaded one, even from another path
+    # (the loader matches it by soname), so one log holds Python's phases.
+    import scope._recorder as ext
+
+    lib = [l.split()[-1] for l in open("/proc/self/maps") if "libscope.so" in l][0]
+    copy = tmp_path / "elsewhere" / os.path.basename(lib)
+    copy.parent.mkdir()
+    copy.write_bytes(open(lib, "rb").read())
+    out, roles, doc = record(tmp_path, """
+        with scope.phase("preloaded"):
+            scope.count("n", 5)
+        maps = [l.split()[-1] for l in open("/proc/self/maps")]
+        print(json.dumps(sorted({m for m in maps if os.path.basename(m).startswith("libscope.so")})))
+    """, env_extra={"SCOPE_PROFILE": "1", "SCOPE_RUN_DIR": str(tmp_path / "run"),
+                    "SCOPE_ROLE": "pre", "LD_PRELOAD": " ".join(filter(None, [
+                        os.environ.get("LD_PRELOAD", ""), str(copy)]))})
+    assert json.loads(out) == [str(copy)]  # one libscope mapped: the preloaded one
+    assert len(doc["workers"]) == 1
+    assert roles["pre"]["preloaded"]["count"] == 1
+    assert [(c["name"], c["total"]) for c in roles["pre"]["preloaded"]["counters"]] == [("n", 5)]
