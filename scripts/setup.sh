@@ -29,6 +29,9 @@ PACKAGES=(
     hdf5-tools zstd tmux ncurses-term util-linux time python3 python3-h5py vim strace
     # unit tests
     check
+    # the Python package (python/, docs/python.md): its reader's cffi binding and
+    # DataFrames, and its tests (tests/python, pytest)
+    python3-cffi python3-numpy python3-pandas python3-pytest
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
     clang libclang-rt-dev
     # formatting and benchmarks (callgrind instruction counts; the line

@@ -27,7 +27,7 @@
 set -euo pipefail
 
 # The folders of a tree, bottom first; a tree not named here is one flat folder.
-declare -A FOLDERS=([src]="base model load render export cmd")
+declare -A FOLDERS=([src]="base model load render export cmd api")
 
 # check ROOT TREE: the verdict on ROOT/TREE.
 check() {

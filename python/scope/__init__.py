@@ -66,3 +66,10 @@ def __getattr__(name):
             f"({_recorder_missing}); build with python3-dev installed"
         )
     raise AttributeError(f"module 'scope' has no attribute {name!r}")
+
+
+# The reader's answer to a table the run does not have (lines of a run
+# without line samples, samples of one opened with samples=False).
+from ._errors import NoDataError  # noqa: E402
+
+__all__.append("NoDataError")

@@ -20,3 +20,13 @@ class NotARunError(Error, FileNotFoundError):
 
 class DamagedRunError(Error):
     """The run could be found but not read: a damaged log or file."""
+
+
+class NoDataError(Error):
+    """The run has none of what was asked: lines of a run without line
+    samples, samples of a run opened with samples=False."""
+
+
+# Shown as scope.NotARunError, where users catch them, not scope._errors.
+for _cls in (Error, LibraryNotFoundError, NotARunError, DamagedRunError, NoDataError):
+    _cls.__module__ = "scope"
