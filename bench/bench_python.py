@@ -6,9 +6,11 @@ measure_cpu=False, on Python 3.12; seeds/with-line-profiler.txt).
 
     PYTHONPATH=build/python python3 bench/bench_python.py [--loops N] [--repeat R]
 
-Each figure is the best of R repetitions of N iterations, in ns per
-iteration, less nothing: the floors are printed beside, so the difference
-is read off the table.  The recorder records into a scratch run directory
+Each figure is the best of R rounds of N iterations, in ns per iteration,
+less nothing: the floors are printed beside, so the difference is read off
+the table.  The cases take turns, round after round, so that a busy stretch
+of a shared machine costs each case a round rather than one case all of
+them.  The recorder records into a scratch run directory
 (removed at the end) as it would in a program; `off` is the same call with
 SCOPE_PROFILE=0 in a child process, where the recorder is switched off.
 """
@@ -124,17 +126,22 @@ def cases():
     ]
 
 
-def run(loops, repeat, only_off=False):
-    rows = []
-    for label, fn in cases():
-        rows.append((label, best(fn, loops, repeat)))
-    return rows
+def run(loops, repeat):
+    """The cases interleaved, round after round, each keeping its best: on
+    a busy machine a slow stretch then costs every case one round, not one
+    case all of them."""
+    table = cases()
+    bests = [float("inf")] * len(table)
+    for _ in range(repeat):
+        for i, (_, fn) in enumerate(table):
+            bests[i] = min(bests[i], best(fn, loops, 1))
+    return [(label, ns) for (label, _), ns in zip(table, bests)]
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--loops", type=int, default=1_000_000)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--loops", type=int, default=200_000)
+    ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--child-off", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child_off:
