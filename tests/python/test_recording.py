@@ -134,7 +134,7 @@ def test_init_bad_arguments():
 
 @needs_tui
 def test_exceptions_close_phases(tmp_path):
-    out, roles, _ = record(tmp_path, """
+    out, roles, doc = record(tmp_path, """
         scope.init(RUN, "exc")
 
         @scope.phase("fails")
@@ -147,11 +147,17 @@ def test_exceptions_close_phases(tmp_path):
                     fails()
             except KeyError:
                 pass
+        try:
+            fails()  # at the top: nothing around it would close it
+        except KeyError:
+            pass
         with scope.phase("after"):
             pass
     """)
     phases = roles["exc"]
-    assert {p: v["count"] for p, v in phases.items()} == {"outer": 3, "outer/fails": 3, "after": 1}
+    assert {p: v["count"] for p, v in phases.items()} == {
+        "outer": 3, "outer/fails": 3, "fails": 1, "after": 1}
+    assert [w["unbalanced"] for w in doc["workers"]] == [0]
 
 
 @needs_tui
