@@ -4,9 +4,10 @@
 # copy of the package's Python files, so that PYTHONPATH=build/python
 # imports the package as built (the tests do).
 #
-# The interpreter of the package (python/CMakeLists.txt): $SCOPE_PYTHON where
-# set, else Debian's python3, whose packages (scripts/setup.sh) the package
-# and its tests use, where one first on PATH (pyenv's, say) may lack them.
+# The interpreter of the package (python/CMakeLists.txt, included before
+# this): SCOPE_PYTHON where found, else Debian's python3, whose packages
+# (scripts/setup.sh) the tests use, where one first on PATH (pyenv's, say)
+# may lack them.
 if(NOT DEFINED Python3_EXECUTABLE)
   if(SCOPE_PYTHON)
     set(Python3_EXECUTABLE ${SCOPE_PYTHON})
@@ -37,24 +38,16 @@ if(Python3_Development.Module_FOUND)
   endforeach()
   add_custom_target(scope_py_package ALL DEPENDS ${_scope_py_copies})
   add_dependencies(scope_py_recorder scope_py_package)
-  # Installed with the package's Python files (python/CMakeLists.txt, whose
-  # rule for the folder under the prefix this repeats, for a build where that
-  # file finds no interpreter with pandas): where this Python looks for
-  # packages of that prefix, so `cmake --install --prefix P` writes nothing
-  # outside P; the module finds the libscope.so installed with it through a
-  # relative RUNPATH.
-  if(NOT SCOPE_PYTHON_SITEDIR)
-    execute_process(
-      COMMAND ${Python3_EXECUTABLE} -c
-              "import sys; d = 'dist' if any(p.endswith('dist-packages') for p in sys.path) else 'site'; print(f'lib/python{sys.version_info[0]}.{sys.version_info[1]}/{d}-packages')"
-      OUTPUT_VARIABLE _sitedir OUTPUT_STRIP_TRAILING_WHITESPACE)
-    set(SCOPE_PYTHON_SITEDIR ${_sitedir} CACHE STRING "where cmake --install puts the Python package, under the prefix")
+  # Installed with the package's Python files (python/CMakeLists.txt, which
+  # sets SCOPE_PYTHON_SITEDIR: where this Python looks for packages under the
+  # prefix, so `cmake --install --prefix P` writes nothing outside P); the
+  # module finds the libscope.so installed with it through a relative RUNPATH.
+  if(SCOPE_PYTHON_SITEDIR)
+    file(RELATIVE_PATH _py_to_lib ${CMAKE_INSTALL_PREFIX}/${SCOPE_PYTHON_SITEDIR}/scope
+         ${CMAKE_INSTALL_FULL_LIBDIR})
+    set_target_properties(scope_py_recorder PROPERTIES INSTALL_RPATH "$ORIGIN/${_py_to_lib}")
+    install(TARGETS scope_py_recorder LIBRARY DESTINATION ${SCOPE_PYTHON_SITEDIR}/scope)
   endif()
-  file(RELATIVE_PATH _py_to_lib ${CMAKE_INSTALL_PREFIX}/${SCOPE_PYTHON_SITEDIR}/scope
-       ${CMAKE_INSTALL_FULL_LIBDIR})
-  set_target_properties(scope_py_recorder PROPERTIES INSTALL_RPATH "$ORIGIN/${_py_to_lib}")
-  install(TARGETS scope_py_recorder LIBRARY DESTINATION ${SCOPE_PYTHON_SITEDIR}/scope)
-  install(FILES ${_scope_py_files} DESTINATION ${SCOPE_PYTHON_SITEDIR}/scope)
   # A sanitized build's extension needs the ASan runtime loaded before the
   # interpreter, which is not built with it (tests/python/with_sanitizer.sh).
   set(SCOPE_PYTHON_TEST_ENV "")
