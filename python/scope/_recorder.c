@@ -32,7 +32,10 @@
  * itself keeps at most 65,536 names and folds the rest into "(other)". */
 #define SITE_CACHE_MAX 65536
 
-#define FLAG_COMBOS 4 /* SCOPE_SITE_IO | SCOPE_SITE_SYNC */
+/* One site cache per kind of site: the four phase flag combinations
+ * (SCOPE_SITE_IO | SCOPE_SITE_SYNC), and counters. */
+#define FLAG_COMBOS 4
+#define SITE_KINDS  (FLAG_COMBOS + 1)
 
 /* ---- sites ----------------------------------------------------------------- */
 
@@ -56,9 +59,10 @@ static PyTypeObject SiteType = {
     .tp_doc = "A phase or counter name's call-site descriptor (internal).",
 };
 
-/* One dict per flag combination: "save" as a plain phase and as an I/O
- * phase are two sites of one name. */
-static PyObject *site_cache[FLAG_COMBOS];
+/* One dict per kind: "save" as a plain phase, as an I/O phase and as a
+ * counter are three sites of one name, each with its own flags and the file
+ * and line of its own first use. */
+static PyObject *site_cache[SITE_KINDS];
 
 static char *raw_strdup(const char *s, size_t len) {
     char *p = PyMem_RawMalloc(len + 1);
@@ -132,7 +136,8 @@ static SiteObject *site_new(const char *s, Py_ssize_t len, uint32_t flags, PyObj
 
 /* A new reference to the site of (name, flags), made on first use. */
 static SiteObject *site_for(PyObject *name, uint32_t flags, const char *what, PyObject *code) {
-    PyObject *cache = site_cache[flags & (FLAG_COMBOS - 1)];
+    PyObject *cache =
+        site_cache[flags & SCOPE_SITE_COUNT ? FLAG_COMBOS : flags & (FLAG_COMBOS - 1)];
     if (PyUnicode_CheckExact(name)) {
         PyObject *hit = PyDict_GetItemWithError(cache, name); /* borrowed */
         if (hit) {
@@ -584,7 +589,7 @@ PyMODINIT_FUNC PyInit__recorder(void) {
     if (PyType_Ready(&SiteType) < 0 || PyType_Ready(&PhaseType) < 0 ||
         PyType_Ready(&PhaseFunctionType) < 0)
         return NULL;
-    for (int i = 0; i < FLAG_COMBOS; i++)
+    for (int i = 0; i < SITE_KINDS; i++)
         if (!site_cache[i] && !(site_cache[i] = PyDict_New()))
             return NULL;
     PyObject *m = PyModule_Create(&module_def);
