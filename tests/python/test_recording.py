@@ -310,3 +310,41 @@ def test_preloaded_recorder_is_the_one_recorder(tmp_path):
     assert len(doc["workers"]) == 1
     assert roles["pre"]["preloaded"]["count"] == 1
     assert [(c["name"], c["total"]) for c in roles["pre"]["preloaded"]["counters"]] == [("n", 5)]
+
+
+@needs_tui
+def test_generators_and_coroutines_are_timed_while_they_run(tmp_path):
+    # The consumer sleeps 3 x 40 ms between items and the coroutine awaits
+    # 2 x 40 ms: none of it is the decorated phase's, and the consumer's
+    # phases are not nested under it.  Their bodies run for microseconds, so
+    # 40 ms (a third of the time they lay suspended) holds on a loaded machine.
+    out, roles, _ = record(tmp_path, """
+        import asyncio, time
+        scope.init(RUN, "gen")
+
+        @scope.phase("produce")
+        def produce():
+            for i in range(3):
+                yield i
+
+        for item in produce():
+            with scope.phase("consume"):
+                time.sleep(0.040)
+
+        @scope.phase("coro")
+        async def coro():
+            await asyncio.sleep(0.040)
+            await asyncio.sleep(0.040)
+            return 9
+
+        print(asyncio.run(coro()))
+    """)
+    assert out.split() == ["9"]
+    phases = roles["gen"]
+    got = {p: v["count"] for p, v in phases.items()}
+    # produce: 3 resumptions that yield and the one that ends it; coro: 3
+    # steps, split by its two awaits.
+    assert got == {"produce": 4, "consume": 3, "coro": 3}, got
+    assert phases["consume"]["total_ns"] >= 3 * 40e6
+    assert phases["produce"]["total_ns"] < 40e6, phases["produce"]["total_ns"]
+    assert phases["coro"]["total_ns"] < 40e6, phases["coro"]["total_ns"]
