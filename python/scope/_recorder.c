@@ -195,6 +195,7 @@ typedef struct {
 
 static PyTypeObject PhaseType;
 static PyTypeObject PhaseFunctionType;
+static PyObject *module_self;  /* borrowed: the module lives as long as its types */
 static PyObject *wrap_special; /* scope._phase_wrappers.wrap, for generators and coroutines */
 
 static open_entry *entry_at(PhaseObject *p, Py_ssize_t i) {
@@ -348,7 +349,19 @@ static PyObject *phase_repr(PhaseObject *self) {
     return r;
 }
 
+/* Pickled as the call that makes it: (scope.phase's rebuild, (name, flags)),
+ * its open entries being this process's own. */
+static PyObject *phase_reduce(PhaseObject *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *rebuild = PyObject_GetAttrString(module_self, "_phase_from");
+    if (!rebuild)
+        return NULL;
+    PyObject *r = Py_BuildValue("N(sI)", rebuild, self->site->name,
+                                self->site->site.flags & (SCOPE_SITE_IO | SCOPE_SITE_SYNC));
+    return r;
+}
+
 static PyMethodDef phase_methods[] = {
+    {"__reduce__", (PyCFunction)phase_reduce, METH_NOARGS, NULL},
     {"__enter__", (PyCFunction)phase_enter, METH_NOARGS, "Opens the phase on this thread."},
     {"__exit__", (PyCFunction)(void (*)(void))phase_exit, METH_FASTCALL,
      "Closes this thread's innermost entry of the phase."},
@@ -450,6 +463,27 @@ static PyObject *pf_repr(PhaseFunctionObject *self) {
     return r;
 }
 
+/* Pickled by reference, as a function is (multiprocessing sends a Pool's
+ * function so): the module's attribute of its __qualname__, which is this
+ * wrapper where it decorates a module-level function; without one (an
+ * object not made by the decorator), as the wrapper of its phase and
+ * function. */
+static PyObject *pf_reduce(PhaseFunctionObject *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *qualname = self->dict ? PyDict_GetItemString(self->dict, "__qualname__") : NULL;
+    if (qualname && PyUnicode_Check(qualname))
+        return Py_NewRef(qualname);
+    PhaseObject *phase = (PhaseObject *)PhaseType.tp_alloc(&PhaseType, 0);
+    if (!phase)
+        return NULL;
+    phase->site = (SiteObject *)Py_NewRef(self->site);
+    return Py_BuildValue("O(NO)", (PyObject *)Py_TYPE(self), (PyObject *)phase, self->func);
+}
+
+static PyMethodDef pf_methods[] = {
+    {"__reduce__", (PyCFunction)pf_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyGetSetDef pf_getset[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -466,6 +500,7 @@ static PyTypeObject PhaseFunctionType = {
     .tp_doc = "A function whose every call is a scope phase.",
     .tp_traverse = (traverseproc)pf_traverse,
     .tp_clear = (inquiry)pf_clear,
+    .tp_methods = pf_methods,
     .tp_getset = pf_getset,
     .tp_descr_get = pf_descr_get,
     .tp_dictoffset = offsetof(PhaseFunctionObject, dict),
@@ -558,6 +593,17 @@ static PyObject *py_recording(PyObject *mod, PyObject *Py_UNUSED(ignored)) {
     return PyBool_FromLong(scope_hot_ != 0);
 }
 
+/* The unpickling half of phase.__reduce__. */
+static PyObject *py_phase_from(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *name;
+    unsigned int flags;
+    if (!PyArg_ParseTuple(args, "OI:_phase_from", &name, &flags))
+        return NULL;
+    return phase_make(&PhaseType, name, (flags & SCOPE_SITE_IO) != 0,
+                      (flags & SCOPE_SITE_SYNC) != 0);
+}
+
 static PyObject *py_set_wrapper(PyObject *mod, PyObject *func) {
     (void)mod;
     Py_XSETREF(wrap_special, Py_NewRef(func));
@@ -574,6 +620,7 @@ static PyMethodDef module_methods[] = {
      "count(name, n=1)\n--\n\nAdds n to the counter `name` of the phase open on this thread."},
     {"_hot", py_recording, METH_NOARGS, "Whether calls may still record (scope_hot_)."},
     {"_set_wrapper", py_set_wrapper, METH_O, "Sets the decorator's Python half."},
+    {"_phase_from", py_phase_from, METH_VARARGS, "Remakes a pickled phase (internal)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -595,6 +642,7 @@ PyMODINIT_FUNC PyInit__recorder(void) {
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
+    module_self = m;
     if (PyModule_AddObjectRef(m, "phase", (PyObject *)&PhaseType) < 0 ||
         PyModule_AddObjectRef(m, "_PhaseFunction", (PyObject *)&PhaseFunctionType) < 0) {
         Py_DECREF(m);

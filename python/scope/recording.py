@@ -63,6 +63,38 @@ def init(run_dir=None, role=None):
     return on
 
 
+class _ForkToken:
+    """What multiprocessing's after-fork registry holds on to (it keeps weak
+    references)."""
+
+
+_FORK_TOKEN = _ForkToken()
+
+
+def _in_multiprocessing_child(_token):
+    # The child's finalizers were cleared just before this runs; this one
+    # runs as the child leaves (multiprocessing.util._exit_function), before
+    # os._exit, which skips the recorder's own exit hook: without it, what
+    # the child recorded since its last periodic frame would be lost.
+    import multiprocessing.util
+
+    multiprocessing.util.Finalize(_FORK_TOKEN, _recorder.shutdown, exitpriority=-100)
+
+
+def _after_fork_in_child():
+    # A multiprocessing child made by fork (its Process or Pool workers)
+    # ends with os._exit.  Registered here, in the child, with
+    # multiprocessing's after-fork hooks, which it runs after clearing the
+    # parent's finalizers; a plain os.fork child never runs them, and leaves
+    # through os._exit only if its code says so (then it calls scope.flush).
+    util = sys.modules.get("multiprocessing.util")
+    if util is not None:
+        util.register_after_fork(_FORK_TOKEN, _in_multiprocessing_child)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _sync_environ():
     for key in _EXPORTED:
         value = os.getenv(key)  # os.environ is a copy taken at startup

@@ -348,3 +348,51 @@ def test_generators_and_coroutines_are_timed_while_they_run(tmp_path):
     assert phases["consume"]["total_ns"] >= 3 * 40e6
     assert phases["produce"]["total_ns"] < 40e6, phases["produce"]["total_ns"]
     assert phases["coro"]["total_ns"] < 40e6, phases["coro"]["total_ns"]
+
+
+def test_phases_and_decorated_functions_pickle():
+    import pickle
+
+    p = scope.phase("pickled", io=True)
+    q = pickle.loads(pickle.dumps(p))
+    assert (type(q), q.name) == (scope.phase, "pickled")
+    assert pickle.loads(pickle.dumps(_module_level_decorated)) is _module_level_decorated
+    assert _module_level_decorated(4) == 8
+
+
+@scope.phase("module_level")
+def _module_level_decorated(x):
+    return 2 * x
+
+
+@needs_tui
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_pool_of_decorated_functions(tmp_path, method):
+    # multiprocessing.Pool pickles the function it maps: a decorated one
+    # goes by reference, and each worker records its calls in its own log.
+    script = tmp_path / "pooled.py"
+    script.write_text(textwrap.dedent(f"""
+        import multiprocessing, sys
+        import scope
+
+        @scope.phase("pooled")
+        def square(x):
+            return x * x
+
+        if __name__ == "__main__":
+            scope.init(sys.argv[1], "pool")
+            with multiprocessing.get_context("{method}").Pool(2) as pool:
+                print(sum(pool.map(square, range(6), chunksize=1)))
+    """))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPE_")}
+    env["SCOPE_QUIET"] = "1"
+    res = subprocess.run([sys.executable, str(script), str(tmp_path / "run")], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["55"]
+    doc = json.loads(subprocess.run([TUI, "report", "--json", str(tmp_path / "run")],
+                                    capture_output=True, text=True, check=True).stdout)
+    assert [r["name"] for r in doc["roles"]] == ["pool"]
+    pooled = [p for p in doc["roles"][0]["phases"] if p["path"] == "pooled"]
+    assert pooled and pooled[0]["count"] == 6
+    assert 1 <= pooled[0]["nprocs"] <= 2
