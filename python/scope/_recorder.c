@@ -91,24 +91,17 @@ static const char *checked_name(PyObject *name, Py_ssize_t *len, const char *wha
 }
 
 /* Where the site is first used: the calling Python frame's file and line
- * (the node keeps them, as it keeps a C site's __FILE__ and __LINE__). */
-static void caller_place(PyObject *code_or_null, char **file, uint32_t *line) {
+ * (the node keeps them, as it keeps a C site's __FILE__ and __LINE__); for
+ * a decorator, the line of `@scope.phase(...)`. */
+static void caller_place(char **file, uint32_t *line) {
     *file = NULL;
     *line = 0;
-    PyObject *filename = NULL;
-    if (code_or_null && PyCode_Check(code_or_null)) {
-        PyCodeObject *co = (PyCodeObject *)code_or_null;
-        filename = co->co_filename;
-        *line = (uint32_t)co->co_firstlineno;
-    } else {
-        PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
-        if (f) {
-            PyCodeObject *co = PyFrame_GetCode(f);
-            filename = co->co_filename;
-            *line = (uint32_t)PyFrame_GetLineNumber(f);
-            Py_DECREF(co); /* the frame keeps its code alive */
-        }
-    }
+    PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
+    if (!f)
+        return;
+    PyCodeObject *co = PyFrame_GetCode(f);
+    PyObject *filename = co->co_filename;
+    *line = (uint32_t)PyFrame_GetLineNumber(f);
     if (filename && PyUnicode_Check(filename)) {
         Py_ssize_t n;
         const char *s = PyUnicode_AsUTF8AndSize(filename, &n);
@@ -116,9 +109,10 @@ static void caller_place(PyObject *code_or_null, char **file, uint32_t *line) {
             *file = raw_strdup(s, (size_t)n);
         PyErr_Clear();
     }
+    Py_DECREF(co);
 }
 
-static SiteObject *site_new(const char *s, Py_ssize_t len, uint32_t flags, PyObject *code) {
+static SiteObject *site_new(const char *s, Py_ssize_t len, uint32_t flags) {
     SiteObject *site = PyObject_New(SiteObject, &SiteType);
     if (!site)
         return NULL;
@@ -129,13 +123,13 @@ static SiteObject *site_new(const char *s, Py_ssize_t len, uint32_t flags, PyObj
         return (SiteObject *)PyErr_NoMemory();
     }
     uint32_t line;
-    caller_place(code, &site->file, &line);
+    caller_place(&site->file, &line);
     site->site = (scope_site){site->name, site->file, line, flags, 0u, 0u};
     return site;
 }
 
 /* A new reference to the site of (name, flags), made on first use. */
-static SiteObject *site_for(PyObject *name, uint32_t flags, const char *what, PyObject *code) {
+static SiteObject *site_for(PyObject *name, uint32_t flags, const char *what) {
     PyObject *cache =
         site_cache[flags & SCOPE_SITE_COUNT ? FLAG_COMBOS : flags & (FLAG_COMBOS - 1)];
     if (PyUnicode_CheckExact(name)) {
@@ -151,7 +145,7 @@ static SiteObject *site_for(PyObject *name, uint32_t flags, const char *what, Py
     const char *s = checked_name(name, &len, what);
     if (!s)
         return NULL;
-    SiteObject *site = site_new(s, len, flags, code);
+    SiteObject *site = site_new(s, len, flags);
     /* A str subclass is keyed by its plain value: its __hash__ and __eq__
      * may be anything. */
     if (site && PyDict_GET_SIZE(cache) < SITE_CACHE_MAX) {
@@ -204,7 +198,7 @@ static open_entry *entry_at(PhaseObject *p, Py_ssize_t i) {
 
 static PyObject *phase_make(PyTypeObject *type, PyObject *name, int io, int sync) {
     uint32_t flags = (io ? SCOPE_SITE_IO : 0u) | (sync ? SCOPE_SITE_SYNC : 0u);
-    SiteObject *site = site_for(name, flags, "phase", NULL);
+    SiteObject *site = site_for(name, flags, "phase");
     if (!site)
         return NULL;
     PhaseObject *p = (PhaseObject *)type->tp_alloc(type, 0);
@@ -579,7 +573,7 @@ static PyObject *py_count(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
             return NULL;
         n = v;
     }
-    SiteObject *site = site_for(args[0], SCOPE_SITE_COUNT, "count", NULL);
+    SiteObject *site = site_for(args[0], SCOPE_SITE_COUNT, "count");
     if (!site)
         return NULL;
     if (scope_hot_)

@@ -134,6 +134,7 @@ def main():
         truth["exit_mp_" + method] = p.exitcode
     truth["children"] = children
     truth["pid"] = os.getpid()
+    truth["workload"] = __file__
     truth["flush"] = scope.flush()
     with open(truth_path, "w") as f:
         json.dump(truth, f)

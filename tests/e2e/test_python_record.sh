@@ -76,6 +76,17 @@ def counters(path):
 check(counters("train/step") == {"samples": (6, 192)}, f"step's counters {counters('train/step')}")
 check(counters("mixed/c_kernel") == {"cells": (4, 4000)}, f"c_kernel's counters {counters('mixed/c_kernel')}")
 
+# Each phase keeps the place of its first use, as a C site keeps __FILE__
+# and __LINE__: the decorator's line for crunch, the C file for c_kernel.
+src = open(truth["workload"]).read().splitlines()
+deco_line = 1 + next(i for i, l in enumerate(src) if l.startswith('@scope.phase("crunch")'))
+if "crunch" in phases:
+    check((phases["crunch"]["file"], phases["crunch"]["line"]) == (truth["workload"], deco_line),
+          f"crunch's place {phases['crunch']['file']}:{phases['crunch']['line']}, expected line {deco_line}")
+if "mixed/c_kernel" in phases:
+    check(str(phases["mixed/c_kernel"]["file"]).endswith("py_mix_lib.c"),
+          f"c_kernel's file {phases['mixed/c_kernel']['file']}")
+
 for path, key, floor_ns in (("load", "load_ns", 30e6), ("train", "train_ns", 30e6),
                             ("train/step", "step_ns", 30e6), ("mixed", "mixed_ns", 8e6),
                             ("mixed/c_kernel", "c_kernel_ns", 8e6)):
