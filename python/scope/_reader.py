@@ -76,7 +76,13 @@ def _candidates():
         yield env
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    yield os.path.join(here, _LIBNAME)  # installed beside the package
+    yield os.path.join(here, _LIBNAME)  # copied beside the package
+    try:  # cmake --install wrote where it put the library
+        from ._libdir import LIBDIR
+
+        yield os.path.join(LIBDIR, _LIBNAME)
+    except ImportError:
+        pass
     yield _LIBNAME  # the loader's path: an installed scope
 
 

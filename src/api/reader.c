@@ -118,22 +118,6 @@ const scope_run_info *scope_run_info_get(const scope_run *run) {
     return run ? &run->info : NULL;
 }
 
-static const char *end_name(enum run_end end) {
-    switch (end) {
-    case RUN_END_EXIT:
-        return "exit";
-    case RUN_END_SIGNAL:
-        return "signal";
-    case RUN_END_KILLED:
-        return "killed";
-    case RUN_END_RUNNING:
-        return "running";
-    case RUN_END_UNKNOWN:
-        break;
-    }
-    return "unknown";
-}
-
 /* One row per log of the run, every attempt's (`attempt` and `shown` say
  * which), as report --json's "workers". */
 static int reader_processes(scope_run *run, scope_table *t) {
@@ -187,7 +171,7 @@ static int reader_processes(scope_run *run, scope_table *t) {
         rt_index(t, attempt, w->attempt);
         rt_bool(t, shown, m->nattempts && w->attempt == m->shown_attempt);
         rt_bool(t, readable, w->readable);
-        rt_str(t, end, end_name(w->end));
+        rt_str(t, end, run_end_name(w->end));
         if (w->end == RUN_END_SIGNAL)
             rt_i64(t, end_signal, w->end_signal);
         else

@@ -1,6 +1,7 @@
 /*
  * The reader API's table of hot lines: `scope-tui lines --json`'s rows, the
- * same query (every role, self attribution, hottest first) through the
+ * same query (every role, each sample billed to its innermost frame in the
+ * project folder, hottest first: `lines`'s defaults) through the
  * same model (run_lines.h).  Symbolizing happens on the first call, as
  * `lines` does it; a run without line samples answers SCOPE_READER_NO_LINES.
  */

@@ -21,11 +21,16 @@ static void measured(scope_table *t, size_t col, uint64_t v, int present) {
         rt_missing(t, col);
 }
 
+/* A table of samples asked of a run opened without them. */
+static int no_samples(const run_model *m, char *msg, size_t msglen) {
+    return reader_fail(SCOPE_READER_NO_SAMPLES, msg, msglen, "%s was opened without its samples",
+                       m->dir);
+}
+
 int reader_samples(scope_run *run, scope_table *t, char *msg, size_t msglen) {
     const run_model *m = run->m;
     if (m->no_samples)
-        return reader_fail(SCOPE_READER_NO_SAMPLES, msg, msglen,
-                           "%s was opened without its samples", m->dir);
+        return no_samples(m, msg, msglen);
     size_t worker = rt_column(t, "worker", "", SCOPE_COL_I64),
            role = rt_column(t, "role", "", SCOPE_COL_STR),
            rank = rt_column(t, "rank", "", SCOPE_COL_I64),
@@ -82,8 +87,7 @@ int reader_samples(scope_run *run, scope_table *t, char *msg, size_t msglen) {
 int reader_gpu(scope_run *run, scope_table *t, char *msg, size_t msglen) {
     run_model *m = run->m;
     if (m->no_samples)
-        return reader_fail(SCOPE_READER_NO_SAMPLES, msg, msglen,
-                           "%s was opened without its samples", m->dir);
+        return no_samples(m, msg, msglen);
     size_t role = rt_column(t, "role", "", SCOPE_COL_STR),
            host = rt_column(t, "host", "", SCOPE_COL_STR),
            index = rt_column(t, "index", "", SCOPE_COL_U64),

@@ -38,6 +38,22 @@ static const char *const kind_names[RUN_CAVEAT_KIND_LIMIT] = {
 static_assert(sizeof kind_names / sizeof kind_names[0] == RUN_CAVEAT_KIND_LIMIT,
               "a name for every caveat kind");
 
+const char *run_end_name(enum run_end end) {
+    switch (end) {
+    case RUN_END_EXIT:
+        return "exit";
+    case RUN_END_SIGNAL:
+        return "signal";
+    case RUN_END_KILLED:
+        return "killed";
+    case RUN_END_RUNNING:
+        return "running";
+    case RUN_END_UNKNOWN:
+        break;
+    }
+    return "unknown";
+}
+
 const char *run_caveat_kind_name(enum run_caveat_kind kind) {
     return (unsigned)kind < RUN_CAVEAT_KIND_LIMIT ? kind_names[kind] : "unknown";
 }

@@ -128,6 +128,10 @@ typedef struct run_caveat {
 
 const char *run_caveat_kind_name(enum run_caveat_kind kind); /* "truncated", ... */
 
+/* How a worker ended, as report --json and the reader API spell it: "exit",
+ * "signal", "killed", "running" or "unknown". */
+const char *run_end_name(enum run_end end);
+
 /* ---- figures ------------------------------------------------------------ */
 
 /* A distribution of entry durations, from the merged histograms, or exact

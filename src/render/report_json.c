@@ -14,22 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *end_name(enum run_end end) {
-    switch (end) {
-    case RUN_END_EXIT:
-        return "exit";
-    case RUN_END_SIGNAL:
-        return "signal";
-    case RUN_END_KILLED:
-        return "killed";
-    case RUN_END_RUNNING:
-        return "running";
-    case RUN_END_UNKNOWN:
-        break;
-    }
-    return "unknown";
-}
-
 /* A launcher-given number, -1 when no launcher said. */
 static void put_launcher_int(json_out *j, cJSON *o, const char *key, int32_t v) {
     if (v < 0)
@@ -156,7 +140,7 @@ static void put_worker(json_out *j, cJSON *o, const run_model *m, size_t index) 
     jo_u64(j, o, "frames_lost", w->frames_lost);
     jo_u64(j, o, "bytes_skipped", w->bytes_skipped);
     jo_bool(j, o, "truncated", w->truncated);
-    jo_str(j, o, "end", end_name(w->end));
+    jo_str(j, o, "end", run_end_name(w->end));
     if (w->end == RUN_END_SIGNAL)
         jo_i64(j, o, "end_signal", w->end_signal);
     else

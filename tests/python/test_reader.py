@@ -157,15 +157,30 @@ def test_example_run(example_run, json_of):
     assert len(doc["roles"]) == 2 and doc["run"]["processes"] == 5
 
 
-def test_example_lines(example_run, json_of):
-    doc = json_of("lines", "--json", "--top", "0", example_run)
-    df = scope.open(example_run).lines()
+LINE_KEYS = ["kind", "file", "line", "function", "linkage_name", "module", "samples", "hits",
+             "seconds", "share", "share_sd", "approximate"]
+
+
+def check_lines(path, json_of):
+    doc = json_of("lines", "--json", "--top", "0", path)
+    df = scope.open(path).lines()
     assert len(df) == len(doc["lines"]) > 0
-    keys = ["kind", "file", "line", "function", "linkage_name", "module", "samples", "hits",
-            "seconds", "share", "share_sd", "approximate"]
     for i, line in enumerate(doc["lines"]):
-        check_row(df.iloc[i], line, keys, f"line {i}")
-    assert math.isclose(df.samples.sum(), doc["samples"] - doc["outside_project"], rel_tol=0.5)
+        check_row(df.iloc[i], line, LINE_KEYS, f"line {i}")
+    return df, doc
+
+
+def test_profiler_lines(profiler_file, json_of):
+    """line_profiler's measured lines, imported from a scope-profiler file."""
+    path = os.path.join(os.path.dirname(profiler_file), "line-profile.h5")
+    df, doc = check_lines(path, json_of)
+    assert (df.kind == "measured").all() and df.hits.sum() == doc["hits"]
+
+
+def test_example_lines(example_run, json_of):
+    df, doc = check_lines(example_run, json_of)
+    assert (df.kind == "sampled").all()
+    assert df.samples.sum() <= doc["samples"]
 
 
 def test_hdf5_export(example_export, json_of):
