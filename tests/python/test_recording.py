@@ -18,15 +18,22 @@ import scope
 TUI = os.environ.get("SCOPE_TUI")
 
 
-def record(tmp_path, body, env_extra=None):
+def record(tmp_path, body, env_extra=None, script=None):
     """Runs `body` (Python, with `scope` imported and RUN the run directory)
-    in a child; returns (its result, the report's role -> {path: phase})."""
+    in a child, as `python3 -c`, or as the file tmp_path/script (a script
+    whose name is the default role, or whose functions spawned children
+    import); returns (its output, the report's role -> {path: phase}, the
+    whole report)."""
     run = tmp_path / "run"
     prog = "import json, os, sys, scope\nRUN = sys.argv[1]\n" + textwrap.dedent(body)
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPE_")}
     env.update(SCOPE_QUIET="1", **(env_extra or {}))
-    res = subprocess.run([sys.executable, "-c", prog, str(run)], env=env, capture_output=True,
-                         text=True, timeout=60)
+    if script:
+        (tmp_path / script).write_text(prog)
+        argv = [sys.executable, str(tmp_path / script), str(run)]
+    else:
+        argv = [sys.executable, "-c", prog, str(run)]
+    res = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     rep = subprocess.run([TUI, "report", "--json", str(run)], capture_output=True, text=True, timeout=60)
     assert rep.returncode == 0, rep.stderr
@@ -235,14 +242,12 @@ def test_io_phase_and_init_twice(tmp_path):
 
 @needs_tui
 def test_default_role_is_the_script_name(tmp_path):
-    script = tmp_path / "my_trainer.py"
-    script.write_text("import sys, scope\nscope.init(sys.argv[1])\nwith scope.phase('p'):\n    pass\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPE_")}
-    env["SCOPE_QUIET"] = "1"
-    subprocess.run([sys.executable, str(script), str(tmp_path / "run")], env=env, check=True, timeout=60)
-    doc = json.loads(subprocess.run([TUI, "report", "--json", str(tmp_path / "run")],
-                                    capture_output=True, text=True, check=True).stdout)
-    assert [r["name"] for r in doc["roles"]] == ["my_trainer"]
+    out, roles, _ = record(tmp_path, """
+        scope.init(RUN)
+        with scope.phase("p"):
+            pass
+    """, script="my_trainer.py")
+    assert list(roles) == ["my_trainer"]
 
 
 @needs_tui
@@ -370,29 +375,19 @@ def _module_level_decorated(x):
 def test_pool_of_decorated_functions(tmp_path, method):
     # multiprocessing.Pool pickles the function it maps: a decorated one
     # goes by reference, and each worker records its calls in its own log.
-    script = tmp_path / "pooled.py"
-    script.write_text(textwrap.dedent(f"""
-        import multiprocessing, sys
-        import scope
+    out, roles, doc = record(tmp_path, f"""
+        import multiprocessing
 
         @scope.phase("pooled")
         def square(x):
             return x * x
 
         if __name__ == "__main__":
-            scope.init(sys.argv[1], "pool")
+            scope.init(RUN, "pool")
             with multiprocessing.get_context("{method}").Pool(2) as pool:
                 print(sum(pool.map(square, range(6), chunksize=1)))
-    """))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPE_")}
-    env["SCOPE_QUIET"] = "1"
-    res = subprocess.run([sys.executable, str(script), str(tmp_path / "run")], env=env,
-                         capture_output=True, text=True, timeout=120)
-    assert res.returncode == 0, res.stderr
-    assert res.stdout.split() == ["55"]
-    doc = json.loads(subprocess.run([TUI, "report", "--json", str(tmp_path / "run")],
-                                    capture_output=True, text=True, check=True).stdout)
-    assert [r["name"] for r in doc["roles"]] == ["pool"]
-    pooled = [p for p in doc["roles"][0]["phases"] if p["path"] == "pooled"]
-    assert pooled and pooled[0]["count"] == 6
-    assert 1 <= pooled[0]["nprocs"] <= 2
+    """, script="pooled.py")
+    assert out.split() == ["55"]
+    assert list(roles) == ["pool"]
+    assert roles["pool"]["pooled"]["count"] == 6
+    assert 1 <= roles["pool"]["pooled"]["nprocs"] <= 2
