@@ -95,6 +95,24 @@ def _after_fork_in_child():
 os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
+def _name_a_preloaded_recorder():
+    # Under `scope-tui record -- python3 train.py` (LD_PRELOAD=libscope.so,
+    # SCOPE_PROFILE=1) the recorder started before Python did, as role
+    # "python3", the program's name, which says nothing of which script
+    # ran.  Without $SCOPE_ROLE the script's name says more: scope_init on
+    # a running recorder changes only the role (recorder.md 5.1).
+    if os.environ.get("SCOPE_ROLE") or "libscope" not in os.environ.get("LD_PRELOAD", ""):
+        return
+    if os.environ.get("SCOPE_PROFILE", "").lower() not in ("1", "true", "yes", "on"):
+        return
+    role = _script_role()
+    if role:
+        _recorder.init(None, role)
+
+
+_name_a_preloaded_recorder()
+
+
 def _sync_environ():
     for key in _EXPORTED:
         value = os.getenv(key)  # os.environ is a copy taken at startup

@@ -391,3 +391,20 @@ def test_pool_of_decorated_functions(tmp_path, method):
     assert list(roles) == ["pool"]
     assert roles["pool"]["pooled"]["count"] == 6
     assert 1 <= roles["pool"]["pooled"]["nprocs"] <= 2
+
+
+@needs_tui
+def test_scope_tui_record_names_the_script(tmp_path):
+    # scope-tui record -- python3 SCRIPT: the preloaded recorder records the
+    # script's phases, under the script's name rather than "python3".
+    script = tmp_path / "trainer.py"
+    script.write_text("import scope\nwith scope.phase('recorded'):\n    scope.count('n', 3)\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPE_")}
+    env["SCOPE_QUIET"] = "1"
+    res = subprocess.run([TUI, "record", "-o", str(tmp_path / "run"), "--", sys.executable,
+                          str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(subprocess.run([TUI, "report", "--json", str(tmp_path / "run")],
+                                    capture_output=True, text=True, check=True).stdout)
+    assert [r["name"] for r in doc["roles"]] == ["trainer"]
+    assert [(p["path"], p["count"]) for p in doc["roles"][0]["phases"]] == [("recorded", 1)]
