@@ -34,6 +34,9 @@ PACKAGES=(
     # the Python package (python/, docs/python.md): its reader's cffi binding and
     # DataFrames, and its tests (tests/python, pytest)
     python3-cffi python3-numpy python3-pandas python3-pytest
+    # its recorder, the C extension scope._recorder (Python.h), and pip to build
+    # it as `pip install ./python` does (tests/packaging)
+    python3-dev python3-pip python3-setuptools
     # clang for libFuzzer, plus its fuzzer and sanitizer runtimes
     clang libclang-rt-dev
     # formatting and benchmarks (callgrind instruction counts; the line

@@ -15,6 +15,14 @@ $SCOPE_READER_LIB, else on the loader's path.
 
 from ._errors import Error, NotARunError, DamagedRunError, LibraryNotFoundError
 
+# Recording (docs/python.md, "Recording from Python"): the C extension
+# scope._recorder over libscope.so.  Where it was not built (no python3-dev
+# at install), the reader still imports and these names say why they fail.
+try:
+    from .recording import init, phase, count, flush, shutdown
+except ImportError as _e:  # pragma: no cover - a build without the extension
+    _recorder_missing = _e
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -24,6 +32,11 @@ __all__ = [
     "LibraryNotFoundError",
     "open",
     "Run",
+    "init",
+    "phase",
+    "count",
+    "flush",
+    "shutdown",
     "__version__",
 ]
 
@@ -47,6 +60,11 @@ def __getattr__(name):
         from ._reader import Run
 
         return Run
+    if name in ("init", "phase", "count", "flush", "shutdown") and "_recorder_missing" in globals():
+        raise ImportError(
+            f"scope.{name}: the recorder extension scope._recorder is not built "
+            f"({_recorder_missing}); build with python3-dev installed"
+        )
     raise AttributeError(f"module 'scope' has no attribute {name!r}")
 
 

@@ -13,6 +13,13 @@
 #   (d) where the build has the Fortran module (FC given): a Fortran program
 #       through pkg-config scope-fortran and through Scope::scope_fortran.
 #
+#   (e) where the build has the Python recorder ($SCOPE_TEST_PYTHON, and
+#       $SCOPE_TEST_PYTHON_DIR, the package's folder under the prefix): a
+#       Python program through the installed package scope, and (f) through
+#       the package as `pip install ./python` builds it against the prefix's
+#       libscope, found by pkg-config.  Not in a sanitized build, whose
+#       extension needs the ASan runtime preloaded into Python.
+#
 # usage: test_install.sh BUILD_DIR CMAKE CC PKG_CONFIG GENERATOR SANITIZE [FC]
 #   SANITIZE is ON when the build uses -fsanitize (SCOPE_SANITIZE): the
 #   installed library then needs the same flags in every program linking it.
@@ -202,6 +209,28 @@ if [ -n "$fc" ]; then
     check cmake_fortran "$tmp/consumer/build/app_f" f_outer f_inner f_items
 fi
 
+if [ -n "${SCOPE_TEST_PYTHON:-}" ] && [ "$sanitize" != ON ]; then
+    py_names=(py_outer py_inner py_items)
+    mkdir -p "$tmp/py"
+    printf '#!/bin/sh\nexec env PYTHONPATH="%s" "%s" "%s" "$@"\n' "$prefix/$SCOPE_TEST_PYTHON_DIR" \
+        "$SCOPE_TEST_PYTHON" "$here/app.py" >"$tmp/py/app_installed"
+    chmod +x "$tmp/py/app_installed"
+    check py_installed "$tmp/py/app_installed" "${py_names[@]}"
+    # pip builds in the folder it is given: a copy, so that the source tree
+    # gets no build/ or egg-info.
+    cp -R "$here/../../python" "$tmp/py/src"
+    rm -rf "$tmp/py/src/build" "$tmp/py/src"/*.egg-info
+    if run "$tmp/pip.log" env PKG_CONFIG_PATH="$libdir/pkgconfig" "$SCOPE_TEST_PYTHON" -m pip install \
+        --quiet --no-build-isolation --no-deps --no-index --target "$tmp/py/pip" "$tmp/py/src"; then
+        printf '#!/bin/sh\nexec env PYTHONPATH="%s" "%s" "%s" "$@"\n' "$tmp/py/pip" \
+            "$SCOPE_TEST_PYTHON" "$here/app.py" >"$tmp/py/app_pip"
+        chmod +x "$tmp/py/app_pip"
+        check py_pip "$tmp/py/app_pip" "${py_names[@]}"
+    else
+        fail "pip install ./python against the prefix failed"
+    fi
+fi
+
 # The shared programs load the installed library, and the static ones none.
 for exe in "$tmp/consumer/build/app_c" "$tmp/consumer/build/app_cxx"; do
     [ -x "$exe" ] || continue
@@ -222,4 +251,5 @@ if [ "$failures" != 0 ]; then
     exit 1
 fi
 echo "packaging: installed into a temporary prefix; pkg-config, find_package(Scope)" \
-    "and static builds${fc:+ and Fortran ($fc)} ran and their logs read back"
+    "and static builds${fc:+ and Fortran ($fc)}${SCOPE_TEST_PYTHON:+ and Python} ran and their" \
+    "logs read back"
