@@ -36,6 +36,11 @@ if(Python3_Development.Module_FOUND)
                        DEPENDS ${f})
     list(APPEND _scope_py_copies ${SCOPE_PYTHON_BUILD_DIR}/scope/${n})
   endforeach()
+  # The build tree's package reads the build's libscope-reader.so.1, so that
+  # PYTHONPATH=build/python alone both records and reads (cmake --install
+  # writes the installed package's own _libdir.py).
+  file(GENERATE OUTPUT ${SCOPE_PYTHON_BUILD_DIR}/scope/_libdir.py
+       CONTENT "# Written by CMake: the build tree's libscope-reader.so.1.\nLIBDIR = '$<TARGET_FILE_DIR:scope-reader>'\n")
   add_custom_target(scope_py_package ALL DEPENDS ${_scope_py_copies})
   add_dependencies(scope_py_recorder scope_py_package)
   # Installed with the package's Python files (python/CMakeLists.txt, which

@@ -48,7 +48,19 @@ def open(path, attempt=None, samples=True):  # noqa: A001 - the package's verb
     samples: False skips reading the 1 Hz samples (phases only, faster).
     Raises scope.Error (a subclass saying which) with the C reader's message.
     """
-    from ._reader import Run
+    try:
+        from ._reader import Run
+    except ModuleNotFoundError as e:
+        # A pyenv or venv interpreter first on PATH often lacks Debian's
+        # packages: say which module and which interpreter, not a bare trace.
+        import sys
+
+        raise ModuleNotFoundError(
+            f"scope.open needs the module {e.name!r} (Debian's python3-{e.name}, which "
+            f"scripts/setup.sh installs), and {sys.executable} cannot import it; "
+            "run /usr/bin/python3, or a venv made with --system-site-packages",
+            name=e.name,
+        ) from e
 
     return Run(path, attempt=attempt, samples=samples)
 
