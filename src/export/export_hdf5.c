@@ -165,6 +165,11 @@ static void put_processes(export_ctx *x, const run_model *m, const worker_log *l
             .inconsistent_what = log->inconsistent_what,
             .attempt = index_or_minus1(w->attempt),
             .role_index = index_or_minus1(w->role_index),
+            .launcher_known = 1,
+            .launcher = cs(w->launcher),
+            .array_job_id = cs(w->array_job_id),
+            .array_task = w->array_task,
+            .restarts = w->restarts,
         };
     }
     batch_end(x, &b);

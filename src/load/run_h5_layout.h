@@ -54,6 +54,11 @@ typedef struct h5_process_row {
     const char *inconsistent_what;
     /* Where the model put it (not read back: the merge decides again). */
     int64_t attempt, role_index; /* rows of /attempts and /roles; -1: none */
+    /* What the launcher said beyond the ranks (added later: a file without
+     * them has launcher_known 0, and they read as not said). */
+    uint8_t launcher_known;
+    const char *launcher, *array_job_id;
+    int32_t array_task, restarts; /* -1: no launcher said */
 } h5_process_row;
 
 typedef struct h5_damage_row {

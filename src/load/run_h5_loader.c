@@ -133,6 +133,14 @@ static void load_process(h5_load *l, size_t i, const h5_process_row *r) {
     w->local_rank = r->local_rank;
     w->node_rank = r->node_rank;
     w->world_size = r->world_size;
+    if (r->launcher_known) {
+        w->launcher = dup_str(log, r->launcher);
+        w->array_job_id = dup_str(log, r->array_job_id);
+        w->array_task = r->array_task;
+        w->restarts = r->restarts;
+    } else {
+        w->array_task = w->restarts = -1;
+    }
     w->start_wall_ns = r->start_wall_ns;
     w->last_wall_ns = r->last_wall_ns;
     w->runtime_ns = r->runtime_ns;
