@@ -22,19 +22,21 @@
 #include "text_escape.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { PART_MODEL = 'H', PART_NONE = 'N', PART_ERROR = 'E' };
 
 static void usage(FILE *f) {
-    fputs("usage: scope-tui reduce RUN -o SUMMARY [--no-samples]\n"
-          "       mpiexec -n N scope-reduce RUN -o SUMMARY [--no-samples]\n\n"
+    fputs("usage: scope-tui reduce RUN -o SUMMARY [--all-frames] [--no-samples] [--times]\n"
+          "       mpiexec -n N scope-reduce RUN -o SUMMARY [OPTIONS]\n\n"
           "Reads a run directory in parts, one a rank, and writes SUMMARY: the whole\n"
           "run in scope's HDF5 layout (docs/hdf5.md), which report, compare, check,\n"
           "lines and the browser open as they open RUN.  Each rank reads about an\n"
@@ -43,7 +45,11 @@ static void usage(FILE *f) {
           "SUMMARY is replaced only when the reduction succeeds.\n\n"
           "Options:\n"
           "  -o, --output SUMMARY  the file to write\n"
+          "  --all-frames          read every frame of every log, as export does (a trace\n"
+          "                        window's events), not from each log's newest snapshot\n"
+          "                        as report does\n"
           "  --no-samples          leave the resource samples out\n"
+          "  --times               each rank's steps and their seconds, on stderr\n"
           "  -h, --help            this help\n",
           f);
 }
@@ -214,15 +220,44 @@ static run_model *merge_parts(const reduce_comm *c, const char *run, const run_o
     return m;
 }
 
+/* --times: each step's seconds on stderr, for the scaling model of
+ * docs/reduce.md. */
+typedef struct step_clock {
+    unsigned rank;
+    int on;
+    double t;
+} step_clock;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void step_done(step_clock *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void step_done(step_clock *k, const char *fmt, ...) {
+    double t = now_s();
+    if (k->on) {
+        char what[200];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "scope-reduce: rank %u: %.3f s: %s\n", k->rank, t - k->t, what);
+    }
+    k->t = t;
+}
+
 int reduce_main(int argc, char **argv, const reduce_comm *c) {
+    int say_times = 0;
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"no-samples", no_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'}, {"no-samples", no_argument, NULL, 'n'},
+        {"all-frames", no_argument, NULL, 'a'},   {"times", no_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
-    /* As export reads a run: its trace events too. */
-    run_options ro = {.read_all = 1};
+    /* As report reads a run (each log from its newest snapshot), so that
+     * SUMMARY's figures are report's; --all-frames as export reads it. */
+    run_options ro = {0};
     const char *out_path = NULL;
     int c_opt;
     optind = 1;
@@ -234,6 +269,12 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
             break;
         case 'n':
             ro.no_samples = 1;
+            break;
+        case 'a':
+            ro.read_all = 1;
+            break;
+        case 't':
+            say_times = 1;
             break;
         case 'h':
             if (c->rank == 0)
@@ -263,8 +304,10 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
     if (!go)
         return 2;
 
+    step_clock clock = {c->rank, say_times, now_s()};
     size_t len = 0;
     void *part = read_part(c, run, &ro, &len);
+    step_done(&clock, "read its part and wrote it as HDF5 (%zu bytes)", len);
     void **parts = NULL;
     size_t *lens = NULL;
     char msg[512] = "";
@@ -272,9 +315,11 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
         fprintf(stderr, "scope-tui reduce: rank %u: %s\n", c->rank, msg);
         return 2;
     }
+    step_done(&clock, "%s", c->rank ? "sent its part to rank 0" : "gathered the parts");
     if (c->rank != 0)
         return 0;
     run_model *m = merge_parts(c, run, &ro, parts, lens);
+    step_done(&clock, "merged %zu processes", m ? m->nworkers : 0);
     for (unsigned r = 0; r < c->size; r++)
         free(parts[r]);
     free(parts);
@@ -282,6 +327,7 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
     if (!m)
         return 2;
     int rc = cmd_export_write("reduce", &export_format_hdf5, m, run, &out);
+    step_done(&clock, "wrote SUMMARY");
     run_free(m);
     return rc == 0 ? 0 : 2;
 }

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# scope-tui reduce and scope-reduce under real MPI launchers (docs/reduce.md):
+# a run of 24 processes on 6 hosts, one log damaged in the middle and one
+# that is not a log at all, reduced to SUMMARY by
+#
+#   - scope-tui reduce (one rank, no MPI);
+#   - scope-reduce-openmpi under mpirun.openmpi at 1, 2 and 4 ranks;
+#   - scope-reduce-mpich under mpiexec.hydra at 1, 2 and 4 ranks.
+#
+# report --json of every SUMMARY is the same to the byte, and the same as
+# report --json of the run directory itself (the path it was loaded from,
+# run.dir, aside); the two bad logs are caveats in it, not an abort.  A rank
+# that aborts (SCOPE_REDUCE_ABORT_RANK) fails the job with a non-zero status
+# and leaves an earlier SUMMARY as it was, with no temporary file beside it.
+#
+# Usage: test_reduce.sh SCOPE_TUI GEN_RUN [REDUCE_OPENMPI MPIRUN_OPENMPI]
+#                       [REDUCE_MPICH MPIEXEC_HYDRA]   ("-" for one not built)
+set -uo pipefail
+tui=$(realpath "$1")
+gen_run=$(realpath "$2")
+red_ompi=${3:--} mpirun=${4:--} red_mpich=${5:--} hydra=${6:--}
+unset SCOPE_PROFILE SCOPE_RUN_DIR SCOPE_RUN_ID SCOPE_ROLE SCOPE_LINES SCOPE_REDUCE_ABORT_RANK
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Open MPI refuses root unless told (a container's CI runs as root).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+"$gen_run" --out run --procs 24 --hours 0.005 --hosts 6 --resources --trace >gen.out 2>&1 ||
+    { echo "FAIL: scope_gen_run: $(tail -3 gen.out)" >&2; exit 1; }
+mapfile -t logs < <(find run/workers -name '*.scope' | sort)
+[ "${#logs[@]}" = 24 ] || { echo "FAIL: ${#logs[@]} logs, wanted 24" >&2; exit 1; }
+# A log damaged in the middle: 64 bytes of 0xff, the rest intact.
+damaged=${logs[9]}
+size=$(stat -c %s "$damaged")
+head -c 64 /dev/zero | tr '\0' '\377' |
+    dd of="$damaged" bs=1 seek=$((size / 2)) conv=notrunc status=none
+# A file named like a log that is none.
+host3=$(dirname "${logs[14]}")
+head -c 300 /dev/urandom >"$host3/w_not_a_log.scope"
+
+"$tui" report --json run >whole.raw 2>report.err || fail "report --json of the run: $(cat report.err)"
+jq 'del(.run.dir)' whole.raw >whole.json
+jq -e '[.caveats[] | select(.kind == "damaged")] | length >= 1' whole.json >/dev/null ||
+    fail "the run's report has no damaged caveat: $(jq -c '.caveats' whole.json | head -c 600)"
+jq -e '[.caveats[] | select(.kind == "unreadable")] | length >= 1' whole.json >/dev/null ||
+    fail "the run's report has no unreadable caveat"
+"$tui" report run >whole.txt 2>&1
+
+# same SUMMARY WHAT: report --json of SUMMARY is the run's, byte for byte.
+same() {
+    "$tui" report --json "$1" >"$1.raw" 2>"$1.err" || { fail "$2: report --json: $(cat "$1.err")"; return; }
+    jq 'del(.run.dir)' "$1.raw" >"$1.json"
+    cmp -s whole.json "$1.json" || fail "$2: report --json differs from the run's:
+$(diff whole.json "$1.json" | head -20)"
+    "$tui" report "$1" >"$1.txt" 2>&1
+    cmp -s whole.txt "$1.txt" || fail "$2: the text report differs:
+$(diff whole.txt "$1.txt" | head -10)"
+}
+
+expect_rc 0 "$tui" reduce run -o one.h5
+same one.h5 "scope-tui reduce"
+ok "scope-tui reduce (one rank): report --json equal to the run's, the damaged and unreadable logs as caveats"
+
+# launch IMPL NP SUMMARY [RUN]: the reduction of RUN (default run) under
+# IMPL's own launcher.
+launch() {
+    local impl=$1 np=$2 out=$3 from=${4:-run}
+    if [ "$impl" = openmpi ]; then
+        timeout 180 "$mpirun" --oversubscribe --allow-run-as-root -n "$np" "$red_ompi" "$from" -o "$out"
+    else
+        timeout 180 "$hydra" -n "$np" "$red_mpich" "$from" -o "$out"
+    fi
+}
+
+impls=()
+if [ "$red_ompi" != - ] && [ -x "$mpirun" ]; then impls+=(openmpi); else
+    echo "SKIP: Open MPI: scope-reduce-openmpi or mpirun.openmpi missing (scripts/setup.sh)"; fi
+if [ "$red_mpich" != - ] && [ -x "$hydra" ]; then impls+=(mpich); else
+    echo "SKIP: MPICH: scope-reduce-mpich or mpiexec.hydra missing (scripts/setup.sh)"; fi
+
+for impl in "${impls[@]}"; do
+    for np in 1 2 4; do
+        expect_rc 0 launch "$impl" "$np" "$impl.$np.h5"
+        same "$impl.$np.h5" "$impl at $np ranks"
+    done
+    ok "$impl at 1, 2 and 4 ranks: report --json the run's, byte for byte"
+
+    # A rank that dies: the job fails, and the SUMMARY written before stays
+    # as it was, nothing beside it.
+    cp one.h5 keep.h5
+    before=$(sha256sum <keep.h5)
+    rc=0
+    SCOPE_REDUCE_ABORT_RANK=1 launch "$impl" 2 keep.h5 >abort.out 2>&1 || rc=$?
+    [ "$rc" != 0 ] || fail "$impl: a rank aborted, yet the job exited 0: $(tail -5 abort.out)"
+    grep -q "rank 1 aborts" abort.out || fail "$impl: the aborting rank said nothing: $(tail -5 abort.out)"
+    [ "$(sha256sum <keep.h5)" = "$before" ] || fail "$impl: a failed job changed SUMMARY"
+    ls keep.h5.tmp* >/dev/null 2>&1 && fail "$impl: a failed job left a temporary file: $(ls keep.h5.tmp*)"
+    ok "$impl: a rank that aborts fails the job (exit $rc), SUMMARY untouched"
+
+    # A run that cannot be read: the job fails, saying why once.
+    rc=0
+    launch "$impl" 2 nothing.h5 no-such-run >nosuch.out 2>&1 || rc=$?
+    [ "$rc" != 0 ] || fail "$impl: the reduction of a missing run exited 0"
+    grep -q "no such run directory" nosuch.out || fail "$impl: no reason given: $(tail -5 nosuch.out)"
+    [ -e nothing.h5 ] && fail "$impl: a failed reduction wrote nothing.h5"
+done
+
+# Wrong arguments and paths, one line each.
+expect_rc 2 "$tui" reduce run
+expect_in_output "where to? (-o SUMMARY)"
+expect_rc 2 "$tui" reduce no-such-run -o x.h5
+expect_in_output "no such run directory"
+[ -e x.h5 ] && fail "a failed reduce wrote x.h5"
+mkdir adir
+expect_rc 2 "$tui" reduce run -o adir
+expect_in_output "is a directory"
+ok "bad arguments: exit 2, one line, nothing written"
+finish
