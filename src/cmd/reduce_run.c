@@ -137,35 +137,47 @@ static void abort_if_asked(unsigned rank) {
     }
 }
 
+/* This rank's part of run as a model (*m): 0, 1 when the part holds no
+ * log, -1 with msg set. */
+static int load_part(const reduce_comm *c, const char *run, const run_options *ro, run_model **m,
+                     char *msg, size_t msglen) {
+    run_model_builder *b = run_builder_new(run, ro);
+    if (!b) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    size_t nread = 0;
+    enum run_load_error e = run_dir_load_part(b, run, ro, c->rank, c->size, &nread, msg, msglen);
+    if (e != RUN_OK || nread == 0) {
+        run_builder_abandon(b);
+        return e != RUN_OK ? -1 : 1;
+    }
+    if (run_builder_finish(b, m, msg, msglen) != RUN_OK)
+        return -1;
+    abort_if_asked(c->rank);
+    return 0;
+}
+
 /* This rank's part of run as a message (*len bytes). */
 static void *read_part(const reduce_comm *c, const char *run, const run_options *ro, size_t *len) {
     char msg[1024] = "";
-    run_model_builder *b = run_builder_new(run, ro);
-    if (!b)
-        return error_part(len, "out of memory");
-    size_t nread = 0;
-    enum run_load_error e =
-        run_dir_load_part(b, run, ro, c->rank, c->size, &nread, msg, sizeof msg);
-    if (e != RUN_OK || nread == 0) {
-        run_builder_abandon(b);
-        if (e != RUN_OK)
-            return error_part(len, msg);
+    run_model *m = NULL;
+    int got = load_part(c, run, ro, &m, msg, sizeof msg);
+    if (got < 0)
+        return error_part(len, msg);
+    if (got > 0) {
         uint8_t *none = malloc(1);
         if (none)
             *none = PART_NONE;
         *len = none ? 1 : 0;
         return none;
     }
-    run_model *m = NULL;
-    if (run_builder_finish(b, &m, msg, sizeof msg) != RUN_OK)
-        return error_part(len, msg);
-    abort_if_asked(c->rank);
     void *part = NULL;
     char dir[4096], file[4200];
     int fd = scratch_open(dir, sizeof dir, file, sizeof file);
     if (fd < 0)
         snprintf(msg, sizeof msg, "cannot make a scratch file for its part in $TMPDIR or /tmp");
-    else if (export_format_hdf5.write(m, run, fd, msg, sizeof msg) == 0)
+    else if (export_format_hdf5_processes.write(m, run, fd, msg, sizeof msg) == 0)
         part = file_part(fd, len, msg, sizeof msg);
     scratch_close(fd, dir, file);
     run_free(m);
@@ -248,6 +260,14 @@ static void step_done(step_clock *k, const char *fmt, ...) {
     k->t = t;
 }
 
+/* SUMMARY from the merged model, which it frees: the exit status. */
+static int write_summary(step_clock *clock, run_model *m, const char *run, const cmd_out *out) {
+    int rc = cmd_export_write("reduce", &export_format_hdf5, m, run, out);
+    step_done(clock, "wrote SUMMARY");
+    run_free(m);
+    return rc == 0 ? 0 : 2;
+}
+
 int reduce_main(int argc, char **argv, const reduce_comm *c) {
     int say_times = 0;
     static const struct option opts[] = {
@@ -305,6 +325,17 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
         return 2;
 
     step_clock clock = {c->rank, say_times, now_s()};
+    run_model *m = NULL;
+    if (c->size == 1) {
+        /* One rank: its part is the whole run, already merged. */
+        char why[1024] = "";
+        if (load_part(c, run, &ro, &m, why, sizeof why) != 0) {
+            fprintf(stderr, "scope-tui reduce: %s\n", why);
+            return 2;
+        }
+        step_done(&clock, "read and merged %zu processes", m->nworkers);
+        return write_summary(&clock, m, run, &out);
+    }
     size_t len = 0;
     void *part = read_part(c, run, &ro, &len);
     step_done(&clock, "read its part and wrote it as HDF5 (%zu bytes)", len);
@@ -318,16 +349,11 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
     step_done(&clock, "%s", c->rank ? "sent its part to rank 0" : "gathered the parts");
     if (c->rank != 0)
         return 0;
-    run_model *m = merge_parts(c, run, &ro, parts, lens);
+    m = merge_parts(c, run, &ro, parts, lens);
     step_done(&clock, "merged %zu processes", m ? m->nworkers : 0);
     for (unsigned r = 0; r < c->size; r++)
         free(parts[r]);
     free(parts);
     free(lens);
-    if (!m)
-        return 2;
-    int rc = cmd_export_write("reduce", &export_format_hdf5, m, run, &out);
-    step_done(&clock, "wrote SUMMARY");
-    run_free(m);
-    return rc == 0 ? 0 : 2;
+    return m ? write_summary(&clock, m, run, &out) : 2;
 }

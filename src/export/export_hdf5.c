@@ -707,7 +707,11 @@ static void put_header(export_ctx *x, const run_model *m, const char *run) {
         }
 }
 
-static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
+/* The whole model, or (processes_only) the processes as loaded and nothing
+ * computed from them: what the HDF5 loader reads back, for scope-reduce's
+ * parts, which rank 0 merges again. */
+static int write_file(const run_model *m, const char *run, int fd, int processes_only, char *msg,
+                      size_t msglen) {
     export_ctx x = {.msg = msg, .msglen = msglen};
     x.f = scope_h5_create_fd(fd, msg, msglen);
     if (!x.f)
@@ -731,9 +735,11 @@ static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, si
     progress_step(&prog, 5);
     put_lines(&x, m, logs);
     progress_step(&prog, 6);
-    put_model(&x, m);
-    progress_step(&prog, 7);
-    put_hot_lines(&x, (run_model *)m);
+    if (!processes_only) {
+        put_model(&x, m);
+        progress_step(&prog, 7);
+        put_hot_lines(&x, (run_model *)m);
+    }
     progress_step(&prog, 8);
     progress_end(&prog);
     if (scope_h5_close(x.f, x.failed ? NULL : msg, msglen) < 0)
@@ -742,6 +748,19 @@ static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, si
     return x.failed ? -1 : 0;
 }
 
+static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
+    return write_file(m, run, fd, 0, msg, msglen);
+}
+
+static int write_hdf5_processes(const run_model *m, const char *run, int fd, char *msg,
+                                size_t msglen) {
+    return write_file(m, run, fd, 1, msg, msglen);
+}
+
 const export_format export_format_hdf5 = {
     "hdf5", "the whole model in scope's HDF5 layout (docs/hdf5.md), which report reads back",
     write_hdf5};
+
+const export_format export_format_hdf5_processes = {
+    "hdf5-processes", "the processes as loaded in scope's HDF5 layout, without the model",
+    write_hdf5_processes};
