@@ -15,6 +15,7 @@
 
 #include "cmd_export.h"
 #include "cmd_util.h"
+#include "commands.h"
 #include "export_formats.h"
 #include "run_builder.h"
 #include "run_dir_loader.h"
@@ -237,27 +238,33 @@ static run_model *merge_parts(const reduce_comm *c, const char *run, const run_o
 typedef struct step_clock {
     unsigned rank;
     int on;
-    double t;
+    double t, cpu; /* when the step began: wall, and this process's CPU (all threads) */
 } step_clock;
 
-static double now_s(void) {
+static double clock_s(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double now_s(void) {
+    return clock_s(CLOCK_MONOTONIC);
 }
 
 static void step_done(step_clock *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void step_done(step_clock *k, const char *fmt, ...) {
-    double t = now_s();
+    double t = now_s(), cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     if (k->on) {
         char what[200];
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(what, sizeof what, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "scope-reduce: rank %u: %.3f s: %s\n", k->rank, t - k->t, what);
+        fprintf(stderr, "scope-reduce: rank %u: %.3f s (CPU %.3f s): %s\n", k->rank, t - k->t,
+                cpu - k->cpu, what);
     }
     k->t = t;
+    k->cpu = cpu;
 }
 
 /* SUMMARY from the merged model, which it frees: the exit status. */
@@ -320,11 +327,12 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
     /* Rank 0 checks SUMMARY before anyone reads, and every rank learns. */
     cmd_out out = {0};
     int go = c->rank == 0 ? cmd_export_check_out("reduce", out_path, &out) == 0 : 1;
-    c->broadcast(c->ctx, &go);
+    if (c->size > 1)
+        c->broadcast(c->ctx, &go);
     if (!go)
         return 2;
 
-    step_clock clock = {c->rank, say_times, now_s()};
+    step_clock clock = {c->rank, say_times, now_s(), clock_s(CLOCK_PROCESS_CPUTIME_ID)};
     run_model *m = NULL;
     if (c->size == 1) {
         /* One rank: its part is the whole run, already merged. */
@@ -356,4 +364,11 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
     free(parts);
     free(lens);
     return m ? write_summary(&clock, m, run, &out) : 2;
+}
+
+/* ---- `scope-tui reduce`: one rank, without MPI ------------------------------- */
+
+int scope_cmd_reduce(int argc, char **argv) {
+    reduce_comm alone = {.rank = 0, .size = 1};
+    return reduce_main(argc, argv, &alone);
 }

@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 typedef struct reduce_comm {
-    unsigned rank, size;
+    unsigned rank, size; /* size 1: the functions below are not called */
     /* Rank 0's value of *v, on every rank. */
     void (*broadcast)(void *ctx, int *v);
     /* Every rank's bytes (buf, len: malloc'd, taken over) to rank 0: on
