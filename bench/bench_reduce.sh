@@ -57,7 +57,7 @@ for p in $procs; do
         "$gen" --out "$run.tmp" --procs "$p" --hours "$hours" --jobs "$(nproc)" >/dev/null
         mv "$run.tmp" "$run"
     fi
-    cat "$run"/workers/*/* >/dev/null # in the page cache: CPU and memory, not disk
+    find "$run/workers" -type f -exec cat {} + >/dev/null # in the page cache: CPU and memory, not disk
     "$tui" report --json "$run" | jq 'del(.run.dir)' >"whole-$p.json"
     for n in $ranks; do
         rm -f time.* steps summary.h5

@@ -5,7 +5,8 @@
 #
 #   - scope-tui reduce (one rank, no MPI);
 #   - scope-reduce-openmpi under mpirun.openmpi at 1, 2 and 4 ranks;
-#   - scope-reduce-mpich under mpiexec.hydra at 1, 2 and 4 ranks.
+#   - scope-reduce-mpich under mpiexec.hydra at 1, 2 and 4 ranks;
+#   - and a run of 3 processes on 4 ranks, where a rank reads nothing.
 #
 # report --json of every SUMMARY is the same to the byte, and the same as
 # report --json of the run directory itself (the path it was loaded from,
@@ -27,6 +28,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 
 "$gen_run" --out run --procs 24 --hours 0.005 --hosts 6 --resources --trace >gen.out 2>&1 ||
+    { echo "FAIL: scope_gen_run: $(tail -3 gen.out)" >&2; exit 1; }
+"$gen_run" --out small --procs 3 --hours 0.005 >gen.out 2>&1 ||
     { echo "FAIL: scope_gen_run: $(tail -3 gen.out)" >&2; exit 1; }
 mapfile -t logs < <(find run/workers -name '*.scope' | sort)
 [ "${#logs[@]}" = 24 ] || { echo "FAIL: ${#logs[@]} logs, wanted 24" >&2; exit 1; }
@@ -85,6 +88,13 @@ for impl in "${impls[@]}"; do
         same "$impl.$np.h5" "$impl at $np ranks"
     done
     ok "$impl at 1, 2 and 4 ranks: report --json the run's, byte for byte"
+
+    # More ranks than logs: the ranks without one send nothing.
+    "$tui" report --json small | jq 'del(.run.dir)' >small.json
+    expect_rc 0 launch "$impl" 4 "$impl.small.h5" small
+    "$tui" report --json "$impl.small.h5" | jq 'del(.run.dir)' >"$impl.small.json"
+    cmp -s small.json "$impl.small.json" || fail "$impl: 3 logs on 4 ranks: report --json differs:
+$(diff small.json "$impl.small.json" | head -10)"
 
     # A rank that dies: the job fails, and the SUMMARY written before stays
     # as it was, nothing beside it.
