@@ -175,7 +175,33 @@ static void put_processes(export_ctx *x, const run_model *m, const worker_log *l
     batch_end(x, &b);
 }
 
+/* What the reader's caps left out of each log, so that the file's reader
+ * says it as the run's did. */
+static void put_caps(export_ctx *x, const run_model *m, const worker_log *logs) {
+    batch c;
+    if (batch_begin(x, &c, &h5t_caps) < 0)
+        return;
+    for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
+        const read_tally *t = &logs[i].tally;
+        for (int k = 0; k < READ_KINDS; k++) {
+            if (!t->hit[k])
+                continue;
+            h5_cap_row *r = batch_row(x, &c);
+            if (r)
+                *r = (h5_cap_row){
+                    .process = (uint32_t)i,
+                    .kind = run_h5_cap_kinds[k],
+                    .left_out = t->left_out[k],
+                    .cap = read_caps_cap_of(logs[i].caps, t, (enum read_cap_kind)k),
+                    .by_run = (uint8_t)t->by_run[k],
+                };
+        }
+    }
+    batch_end(x, &c);
+}
+
 static void put_damage_and_notes(export_ctx *x, const run_model *m, const worker_log *logs) {
+    put_caps(x, m, logs);
     batch d, n;
     if (batch_begin(x, &d, &h5t_damage) < 0 || batch_begin(x, &n, &h5t_notes) < 0) {
         batch_end(x, &d);

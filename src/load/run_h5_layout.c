@@ -81,6 +81,19 @@ static const scope_h5_field note_fields[] = {
 };
 TABLE(h5t_notes, "/process_notes", h5_note_row, note_fields);
 
+static const scope_h5_field cap_fields[] = {
+    F(h5_cap_row, process, U32), F(h5_cap_row, kind, STR),  F(h5_cap_row, left_out, U64),
+    F(h5_cap_row, cap, U64),     F(h5_cap_row, by_run, U8),
+};
+TABLE(h5t_caps, "/process_caps", h5_cap_row, cap_fields);
+
+const char *const run_h5_cap_kinds[READ_KINDS] = {
+    [READ_NODES] = "nodes",
+    [READ_COUNTERS] = "counters",
+    [READ_NAMES] = "names",
+    [READ_BINS] = "histograms",
+};
+
 static const scope_h5_field node_fields[] = {
     F(h5_node_row, process, U32),        F(h5_node_row, id, U32),
     F(h5_node_row, parent, U32),         F(h5_node_row, name, STR),

@@ -8,6 +8,9 @@
 #   - scope-reduce-mpich under mpiexec.hydra at 1, 2 and 4 ranks;
 #   - and a run of 3 processes on 4 ranks, where a rank reads nothing.
 #
+# A run read past the reader's caps (SCOPE_READ_MAX_NODES) gives a SUMMARY
+# that says what they left out, as the run's report does.
+#
 # report --json of every SUMMARY is the same to the byte, and the same as
 # report --json of the run directory itself (the path it was loaded from,
 # run.dir, aside); the two bad logs are caveats in it, not an abort.  A rank
@@ -65,6 +68,18 @@ expect_rc 0 "$tui" reduce run -o one.h5
 same one.h5 "scope-tui reduce"
 ok "scope-tui reduce (one rank): report --json equal to the run's, the damaged and unreadable logs as caveats"
 
+# A run past the reader's caps (lowered by SCOPE_READ_MAX_NODES, each log
+# past its own, the run within its): SUMMARY, read without the variable,
+# says what the caps left out as the run read with it does.
+SCOPE_READ_MAX_NODES=5 "$tui" report --json small | jq 'del(.run.dir)' >capped.json
+jq -e '[.caveats[] | select(.kind == "capped")] | length >= 3' capped.json >/dev/null ||
+    fail "SCOPE_READ_MAX_NODES=5 left no capped caveat: $(jq -c .caveats capped.json | head -c 400)"
+SCOPE_READ_MAX_NODES=5 expect_rc 0 "$tui" reduce small -o capped.h5
+"$tui" report --json capped.h5 | jq 'del(.run.dir)' >capped.h5.json
+cmp -s capped.json capped.h5.json || fail "a capped run's SUMMARY differs from the run:
+$(diff capped.json capped.h5.json | head -10)"
+ok "a run past the reader's caps: SUMMARY says what they left out"
+
 # launch IMPL NP SUMMARY [RUN]: the reduction of RUN (default run) under
 # IMPL's own launcher.
 launch() {
@@ -95,6 +110,12 @@ for impl in "${impls[@]}"; do
     "$tui" report --json "$impl.small.h5" | jq 'del(.run.dir)' >"$impl.small.json"
     cmp -s small.json "$impl.small.json" || fail "$impl: 3 logs on 4 ranks: report --json differs:
 $(diff small.json "$impl.small.json" | head -10)"
+
+    # Past the caps, each rank reading its part with them.
+    SCOPE_READ_MAX_NODES=5 expect_rc 0 launch "$impl" 2 "$impl.capped.h5" small
+    "$tui" report --json "$impl.capped.h5" | jq 'del(.run.dir)' >"$impl.capped.json"
+    cmp -s capped.json "$impl.capped.json" || fail "$impl: a capped run's SUMMARY differs:
+$(diff capped.json "$impl.capped.json" | head -10)"
 
     # A rank that dies: the job fails, and the SUMMARY written before stays
     # as it was, nothing beside it.
