@@ -84,6 +84,11 @@ for p in $procs; do
         # shellcheck disable=SC2086
         printf '%8s %5s %8s %9s %9s %10s %10s %8s %s\n' $row
         echo "$row" >>"$points"
+        for f in time.*; do
+            read -r w u sy rss <"$f"
+            printf '    rank %s: wall %s s, CPU %.2f s, peak RSS %d MB\n' "${f#time.}" "$w" \
+                "$(echo "$u + $sy" | bc)" "$((rss / 1024))"
+        done
         sed 's/^/    /' steps
     done
 done
