@@ -20,7 +20,6 @@
 #include "run_builder.h"
 #include "run_dir_loader.h"
 #include "run_h5_loader.h"
-#include "text_escape.h"
 
 #include <getopt.h>
 #include <stdarg.h>
