@@ -22,6 +22,7 @@
 #include "run_h5_loader.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,26 +102,78 @@ static void *file_part(int fd, size_t *len, char *msg, size_t msglen) {
  * when it cannot be made.  libhdf5 opens files by a name that resolves to
  * a folder's entry, so a memfd or an O_TMPFILE file will not do; the
  * folder keeps others from swapping the name. */
+static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
+#define NSTOP (sizeof stop_signals / sizeof *stop_signals)
+
+/* The scratch file and folder while they exist, for the handler: set and
+ * cleared with the stop signals blocked.  A launcher ends the other ranks
+ * of a failed job with SIGTERM; a SIGKILL leaves the folder behind. */
+static const char *volatile scratch_file, *volatile scratch_dir;
+
+static void remove_scratch_and_stop(int sig) {
+    if (scratch_file)
+        unlink(scratch_file);
+    if (scratch_dir)
+        rmdir(scratch_dir);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void block_stops(sigset_t *old) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < NSTOP; i++)
+        sigaddset(&set, stop_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
 static int scratch_open(char *dir, size_t dircap, char *file, size_t filecap) {
     const char *tmp = getenv("TMPDIR");
     if (!tmp || tmp[0] != '/')
         tmp = "/tmp";
     snprintf(dir, dircap, "%s/scope-reduce-XXXXXX", tmp);
-    if (!mkdtemp(dir))
-        return -1;
     snprintf(file, filecap, "%s/part.h5", dir);
-    int fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0)
-        rmdir(dir);
+    sigset_t old;
+    block_stops(&old);
+    int fd = -1;
+    if (mkdtemp(dir)) {
+        snprintf(file, filecap, "%s/part.h5", dir);
+        fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+            rmdir(dir);
+        else {
+            scratch_dir = dir;
+            scratch_file = file;
+        }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
     return fd;
 }
 
 static void scratch_close(int fd, const char *dir, const char *file) {
     if (fd < 0)
         return;
+    sigset_t old;
+    block_stops(&old);
     close(fd);
     unlink(file);
     rmdir(dir);
+    scratch_file = scratch_dir = NULL;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Handles the stop signals that are not ignored, for the scratch files. */
+static void guard_scratch(void) {
+    struct sigaction sa = {.sa_handler = remove_scratch_and_stop};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSTOP; i++)
+        sigaddset(&sa.sa_mask, stop_signals[i]);
+    for (size_t i = 0; i < NSTOP; i++) {
+        struct sigaction old;
+        sigaction(stop_signals[i], NULL, &old);
+        if (old.sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
 }
 
 /* A debugging knob for the tests of a rank that dies (docs/reduce.md):
@@ -343,6 +396,7 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
         step_done(&clock, "read and merged %zu processes", m->nworkers);
         return write_summary(&clock, m, run, &out);
     }
+    guard_scratch();
     size_t len = 0;
     void *part = read_part(c, run, &ro, &len);
     step_done(&clock, "read its part and wrote it as HDF5 (%zu bytes)", len);
