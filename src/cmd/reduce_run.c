@@ -20,6 +20,7 @@
 #include "run_builder.h"
 #include "run_dir_loader.h"
 #include "run_h5_loader.h"
+#include "text_escape.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -295,6 +296,19 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
         return 2;
     }
     const char *run = argv[optind];
+    struct stat st;
+    if (stat(run, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        /* The loader would say what a file is not; what reduce reads is
+         * one thing. */
+        if (c->rank == 0) {
+            fputs("scope-tui reduce: ", stderr);
+            scope_fput_escaped(stderr, (const uint8_t *)run, strlen(run), 0);
+            fputs(" is a file: reduce reads a run directory (a file that report reads opens "
+                  "as it is)\n",
+                  stderr);
+        }
+        return 2;
+    }
     /* Rank 0 checks SUMMARY before anyone reads, and every rank learns. */
     cmd_out out = {0};
     int go = c->rank == 0 ? cmd_export_check_out("reduce", out_path, &out) == 0 : 1;

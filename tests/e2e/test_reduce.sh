@@ -160,6 +160,8 @@ expect_in_output "where to? (-o SUMMARY)"
 expect_rc 2 "$tui" reduce no-such-run -o x.h5
 expect_in_output "no such run directory"
 [ -e x.h5 ] && fail "a failed reduce wrote x.h5"
+expect_rc 2 "$tui" reduce one.h5 -o x.h5
+expect_in_output "is a file: reduce reads a run directory"
 mkdir adir
 expect_rc 2 "$tui" reduce run -o adir
 expect_in_output "is a directory"
