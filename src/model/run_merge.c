@@ -820,6 +820,18 @@ static int by_str(const void *a, const void *b) {
     return run_str_cmp(*x, *y);
 }
 
+/* The n names sorted, each once; returns how many remain. */
+static size_t sort_distinct(run_str *v, size_t n) {
+    if (n < 2)
+        return n;
+    qsort(v, n, sizeof *v, by_str);
+    size_t k = 1;
+    for (size_t i = 1; i < n; i++)
+        if (!run_str_eq(v[i], v[k - 1]))
+            v[k++] = v[i];
+    return k;
+}
+
 /* Step ids are numbers ("0", "1", ...) or Slurm's names for the others
  * ("batch", "extern"): numbers first, by value, then names. */
 static int by_step(const void *a, const void *b) {
@@ -876,11 +888,7 @@ static int settle_header(run_model *m, arena *mem) {
         if (w->attempt != newest)
             continue;
         m->nprocs++;
-        size_t h = 0;
-        while (h < m->nhosts && !run_str_eq(m->hosts[h], w->host))
-            h++;
-        if (h == m->nhosts)
-            m->hosts[m->nhosts++] = w->host;
+        m->hosts[m->nhosts++] = w->host; /* made distinct below */
         if (w->rank >= 0) {
             if (!m->nranked || w->rank < m->rank_min)
                 m->rank_min = w->rank;
@@ -888,21 +896,16 @@ static int settle_header(run_model *m, arena *mem) {
                 m->rank_max = w->rank;
             m->nranked++;
         }
-        if (w->job_id.len) {
-            size_t j = 0;
-            while (j < m->njob_ids && !run_str_eq(jobs[j], w->job_id))
-                j++;
-            if (j == m->njob_ids)
-                jobs[m->njob_ids++] = w->job_id;
-        }
+        if (w->job_id.len)
+            jobs[m->njob_ids++] = w->job_id; /* made distinct below */
         settle_launch(m, w);
     }
-    if (m->nhosts)
-        qsort(m->hosts, m->nhosts, sizeof *m->hosts, by_str);
-    if (m->njob_ids) {
-        qsort(jobs, m->njob_ids, sizeof *jobs, by_str);
+    /* Sorted, then each name once: a search for each process's host among
+     * those seen took 100,000 processes on 12,500 hosts seconds. */
+    m->nhosts = sort_distinct(m->hosts, m->nhosts);
+    m->njob_ids = sort_distinct(jobs, m->njob_ids);
+    if (m->njob_ids)
         m->job_id = jobs[0];
-    }
     if (m->nsteps)
         qsort(m->steps, m->nsteps, sizeof *m->steps, by_step);
     return 0;
