@@ -2,7 +2,7 @@
 # scope-reduce (docs/reduce.md) on scope_gen_run runs of P processes, with
 # N ranks under mpirun.openmpi (N = 1: scope-tui reduce, no MPI): each
 # rank's wall time, CPU time and peak memory (/usr/bin/time), the steps
-# `--times` reports, and the time `report --json SUMMARY` takes to open the
+# `--times` reports, and the time `report SUMMARY` takes to open the
 # result, which is checked equal to `report --json RUN` (run.dir aside).
 # Last, the scaling model of docs/reduce.md fitted to the CPU seconds
 # measured (CPU, not wall: on a shared machine the wall time says how busy
@@ -49,8 +49,8 @@ points=points.tsv
 : >"$points"
 
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%8s %5s %8s %9s %9s %10s %10s %8s %s\n' procs ranks wall_s cpu_max_s cpu_r0_s rss_r0_MB \
-    rss_max_MB open_s same
+printf '%8s %5s %8s %9s %9s %10s %10s %8s %4s %10s %11s\n' procs ranks wall_s cpu_max_s cpu_r0_s \
+    rss_r0_MB rss_max_MB open_s same open_cpu_s open_rss_MB
 for p in $procs; do
     run="run-$p-$hours"
     if [[ ! -d $run ]]; then
@@ -58,9 +58,13 @@ for p in $procs; do
         mv "$run.tmp" "$run"
     fi
     find "$run/workers" -type f -exec cat {} + >/dev/null # in the page cache: CPU and memory, not disk
+    /usr/bin/time -f '%e %U %S %M' -o run.time "$tui" report "$run" >/dev/null
+    read -r rw ru rs rrss <run.time
+    printf '%8s  report RUN: wall %s s, CPU %.2f s, peak RSS %d MB\n' "$p" "$rw" "$(echo "$ru + $rs" | bc)" \
+        "$((rrss / 1024))"
     "$tui" report --json "$run" | jq 'del(.run.dir)' >"whole-$p.json"
     for n in $ranks; do
-        rm -f time.* steps summary.h5
+        rm -f time.* steps summary.h5 open.time
         start=$(date +%s.%N)
         if [[ $n = 1 ]]; then
             /usr/bin/time -f '%e %U %S %M' -o time.0 "$tui" reduce --times "$run" -o summary.h5 2>steps
@@ -70,19 +74,21 @@ for p in $procs; do
                 "$red" "$run" 2>steps
         fi
         end=$(date +%s.%N)
-        t0=$(date +%s.%N)
+        # Opening SUMMARY: the text report's load and print, timed alone (the
+        # JSON's printing and jq's parsing grow with the processes listed).
+        /usr/bin/time -f '%e %U %S %M' -o open.time "$tui" report summary.h5 >/dev/null
+        read -r open_s ou os orss <open.time
         "$tui" report --json summary.h5 | jq 'del(.run.dir)' >summary.json
-        t1=$(date +%s.%N)
         same=no
         cmp -s "whole-$p.json" summary.json && same=yes
         read -r row < <(awk -v p="$p" -v n="$n" -v wall="$(echo "$end - $start" | bc)" \
-            -v open="$(echo "$t1 - $t0" | bc)" -v same="$same" '
+            -v open="$open_s" -v ocpu="$(echo "$ou + $os" | bc)" -v orss="$((orss / 1024))" -v same="$same" '
             FNR == 1 { r = substr(FILENAME, 6); cpu = $2 + $3; rss = $4 / 1024
                        if (cpu > cmax) cmax = cpu; if (rss > rmax) rmax = rss
                        if (r == 0) { c0 = cpu; r0 = rss } }
-            END { printf "%d %d %.2f %.2f %.2f %.0f %.0f %.2f %s\n", p, n, wall, cmax, c0, r0, rmax, open, same }' time.*)
+            END { printf "%d %d %.2f %.2f %.2f %.0f %.0f %.2f %s %.2f %d\n", p, n, wall, cmax, c0, r0, rmax, open, same, ocpu, orss }' time.*)
         # shellcheck disable=SC2086
-        printf '%8s %5s %8s %9s %9s %10s %10s %8s %s\n' $row
+        printf '%8s %5s %8s %9s %9s %10s %10s %8s %4s %10s %11s\n' $row
         echo "$row" >>"$points"
         for f in time.*; do
             read -r w u sy rss <"$f"
