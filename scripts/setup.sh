@@ -47,8 +47,10 @@ PACKAGES=(
     # multi-rank runs under real launchers: Open MPI's mpirun.openmpi,
     # MPICH's mpiexec.hydra (each called by its own name, never through the
     # mpirun alternative, which either may hold), and a single-node Slurm
-    # (munged, slurmctld, slurmd) that tests/e2e/slurm_node.sh starts
-    openmpi-bin libopenmpi-dev mpich slurm-wlm munge
+    # (munged, slurmctld, slurmd) that tests/e2e/slurm_node.sh starts;
+    # libmpich-dev so that scope-reduce is built against MPICH as well as
+    # Open MPI (docs/reduce.md)
+    openmpi-bin libopenmpi-dev mpich libmpich-dev slurm-wlm munge
 )
 
 check_only=0

@@ -37,6 +37,8 @@ static const struct command commands[] = {
      "the run's hot source lines, per function and overall"},
     {"export", scope_cmd_export, "RUN --format FORMAT -o OUT",
      "write the run as JSON, HDF5 or a Chrome trace"},
+    {"reduce", scope_cmd_reduce, "RUN -o SUMMARY",
+     "a large run read in parts into one HDF5 summary (scope-reduce: under MPI)"},
     {"record", scope_cmd_record, "[-o RUN] [--hz N] -- CMD...",
      "run a program under the recorder with line sampling on"},
 };

@@ -16,6 +16,7 @@
  * an OUT that cannot be written (one line on stderr saying which).
  */
 #define _GNU_SOURCE /* asprintf */
+#include "cmd_export.h"
 #include "cmd_util.h"
 #include "commands.h"
 #include "export_formats.h"
@@ -64,8 +65,8 @@ static const export_format *find_format(const char *name) {
     return NULL;
 }
 
-static void say(const char *what, const char *path, const char *why) {
-    fputs("scope-tui export: ", stderr);
+static void say(const char *cmd, const char *what, const char *path, const char *why) {
+    fprintf(stderr, "scope-tui %s: ", cmd);
     fputs(what, stderr);
     scope_fput_escaped(stderr, (const uint8_t *)path, strlen(path), 0);
     fprintf(stderr, ": %s\n", why);
@@ -243,11 +244,25 @@ int scope_cmd_export(int argc, char **argv) {
         fputs("scope-tui export: where to? (-o OUT)\n", stderr);
         return 2;
     }
-    struct stat st;
-    int exists = stat(out_path, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) {
-        say("", out_path, "is a directory; -o wants a file");
+    cmd_out out;
+    if (cmd_export_check_out("export", out_path, &out) < 0)
         return 2;
+    run_model *m = cmd_load_run("export", argv[optind], &ro);
+    if (!m)
+        return 2;
+    int rc = cmd_export_write("export", fmt, m, argv[optind], &out);
+    run_free(m);
+    return rc == 0 ? 0 : 2;
+}
+
+int cmd_export_check_out(const char *cmd, const char *out_path, cmd_out *out) {
+    out->path = out_path;
+    out->exists = stat(out_path, &out->st) == 0;
+    int exists = out->exists;
+    struct stat st = out->st;
+    if (exists && S_ISDIR(st.st_mode)) {
+        say(cmd, "", out_path, "is a directory; -o wants a file");
+        return -1;
     }
     /* Renamed over, a device or a pipe would become a regular file (as
      * root, -o /dev/null would replace /dev/null). */
@@ -255,34 +270,33 @@ int scope_cmd_export(int argc, char **argv) {
         char why[120];
         snprintf(why, sizeof why, "is %s, not a regular file; -o wants a file",
                  open_regular_kind(st.st_mode));
-        say("", out_path, why);
-        return 2;
+        say(cmd, "", out_path, why);
+        return -1;
     }
+    return 0;
+}
 
-    run_model *m = cmd_load_run("export", argv[optind], &ro);
-    if (!m)
-        return 2;
+int cmd_export_write(const char *cmd, const export_format *fmt, const run_model *m, const char *run,
+                     const cmd_out *out) {
     stop_guard guard;
     guard_begin(&guard);
     char *tmp = NULL;
-    int fd = make_temp_beside(&guard, out_path, out_mode(exists ? &st : NULL), &tmp);
+    int fd = make_temp_beside(&guard, out->path, out_mode(out->exists ? &out->st : NULL), &tmp);
     if (fd < 0) {
         guard_end(&guard);
-        say("cannot write ", out_path, strerror(errno));
-        run_free(m);
-        return 2;
+        say(cmd, "cannot write ", out->path, strerror(errno));
+        return -1;
     }
     char msg[1024] = "";
-    int rc = fmt->write(m, argv[optind], fd, msg, sizeof msg);
-    run_free(m);
+    int rc = fmt->write(m, run, fd, msg, sizeof msg);
     if (rc == 0)
-        rc = replace_out(&guard, fd, tmp, out_path, msg, sizeof msg);
+        rc = replace_out(&guard, fd, tmp, out->path, msg, sizeof msg);
     close(fd);
     if (rc != 0) {
         remove_temp(&guard, tmp);
-        say("", out_path, msg[0] ? msg : "the export failed");
+        say(cmd, "", out->path, msg[0] ? msg : "the export failed");
     }
     guard_end(&guard);
     free(tmp);
-    return rc == 0 ? 0 : 2;
+    return rc == 0 ? 0 : -1;
 }

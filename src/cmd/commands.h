@@ -10,6 +10,7 @@ int scope_cmd_report(int argc, char **argv);
 int scope_cmd_lines(int argc, char **argv);
 int scope_cmd_record(int argc, char **argv);
 int scope_cmd_export(int argc, char **argv);
+int scope_cmd_reduce(int argc, char **argv);
 
 /* The command line as a whole: `scope-tui COMMAND ...` runs a command from
  * the table; `scope-tui RUN [OPTIONS]` (or options first) opens the run in

@@ -45,5 +45,9 @@ extern const export_format export_format_speedscope;
 /* The whole model in scope's HDF5 layout (run_h5_layout.h, docs/hdf5.md),
  * which run_load reads back. */
 extern const export_format export_format_hdf5;
+/* Its processes as loaded only (docs/hdf5.md's second part), which the
+ * loader reads back into the same model: scope-reduce's parts
+ * (reduce_run.h).  Not a format of `export`. */
+extern const export_format export_format_hdf5_processes;
 
 #endif

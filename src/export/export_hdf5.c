@@ -165,12 +165,43 @@ static void put_processes(export_ctx *x, const run_model *m, const worker_log *l
             .inconsistent_what = log->inconsistent_what,
             .attempt = index_or_minus1(w->attempt),
             .role_index = index_or_minus1(w->role_index),
+            .launcher_known = 1,
+            .launcher = cs(w->launcher),
+            .array_job_id = cs(w->array_job_id),
+            .array_task = w->array_task,
+            .restarts = w->restarts,
         };
     }
     batch_end(x, &b);
 }
 
+/* What the reader's caps left out of each log, so that the file's reader
+ * says it as the run's did. */
+static void put_caps(export_ctx *x, const run_model *m, const worker_log *logs) {
+    batch c;
+    if (batch_begin(x, &c, &h5t_caps) < 0)
+        return;
+    for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
+        const read_tally *t = &logs[i].tally;
+        for (int k = 0; k < READ_KINDS; k++) {
+            if (!t->hit[k])
+                continue;
+            h5_cap_row *r = batch_row(x, &c);
+            if (r)
+                *r = (h5_cap_row){
+                    .process = (uint32_t)i,
+                    .kind = run_h5_cap_kinds[k],
+                    .left_out = t->left_out[k],
+                    .cap = read_caps_cap_of(logs[i].caps, t, (enum read_cap_kind)k),
+                    .by_run = (uint8_t)t->by_run[k],
+                };
+        }
+    }
+    batch_end(x, &c);
+}
+
 static void put_damage_and_notes(export_ctx *x, const run_model *m, const worker_log *logs) {
+    put_caps(x, m, logs);
     batch d, n;
     if (batch_begin(x, &d, &h5t_damage) < 0 || batch_begin(x, &n, &h5t_notes) < 0) {
         batch_end(x, &d);
@@ -704,7 +735,11 @@ static void put_header(export_ctx *x, const run_model *m, const char *run) {
         }
 }
 
-static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
+/* The whole model, or (processes_only) the processes as loaded and nothing
+ * computed from them: what the HDF5 loader reads back, for scope-reduce's
+ * parts, which rank 0 merges again. */
+static int write_file(const run_model *m, const char *run, int fd, int processes_only, char *msg,
+                      size_t msglen) {
     export_ctx x = {.msg = msg, .msglen = msglen};
     x.f = scope_h5_create_fd(fd, msg, msglen);
     if (!x.f)
@@ -728,9 +763,11 @@ static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, si
     progress_step(&prog, 5);
     put_lines(&x, m, logs);
     progress_step(&prog, 6);
-    put_model(&x, m);
-    progress_step(&prog, 7);
-    put_hot_lines(&x, (run_model *)m);
+    if (!processes_only) {
+        put_model(&x, m);
+        progress_step(&prog, 7);
+        put_hot_lines(&x, (run_model *)m);
+    }
     progress_step(&prog, 8);
     progress_end(&prog);
     if (scope_h5_close(x.f, x.failed ? NULL : msg, msglen) < 0)
@@ -739,6 +776,19 @@ static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, si
     return x.failed ? -1 : 0;
 }
 
+static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
+    return write_file(m, run, fd, 0, msg, msglen);
+}
+
+static int write_hdf5_processes(const run_model *m, const char *run, int fd, char *msg,
+                                size_t msglen) {
+    return write_file(m, run, fd, 1, msg, msglen);
+}
+
 const export_format export_format_hdf5 = {
     "hdf5", "the whole model in scope's HDF5 layout (docs/hdf5.md), which report reads back",
     write_hdf5};
+
+const export_format export_format_hdf5_processes = {
+    "hdf5-processes", "the processes as loaded in scope's HDF5 layout, without the model",
+    write_hdf5_processes};

@@ -241,8 +241,75 @@ static int probe_dir(const char *path) {
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static enum run_load_error load_dir(run_model_builder *b, const char *dir, const run_options *opt,
-                                    char *msg, size_t msglen) {
+/* ---- one part of the logs, for a reduction over several readers --------------- */
+
+/* Keeps of paths (sorted) part `part` of `nparts`: consecutive logs holding
+ * about a share of the bytes each, cut between host folders when there are
+ * enough of them (4 a part) for the parts to come out even, else between
+ * logs.  Every reader computes the same cuts from the same listing, and the
+ * parts in order are the listing, so the processes of a reduction come in
+ * the order of one reader's. */
+static void keep_part(int dirfd, path_list *paths, unsigned part, unsigned nparts) {
+    size_t n = paths->n, hosts = 0;
+    uint64_t *bytes = calloc(n ? n : 1, sizeof *bytes);
+    size_t *unit = calloc(n ? n : 1, sizeof *unit);
+    if (!bytes || !unit) {
+        /* Without the sizes every part is cut by count: still a partition. */
+        free(bytes);
+        bytes = NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (bytes)
+            bytes[i] = fstatat(dirfd, paths->v[i].path, &st, AT_SYMLINK_NOFOLLOW) == 0
+                           ? (uint64_t)st.st_size + 1
+                           : 1;
+        const char *a = paths->v[i].path, *slash = strrchr(a, '/');
+        int same = 0;
+        if (i) {
+            const char *p = paths->v[i - 1].path, *ps = strrchr(p, '/');
+            same = slash - a == ps - p && !memcmp(a, p, (size_t)(slash - a));
+        }
+        if (i && !same)
+            hosts++;
+        if (unit)
+            unit[i] = hosts;
+    }
+    int by_host = unit && hosts + 1 >= 4 * (size_t)nparts;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += bytes ? bytes[i] : 1;
+    /* A unit goes to the part its middle byte falls in. */
+    size_t kept = 0;
+    uint64_t before = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        if (by_host)
+            while (j < n && unit[j] == unit[i])
+                j++;
+        uint64_t size = 0;
+        for (size_t k = i; k < j; k++)
+            size += bytes ? bytes[k] : 1;
+        unsigned owner = (unsigned)((double)(before + size / 2) * nparts / (double)total);
+        if (owner >= nparts)
+            owner = nparts - 1;
+        for (size_t k = i; k < j; k++) {
+            if (owner == part)
+                paths->v[kept++] = paths->v[k];
+            else
+                free(paths->v[k].path);
+        }
+        before += size;
+        i = j;
+    }
+    paths->n = kept;
+    free(bytes);
+    free(unit);
+}
+
+static enum run_load_error load_dir_part(run_model_builder *b, const char *dir,
+                                         const run_options *opt, unsigned part, unsigned nparts,
+                                         size_t *nread, char *msg, size_t msglen) {
     enum run_load_error e = check_dir(dir, msg, msglen);
     if (e != RUN_OK)
         return e;
@@ -264,6 +331,16 @@ static enum run_load_error load_dir(run_model_builder *b, const char *dir, const
                                  shown);
         return run_load_fail(msg, msglen, err == ENOMEM ? RUN_ERR_NOMEM : RUN_ERR_IO,
                              "%s/workers: cannot list: %s", shown, strerror(err));
+    }
+    if (nparts > 1 && paths.n > 0) {
+        int rd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        keep_part(rd, &paths, part, nparts);
+        if (rd >= 0)
+            close(rd);
+        if (paths.n == 0) { /* this part is empty; another holds the logs */
+            free_paths(&paths);
+            return RUN_OK;
+        }
     }
     if (paths.n == 0) {
         free_paths(&paths);
@@ -302,8 +379,22 @@ static enum run_load_error load_dir(run_model_builder *b, const char *dir, const
     read_all(&job, opt->threads);
     progress_end(&prog);
     close(dirfd);
+    *nread = paths.n;
     free_paths(&paths);
     return RUN_OK;
+}
+
+static enum run_load_error load_dir(run_model_builder *b, const char *dir, const run_options *opt,
+                                    char *msg, size_t msglen) {
+    size_t nread = 0;
+    return load_dir_part(b, dir, opt, 0, 1, &nread, msg, msglen);
+}
+
+enum run_load_error run_dir_load_part(run_model_builder *b, const char *dir, const run_options *opt,
+                                      unsigned part, unsigned nparts, size_t *nread, char *msg,
+                                      size_t msglen) {
+    *nread = 0;
+    return load_dir_part(b, dir, opt, part, nparts ? nparts : 1, nread, msg, msglen);
 }
 
 const run_loader run_dir_loader = {

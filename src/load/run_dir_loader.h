@@ -23,4 +23,15 @@ typedef struct run_dir_entry {
 int run_dir_list_logs(const char *dir, run_dir_entry **v, size_t *n);
 void run_dir_entries_free(run_dir_entry *v, size_t n);
 
+/* Reads part `part` (0 .. nparts-1) of the run directory dir's logs into b,
+ * as the loader reads them all: consecutive logs in path order, the parts
+ * about equal in bytes and cut between host folders where there are enough
+ * of them (scope-reduce, docs/reduce.md).  The parts of every `part` in
+ * order are the loader's processes in its order.  *nread: how many logs this
+ * part read (0: it holds none, RUN_OK; b is left empty).  An error is the
+ * loader's for the whole directory (no such directory, no logs at all). */
+enum run_load_error run_dir_load_part(run_model_builder *b, const char *dir, const run_options *opt,
+                                      unsigned part, unsigned nparts, size_t *nread, char *msg,
+                                      size_t msglen);
+
 #endif

@@ -20,26 +20,51 @@
     const run_h5_table var = {p, {sizeof(T), sizeof fields / sizeof fields[0], fields}}
 
 static const scope_h5_field process_fields[] = {
-    F(h5_process_row, path, STR),          F(h5_process_row, readable, U8),
-    F(h5_process_row, has_process, U8),    F(h5_process_row, run_id, STR),
-    F(h5_process_row, uuid, STR),          F(h5_process_row, host, STR),
-    F(h5_process_row, role, STR),          F(h5_process_row, job_id, STR),
-    F(h5_process_row, step_id, STR),       F(h5_process_row, exe, STR),
-    F(h5_process_row, cwd, STR),           F(h5_process_row, recorder_version, STR),
-    F(h5_process_row, pid, I64),           F(h5_process_row, ppid, I64),
-    F(h5_process_row, rank, I32),          F(h5_process_row, local_rank, I32),
-    F(h5_process_row, node_rank, I32),     F(h5_process_row, world_size, I32),
-    F(h5_process_row, start_wall_ns, U64), F(h5_process_row, last_wall_ns, U64),
-    F(h5_process_row, runtime_ns, U64),    F(h5_process_row, frames, U64),
-    F(h5_process_row, frames_lost, U64),   F(h5_process_row, bytes_skipped, U64),
-    F(h5_process_row, truncated, U8),      F(h5_process_row, end, STR),
-    F(h5_process_row, end_signal, I32),    F(h5_process_row, unbalanced, U64),
-    F(h5_process_row, dropped, U64),       F(h5_process_row, flush_failed, U8),
-    F(h5_process_row, nthreads, U32),      F(h5_process_row, phase_ns, U64),
-    F(h5_process_row, open_rc, I32),       F(h5_process_row, open_msg, STR),
-    F(h5_process_row, max_gap_ns, U64),    F(h5_process_row, open_phase_marks, U64),
-    F(h5_process_row, inconsistent, U64),  F(h5_process_row, inconsistent_what, STR),
-    F(h5_process_row, attempt, I64),       F(h5_process_row, role_index, I64),
+    F(h5_process_row, path, STR),
+    F(h5_process_row, readable, U8),
+    F(h5_process_row, has_process, U8),
+    F(h5_process_row, run_id, STR),
+    F(h5_process_row, uuid, STR),
+    F(h5_process_row, host, STR),
+    F(h5_process_row, role, STR),
+    F(h5_process_row, job_id, STR),
+    F(h5_process_row, step_id, STR),
+    F(h5_process_row, exe, STR),
+    F(h5_process_row, cwd, STR),
+    F(h5_process_row, recorder_version, STR),
+    F(h5_process_row, pid, I64),
+    F(h5_process_row, ppid, I64),
+    F(h5_process_row, rank, I32),
+    F(h5_process_row, local_rank, I32),
+    F(h5_process_row, node_rank, I32),
+    F(h5_process_row, world_size, I32),
+    F(h5_process_row, start_wall_ns, U64),
+    F(h5_process_row, last_wall_ns, U64),
+    F(h5_process_row, runtime_ns, U64),
+    F(h5_process_row, frames, U64),
+    F(h5_process_row, frames_lost, U64),
+    F(h5_process_row, bytes_skipped, U64),
+    F(h5_process_row, truncated, U8),
+    F(h5_process_row, end, STR),
+    F(h5_process_row, end_signal, I32),
+    F(h5_process_row, unbalanced, U64),
+    F(h5_process_row, dropped, U64),
+    F(h5_process_row, flush_failed, U8),
+    F(h5_process_row, nthreads, U32),
+    F(h5_process_row, phase_ns, U64),
+    F(h5_process_row, open_rc, I32),
+    F(h5_process_row, open_msg, STR),
+    F(h5_process_row, max_gap_ns, U64),
+    F(h5_process_row, open_phase_marks, U64),
+    F(h5_process_row, inconsistent, U64),
+    F(h5_process_row, inconsistent_what, STR),
+    F(h5_process_row, attempt, I64),
+    F(h5_process_row, role_index, I64),
+    FO(h5_process_row, launcher_known, U8),
+    FO(h5_process_row, launcher, STR),
+    FO(h5_process_row, array_job_id, STR),
+    FO(h5_process_row, array_task, I32),
+    FO(h5_process_row, restarts, I32),
 };
 TABLE(h5t_processes, "/processes", h5_process_row, process_fields);
 
@@ -55,6 +80,19 @@ static const scope_h5_field note_fields[] = {
     F(h5_note_row, text, STR),
 };
 TABLE(h5t_notes, "/process_notes", h5_note_row, note_fields);
+
+static const scope_h5_field cap_fields[] = {
+    F(h5_cap_row, process, U32), F(h5_cap_row, kind, STR),  F(h5_cap_row, left_out, U64),
+    F(h5_cap_row, cap, U64),     F(h5_cap_row, by_run, U8),
+};
+TABLE(h5t_caps, "/process_caps", h5_cap_row, cap_fields);
+
+const char *const run_h5_cap_kinds[READ_KINDS] = {
+    [READ_NODES] = "nodes",
+    [READ_COUNTERS] = "counters",
+    [READ_NAMES] = "names",
+    [READ_BINS] = "histograms",
+};
 
 static const scope_h5_field node_fields[] = {
     F(h5_node_row, process, U32),        F(h5_node_row, id, U32),

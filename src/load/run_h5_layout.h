@@ -21,6 +21,7 @@
 #define SCOPE_RUN_H5_LAYOUT_H
 
 #include "phase_figures.h"
+#include "read_caps.h"
 #include "res_proc.h"
 
 #include <h5_table.h>
@@ -54,6 +55,11 @@ typedef struct h5_process_row {
     const char *inconsistent_what;
     /* Where the model put it (not read back: the merge decides again). */
     int64_t attempt, role_index; /* rows of /attempts and /roles; -1: none */
+    /* What the launcher said beyond the ranks (added later: a file without
+     * them has launcher_known 0, and they read as not said). */
+    uint8_t launcher_known;
+    const char *launcher, *array_job_id;
+    int32_t array_task, restarts; /* -1: no launcher said */
 } h5_process_row;
 
 typedef struct h5_damage_row {
@@ -67,6 +73,15 @@ typedef struct h5_note_row {
     uint32_t process;
     const char *text;
 } h5_note_row;
+
+/* What the reader's caps (read_caps.h) left out of a log: one row per kind
+ * a cap refused. */
+typedef struct h5_cap_row {
+    uint32_t process;
+    const char *kind; /* "nodes", "counters", "names", "histograms" */
+    uint64_t left_out, cap;
+    uint8_t by_run; /* the run's cap, not the log's */
+} h5_cap_row;
 
 typedef struct h5_node_row {
     uint32_t process, id, parent, thread, flags, line, io_flags;
@@ -260,10 +275,13 @@ typedef struct run_h5_table {
     scope_h5_table t;
 } run_h5_table;
 
-extern const run_h5_table h5t_processes, h5t_damage, h5t_notes, h5t_nodes, h5t_bins, h5t_counters,
-    h5t_res, h5t_res_buckets, h5t_res_nodes, h5t_gpus, h5t_gpu_buckets, h5t_modules, h5t_frames,
-    h5t_samples, h5t_sampler, h5t_measured, h5t_attempts, h5t_roles, h5t_role_processes,
+extern const run_h5_table h5t_processes, h5t_damage, h5t_notes, h5t_caps, h5t_nodes, h5t_bins,
+    h5t_counters, h5t_res, h5t_res_buckets, h5t_res_nodes, h5t_gpus, h5t_gpu_buckets, h5t_modules,
+    h5t_frames, h5t_samples, h5t_sampler, h5t_measured, h5t_attempts, h5t_roles, h5t_role_processes,
     h5t_phase_counters, h5t_caveats, h5t_lines, h5t_dominant, h5t_phase_processes;
+
+/* /process_caps's kind, by enum read_cap_kind. */
+extern const char *const run_h5_cap_kinds[READ_KINDS];
 
 /* /phases, whose figure columns come from phase_figures[]. */
 const run_h5_table *run_h5_phases(void);

@@ -133,6 +133,14 @@ static void load_process(h5_load *l, size_t i, const h5_process_row *r) {
     w->local_rank = r->local_rank;
     w->node_rank = r->node_rank;
     w->world_size = r->world_size;
+    if (r->launcher_known) {
+        w->launcher = dup_str(log, r->launcher);
+        w->array_job_id = dup_str(log, r->array_job_id);
+        w->array_task = r->array_task;
+        w->restarts = r->restarts;
+    } else {
+        w->array_task = w->restarts = -1;
+    }
     w->start_wall_ns = r->start_wall_ns;
     w->last_wall_ns = r->last_wall_ns;
     w->runtime_ns = r->runtime_ns;
@@ -195,6 +203,33 @@ static void load_damage_and_notes(h5_load *l) {
             log_add_note(log, (scope_bytes){(const uint8_t *)t, strlen(t)});
     }
     scope_h5_table_free(&h5t_notes.t, notes, n);
+
+    /* An export made before the table existed says nothing of caps. */
+    if (l->failed || !scope_h5_exists(l->f, h5t_caps.path))
+        return;
+    h5_cap_row *caps = read_table(l, &h5t_caps, &n);
+    for (size_t k = 0; caps && k < n && !l->failed; k++) {
+        worker_log *log = log_of(l, &h5t_caps, k, caps[k].process);
+        if (!log)
+            break;
+        int kind = -1;
+        for (int j = 0; j < READ_KINDS; j++)
+            if (caps[k].kind && !strcmp(caps[k].kind, run_h5_cap_kinds[j]))
+                kind = j;
+        if (kind < 0 || !caps[k].cap) {
+            bad(l,
+                "%s row %zu: kind '%s', cap %llu: a kind of nodes, counters, names or "
+                "histograms and a cap >= 1 wanted",
+                h5t_caps.path, k, caps[k].kind ? caps[k].kind : "",
+                (unsigned long long)caps[k].cap);
+            break;
+        }
+        log->tally.hit[kind] = 1;
+        log->tally.left_out[kind] = caps[k].left_out;
+        log->tally.by_run[kind] = caps[k].by_run != 0;
+        log->tally.cap[kind] = caps[k].cap;
+    }
+    scope_h5_table_free(&h5t_caps.t, caps, n);
 }
 
 /* ---- phases and counters -------------------------------------------------------- */

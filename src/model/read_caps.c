@@ -84,5 +84,7 @@ void read_caps_give_all(read_caps *c, read_tally *t) {
 }
 
 uint64_t read_caps_cap_of(const read_caps *c, const read_tally *t, enum read_cap_kind k) {
+    if (t->cap[k])
+        return t->cap[k];
     return t->by_run[k] && c ? c->per_run[k] : log_cap(c, k);
 }

@@ -48,6 +48,9 @@ typedef struct read_tally {
     uint64_t left_out[READ_KINDS]; /* distinct definitions (READ_BINS: nodes whose histogram) */
     int hit[READ_KINDS];           /* a cap refused something, counted or not */
     int by_run[READ_KINDS];        /* the run's cap did, not the log's */
+    /* The cap that refused kind k as the log was read, where the reader
+     * of that time said so (an HDF5 export read back); 0: this reader's. */
+    uint64_t cap[READ_KINDS];
 } read_tally;
 
 /* A run's budget at the caps above, lowered by SCOPE_READ_MAX_NODES when

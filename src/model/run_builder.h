@@ -38,6 +38,18 @@ void run_builder_set_source(run_model_builder *b, const char *text);
 enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, char *msg,
                                        size_t msglen);
 
+/* Builds the model from partial models instead of logs: parts[i] a model
+ * of consecutive logs of the run (run_dir_load_part), in order, each
+ * finished by run_builder_finish.  Its processes are theirs one after the
+ * other, its roles theirs merged (run_merge_parts), its caveats theirs (a
+ * run-level caveat said once).  The model points into the parts, which the
+ * caller frees after it.  It holds no logs: hot lines and one process's
+ * tree (run_worker_role) are not in it.  Returns as run_builder_finish;
+ * RUN_ERR_NO_ATTEMPT also when the parts show different attempts. */
+enum run_load_error run_builder_finish_parts(run_model_builder *b, const run_model *const *parts,
+                                             size_t nparts, run_model **out, char *msg,
+                                             size_t msglen);
+
 /* Frees a builder that will not be finished (its loader failed). */
 void run_builder_abandon(run_model_builder *b);
 

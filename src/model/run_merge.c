@@ -115,9 +115,11 @@ typedef struct merge_ctx {
     struct phase_part {
         run_phase *p;
         exact_part part;
-        const scope_hist_bin *bins;
+        const scope_hist_bin *bins; /* a log node's buckets, or NULL and... */
+        const run_hist_bin *merged; /* ...a merged phase's (a partial model, run_merge_parts) */
         uint32_t nbins;
-        int entries; /* its node had entries (count > 0) */
+        int has_hist; /* a histogram was recorded, even one without entries */
+        int entries;  /* its node had entries (count > 0) */
     } * parts;
     size_t nparts, cap_parts;
     /* settle_hists' scratch: SCOPE_HIST_BUCKETS counts, and whether each
@@ -238,8 +240,56 @@ static run_proc_ns *proc_total(merge_ctx *c, run_phase *p) {
     return &grown[p->nprocs++];
 }
 
+/* A source's figures added into the phase p: a log node's (add_node) or a
+ * phase of a partial model (add_phase), so that merging processes and
+ * merging partial models add the same figures the same way.  Sums of
+ * integers, so the order of the sources does not change them. */
+static void add_figures(run_phase *p, const run_phase *f) {
+    p->flags |= f->flags;
+    p->open_threads += f->open_threads;
+    run_dist *d = &p->dist;
+    d->total_ns += f->dist.total_ns;
+    p->open_ns += f->open_ns;
+    if (f->dist.count && (!d->count || f->dist.min_ns < d->min_ns))
+        d->min_ns = f->dist.min_ns;
+    if (f->dist.max_ns > d->max_ns)
+        d->max_ns = f->dist.max_ns;
+    d->count += f->dist.count;
+    p->cpu_count += f->cpu_count;
+    p->cpu_wall_ns += f->cpu_wall_ns;
+    p->cpu_ns += f->cpu_ns;
+    p->delay_count += f->delay_count;
+    p->delay_wall_ns += f->delay_wall_ns;
+    p->delay_ns += f->delay_ns;
+    if (f->io_measured) {
+        p->io_measured = 1;
+        p->io_count += f->io_count;
+        p->disk_read += f->disk_read;
+        p->disk_write += f->disk_write;
+        p->char_read += f->char_read;
+        p->char_write += f->char_write;
+    }
+    p->io_failed += f->io_failed;
+    p->hist_count += f->hist_count; /* the buckets are added up by settle_hists */
+    if (f->smp_io) {
+        p->smp_io = 1;
+        p->smp_disk_read += f->smp_disk_read;
+        p->smp_disk_write += f->smp_disk_write;
+        p->smp_char_read += f->smp_char_read;
+        p->smp_char_write += f->smp_char_write;
+    }
+}
+
+static int add_part(merge_ctx *c, struct phase_part part) {
+    if (SCOPE_VEC_RESERVE(c->parts, c->cap_parts, c->nparts + 1) < 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    c->parts[c->nparts++] = part;
+    return 0;
+}
+
 static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
-    p->flags |= n->flags;
     if (!p->file.len && n->file) {
         const run_str *f = log_string_of(log, n->file);
         if (f) {
@@ -249,6 +299,7 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
                 !f->len || memchr(f->s, '\0', f->len) ? NULL : arena_alloc(c->mem, f->len + 2);
             p->file = norm ? (run_str){norm, path_normalize(f->s, f->len, norm)} : *f;
             p->line = n->line;
+            p->file_proc = c->proc;
         }
     }
     if (!p->tags.len && n->tags) {
@@ -259,52 +310,51 @@ static void add_node(merge_ctx *c, worker_log *log, log_node *n, run_phase *p) {
     run_proc_ns *proc = proc_total(c, p);
     if (!proc)
         return;
-    if (n->left_open || n->open_now)
-        p->open_threads++;
-    run_dist *d = &p->dist;
     /* An entry open at the process's newest frame counts its time up to
      * that frame, so that a parent's total covers its children's; not its
      * count, mean or percentiles, which are those of completed entries. */
-    d->total_ns += n->open_ns;
-    p->open_ns += n->open_ns;
+    run_phase f = {.flags = n->flags,
+                   .open_threads = n->left_open || n->open_now,
+                   .open_ns = n->open_ns,
+                   .dist.total_ns = n->open_ns};
     proc->ns += (double)n->open_ns;
     proc->open_ns += n->open_ns;
-    if (!n->has_agg)
+    if (!n->has_agg) {
+        add_figures(p, &f);
         return;
-    if (n->count || n->nbins) {
-        if (SCOPE_VEC_RESERVE(c->parts, c->cap_parts, c->nparts + 1) < 0) {
-            c->nomem = 1;
-            return;
-        }
-        c->parts[c->nparts++] = (struct phase_part){
-            p, {n->exact_ns, n->exact_ns ? (size_t)n->count : 0}, n->bins, n->nbins, n->count > 0};
     }
-    if (n->count && (!d->count || n->min_ns < d->min_ns))
-        d->min_ns = n->min_ns;
-    if (n->max_ns > d->max_ns)
-        d->max_ns = n->max_ns;
-    d->count += n->count;
-    d->total_ns += n->wall_ns;
+    if ((n->count || n->nbins) &&
+        add_part(c, (struct phase_part){.p = p,
+                                        .part = {n->exact_ns, n->exact_ns ? (size_t)n->count : 0},
+                                        .bins = n->bins,
+                                        .nbins = n->nbins,
+                                        .has_hist = n->nbins > 0,
+                                        .entries = n->count > 0}) < 0)
+        return;
+    f.dist.count = n->count;
+    f.dist.min_ns = n->min_ns;
+    f.dist.max_ns = n->max_ns;
+    f.dist.total_ns += n->wall_ns;
     proc->ns += (double)n->wall_ns;
     proc->count += n->count;
     proc->cpu_ns += n->cpu_ns;
-    p->cpu_count += n->cpu_count;
-    p->cpu_wall_ns += n->cpu_wall_ns;
-    p->cpu_ns += n->cpu_ns;
-    p->delay_count += n->delay_count;
-    p->delay_wall_ns += n->delay_wall_ns;
-    p->delay_ns += n->delay_ns;
+    f.cpu_count = n->cpu_count;
+    f.cpu_wall_ns = n->cpu_wall_ns;
+    f.cpu_ns = n->cpu_ns;
+    f.delay_count = n->delay_count;
+    f.delay_wall_ns = n->delay_wall_ns;
+    f.delay_ns = n->delay_ns;
     if (n->io_flags & SCOPE_IO_MEASURED) {
-        p->io_measured = 1;
-        p->io_count += n->io_count;
-        p->disk_read += n->disk_read;
-        p->disk_write += n->disk_write;
-        p->char_read += n->char_read;
-        p->char_write += n->char_write;
+        f.io_measured = 1;
+        f.io_count = n->io_count;
+        f.disk_read = n->disk_read;
+        f.disk_write = n->disk_write;
+        f.char_read = n->char_read;
+        f.char_write = n->char_write;
     }
-    p->io_failed += n->io_failed;
-    if (n->nbins)
-        p->hist_count += n->hist_count; /* its buckets are added up by settle_hists */
+    f.io_failed = n->io_failed;
+    f.hist_count = n->nbins ? n->hist_count : 0;
+    add_figures(p, &f);
 }
 
 /* ---- counters ------------------------------------------------------------- */
@@ -320,13 +370,13 @@ static int64_t add_saturated(int64_t a, int64_t b) {
     return sum;
 }
 
-static void add_counter(merge_ctx *c, run_counter **arr, size_t *n, run_str name,
-                        const log_counter *lc) {
+static void add_counter(merge_ctx *c, run_counter **arr, size_t *n, run_str name, uint64_t calls,
+                        int64_t total) {
     size_t i;
     if (name_find(&c->counters, arr, name, &i)) {
         run_counter *k = &(*arr)[i];
-        k->calls += lc->calls;
-        k->total = add_saturated(k->total, lc->total);
+        k->calls += calls;
+        k->total = add_saturated(k->total, total);
         return;
     }
     run_counter *grown = room_for(*arr, *n, sizeof **arr);
@@ -337,7 +387,7 @@ static void add_counter(merge_ctx *c, run_counter **arr, size_t *n, run_str name
         return;
     }
     *arr = grown;
-    grown[(*n)++] = (run_counter){.name = name, .calls = lc->calls, .total = lc->total};
+    grown[(*n)++] = (run_counter){.name = name, .calls = calls, .total = total};
 }
 
 /* The sampled bytes of a log's intervals, onto the phases open when they
@@ -355,11 +405,12 @@ static void add_sampled_io(merge_ctx *c, worker_log *log) {
         run_phase *p = n ? place(c, log, n) : NULL;
         if (!p)
             continue;
-        p->smp_io = 1;
-        p->smp_disk_read += by_thread ? nio->disk_read : nio->p_disk_read;
-        p->smp_disk_write += by_thread ? nio->disk_write : nio->p_disk_write;
-        p->smp_char_read += by_thread ? nio->char_read : nio->p_char_read;
-        p->smp_char_write += by_thread ? nio->char_write : nio->p_char_write;
+        run_phase f = {.smp_io = 1,
+                       .smp_disk_read = by_thread ? nio->disk_read : nio->p_disk_read,
+                       .smp_disk_write = by_thread ? nio->disk_write : nio->p_disk_write,
+                       .smp_char_read = by_thread ? nio->char_read : nio->p_char_read,
+                       .smp_char_write = by_thread ? nio->char_write : nio->p_char_write};
+        add_figures(p, &f);
     }
 }
 
@@ -379,13 +430,14 @@ static void merge_log(merge_ctx *c, worker_log *log) {
             continue;
         }
         if (!lc->node) {
-            add_counter(c, &c->role->unattached, &c->role->nunattached, *name, lc);
+            add_counter(c, &c->role->unattached, &c->role->nunattached, *name, lc->calls,
+                        lc->total);
             continue;
         }
         log_node *n = log_node_of(log, lc->node);
         run_phase *p = n ? place(c, log, n) : NULL;
         if (p)
-            add_counter(c, &p->counters, &p->ncounters, *name, lc);
+            add_counter(c, &p->counters, &p->ncounters, *name, lc->calls, lc->total);
         else if (n || !log->tally.hit[READ_NODES]) /* else the caps left its phase out */
             log_inconsistent(log, "a counter whose phase was lost");
     }
@@ -473,16 +525,16 @@ static int settle_hists(merge_ctx *c) {
         int any = 0;
         for (j = i; j < c->nparts && c->parts[j].p == c->parts[i].p; j++) {
             const struct phase_part *pt = &c->parts[j];
-            any |= pt->nbins > 0;
+            any |= pt->has_hist;
             for (uint32_t k = 0; k < pt->nbins; k++) {
-                uint32_t b = pt->bins[k].bucket;
+                uint32_t b = pt->bins ? pt->bins[k].bucket : pt->merged[k].bucket;
                 if (b >= SCOPE_HIST_BUCKETS)
                     continue;
                 if (!c->met[b]) {
                     c->met[b] = 1;
                     touched[nt++] = b;
                 }
-                c->dense[b] += pt->bins[k].count;
+                c->dense[b] += pt->bins ? pt->bins[k].count : pt->merged[k].count;
             }
         }
         if (!any)
@@ -710,19 +762,35 @@ static int by_rank_pid(const void *a, const void *b) {
     return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static int merge_role(merge_ctx *c, worker_log *logs, const run_options *opt) {
+/* The role's processes in its order (ranked first, by rank, then by pid)
+ * and its root: the start of merging a role, from logs or from parts. */
+static int begin_role(merge_ctx *c) {
     run_role *r = c->role;
-    run_model *m = c->m;
-    sort_model = m;
+    sort_model = c->m;
     if (r->nprocs)
         qsort(r->workers, r->nprocs, sizeof *r->workers, by_rank_pid);
     r->root = new_phase(c, NULL, (run_str){"", 0});
-    if (!r->root)
+    return r->root ? 0 : -1;
+}
+
+static int settle_role(merge_ctx *c, const run_options *opt);
+
+static int merge_role(merge_ctx *c, worker_log *logs, const run_options *opt) {
+    run_role *r = c->role;
+    if (begin_role(c) < 0)
         return -1;
     for (size_t k = 0; k < r->nprocs && !c->nomem; k++) {
         c->proc = k;
         merge_log(c, &logs[r->workers[k]]);
     }
+    return settle_role(c, opt);
+}
+
+/* Every figure of the role, from what was added into its tree: the same
+ * whether processes or partial models were merged. */
+static int settle_role(merge_ctx *c, const run_options *opt) {
+    run_role *r = c->role;
+    run_model *m = c->m;
     double *scratch = malloc((r->nprocs + 1) * sizeof *scratch);
     if (c->nomem || !scratch) {
         free(scratch);
@@ -820,6 +888,18 @@ static int by_str(const void *a, const void *b) {
     return run_str_cmp(*x, *y);
 }
 
+/* The n names sorted, each once; returns how many remain. */
+static size_t sort_distinct(run_str *v, size_t n) {
+    if (n < 2)
+        return n;
+    qsort(v, n, sizeof *v, by_str);
+    size_t k = 1;
+    for (size_t i = 1; i < n; i++)
+        if (!run_str_eq(v[i], v[k - 1]))
+            v[k++] = v[i];
+    return k;
+}
+
 /* Step ids are numbers ("0", "1", ...) or Slurm's names for the others
  * ("batch", "extern"): numbers first, by value, then names. */
 static int by_step(const void *a, const void *b) {
@@ -876,11 +956,7 @@ static int settle_header(run_model *m, arena *mem) {
         if (w->attempt != newest)
             continue;
         m->nprocs++;
-        size_t h = 0;
-        while (h < m->nhosts && !run_str_eq(m->hosts[h], w->host))
-            h++;
-        if (h == m->nhosts)
-            m->hosts[m->nhosts++] = w->host;
+        m->hosts[m->nhosts++] = w->host; /* made distinct below */
         if (w->rank >= 0) {
             if (!m->nranked || w->rank < m->rank_min)
                 m->rank_min = w->rank;
@@ -888,21 +964,16 @@ static int settle_header(run_model *m, arena *mem) {
                 m->rank_max = w->rank;
             m->nranked++;
         }
-        if (w->job_id.len) {
-            size_t j = 0;
-            while (j < m->njob_ids && !run_str_eq(jobs[j], w->job_id))
-                j++;
-            if (j == m->njob_ids)
-                jobs[m->njob_ids++] = w->job_id;
-        }
+        if (w->job_id.len)
+            jobs[m->njob_ids++] = w->job_id; /* made distinct below */
         settle_launch(m, w);
     }
-    if (m->nhosts)
-        qsort(m->hosts, m->nhosts, sizeof *m->hosts, by_str);
-    if (m->njob_ids) {
-        qsort(jobs, m->njob_ids, sizeof *jobs, by_str);
+    /* Sorted, then each name once: a search for each process's host among
+     * those seen took 100,000 processes on 12,500 hosts seconds. */
+    m->nhosts = sort_distinct(m->hosts, m->nhosts);
+    m->njob_ids = sort_distinct(jobs, m->njob_ids);
+    if (m->njob_ids)
         m->job_id = jobs[0];
-    }
     if (m->nsteps)
         qsort(m->steps, m->nsteps, sizeof *m->steps, by_step);
     return 0;
@@ -942,8 +1013,7 @@ static int find_roles(run_model *m, arena *mem) {
     return 0;
 }
 
-/* Each process's line samples, and its role's: what orders the roles of a
- * run without phases. */
+/* Each process's line samples. */
 static void count_line_samples(run_model *m, const worker_log *logs) {
     for (size_t i = 0; i < m->nworkers; i++) {
         const log_lines *ll = &logs[i].lines;
@@ -952,6 +1022,13 @@ static void count_line_samples(run_model *m, const worker_log *logs) {
             n += ll->counts[k].count;
         m->workers[i].line_samples = n;
     }
+}
+
+static int by_line_samples(const void *a, const void *b);
+
+/* Each role's line samples, what orders the roles of a run without phases,
+ * the roles in their order, and each process's role. */
+static void order_roles(run_model *m) {
     int phases = 0;
     for (size_t r = 0; r < m->nroles; r++) {
         run_role *role = &m->roles[r];
@@ -960,6 +1037,12 @@ static void count_line_samples(run_model *m, const worker_log *logs) {
         phases |= role->nphases || role->nunattached;
     }
     m->roles_by_samples = !phases;
+    if (m->nroles)
+        qsort(m->roles, m->nroles, sizeof *m->roles,
+              m->roles_by_samples ? by_line_samples : by_phase_time);
+    for (size_t r = 0; r < m->nroles; r++)
+        for (size_t k = 0; k < m->roles[r].nprocs; k++)
+            m->workers[m->roles[r].workers[k]].role_index = r;
 }
 
 static int by_line_samples(const void *a, const void *b) {
@@ -969,38 +1052,173 @@ static int by_line_samples(const void *a, const void *b) {
     return run_str_cmp(x->name, y->name);
 }
 
-int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt) {
+/* Attempts, the attempt shown, its header and roles (not yet merged), from
+ * m->workers.  Returns 1 when there is nothing to merge, 0, -1 when out of
+ * memory, -2 when opt->attempt names no attempt. */
+static int begin_merge(run_model *m, arena *mem, const run_options *opt) {
     const char *it = opt->iteration_name ? opt->iteration_name : "iteration";
     m->iteration_name = arena_dup(mem, it, strlen(it));
     if (!m->iteration_name || find_attempts(m, mem) < 0)
         return -1;
     if (!m->nattempts)
-        return 0; /* nothing could be placed: every worker is a caveat */
+        return 1; /* nothing could be placed: every worker is a caveat */
     if (opt->attempt > m->nattempts)
         return -2;
     m->shown_attempt = opt->attempt ? opt->attempt - 1 : m->nattempts - 1;
     if (settle_header(m, mem) < 0 || find_roles(m, mem) < 0)
         return -1;
+    return 0;
+}
+
+static void free_ctx(merge_ctx *c) {
+    free(c->children.slots);
+    free(c->counters.slots);
+    free(c->parts);
+    free(c->dense);
+    free(c->met);
+}
+
+int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt) {
+    int begun = begin_merge(m, mem, opt);
+    if (begun)
+        return begun > 0 ? 0 : begun;
     merge_ctx c = {.m = m, .mem = mem};
     int rc = 0;
     for (size_t r = 0; r < m->nroles && rc == 0; r++) {
         c.role = &m->roles[r];
         rc = merge_role(&c, logs, opt);
     }
-    free(c.children.slots);
-    free(c.counters.slots);
-    free(c.parts);
-    free(c.dense);
-    free(c.met);
+    free_ctx(&c);
     if (rc < 0)
         return -1;
     count_line_samples(m, logs);
-    if (m->nroles)
-        qsort(m->roles, m->nroles, sizeof *m->roles,
-              m->roles_by_samples ? by_line_samples : by_phase_time);
-    for (size_t r = 0; r < m->nroles; r++)
-        for (size_t k = 0; k < m->roles[r].nprocs; k++)
-            m->workers[m->roles[r].workers[k]].role_index = r;
+    order_roles(m);
+    return 0;
+}
+
+/* ---- partial models --------------------------------------------------------- */
+
+/* A phase of a partial model added into p: its figures, its processes'
+ * totals (map: the part's role positions to the merged role's), its
+ * histogram for settle_hists, its counters and, by name, its children. */
+static void add_phase(merge_ctx *c, run_phase *p, const run_phase *src, const size_t *map) {
+    if (src->file.len && (!p->file.len || map[src->file_proc] < p->file_proc)) {
+        p->file = src->file;
+        p->line = src->line;
+        p->file_proc = map[src->file_proc];
+    }
+    if (!p->tags.len && src->tags.len)
+        p->tags = src->tags;
+    for (size_t i = 0; i < src->nprocs; i++) {
+        run_proc_ns *grown = room_for(p->per_proc, p->nprocs, sizeof *grown);
+        if (!grown) {
+            c->nomem = 1;
+            return;
+        }
+        p->per_proc = grown;
+        grown[p->nprocs] = src->per_proc[i];
+        grown[p->nprocs++].proc = map[src->per_proc[i].proc];
+    }
+    /* Its durations are not kept in a partial model: exact percentiles
+     * become its histogram's (docs/reduce.md). */
+    if ((src->dist.count || src->hist) &&
+        add_part(c, (struct phase_part){.p = p,
+                                        .merged = src->hist,
+                                        .nbins = (uint32_t)src->nhist,
+                                        .has_hist = src->hist != NULL,
+                                        .entries = src->dist.count > 0}) < 0)
+        return;
+    add_figures(p, src);
+    for (size_t i = 0; i < src->ncounters && !c->nomem; i++)
+        add_counter(c, &p->counters, &p->ncounters, src->counters[i].name, src->counters[i].calls,
+                    src->counters[i].total);
+    for (size_t i = 0; i < src->nchildren && !c->nomem; i++) {
+        run_phase *kid = child_named(c, p, src->children[i]->name);
+        if (kid)
+            add_phase(c, kid, src->children[i], map);
+    }
+}
+
+static int by_proc(const void *a, const void *b) {
+    const run_proc_ns *x = a, *y = b;
+    return (x->proc > y->proc) - (x->proc < y->proc);
+}
+
+/* Each phase's processes in the role's order, as merging logs leaves them. */
+static void order_procs(run_phase *p) {
+    if (p->nprocs > 1)
+        qsort(p->per_proc, p->nprocs, sizeof *p->per_proc, by_proc);
+    for (size_t i = 0; i < p->nchildren; i++)
+        order_procs(p->children[i]);
+}
+
+static const run_role *part_role(const run_model *part, run_str name) {
+    for (size_t r = 0; r < part->nroles; r++)
+        if (run_str_eq(part->roles[r].name, name))
+            return &part->roles[r];
+    return NULL;
+}
+
+static int merge_role_parts(merge_ctx *c, const run_model *const *parts, const size_t *first,
+                            size_t nparts, size_t *pos, const run_options *opt) {
+    run_role *r = c->role;
+    if (begin_role(c) < 0)
+        return -1;
+    for (size_t k = 0; k < r->nprocs; k++)
+        pos[r->workers[k]] = k;
+    for (size_t i = 0; i < nparts && !c->nomem; i++) {
+        const run_role *pr = part_role(parts[i], r->name);
+        if (!pr)
+            continue;
+        size_t *map = malloc((pr->nprocs + 1) * sizeof *map);
+        if (!map)
+            return -1;
+        for (size_t k = 0; k < pr->nprocs; k++)
+            map[k] = pos[first[i] + pr->workers[k]];
+        for (size_t k = 0; k < pr->root->nchildren && !c->nomem; k++) {
+            run_phase *top = child_named(c, r->root, pr->root->children[k]->name);
+            if (top)
+                add_phase(c, top, pr->root->children[k], map);
+        }
+        for (size_t k = 0; k < pr->nunattached && !c->nomem; k++)
+            add_counter(c, &r->unattached, &r->nunattached, pr->unattached[k].name,
+                        pr->unattached[k].calls, pr->unattached[k].total);
+        free(map);
+    }
+    if (c->nomem)
+        return -1;
+    order_procs(r->root);
+    return settle_role(c, opt);
+}
+
+int run_merge_parts(run_model *m, arena *mem, const run_model *const *parts, const size_t *first,
+                    size_t nparts, const run_options *opt) {
+    int begun = begin_merge(m, mem, opt);
+    if (begun)
+        return begun > 0 ? 0 : begun;
+    run_str shown = m->attempts[m->shown_attempt].run_id;
+    for (size_t i = 0; i < nparts; i++) {
+        const run_model *pm = parts[i];
+        int has_shown = 0;
+        for (size_t w = 0; w < pm->nworkers && !has_shown; w++)
+            has_shown = pm->workers[w].has_process && run_str_eq(pm->workers[w].run_id, shown);
+        if (has_shown && !run_str_eq(pm->attempts[pm->shown_attempt].run_id, shown))
+            return -3; /* its roles are of another attempt */
+    }
+    size_t *pos = malloc((m->nworkers + 1) * sizeof *pos);
+    if (!pos)
+        return -1;
+    merge_ctx c = {.m = m, .mem = mem};
+    int rc = 0;
+    for (size_t r = 0; r < m->nroles && rc == 0; r++) {
+        c.role = &m->roles[r];
+        rc = merge_role_parts(&c, parts, first, nparts, pos, opt);
+    }
+    free(pos);
+    free_ctx(&c);
+    if (rc < 0)
+        return -1;
+    order_roles(m);
     return 0;
 }
 
@@ -1023,11 +1241,7 @@ int run_merge_alone(run_model *m, arena *mem, worker_log *logs, run_role *role,
     memcpy(what, log->inconsistent_what, sizeof what);
     merge_ctx c = {.m = m, .mem = mem, .role = role};
     int rc = merge_role(&c, logs, opt);
-    free(c.children.slots);
-    free(c.counters.slots);
-    free(c.parts);
-    free(c.dense);
-    free(c.met);
+    free_ctx(&c);
     log->inconsistent = inconsistent;
     memcpy(log->inconsistent_what, what, sizeof what);
     return rc;

@@ -15,6 +15,20 @@
  * names no attempt of the run. */
 int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt);
 
+/* The same from partial models instead of logs: m->workers are the parts'
+ * workers one after the other (part i's first is m->workers[first[i]]),
+ * and each part's roles, merged from its own processes (run_merge), are
+ * merged into the model's by the same code: the figures added, each
+ * process's totals kept, the histograms added bucket by bucket and every
+ * figure settled as from logs, so that the model equals the one merged
+ * from all the logs, but for exact percentiles (a part keeps its
+ * histogram, not every duration; docs/reduce.md).  The model keeps
+ * pointers into the parts, which must outlive it.  Returns 0, -1 when out
+ * of memory, -2 as run_merge, -3 when a part shows another attempt than
+ * the model (its roles are not of the attempt shown). */
+int run_merge_parts(run_model *m, arena *mem, const run_model *const *parts, const size_t *first,
+                    size_t nparts, const run_options *opt);
+
 /* The phase tree and figures of *role, a role of one process whose name,
  * nprocs (1) and workers are set, merged from that process's log as
  * run_merge merges a role (run_worker_role).  The log's merge scratch is

@@ -187,6 +187,72 @@ enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, ch
     return RUN_OK;
 }
 
+/* The parts' caveats: each run-level one once (the first part's wording),
+ * then each process's, its worker numbered in the model. */
+static int copy_part_caveats(run_model *m, const run_model *const *parts, const size_t *first,
+                             size_t nparts) {
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < nparts; i++)
+            for (size_t k = 0; k < parts[i]->ncaveats; k++) {
+                const run_caveat *cv = &parts[i]->caveats[k];
+                int run_level = cv->worker == SIZE_MAX;
+                if (run_level != !pass)
+                    continue;
+                int seen = 0;
+                for (size_t j = 0; run_level && j < m->ncaveats && !seen; j++)
+                    seen = m->caveats[j].kind == cv->kind && !strcmp(m->caveats[j].text, cv->text);
+                if (seen)
+                    continue;
+                if (SCOPE_VEC_RESERVE(m->caveats, m->cap_caveats, m->ncaveats + 1) < 0)
+                    return -1;
+                m->caveats[m->ncaveats++] =
+                    (run_caveat){cv->kind, run_level ? SIZE_MAX : first[i] + cv->worker, cv->text};
+            }
+    return 0;
+}
+
+enum run_load_error run_builder_finish_parts(run_model_builder *b, const run_model *const *parts,
+                                             size_t nparts, run_model **out, char *msg,
+                                             size_t msglen) {
+    run_model *m = &b->pub;
+    char shown[512];
+    scope_escape((const uint8_t *)m->dir, strlen(m->dir), shown, sizeof shown, 0);
+    *out = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < nparts; i++)
+        n += parts[i]->nworkers;
+    size_t *first = malloc((nparts + 1) * sizeof *first);
+    m->workers = arena_alloc(&b->mem, (n + 1) * sizeof *m->workers);
+    int rc = first && m->workers ? 0 : -1;
+    for (size_t i = 0; i < nparts && rc == 0; i++) {
+        first[i] = m->nworkers;
+        memcpy(&m->workers[m->nworkers], parts[i]->workers,
+               parts[i]->nworkers * sizeof *m->workers);
+        m->nworkers += parts[i]->nworkers;
+    }
+    if (rc == 0)
+        rc = run_merge_parts(m, &b->mem, parts, first, nparts, &b->opt);
+    if (rc == 0)
+        rc = copy_part_caveats(m, parts, first, nparts);
+    free(first);
+    if (rc == -2 || rc == -3) {
+        run_free(m); /* b with it */
+        return run_load_fail(
+            msg, msglen, RUN_ERR_NO_ATTEMPT,
+            rc == -2 ? "%s: no such attempt" : "%s: its parts show different attempts", shown);
+    }
+    if (rc < 0) {
+        run_free(m);
+        return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory while loading", shown);
+    }
+    for (size_t i = 0; i < m->nworkers; i++)
+        m->nrunning +=
+            m->workers[i].attempt == m->shown_attempt && m->workers[i].end == RUN_END_RUNNING;
+    m->no_samples = b->opt.no_samples;
+    *out = m;
+    return RUN_OK;
+}
+
 /* ---- one process alone --------------------------------------------------- */
 
 const run_role *run_worker_role(run_model *m, size_t worker) {

@@ -231,9 +231,11 @@ struct run_phase {
     run_hist_bin *hist;
     size_t nhist;
 
-    run_str file;  /* source file of the first call site recorded; len 0 when none */
-    uint32_t line; /* 0 when not recorded */
-    run_str tags;  /* its tags, one per line (imported files); len 0 when none */
+    run_str file;     /* source file of the first call site recorded; len 0 when none */
+    uint32_t line;    /* 0 when not recorded */
+    size_t file_proc; /* the process (index into run_role.workers) that gave file: the first,
+                         by the role's order, even when partial models are merged */
+    run_str tags;     /* its tags, one per line (imported files); len 0 when none */
 
     run_counter *counters; /* sorted by name */
     size_t ncounters;
