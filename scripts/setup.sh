@@ -32,8 +32,9 @@ PACKAGES=(
     # unit tests
     check
     # the Python package (python/, docs/python.md): its reader's cffi binding and
-    # DataFrames, and its tests (tests/python, pytest)
-    python3-cffi python3-numpy python3-pandas python3-pytest
+    # DataFrames, and its tests (tests/python, pytest); matplotlib for the
+    # plot docs/python.md draws with pandas (test_plot_with_pandas)
+    python3-cffi python3-numpy python3-pandas python3-pytest python3-matplotlib
     # its recorder, the C extension scope._recorder (Python.h), and pip to build
     # it as `pip install ./python` does (tests/packaging)
     python3-dev python3-pip python3-setuptools

@@ -157,6 +157,23 @@ def test_example_run(example_run, json_of):
     assert len(doc["roles"]) == 2 and doc["run"]["processes"] == 5
 
 
+def test_plot_with_pandas(example_run, tmp_path):
+    """docs/python.md's plot: the six phases with the most self time, drawn
+    by pandas; each bar is its phase's self time from .phases()."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    ph = scope.open(example_run).phases()
+    top = ph[ph.depth >= 2].nlargest(6, "self_ns")
+    ax = (top.assign(label=top.role + ": " + top.path, self_s=top.self_ns / 1e9)
+             .plot.barh(x="label", y="self_s", legend=False, figsize=(7, 3)))
+    widths = [bar.get_width() for bar in ax.patches]
+    assert widths == pytest.approx(list(top.self_ns / 1e9), rel=1e-12)
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(top.role + ": " + top.path)
+    png = tmp_path / "phases.png"
+    ax.figure.savefig(png, dpi=80)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 LINE_KEYS = ["kind", "file", "line", "function", "linkage_name", "module", "samples", "hits",
              "seconds", "share", "share_sd", "approximate"]
 
