@@ -251,10 +251,13 @@ static void mix_record(uint64_t *h, const scope_record *rec) {
             mix(h, rec->u.stack.frames[i].offset);
         }
         break;
-    case SCOPE_REC_STACK_SAMPLES: {
-        const scope_rec_stack_samples *s = &rec->u.stack_samples;
+    case SCOPE_REC_STACK_SAMPLES:
+    case SCOPE_REC_OFFCPU_SAMPLES: { /* the same body, and a state */
+        const scope_rec_stack_samples *s =
+            rec->type == SCOPE_REC_OFFCPU_SAMPLES ? &rec->u.offcpu_samples : &rec->u.stack_samples;
         mix(h, s->thread);
         mix(h, s->node);
+        mix(h, rec->type == SCOPE_REC_OFFCPU_SAMPLES ? s->state : 0);
         mix(h, s->period_ns);
         mix(h, s->n);
         for (uint32_t i = 0; i < s->n; i++) {
