@@ -13,6 +13,8 @@
  * string.  The child stops after the last rank or the first message. */
 #define _GNU_SOURCE /* pipe2 */
 #include "sp_child.h"
+
+#include "h5_child.h"
 #include "sp_lineprof.h"
 
 #include <errno.h>
@@ -390,14 +392,11 @@ int sp_child_open(const char *path, sp_child **out, char *msg, size_t len) {
     c->pid = fork();
     if (c->pid == 0) {
         close(fds[0]);
-        /* The parent may stop reading at any point: the child then ends on
-         * its next write, quietly. */
-        signal(SIGPIPE, SIG_DFL);
         /* Whatever the library or a crash prints would break the caller's
-         * one line: the parent says what happened. */
-        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-        if (null >= 0)
-            dup2(null, STDERR_FILENO);
+         * one line: the parent says what happened.  SIGPIPE's default
+         * action too: the parent may stop reading at any point, and the
+         * child then ends on its next write, quietly. */
+        scope_h5_child_start();
         child_main(path, fds[1]);
     }
     close(fds[1]);

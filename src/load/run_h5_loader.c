@@ -15,6 +15,7 @@
 #include "text_escape.h"
 #include "worker_log.h"
 
+#include <h5_child.h>
 #include <h5_probe.h>
 #include <h5_table.h>
 #include <scope/log_hist.h>
@@ -657,7 +658,8 @@ static int probe(const char *path) {
     if (pid < 0)
         return names_our_layout(path);
     if (pid == 0) {
-        alarm(PROBE_SECONDS); /* its default action ends a hung child */
+        scope_h5_child_start(); /* a crash ends it quietly, whatever the host's handlers */
+        alarm(PROBE_SECONDS);   /* its default action ends a hung child */
         _exit(names_our_layout(path) ? 0 : 1);
     }
     int status;

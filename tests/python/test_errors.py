@@ -48,6 +48,25 @@ def test_damaged_hdf5(name):
     assert name in str(e.value)
 
 
+def test_damaged_hdf5_quiet_under_faulthandler():
+    """libhdf5 crashes on damaged-heap.h5 in the loader's forked child; the
+    child must end by the kernel's default action, not through the host's
+    handler: Python's faulthandler, enabled on its own copy of standard
+    error as pytest enables it, printed "Fatal Python error: Segmentation
+    fault" beside the clean exception."""
+    path = os.path.join(FIXTURES, "scope-profiler-h5", "damaged-heap.h5")
+    code = ("import faulthandler, os, scope, sys\n"
+            "faulthandler.enable(file=os.fdopen(os.dup(2), 'w'))\n"
+            "try:\n    scope.open(sys.argv[1])\n"
+            "except scope.Error as e:\n    print(type(e).__name__)\n")
+    p = subprocess.run([sys.executable, "-c", code, path],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().endswith("Error"), p.stdout
+    assert "Fatal Python error" not in p.stderr, p.stderr
+    assert p.stderr == "", p.stderr
+
+
 def test_fifo_path(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
