@@ -29,6 +29,19 @@ uint64_t rec_run_delay_ns(rec_thread *t);
  * thread_exit). */
 void rec_run_delay_end(rec_thread *t);
 
+/* One of the MAX_HELD schedstat descriptors (run_delay.c) for another part
+ * of the recorder (the line sampler's wall clock keeps one per sampled
+ * thread): 1 when granted, 0 when that many are held already, so that a
+ * program of thousands of threads does not lose that many descriptors to
+ * the recorder.  Each grant is given back with rec_run_delay_release. */
+int rec_run_delay_hold(void);
+void rec_run_delay_release(void);
+
+/* The run delay a schedstat descriptor reads ("sum_exec_runtime run_delay
+ * pcount"), or REC_DELAY_NONE.  Async-signal-safe (a pread, digits read by
+ * hand): the line sampler's handler calls it. */
+uint64_t rec_run_delay_read_fd(int fd);
+
 /* What one read costs here (ns), measured at start with a descriptor of its
  * own; 0 when the delay cannot be read at all. */
 uint64_t rec_run_delay_cost_ns(void);

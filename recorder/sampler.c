@@ -26,8 +26,8 @@
 #include "clock.h"
 #include "lock.h"
 #include "own_fd.h"
+#include "run_delay.h"
 #include "thread.h"
-#include "thread_io.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -198,31 +198,10 @@ static __attribute__((no_sanitize_address)) int woke_from_syscall(const ucontext
 #endif
 }
 
-#define DELAY_UNKNOWN UINT64_MAX
-
-/* The thread's run delay (the time it waited, runnable, for a CPU) from
- * its schedstat: "runtime run_delay timeslices".  DELAY_UNKNOWN without
- * one.  Async-signal-safe: a check, a pread and digits. */
+/* The thread's run delay (the time it waited, runnable, for a CPU), or
+ * REC_DELAY_NONE.  Async-signal-safe: a check and a read. */
 static uint64_t read_run_delay(rec_lines_slot *s) {
-    if (!rec_fd_check(&s->sched_fd))
-        return DELAY_UNKNOWN;
-    char buf[96];
-    ssize_t n = pread(s->sched_fd.fd, buf, sizeof buf - 1, 0);
-    if (n <= 0)
-        return DELAY_UNKNOWN;
-    /* The kernel counts the read in the thread's rchar: the recorder's, not
-     * the program's (thread_io.h), as run_delay.c's. */
-    rec_thread_io_own_read((uint64_t)n);
-    buf[n] = '\0';
-    const char *p = buf;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    if (*p++ != ' ' || *p < '0' || *p > '9')
-        return DELAY_UNKNOWN;
-    uint64_t v = 0;
-    for (; *p >= '0' && *p <= '9'; p++)
-        v = v * 10 + (uint64_t)(*p - '0');
-    return v;
+    return rec_fd_check(&s->sched_fd) ? rec_run_delay_read_fd(s->sched_fd.fd) : REC_DELAY_NONE;
 }
 
 /* How often the calling thread has gone to sleep: its voluntary context
@@ -271,7 +250,7 @@ static uint32_t sample_state(rec_lines_slot *s, const ucontext_t *uc) {
     uint64_t delay = read_run_delay(s);
     uint64_t sleeps = thread_sleeps();
     uint64_t queued =
-        delay != DELAY_UNKNOWN && s->prev_delay != DELAY_UNKNOWN && delay >= s->prev_delay
+        delay != REC_DELAY_NONE && s->prev_delay != REC_DELAY_NONE && delay >= s->prev_delay
             ? delay - s->prev_delay
             : 0;
     /* Unknown counts read as a sleep: the run delay alone decides. */
@@ -632,14 +611,29 @@ static struct timespec ts_of(uint64_t ns) {
     return (struct timespec){(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
 }
 
+/* The thread's schedstat descriptor goes, and its place among those held
+ * (run_delay.h) with it. */
+static void drop_sched_fd(rec_lines_slot *s) {
+    if (!s->sched_held)
+        return;
+    rec_fd_close(&s->sched_fd);
+    rec_run_delay_release();
+    s->sched_held = 0;
+}
+
 /* The thread's clocks before its first wall-clock sample, and its
- * schedstat held (own_fd.h) for the handler to read. */
+ * schedstat held (own_fd.h) for the handler to read: one of the
+ * descriptors run_delay.c bounds, else its samples off a CPU are told
+ * blocked or queued without the run delay (sample_state). */
 static void start_clocks(rec_lines_slot *s) {
-    if (s->sched_fd.fd < 0) {
+    if (!s->sched_held && rec_run_delay_hold()) {
         char path[64];
         snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", (int)atomic_load(&s->tid));
-        if (rec_fd_open(&s->sched_fd, path) < 0)
+        s->sched_held = 1;
+        if (rec_fd_open(&s->sched_fd, path) < 0) {
             s->sched_fd = REC_FD_NONE;
+            drop_sched_fd(s);
+        }
     }
     clockid_t clk;
     s->prev_mono = rec_mono_ns();
@@ -694,7 +688,7 @@ void rec_sampler_thread_ended(rec_lines_slot *s) {
     rec_sampler_disarm(s);
     /* On the thread itself (its exit destructor), after its timer is gone
      * and any signal it had pending handled: no handler reads it after. */
-    rec_fd_close(&s->sched_fd);
+    drop_sched_fd(s);
     s->dead = 1;
 }
 
@@ -713,7 +707,7 @@ void rec_sampler_fork_child(void) {
         s->armed = 0; /* timers are not inherited */
         /* The parent's thread's schedstat: ours still, but not this
          * process's thread's (it is opened again when armed). */
-        rec_fd_close(&s->sched_fd);
+        drop_sched_fd(s);
         s->counted = 0;
         s->dead = 0;
         atomic_store(&s->head, 0);

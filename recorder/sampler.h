@@ -59,7 +59,8 @@ typedef struct rec_lines_slot {
      * clocks at its previous sample (or when armed), from which the
      * handler tells on-CPU, blocked and queued apart (sampler.c). */
     rec_fd sched_fd;
-    uint64_t prev_mono, prev_cpu, prev_delay; /* prev_delay UINT64_MAX: unknown */
+    int sched_held;                           /* sched_fd is one of those run_delay.c bounds */
+    uint64_t prev_mono, prev_cpu, prev_delay; /* prev_delay REC_DELAY_NONE: unknown */
     uint64_t prev_sleeps;                     /* voluntary context switches: UINT64_MAX unknown */
     /* The handler (producer) and the consumer. */
     _Atomic uint64_t head, tail;
