@@ -4,6 +4,7 @@
  *
  * Exit status: 0 printed; 2 bad usage or a run that cannot be loaded.
  */
+#include "cmd_export.h"
 #include "cmd_util.h"
 #include "commands.h"
 #include "compare_json.h"

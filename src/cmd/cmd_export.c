@@ -92,10 +92,9 @@ static void remove_temp_and_stop(int sig) {
     raise(sig);
 }
 
-typedef struct stop_guard {
-    struct sigaction old[NSTOP];
-    sigset_t set;
-} stop_guard;
+typedef cmd_stop_guard stop_guard;
+_Static_assert(NSTOP == sizeof((stop_guard *)0)->old / sizeof *((stop_guard *)0)->old,
+               "cmd_stop_guard holds each stop signal's old action");
 
 /* Handles the stop signals that are not ignored (nohup's SIGHUP stays
  * ignored). */
@@ -299,4 +298,52 @@ int cmd_export_write(const char *cmd, const export_format *fmt, const run_model 
     guard_end(&guard);
     free(tmp);
     return rc == 0 ? 0 : -1;
+}
+
+FILE *cmd_output_open(const char *cmd, cmd_output *o, const char *path) {
+    *o = (cmd_output){.f = stdout, .path = path};
+    if (!path)
+        return stdout;
+    cmd_out out;
+    if (cmd_export_check_out(cmd, path, &out) < 0)
+        return NULL;
+    guard_begin(&o->guard);
+    int fd = make_temp_beside(&o->guard, path, out_mode(out.exists ? &out.st : NULL), &o->tmp);
+    if (fd >= 0 && (o->f = fdopen(fd, "w")) != NULL)
+        return o->f;
+    int saved = fd >= 0 ? ENOMEM : errno;
+    if (fd >= 0) {
+        remove_temp(&o->guard, o->tmp);
+        close(fd);
+    }
+    guard_end(&o->guard);
+    free(o->tmp);
+    o->tmp = NULL;
+    say(cmd, "cannot write ", path, strerror(saved));
+    return NULL;
+}
+
+int cmd_output_close(const char *cmd, cmd_output *o, int ok) {
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    if (!o->path) {
+        if (bad)
+            fprintf(stderr, "scope-tui %s: writing to standard output: %s\n", cmd, strerror(errno));
+        return bad ? -1 : 0;
+    }
+    char msg[512] = "";
+    if (bad)
+        snprintf(msg, sizeof msg, "cannot write: %s", strerror(errno));
+    int rc =
+        ok && !bad ? replace_out(&o->guard, fileno(o->f), o->tmp, o->path, msg, sizeof msg) : -1;
+    if (fclose(o->f) != 0 && rc == 0) /* renamed already: its content is on disk (fsync) */
+        rc = 0;
+    if (rc != 0)
+        remove_temp(&o->guard, o->tmp);
+    guard_end(&o->guard);
+    free(o->tmp);
+    o->tmp = NULL;
+    if (rc == 0 || !ok)
+        return 0; /* !ok: the command said why already */
+    say(cmd, "", o->path, msg[0] ? msg : "cannot write");
+    return -1;
 }

@@ -8,6 +8,8 @@
 #include "export_formats.h"
 #include "run_model.h"
 
+#include <signal.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 /* The file a command is to write, as it was before. */
@@ -26,5 +28,29 @@ int cmd_export_check_out(const char *cmd, const char *out_path, cmd_out *out);
  * out->path as it was. */
 int cmd_export_write(const char *cmd, const export_format *fmt, const run_model *m, const char *run,
                      const cmd_out *out);
+
+/* The stop signals (SIGTERM, SIGINT, SIGHUP) handled while a temporary
+ * file exists, so that one stopping the command removes it. */
+typedef struct cmd_stop_guard {
+    struct sigaction old[3];
+    sigset_t set;
+} cmd_stop_guard;
+
+/* -o FILE for report and compare, written as an export is: FILE checked
+ * first (cmd_export_check_out), then a new temporary file beside it
+ * ("FILE.tmpXXXXXX", FILE's mode), which replaces FILE only once all was
+ * written and is on disk; a stop signal or a failure removes it and leaves
+ * FILE as it was.  path NULL: stdout itself.  NULL after saying why on
+ * stderr. */
+typedef struct cmd_output {
+    FILE *f;
+    const char *path; /* NULL: stdout */
+    char *tmp;
+    cmd_stop_guard guard;
+} cmd_output;
+FILE *cmd_output_open(const char *cmd, cmd_output *o, const char *path);
+/* Flushes and, when ok, puts the file in place; else removes it.  Returns
+ * 0, or -1 after saying why on stderr. */
+int cmd_output_close(const char *cmd, cmd_output *o, int ok);
 
 #endif

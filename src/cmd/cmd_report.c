@@ -7,6 +7,7 @@
  * run (one line on stderr saying which); with --strict, 3 when the report
  * was printed but the run is damaged (strict_kinds below).
  */
+#include "cmd_export.h"
 #include "cmd_util.h"
 #include "commands.h"
 #include "html_report.h"

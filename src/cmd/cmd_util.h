@@ -34,18 +34,4 @@ void cmd_say_attempt(FILE *f, const run_model *m);
  * line on stderr, "scope-tui CMD: ...") and returns NULL. */
 run_model *cmd_load_run(const char *cmd, const char *dir, const run_options *opt);
 
-/* -o FILE for report and compare: what is written goes to a new temporary
- * file beside FILE ("FILE.tmpXXXXXX", created with O_EXCL), which replaces
- * FILE only once everything was written, so a failed write leaves FILE as
- * it was.  path NULL: stdout itself.  NULL after saying why on stderr. */
-typedef struct cmd_output {
-    FILE *f;
-    const char *path; /* NULL: stdout */
-    char *tmp;
-} cmd_output;
-FILE *cmd_output_open(const char *cmd, cmd_output *o, const char *path);
-/* Flushes and, when ok, puts the file in place; else removes it.  Returns
- * 0, or -1 after saying why on stderr. */
-int cmd_output_close(const char *cmd, cmd_output *o, int ok);
-
 #endif
