@@ -63,6 +63,19 @@ expect_rc 2 "$tui" report run --html --json
 expect_in_output "--json and --html"
 expect_rc 2 "$tui" report run --html -o no-such-dir/report.html
 expect_in_output "cannot write no-such-dir/report.html"
+# -o is replaced by rename, so it must be a regular file: a FIFO stays one,
+# and an existing file keeps its mode.
+mkfifo out.fifo
+expect_rc 2 "$tui" report run --html -o out.fifo
+expect_in_output "not a regular file"
+[ -p out.fifo ] || fail "report -o replaced a FIFO"
+expect_rc 2 "$tui" compare run run --html -o out.fifo
+[ -p out.fifo ] || fail "compare -o replaced a FIFO"
+echo old >kept.html
+chmod 640 kept.html
+expect_rc 0 "$tui" report run --html -o kept.html
+[ "$(stat -c %a kept.html)" = 640 ] || fail "report -o changed the file's mode to $(stat -c %a kept.html)"
+ls ./*.tmp?????? >/dev/null 2>&1 && fail "report -o left a temporary file"
 grep -qiE '(src|href)="(https?:)?//' report.html && fail "report.html loads something from elsewhere"
 expect_in report.html '<pre class="src">'
 expect_in report.html 'data-gpu="1"'
