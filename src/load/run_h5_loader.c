@@ -578,6 +578,11 @@ static void load_samples(h5_load *l) {
                           .threads_failed = r[k].threads_failed,
                           .flags = r[k].flags,
                       });
+        if (r[k].format_minor > UINT16_MAX) {
+            bad(l, "%s, row %zu: format minor version %llu is past any", h5t_sampler.path, k,
+                (unsigned long long)r[k].format_minor);
+            break;
+        }
         log->lines.minor = (uint16_t)r[k].format_minor;
     }
     scope_h5_table_free(&h5t_sampler.t, r, n);
