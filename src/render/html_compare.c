@@ -61,14 +61,14 @@ static void put_verdict(FILE *f, const run_cmp_phase *p) {
               f);
         return;
     }
-    int sig = m->lo > 0 || m->hi < 0;
+    int sig = run_cmp_fig_beyond_noise(m); /* compare --json's "significant" */
     fprintf(f, "<td class=\"n\">%s..%s</td>", fmt_change(lo, sizeof lo, m->lo),
             fmt_change(hi, sizeof hi, m->hi));
     fprintf(f, "<td data-k=\"mean_ns.significant\" data-v=\"%s\"%s>%s</td>", sig ? "true" : "false",
-            sig ? (m->lo > 0 ? " class=\"up\"" : " class=\"down\"") : "",
-            !sig        ? "within noise"
-            : m->lo > 0 ? "&#9650; slower"
-                        : "&#9660; faster");
+            sig ? (sig > 0 ? " class=\"up\"" : " class=\"down\"") : "",
+            !sig      ? "within noise"
+            : sig > 0 ? "&#9650; slower"
+                      : "&#9660; faster");
 }
 
 static void put_phase(FILE *f, const run_cmp_phase *p, const enum phase_fig *ids, size_t n) {
