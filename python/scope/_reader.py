@@ -201,6 +201,8 @@ class Run:
         out = ffi.new("scope_run **")
         msg = ffi.new("char[1024]")
         spath = os.fsencode(path)
+        if b"\0" in spath:  # C would read the path only up to it
+            raise ValueError("a run's path holds no NUL character")
         if attempt is not None and (not isinstance(attempt, int) or attempt < 1):
             raise ValueError("attempt: 1 the oldest, or None for the newest")
         flags = 0 if samples else _OPEN_NO_SAMPLES

@@ -20,6 +20,12 @@ def test_missing_path(tmp_path):
     assert isinstance(e.value, scope.Error) and isinstance(e.value, FileNotFoundError)
 
 
+def test_nul_in_path(tmp_path):
+    # "RUN\0x" must not open RUN: C reads a path up to its first NUL.
+    with pytest.raises(ValueError):
+        scope.open(str(tmp_path) + "\0x")
+
+
 def test_empty_dir(tmp_path):
     with pytest.raises(scope.NotARunError):
         scope.open(tmp_path)
