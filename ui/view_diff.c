@@ -24,6 +24,7 @@
 #include "style.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,15 +88,43 @@ static const run_phase *node_of(const run_cmp_phase *p) {
     return p->b ? p->b : p->a;
 }
 
-/* The comparison row of p's parent phase; SIZE_MAX for a top-level phase. */
-static size_t parent_of(const run_cmp_role *r, const run_cmp_phase *p) {
-    const run_phase *up = node_of(p)->parent;
-    if (!up || up->depth == 0)
-        return SIZE_MAX;
-    for (size_t i = 0; i < r->nphases; i++)
-        if ((r->phases[i].a && r->phases[i].a == up) || (r->phases[i].b && r->phases[i].b == up))
-            return i;
-    return SIZE_MAX;
+/* A phase node and its comparison row, sorted by node. */
+typedef struct node_row {
+    const run_phase *node;
+    size_t row;
+} node_row;
+
+static int by_node(const void *x, const void *y) {
+    uintptr_t p = (uintptr_t)((const node_row *)x)->node,
+              q = (uintptr_t)((const node_row *)y)->node;
+    return p < q ? -1 : p > q;
+}
+
+/* Each row's parent row, SIZE_MAX for a top-level phase: one sort of the
+ * rows' nodes and a search per row, as the phase count is the logs' (a
+ * pass over the role's phases per row was quadratic in it, on each
+ * rebuild).  0, or -1 without memory. */
+static int find_parents(const run_cmp_role *r, size_t *parent) {
+    node_row *idx = malloc(2 * r->nphases * sizeof *idx);
+    if (!idx)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nphases; i++) {
+        if (r->phases[i].a)
+            idx[n++] = (node_row){r->phases[i].a, i};
+        if (r->phases[i].b)
+            idx[n++] = (node_row){r->phases[i].b, i};
+    }
+    qsort(idx, n, sizeof *idx, by_node);
+    for (size_t i = 0; i < r->nphases; i++) {
+        const run_phase *up = node_of(&r->phases[i])->parent;
+        const node_row key = {up, 0};
+        const node_row *hit =
+            up && up->depth > 0 ? bsearch(&key, idx, n, sizeof *idx, by_node) : NULL;
+        parent[i] = hit ? hit->row : SIZE_MAX;
+    }
+    free(idx);
+    return 0;
 }
 
 /* The size of a change for the |change| order: one-sided rows first (all
@@ -118,13 +147,15 @@ static int by_size(const void *x, const void *y) {
     return p->i < q->i ? -1 : p->i > q->i; /* the comparison's order: stable */
 }
 
-static int add_subtree(view *v, const run_cmp_role *r, const size_t *parent, size_t at,
-                       unsigned depth) {
+/* at's row, then its children's subtrees in the comparison's order
+ * (impact): first[at] and next[] list them. */
+static int add_subtree(view *v, const run_cmp_role *r, const size_t *first, const size_t *next,
+                       size_t at, unsigned depth) {
     if (list_add(&v->list, depth, ROW_PHASE, &r->phases[at], at) == LIST_NONE)
         return -1;
     v->list.rows[v->list.nrows - 1].expanded = 1;
-    for (size_t i = 0; i < r->nphases; i++) /* children in the comparison's order: impact */
-        if (parent[i] == at && add_subtree(v, r, parent, i, depth + 1) < 0)
+    for (size_t c = first[at]; c != SIZE_MAX; c = next[c])
+        if (add_subtree(v, r, first, next, c, depth + 1) < 0)
             return -1;
     return 0;
 }
@@ -132,15 +163,22 @@ static int add_subtree(view *v, const run_cmp_role *r, const size_t *parent, siz
 static int add_phases(view *v, const run_cmp_role *r) {
     if (!r->nphases)
         return 0;
-    size_t *parent = malloc(r->nphases * sizeof *parent);
-    ranked *order = malloc(r->nphases * sizeof *order);
-    int rc = parent && order ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < r->nphases; i++)
-        parent[i] = parent_of(r, &r->phases[i]);
+    size_t n = r->nphases;
+    size_t *parent = malloc(n * sizeof *parent), *first = malloc(n * sizeof *first),
+           *next = malloc(n * sizeof *next);
+    ranked *order = malloc(n * sizeof *order);
+    int rc = parent && first && next && order ? find_parents(r, parent) : -1;
     if (rc == 0 && v->sort == SORT_TREE) {
-        for (size_t i = 0; rc == 0 && i < r->nphases; i++)
+        for (size_t i = 0; i < n; i++)
+            first[i] = next[i] = SIZE_MAX;
+        for (size_t i = n; i-- > 0;) /* pushed last first: each list in row order */
+            if (parent[i] != SIZE_MAX) {
+                next[i] = first[parent[i]];
+                first[parent[i]] = i;
+            }
+        for (size_t i = 0; rc == 0 && i < n; i++)
             if (parent[i] == SIZE_MAX)
-                rc = add_subtree(v, r, parent, i, 1);
+                rc = add_subtree(v, r, first, next, i, 1);
     } else if (rc == 0) {
         /* Flat, biggest change of the mean first, each row named by its path. */
         for (size_t i = 0; i < r->nphases; i++)
@@ -152,6 +190,8 @@ static int add_phases(view *v, const run_cmp_role *r) {
                 rc = -1;
     }
     free(parent);
+    free(first);
+    free(next);
     free(order);
     return rc;
 }
