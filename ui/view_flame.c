@@ -378,11 +378,20 @@ static int flame_action(view *v, enum action act) {
                                                              : RUN_LINES_CPU_ALL;
         if (app_rebuild(v) < 0)
             app_message(a, 1, "out of memory");
-        app_message(a, 0, "%s",
-                    st->scope.cpu == RUN_LINES_CPU_OFF
-                        ? "off-CPU samples: where the threads waited, blocked or queued"
-                    : st->scope.cpu == RUN_LINES_CPU_ON ? "on-CPU samples: where the threads ran"
-                                                        : "every sample, on a CPU or off it");
+        else {
+            /* A newer recorder's states are off a CPU too, of a kind unknown. */
+            const run_lines_info *info = hot_lines_info(a, NULL, 0);
+            int unknown = info && info->off_unknown;
+            app_message(a, 0, "%s",
+                        st->scope.cpu == RUN_LINES_CPU_OFF
+                            ? (unknown ? "off-CPU samples: where the threads waited, blocked, "
+                                         "queued or of a kind this reader does not know"
+                                       : "off-CPU samples: where the threads waited, blocked or "
+                                         "queued")
+                        : st->scope.cpu == RUN_LINES_CPU_ON
+                            ? "on-CPU samples: where the threads ran"
+                            : "every sample, on a CPU or off it");
+        }
         return 1;
     case ACT_FRAME_NAMES:
     case ACT_FRAME_COLOR:

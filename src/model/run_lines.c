@@ -67,8 +67,6 @@ typedef struct lines_loc {
                           the location is */
 } lines_loc;
 
-#define CPU_STATE_UNSAID UINT32_MAX
-
 /* One (process, thread, node, state, stack) count, or one measured line. */
 typedef struct lines_group {
     size_t worker;
@@ -78,9 +76,12 @@ typedef struct lines_group {
     uint32_t path;          /* the whole call path: a node of the cache's stack tree */
     uint64_t count;
     uint64_t period_ns;
-    uint32_t state; /* enum scope_cpu_state; CPU_STATE_UNSAID: a wall sample of a log < 1.10 */
-    int wall;       /* taken on the wall clock */
-    int measured;   /* a measured line: hits and seconds, no count */
+    uint32_t state;   /* enum scope_cpu_state as the log said it, any value: one past
+                         SCOPE_CPU_STATES is off a CPU, of a kind this reader does not know */
+    int state_unsaid; /* a wall sample of a log before 1.10: state means nothing.  A flag,
+                         not a state value, so that no value a log writes can meet it */
+    int wall;         /* taken on the wall clock */
+    int measured;     /* a measured line: hits and seconds, no count */
     uint64_t hits;
     double seconds;
 } lines_group;
@@ -745,12 +746,16 @@ static void load_worker(load_ctx *x, run_model *m, size_t w, worker_log *log) {
                                     .path = locs[s].path,
                                     .count = k->count,
                                     .period_ns = k->period_ns,
-                                    .state = state_unsaid ? CPU_STATE_UNSAID : k->state,
+                                    .state = state_unsaid ? SCOPE_CPU_ON : k->state,
+                                    .state_unsaid = state_unsaid,
                                     .wall = wall});
         if (state_unsaid)
             c->info.unsaid_samples += k->count;
-        else if (k->state != SCOPE_CPU_ON)
+        else if (k->state != SCOPE_CPU_ON) {
             c->info.off_samples += k->count;
+            if (k->state >= SCOPE_CPU_STATES)
+                c->info.off_unknown += k->count;
+        }
         if (locs[s].leaf)
             note_module(x, locs[s].leaf, locs[s].leaf_path, k->count, 0,
                         locs[s].leaf_line ? 0 : k->count);
@@ -1222,12 +1227,25 @@ const char *run_lines_cpu_name(enum run_lines_cpu cpu) {
     return "all";
 }
 
+/* The bucket of a state a log said: one this reader does not know is off
+ * a CPU, of a kind unknown (docs/format.md, OFFCPU_SAMPLES). */
+_Static_assert((int)RUN_STATE_ON == (int)SCOPE_CPU_ON &&
+                   (int)RUN_STATE_BLOCKED == (int)SCOPE_CPU_BLOCKED &&
+                   (int)RUN_STATE_QUEUED == (int)SCOPE_CPU_QUEUED &&
+                   (int)RUN_STATE_OFF_UNKNOWN == (int)SCOPE_CPU_STATES,
+               "the model's states are the log's, and one more");
+_Static_assert(sizeof((run_lines_result *)0)->by_state == RUN_LINES_STATES * sizeof(uint64_t),
+               "a count for each state");
+static enum run_lines_state state_bucket(uint32_t state) {
+    return state < SCOPE_CPU_STATES ? (enum run_lines_state)state : RUN_STATE_OFF_UNKNOWN;
+}
+
 /* Whether a sample of this state is one the query counts.  Measured lines
  * are no samples: only a query of every sample counts them. */
 static int cpu_selected(enum run_lines_cpu cpu, const lines_group *g) {
     if (cpu == RUN_LINES_CPU_ALL)
         return 1;
-    if (g->measured || g->state == CPU_STATE_UNSAID)
+    if (g->measured || g->state_unsaid)
         return 0;
     switch (cpu) {
     case RUN_LINES_CPU_ON:
@@ -1292,8 +1310,8 @@ int run_lines_select(run_model *m, const run_lines_query *q, run_lines_result *o
         double secs = (double)g->count * (double)g->period_ns * 1e-9;
         out->samples += g->count;
         out->seconds += secs;
-        if (g->state < SCOPE_CPU_STATES)
-            out->by_state[g->state] += g->count;
+        if (!g->state_unsaid)
+            out->by_state[state_bucket(g->state)] += g->count;
         out->wall |= g->wall;
         if (!period)
             period = g->period_ns;

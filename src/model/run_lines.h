@@ -50,19 +50,23 @@ enum run_lines_sort {
 enum run_lines_cpu {
     RUN_LINES_CPU_ALL = 0,     /* every sample */
     RUN_LINES_CPU_ON = 1,      /* on a CPU */
-    RUN_LINES_CPU_OFF = 2,     /* off it: blocked and queued */
+    RUN_LINES_CPU_OFF = 2,     /* off it: blocked, queued and of a kind unknown */
     RUN_LINES_CPU_BLOCKED = 3, /* off it, asleep */
     RUN_LINES_CPU_QUEUED = 4,  /* off it, runnable but waiting for a CPU */
 };
 /* "all", "on-CPU", "off-CPU", "blocked", "queued". */
 const char *run_lines_cpu_name(enum run_lines_cpu cpu);
 
-/* What a sample found its thread doing: the log's scope_cpu_state. */
+/* What a sample found its thread doing: the log's scope_cpu_state, and
+ * one bucket more for the states a newer recorder may write, which
+ * docs/format.md (OFFCPU_SAMPLES) says are off a CPU, of a kind unknown. */
 enum run_lines_state {
-    RUN_STATE_ON = 0,      /* running on a CPU */
-    RUN_STATE_BLOCKED = 1, /* asleep */
-    RUN_STATE_QUEUED = 2,  /* runnable, waiting for a CPU */
+    RUN_STATE_ON = 0,          /* running on a CPU */
+    RUN_STATE_BLOCKED = 1,     /* asleep */
+    RUN_STATE_QUEUED = 2,      /* runnable, waiting for a CPU */
+    RUN_STATE_OFF_UNKNOWN = 3, /* off a CPU, in a state this reader does not know */
 };
+#define RUN_LINES_STATES 4
 
 /* Which samples a query counts. */
 typedef struct run_lines_query {
@@ -138,7 +142,7 @@ typedef struct run_lines_result {
     double period_ns;         /* sampling period when all selected processes share one;
                                  NAN when they differ or none was sampled */
     double per_signal;        /* run_lines_info.per_signal: share_sd rests on samples / it */
-    uint64_t by_state[3];     /* the selected samples by enum run_lines_state (a CPU-time
+    uint64_t by_state[4];     /* the selected samples by enum run_lines_state (a CPU-time
                                  sample is on a CPU; a wall sample of a log before 1.10 is
                                  in none) */
     int wall;                 /* some selected sample was of the wall clock */
@@ -161,7 +165,9 @@ typedef struct run_lines_info {
                                 each signal carries 1 + its timer overruns, and a share's
                                 uncertainty rests on the signals (1 when a log does not say) */
     size_t wall_workers;     /* processes that sampled the wall clock */
-    uint64_t off_samples;    /* samples taken off-CPU (blocked or queued), all processes */
+    uint64_t off_samples;    /* samples taken off-CPU (blocked, queued or of a kind unknown),
+                                all processes */
+    uint64_t off_unknown;    /* of them, those in a state this reader does not know */
     uint64_t unsaid_samples; /* wall-clock samples of logs before format 1.10, which do not
                                 say on- or off-CPU: a query other than RUN_LINES_CPU_ALL
                                 refuses a run that has any */

@@ -51,6 +51,7 @@ int lines_json_print(FILE *f, const run_model *m, const run_lines_info *info,
     jo_u64(&j, states, "on_cpu", r->by_state[RUN_STATE_ON]);
     jo_u64(&j, states, "blocked", r->by_state[RUN_STATE_BLOCKED]);
     jo_u64(&j, states, "queued", r->by_state[RUN_STATE_QUEUED]);
+    jo_u64(&j, states, "off_unknown", r->by_state[RUN_STATE_OFF_UNKNOWN]);
     jo_u64(&j, root, "dropped", info->dropped);
     jo_u64(&j, root, "sampled_processes", info->sampled_workers);
     jo_u64(&j, root, "hits", r->hits);

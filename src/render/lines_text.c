@@ -45,7 +45,9 @@ static int has_sampled(const run_lines_result *r) {
 void lines_text_states(FILE *f, const run_lines_result *r) {
     if (!r->wall || !r->samples)
         return;
-    uint64_t said = r->by_state[0] + r->by_state[1] + r->by_state[2];
+    uint64_t said = 0;
+    for (int k = 0; k < RUN_LINES_STATES; k++)
+        said += r->by_state[k];
     if (said < r->samples) {
         char n[32];
         fprintf(f,
@@ -56,14 +58,18 @@ void lines_text_states(FILE *f, const run_lines_result *r) {
     if (!said)
         return;
     double total = (double)r->samples;
+    uint64_t off = said - r->by_state[RUN_STATE_ON];
     fprintf(f,
             "Threads were on a CPU in %.1f%% of these samples, off it in %.1f%%: blocked %.1f%%, "
-            "queued for a CPU %.1f%%\n",
-            100.0 * (double)r->by_state[RUN_STATE_ON] / total,
-            100.0 * (double)(r->by_state[RUN_STATE_BLOCKED] + r->by_state[RUN_STATE_QUEUED]) /
-                total,
+            "queued for a CPU %.1f%%",
+            100.0 * (double)r->by_state[RUN_STATE_ON] / total, 100.0 * (double)off / total,
             100.0 * (double)r->by_state[RUN_STATE_BLOCKED] / total,
             100.0 * (double)r->by_state[RUN_STATE_QUEUED] / total);
+    /* States a newer recorder wrote: off a CPU, but not how. */
+    if (r->by_state[RUN_STATE_OFF_UNKNOWN])
+        fprintf(f, ", off of a kind this reader does not know %.1f%% (a newer recorder's)",
+                100.0 * (double)r->by_state[RUN_STATE_OFF_UNKNOWN] / total);
+    fputc('\n', f);
 }
 
 void lines_text_heading(FILE *f, const run_lines_info *info, const run_lines_result *r,

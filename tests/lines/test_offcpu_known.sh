@@ -151,7 +151,8 @@ import json, sys
 d = json.load(open("out"))
 st = d["samples_by_state"]
 tot = lambda name: sum(int(l.rsplit(" ", 1)[1]) for l in open(name))
-want = {"on_cpu": tot("folded.on-cpu"), "blocked": tot("folded.blocked"), "queued": tot("folded.queued")}
+want = {"on_cpu": tot("folded.on-cpu"), "blocked": tot("folded.blocked"), "queued": tot("folded.queued"),
+        "off_unknown": 0}
 print("json:", d["cpu"], st, d["samples"])
 sys.exit(0 if st == want and sum(st.values()) == d["samples"] and d["cpu"] == "all" else 1)
 PY

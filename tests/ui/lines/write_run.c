@@ -12,10 +12,14 @@
  * (tests/ui/CMakeLists.txt), so the paths shown are the same on every
  * machine; the screens test shows the text through --source-dir.
  *
- * Usage: lines_fixture OUT [--hostile | --wall]
+ * Usage: lines_fixture OUT [--hostile | --wall | --wall-newer]
  *   --wall     sampled on the wall clock: the sim processes' physics phase
  *              also waited, 240 samples blocked in store, 60 queued in
  *              integrate (format 1.10's OFFCPU_SAMPLES)
+ *   --wall-newer  as --wall, and as a newer recorder might write: physics
+ *              also waited 25 samples in store in state 7 and 15 in
+ *              integrate in state 0xFFFFFFFF, states this reader does not
+ *              know (off a CPU, of a kind unknown)
  *   --hostile  adds a process whose hot function and file name hold
  *              terminal escapes and a right-to-left override
  */
@@ -148,8 +152,9 @@ static int add_stacks(scope_log_writer *w) {
     return 0;
 }
 
-/* --wall: sampled on the wall clock, some samples off a CPU (format 1.10). */
-static int wall_mode;
+/* --wall: sampled on the wall clock, some samples off a CPU (format 1.10);
+ * --wall-newer: some of them in states a newer recorder might write. */
+static int wall_mode, newer_states;
 
 static int add_samples_in(scope_log_writer *w, uint32_t node, uint32_t state,
                           const uint64_t counts[NSTACKS + 1], uint64_t *total);
@@ -261,6 +266,11 @@ static int write_proc(const char *out, const proc_spec *p) {
     if (wall_mode && p->physics[S_FORCE])
         ok = ok && add_samples_in(w, N_PHYSICS, SCOPE_CPU_BLOCKED, blocked, &physics) == 0 &&
              add_samples_in(w, N_PHYSICS, SCOPE_CPU_QUEUED, queued, &physics) == 0;
+    static const uint64_t state7[NSTACKS + 1] = {[S_STORE] = 25};
+    static const uint64_t state_max[NSTACKS + 1] = {[S_INTEGRATE] = 15};
+    if (newer_states && p->physics[S_FORCE])
+        ok = ok && add_samples_in(w, N_PHYSICS, 7, state7, &physics) == 0 &&
+             add_samples_in(w, N_PHYSICS, UINT32_MAX, state_max, &physics) == 0;
     const struct {
         uint32_t node;
         uint64_t ns;
@@ -308,11 +318,13 @@ static int write_proc(const char *out, const proc_spec *p) {
 
 int main(int argc, char **argv) {
     if (argc < 2 || argc > 3 ||
-        (argc == 3 && strcmp(argv[2], "--hostile") && strcmp(argv[2], "--wall"))) {
-        fprintf(stderr, "usage: lines_fixture OUT [--hostile | --wall]\n");
+        (argc == 3 && strcmp(argv[2], "--hostile") && strcmp(argv[2], "--wall") &&
+         strcmp(argv[2], "--wall-newer"))) {
+        fprintf(stderr, "usage: lines_fixture OUT [--hostile | --wall | --wall-newer]\n");
         return 2;
     }
-    wall_mode = argc == 3 && !strcmp(argv[2], "--wall");
+    newer_states = argc == 3 && !strcmp(argv[2], "--wall-newer");
+    wall_mode = newer_states || (argc == 3 && !strcmp(argv[2], "--wall"));
     sites.main_simulate = &&call;
 call:
     simulate();
