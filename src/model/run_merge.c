@@ -16,6 +16,7 @@
 #include "run_merge.h"
 
 #include "exact_quantile.h"
+#include "run_spread.h"
 #include "path_normalize.h"
 #include "run_resources.h"
 
@@ -621,7 +622,7 @@ static void settle_spread(run_phase *p, const run_role *role, double *scratch) {
     }
     qsort(scratch, n, sizeof *scratch, by_double); /* n > 0 here */
     p->spread_min_ns = scratch[0];
-    p->spread_median_ns = n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+    p->spread_median_ns = run_sorted_quantile(scratch, n, 0.5); /* the quartiles' rule */
 }
 
 /* Post-order: children first, so a parent's self time sees their totals. */

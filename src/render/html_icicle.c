@@ -5,6 +5,7 @@
 #include "html_parts.h"
 #include "html_report.h"
 #include "phase_figures.h"
+#include "run_spread.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,7 +72,11 @@ static void put_node(icicle *ic, const run_phase *p, double x, double end) {
             continue;
         }
         double y = (c->depth - 1) * ICE_ROW;
-        fprintf(ic->f, "<a href=\"#ph-%zu-%zu\"><g>", ic->ri, pre);
+        /* A phase past the table's rows is drawn, not linked. */
+        int linked = html_phase_has_row(pre);
+        if (linked)
+            fprintf(ic->f, "<a href=\"#ph-%zu-%zu\">", ic->ri, pre);
+        fputs("<g>", ic->f);
         put_tooltip(ic->f, c);
         fprintf(ic->f, "<rect class=\"w%d\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\"/>",
                 wait_shade(c->wait), x, y, w, ICE_ROW - 1);
@@ -87,7 +92,7 @@ static void put_node(icicle *ic, const run_phase *p, double x, double end) {
             html_name(ic->f, c->name);
             fprintf(ic->f, " %s</text></svg>", fmt_percent(share, sizeof share, c->share, 1));
         }
-        fputs("</g></a>", ic->f);
+        fputs(linked ? "</g></a>" : "</g>", ic->f);
         put_node(ic, c, x, x + w);
         x += w;
     }
@@ -135,35 +140,14 @@ void html_icicle(FILE *f, const run_role *r, size_t ri) {
 
 /* ---- spread across processes ------------------------------------------ */
 
-typedef struct spread_pick {
-    const run_phase **v;
-    size_t n, cap;
-} spread_pick;
-
-/* Keeps the cap phases with the most time that some process entered. */
-static void pick(spread_pick *s, const run_phase *p) {
+/* The phases with the most time that some process entered. */
+static void pick(html_top_phases *t, const run_phase *p) {
     for (size_t i = 0; i < p->nchildren; i++) {
         const run_phase *c = p->children[i];
-        if (c->nprocs && (s->n < s->cap || s->v[s->n - 1]->dist.total_ns < c->dist.total_ns)) {
-            size_t at = s->n < s->cap ? s->n++ : s->n - 1;
-            for (; at > 0 && s->v[at - 1]->dist.total_ns < c->dist.total_ns; at--)
-                s->v[at] = s->v[at - 1];
-            s->v[at] = c;
-        }
-        pick(s, c);
+        if (c->nprocs)
+            html_top_offer(t, c, (double)c->dist.total_ns);
+        pick(t, c);
     }
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The q-quantile of n sorted values, linearly between neighbours. */
-static double quantile(const double *v, size_t n, double q) {
-    double at = q * (double)(n - 1);
-    size_t i = (size_t)at;
-    return i + 1 < n ? v[i] + (at - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
 }
 
 #define SP_W   1000.0
@@ -175,27 +159,23 @@ static double sx(double ns, double max) {
 
 static void put_spread_row(FILE *f, const run_phase *p, double max, double *vals, int y) {
     char lo[32], med[32], hi[32];
-    size_t n = p->nprocs;
-    for (size_t i = 0; i < n; i++)
-        vals[i] = p->per_proc[i].ns;
-    qsort(vals, n, sizeof *vals, cmp_double);
-    double q1 = quantile(vals, n, 0.25), q3 = quantile(vals, n, 0.75);
+    run_spread sp;
+    size_t n = run_phase_spread(p, vals, &sp);
     fprintf(f,
-            "<g data-nprocs=\"%zu\" data-min=\"%.17g\" data-median=\"%.17g\" data-max=\"%.17g\">"
-            "<title>",
-            n, p->spread_min_ns, p->spread_median_ns, p->spread_max_ns);
+            "<g data-nprocs=\"%zu\" data-min=\"%.17g\" data-q1=\"%.17g\" data-median=\"%.17g\" "
+            "data-q3=\"%.17g\" data-max=\"%.17g\"><title>",
+            n, sp.min_ns, sp.q1_ns, sp.median_ns, sp.q3_ns, sp.max_ns);
     html_phase_path(f, p);
     fprintf(f, ": %zu process%s, min %s, median %s, max %s</title>", n, n == 1 ? "" : "es",
-            fmt_duration(lo, sizeof lo, p->spread_min_ns),
-            fmt_duration(med, sizeof med, p->spread_median_ns),
-            fmt_duration(hi, sizeof hi, p->spread_max_ns));
+            fmt_duration(lo, sizeof lo, sp.min_ns), fmt_duration(med, sizeof med, sp.median_ns),
+            fmt_duration(hi, sizeof hi, sp.max_ns));
     int mid = y + SP_ROW / 2;
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", sx(p->spread_min_ns, max),
-            mid, sx(p->spread_max_ns, max), mid);
-    fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>", sx(q1, max), y + 4,
-            sx(q3, max) - sx(q1, max) + 0.5, SP_ROW - 8);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", sx(sp.min_ns, max), mid,
+            sx(sp.max_ns, max), mid);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>", sx(sp.q1_ns, max), y + 4,
+            sx(sp.q3_ns, max) - sx(sp.q1_ns, max) + 0.5, SP_ROW - 8);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke-width=\"3\"/>",
-            sx(p->spread_median_ns, max), y + 2, sx(p->spread_median_ns, max), y + SP_ROW - 2);
+            sx(sp.median_ns, max), y + 2, sx(sp.median_ns, max), y + SP_ROW - 2);
     if (n <= HTML_SPREAD_DOTS)
         for (size_t i = 0; i < n; i++)
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%d\" r=\"2\"/>", sx(vals[i], max),
@@ -207,7 +187,8 @@ void html_spread(FILE *f, const run_model *m, const run_role *r, size_t ri) {
     (void)m;
     fprintf(f, "<section id=\"spread-%zu\"><h3>Spread across processes</h3>\n", ri);
     const run_phase *chosen[HTML_SPREAD_PHASES];
-    spread_pick s = {chosen, 0, HTML_SPREAD_PHASES};
+    double totals[HTML_SPREAD_PHASES];
+    html_top_phases s = {chosen, totals, 0, HTML_SPREAD_PHASES, 0};
     pick(&s, r->root);
     double *vals = s.n ? malloc(r->nprocs * sizeof *vals + sizeof *vals) : NULL;
     if (!s.n || !vals) {
@@ -227,11 +208,11 @@ void html_spread(FILE *f, const run_model *m, const run_role *r, size_t ri) {
             fmt_duration(top, sizeof top, max));
     for (size_t i = 0; i < s.n; i++) {
         const run_phase *p = chosen[i];
-        fputs("<tr>", f);
-        fprintf(f, "<td class=\"name\"><a href=\"#ph-%zu-%zu\">", ri, html_phase_index(r, p));
-        html_phase_path(f, p);
-        fprintf(f, "</a></td><td class=\"n\" data-k=\"nprocs\" data-v=\"%zu\">%zu</td>", p->nprocs,
-                p->nprocs);
+        size_t pre = html_phase_index(r, p);
+        fprintf(f, "<tr data-pre=\"%zu\"><td class=\"name\">", pre);
+        html_phase_link(f, r, ri, p, pre);
+        fputs("</td>", f);
+        html_u64_cell(f, "nprocs", p->nprocs, 1, NULL, fmt_ucount(top, sizeof top, p->nprocs));
         html_num_cell(f, NULL, p->spread_min_ns, fmt_duration(top, sizeof top, p->spread_min_ns));
         html_num_cell(f, NULL, p->spread_median_ns,
                       fmt_duration(top, sizeof top, p->spread_median_ns));

@@ -105,10 +105,9 @@ int html_lines(FILE *f, run_model *m, const run_role *r, size_t ri, int has_line
     run_lines_free(&res);
     for (size_t i = 0; i < r->ndominant; i++) {
         const run_phase *p = r->dominant[i];
-        fprintf(f, "<h4 id=\"lines-%zu-%zu\">Under <a href=\"#ph-%zu-%zu\"><code>", ri, i, ri,
-                html_phase_index(r, p));
-        html_phase_path(f, p);
-        fputs("</code></a></h4>\n", f);
+        fprintf(f, "<h4 id=\"lines-%zu-%zu\">Under <code>", ri, i);
+        html_phase_link(f, r, ri, p, SIZE_MAX);
+        fputs("</code></h4>\n", f);
         run_lines_query pq = q;
         pq.phase = p;
         run_lines_result pr = {0};

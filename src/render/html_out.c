@@ -102,16 +102,54 @@ void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key
     fputs("</td>", f);
 }
 
-void html_num_cell(FILE *f, const char *key, double v, const char *text) {
+/* The one way a cell with an exact value is written: exact NULL is not
+ * measured. */
+static void exact_cell(FILE *f, const char *key, const char *exact, const char *note,
+                       const char *text) {
     fputs("<td class=\"n\"", f);
     if (key)
         fprintf(f, " data-k=\"%s\"", key);
-    if (isnan(v))
+    if (!exact) {
         fprintf(f, " data-v=\"null\">%s</td>", FMT_NA);
-    else {
-        fprintf(f, " data-v=\"%.17g\" title=\"%.17g\">", v, v);
-        html_str(f, text);
-        fputs("</td>", f);
+        return;
+    }
+    fprintf(f, " data-v=\"%s\" title=\"%s", exact, exact);
+    html_str(f, note);
+    fputs("\">", f);
+    html_str(f, text);
+    fputs("</td>", f);
+}
+
+void html_num_cell(FILE *f, const char *key, double v, const char *text) {
+    char exact[32];
+    snprintf(exact, sizeof exact, "%.17g", v);
+    exact_cell(f, key, isnan(v) ? NULL : exact, NULL, text);
+}
+
+void html_u64_cell(FILE *f, const char *key, uint64_t v, int measured, const char *note,
+                   const char *text) {
+    char exact[32];
+    snprintf(exact, sizeof exact, "%" PRIu64, v);
+    exact_cell(f, key, measured ? exact : NULL, note, text);
+}
+
+void html_i64_cell(FILE *f, const char *key, int64_t v, const char *text) {
+    char exact[32];
+    snprintf(exact, sizeof exact, "%" PRId64, v);
+    exact_cell(f, key, exact, NULL, text);
+}
+
+void html_top_offer(html_top_phases *t, const run_phase *p, double key) {
+    if (t->n == t->cap)
+        t->more++;
+    if (t->n < t->cap || (t->n && t->key[t->n - 1] < key)) {
+        size_t at = t->n < t->cap ? t->n++ : t->n - 1;
+        for (; at > 0 && t->key[at - 1] < key; at--) {
+            t->v[at] = t->v[at - 1];
+            t->key[at] = t->key[at - 1];
+        }
+        t->v[at] = p;
+        t->key[at] = key;
     }
 }
 

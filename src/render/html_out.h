@@ -49,6 +49,21 @@ void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key
 /* A cell of a number with its own text (bytes, a rate): exact in data-v,
  * its JSON key in data-k (NULL: none). */
 void html_num_cell(FILE *f, const char *key, double v, const char *text);
+/* The same for an integer, written whole (a double rounds one past 2^53);
+ * measured 0 writes n/a.  note: what follows the value in the tooltip
+ * (" bytes", " ns"; NULL: nothing). */
+void html_u64_cell(FILE *f, const char *key, uint64_t v, int measured, const char *note,
+                   const char *text);
+void html_i64_cell(FILE *f, const char *key, int64_t v, const char *text);
+
+/* The cap phases with the largest keys, largest first, offered one at a
+ * time (a walk of the tree); more counts those offered past the cap. */
+typedef struct html_top_phases {
+    const run_phase **v;
+    double *key;
+    size_t n, cap, more;
+} html_top_phases;
+void html_top_offer(html_top_phases *t, const run_phase *p, double key);
 
 /* A line plot of up to 4 series over n columns as inline SVG: each series
  * drawn in its own dash pattern and named in a legend, the largest value

@@ -26,5 +26,12 @@ int html_lines(FILE *f, run_model *m, const run_role *r, size_t ri, int has_line
 size_t html_phase_index(const run_role *r, const run_phase *p);
 /* The phase's path from its top-level phase, escaped (html_report.c). */
 void html_phase_path(FILE *f, const run_phase *p);
+/* Whether the phase table has a row for the phase at preorder place pre
+ * (1 the first): only the first HTML_MAX_PHASES are written. */
+int html_phase_has_row(size_t pre);
+/* The phase's path, linked to its row in the phase table where the table
+ * has one, else said to be past the rows shown: no link leads nowhere.
+ * pre: its preorder place, SIZE_MAX to have it looked up. */
+void html_phase_link(FILE *f, const run_role *r, size_t ri, const run_phase *p, size_t pre);
 
 #endif

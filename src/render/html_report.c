@@ -37,6 +37,24 @@ void html_phase_path(FILE *f, const run_phase *p) {
     html_shown(f, path, strlen(path));
 }
 
+int html_phase_has_row(size_t pre) {
+    return pre >= 1 && pre <= HTML_MAX_PHASES;
+}
+
+void html_phase_link(FILE *f, const run_role *r, size_t ri, const run_phase *p, size_t pre) {
+    if (pre == SIZE_MAX)
+        pre = html_phase_index(r, p);
+    if (html_phase_has_row(pre))
+        fprintf(f, "<a href=\"#ph-%zu-%zu\">", ri, pre);
+    else
+        fprintf(f,
+                "<span title=\"past the first %d phases the table shows: report --json holds "
+                "it\">",
+                HTML_MAX_PHASES);
+    html_phase_path(f, p);
+    fputs(html_phase_has_row(pre) ? "</a>" : "</span>", f);
+}
+
 static void put_header(FILE *f, const run_model *m) {
     char a[64], b[64];
     fputs("<header><h1>scope report: <code>", f);
@@ -116,9 +134,9 @@ static void put_fig_heads(FILE *f, const enum phase_fig *ids, size_t n) {
 
 /* A phase's name cell: its path, linked to its row in the phase table. */
 static void put_phase_link(FILE *f, const run_role *r, size_t ri, const run_phase *p) {
-    fprintf(f, "<td class=\"name\"><a href=\"#ph-%zu-%zu\">", ri, html_phase_index(r, p));
-    html_phase_path(f, p);
-    fputs("</a></td>", f);
+    fputs("<td class=\"name\">", f);
+    html_phase_link(f, r, ri, p, SIZE_MAX);
+    fputs("</td>", f);
 }
 
 static void put_dominant(FILE *f, const run_role *r, size_t ri) {
@@ -239,6 +257,7 @@ static void put_phase_table(FILE *f, const run_role *r, size_t ri) {
 
 typedef struct counter_walk {
     FILE *f;
+    const run_role *r;
     size_t ri, n, shown;
 } counter_walk;
 
@@ -250,20 +269,15 @@ static void put_counter_rows(counter_walk *w, const run_phase *p) {
         for (size_t k = 0; k < c->ncounters && w->shown < HTML_MAX_PHASES; k++, w->shown++) {
             const run_counter *ct = &c->counters[k];
             fprintf(w->f, "<tr data-pre=\"%zu\" data-cn=\"%zu\"><td class=\"name\">", pre, k);
-            fprintf(w->f, "<a href=\"#ph-%zu-%zu\">", w->ri, pre);
-            html_phase_path(w->f, c);
-            fputs("</a></td><td class=\"name\">", w->f);
+            html_phase_link(w->f, w->r, w->ri, c, pre);
+            fputs("</td><td class=\"name\">", w->f);
             html_name(w->f, ct->name);
-            fprintf(w->f, "</td><td class=\"n\" data-k=\"calls\" data-v=\"%" PRIu64 "\">%s</td>",
-                    ct->calls, fmt_ucount(t, sizeof t, ct->calls));
-            fprintf(w->f, "<td class=\"n\" data-k=\"total\" data-v=\"%" PRId64 "\">%s</td>",
-                    ct->total, fmt_count(t, sizeof t, ct->total));
-            fprintf(w->f, "<td class=\"n\" data-k=\"rate_per_s\" data-v=\"");
-            if (isnan(ct->rate_per_s))
-                fprintf(w->f, "null\">%s</td></tr>\n", FMT_NA);
-            else
-                fprintf(w->f, "%.17g\">%s</td></tr>\n", ct->rate_per_s,
-                        fmt_rate(t, sizeof t, ct->rate_per_s));
+            fputs("</td>", w->f);
+            html_u64_cell(w->f, "calls", ct->calls, 1, NULL, fmt_ucount(t, sizeof t, ct->calls));
+            html_i64_cell(w->f, "total", ct->total, fmt_count(t, sizeof t, ct->total));
+            html_num_cell(w->f, "rate_per_s", ct->rate_per_s,
+                          isnan(ct->rate_per_s) ? FMT_NA : fmt_rate(t, sizeof t, ct->rate_per_s));
+            fputs("</tr>\n", w->f);
         }
         put_counter_rows(w, c);
     }
@@ -276,7 +290,7 @@ static void put_counters(FILE *f, const run_role *r, size_t ri) {
     fputs("<table class=\"sortable\"><thead><tr><th>phase</th><th>counter</th><th>calls</th>"
           "<th>total</th><th>per second</th></tr></thead><tbody>\n",
           f);
-    counter_walk w = {.f = f, .ri = ri};
+    counter_walk w = {.f = f, .r = r, .ri = ri};
     put_counter_rows(&w, r->root);
     fputs("</tbody></table>", f);
     if (!w.shown)

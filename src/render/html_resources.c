@@ -25,13 +25,8 @@ static void put_total(FILE *f, const char *label, const char *key, uint64_t v, i
     fputs("<tr><th>", f);
     html_str(f, label);
     fputs("</th>", f);
-    if (measured)
-        fprintf(f,
-                "<td class=\"n\" data-k=\"%s\" data-v=\"%" PRIu64 "\" title=\"%" PRIu64
-                " bytes\">%s</td></tr>",
-                key, v, v, fmt_bytes(t, sizeof t, (double)v));
-    else
-        fprintf(f, "<td class=\"n\" data-k=\"%s\" data-v=\"null\">%s</td></tr>", key, FMT_NA);
+    html_u64_cell(f, key, v, measured, " bytes", fmt_bytes(t, sizeof t, (double)v));
+    fputs("</tr>", f);
 }
 
 /* The phases the sampler billed bytes to (each its own: the intervals
@@ -40,30 +35,13 @@ static void put_total(FILE *f, const char *label, const char *key, uint64_t v, i
  * phase. */
 #define IO_PHASES 12
 
-typedef struct io_pick {
-    const run_phase *v[IO_PHASES];
-    uint64_t bytes[IO_PHASES];
-    size_t n, more;
-} io_pick;
-
-static void pick_io(io_pick *k, const run_phase *p) {
+static void pick_io(html_top_phases *k, const run_phase *p) {
     for (size_t i = 0; i < p->nchildren; i++) {
         const run_phase *c = p->children[i];
         run_res_io io;
         uint64_t b = run_phase_sampled_io(c, &io) ? io.char_read + io.disk_write : 0;
-        if (b) {
-            if (k->n == IO_PHASES)
-                k->more++;
-            if (k->n < IO_PHASES || k->bytes[k->n - 1] < b) {
-                size_t at = k->n < IO_PHASES ? k->n++ : k->n - 1;
-                for (; at > 0 && k->bytes[at - 1] < b; at--) {
-                    k->v[at] = k->v[at - 1];
-                    k->bytes[at] = k->bytes[at - 1];
-                }
-                k->v[at] = c;
-                k->bytes[at] = b;
-            }
-        }
+        if (b)
+            html_top_offer(k, c, (double)b);
         pick_io(k, c);
     }
 }
@@ -77,7 +55,9 @@ static void put_io_row(FILE *f, const run_res_io *io) {
 }
 
 static void put_io_by_phase(FILE *f, const run_role *r, size_t ri, const run_res *res) {
-    io_pick k = {0};
+    const run_phase *top[IO_PHASES];
+    double bytes[IO_PHASES];
+    html_top_phases k = {top, bytes, 0, IO_PHASES, 0};
     pick_io(&k, r->root);
     fputs("<table class=\"sortable\"><thead><tr><th>phase open under the I/O</th><th>disk "
           "read</th><th>page cache</th><th>disk write</th></tr></thead><tbody>\n",
@@ -85,10 +65,9 @@ static void put_io_by_phase(FILE *f, const run_role *r, size_t ri, const run_res
     for (size_t i = 0; i < k.n; i++) {
         run_res_io io;
         run_phase_sampled_io(k.v[i], &io);
-        fprintf(f, "<tr><td class=\"name\"><a href=\"#ph-%zu-%zu\">", ri,
-                html_phase_index(r, k.v[i]));
-        html_phase_path(f, k.v[i]);
-        fputs("</a></td>", f);
+        fputs("<tr><td class=\"name\">", f);
+        html_phase_link(f, r, ri, k.v[i], SIZE_MAX);
+        fputs("</td>", f);
         put_io_row(f, &io);
     }
     fputs("<tr><td>outside every phase</td>", f);
@@ -156,14 +135,11 @@ static void put_memory(FILE *f, const run_model *m, const run_role *r, size_t ri
         fputs("</td></tr>", f);
     }
     fputs("<tr><th>CPU time</th>", f);
-    if (isnan(res->cpu_cores))
-        fprintf(f, "<td class=\"n\" data-k=\"cpu_ns\" data-v=\"null\">%s</td></tr>", FMT_NA);
-    else
-        fprintf(f,
-                "<td class=\"n\" data-k=\"cpu_ns\" data-v=\"%" PRIu64 "\" title=\"%" PRIu64
-                " ns, %.3f cores\">%s</td></tr>",
-                res->cpu_ns, res->cpu_ns, res->cpu_cores,
-                fmt_duration(t, sizeof t, (double)res->cpu_ns));
+    char cores[48];
+    snprintf(cores, sizeof cores, " ns, %.3f cores", res->cpu_cores);
+    html_u64_cell(f, "cpu_ns", res->cpu_ns, !isnan(res->cpu_cores), cores,
+                  fmt_duration(t, sizeof t, (double)res->cpu_ns));
+    fputs("</tr>", f);
     fputs("</table></section>\n", f);
 }
 

@@ -10,6 +10,11 @@ Usage:
   check_html.py names DOM NAME...     the names are text: each appears in the
                                       page's text, no element or attribute
                                       came from them, the title is ours
+  check_html.py links PAGE...         every link within a page (href="#ID") leads to
+                                      an element of that id: none is dead
+  check_html.py spread PAGE JSON      each spread plot's quartiles are those of
+                                      the phase's per_proc_ns in report --json,
+                                      computed here
   check_html.py png FILE              a screenshot that is not blank
   check_html.py height POS             the page's height the measure says
   check_html.py sections PNG POS OUTDIR
@@ -90,6 +95,50 @@ def same(v, want, where):
     got = float(v)
     if not math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-12):
         fail(f'{where}: {v}, JSON has {want!r}')
+
+
+def check_links(path):
+    """Every href="#ID" names an id the page has."""
+    d = load_dom(path)
+    ids = {a.get('id') for _, a in d.elements if a.get('id')}
+    hrefs = [a['href'] for _, a in d.elements if a.get('href', '').startswith('#')]
+    dead = sorted({h for h in hrefs if h[1:] not in ids})
+    for h in dead[:10]:
+        fail(f'{path}: a link to {h}, which no element is')
+    if len(dead) > 10:
+        fail(f'{path}: {len(dead)} dead links in all')
+    print(f'{path}: {len(hrefs)} links, {len(dead)} dead')
+    return len(hrefs)
+
+
+def quantile(v, q):
+    """The q-quantile of sorted v, linearly between neighbours."""
+    at = q * (len(v) - 1)
+    i = int(at)
+    return v[i] + (at - i) * (v[i + 1] - v[i]) if i + 1 < len(v) else v[-1]
+
+
+def check_spread(path, json_path):
+    """Each box's quartiles against the phase's per-process totals."""
+    d = load_dom(path)
+    with open(json_path, encoding='utf-8') as f:
+        doc = json.load(f)
+    role, phases, row, checked = None, [], None, 0
+    for tag, a in d.elements:
+        if tag == 'section' and a.get('id', '').startswith('role-'):
+            role = doc['roles'][int(a['id'].split('-')[1])]
+            phases = preorder(role['phases'])
+        if tag == 'tr' and 'data-pre' in a and role is not None:
+            row = phases[int(a['data-pre']) - 1]
+        if tag == 'g' and 'data-q1' in a and row is not None:
+            v = sorted(x for x in row['per_proc_ns'] if x is not None)
+            for k, q in (('data-min', 0), ('data-q1', 0.25), ('data-median', 0.5),
+                         ('data-q3', 0.75), ('data-max', 1)):
+                same(a[k], quantile(v, q), f'{path} {row["path"]} {k}')
+                checked += 1
+    if not checked:
+        fail(f'{path}: no spread plot checked')
+    print(f'{path}: {checked} spread figures equal the per-process totals\' quantiles')
 
 
 def preorder(phases):
@@ -352,6 +401,11 @@ def main():
         return
     elif len(sys.argv) == 5 and sys.argv[1] == 'sections':
         check_sections(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) >= 3 and sys.argv[1] == 'links':
+        for page in sys.argv[2:]:
+            check_links(page)
+    elif len(sys.argv) == 4 and sys.argv[1] == 'spread':
+        check_spread(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == 'png':
         check_png(sys.argv[2])
     else:

@@ -86,6 +86,7 @@ chrome --dump-dom "file://$tmp/report.html"
 cp chrome.out report.dom
 no_console report.html
 check report report.dom report.json
+check links report.html
 # A screenshot per section: html_sections.html measures where each section
 # lies in the page (a frame as wide as the window), then one screenshot of
 # the whole page at half scale is cut there, each cut checked drawn.
@@ -115,6 +116,7 @@ no_console compare.html
 expect_rc 0 "$tui" compare run run2 --json
 cp out compare.json
 check compare compare.dom compare.json
+check links compare.html
 
 # ---- hostile names: text, never markup or script ---------------------------------------
 # Lines sampled: the source file's name (#line in html_names.c) is script too.
