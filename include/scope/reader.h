@@ -65,7 +65,7 @@ enum scope_reader_table {
 enum scope_column_type {
     SCOPE_COL_I64 = 0,  /* int64_t values */
     SCOPE_COL_U64 = 1,  /* uint64_t values */
-    SCOPE_COL_F64 = 2,  /* double values; NAN: not measured */
+    SCOPE_COL_F64 = 2,  /* double values; NAN where not measured, valid 0 there too */
     SCOPE_COL_STR = 3,  /* const char * values, UTF-8 as the program gave it; NULL: none */
     SCOPE_COL_BOOL = 4, /* uint8_t values, 0 or 1 */
 };
@@ -75,7 +75,8 @@ typedef struct scope_column {
     const char *unit;     /* "ns", "fraction", "count", "bytes", "bytes/s", "s", "" (none) */
     int type;             /* enum scope_column_type */
     const void *values;   /* nrows values of that type */
-    const uint8_t *valid; /* NULL: every value is one; else 0 where the value is missing */
+    const uint8_t *valid; /* NULL: every value is one; else 0 where the value is missing
+                             (a float's value is then NAN) */
 } scope_column;
 
 typedef struct scope_run scope_run;

@@ -163,10 +163,9 @@ def _column(owner, c, n):
         values = values.view(np.bool_)  # 0 or 1, one byte each
     if c.valid == ffi.NULL:
         return values
-    missing = _view(owner, c.valid, n, np.uint8) == 0
     if c.type == _F64:
-        values[missing] = np.nan  # NAN is already "not measured"
-        return values
+        return values  # the library wrote NAN where missing (scope/reader.h)
+    missing = _view(owner, c.valid, n, np.uint8) == 0
     # Missing is not zero: a nullable column shows <NA>.
     if c.type == _BOOL:
         return pd.arrays.BooleanArray(values, missing)
@@ -273,7 +272,6 @@ class Run:
         """One row per process (log) of the run, every attempt's."""
         return self._table(_PROCESSES)
 
-    @property
     def caveats(self):
         """One row per caveat: what makes a figure partial or approximate."""
         return self._table(_CAVEATS)

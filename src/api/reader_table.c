@@ -5,6 +5,7 @@
 
 #include <scope/vec.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,7 +73,11 @@ void rt_row(scope_table *t) {
             c->data = p;
             c->cap = cap;
         }
-        memset(c->data + t->nrows * c->elem, 0, c->elem);
+        char *at = c->data + t->nrows * c->elem;
+        if (c->pub.type == SCOPE_COL_F64) /* a float never written was not measured */
+            memcpy(at, &(double){NAN}, sizeof(double));
+        else
+            memset(at, 0, c->elem);
         if (c->valid) {
             if (SCOPE_VEC_RESERVE(c->valid, c->cap_valid, t->nrows + 1) < 0) {
                 t->failed = 1;
@@ -106,7 +111,11 @@ void rt_i64(scope_table *t, size_t col, int64_t v) {
 
 void rt_f64(scope_table *t, size_t col, double v) {
     void *p = cell(t, col);
-    if (p)
+    if (!p)
+        return;
+    if (isnan(v)) /* not measured: NAN, and missing as any other type's */
+        rt_missing(t, col);
+    else
         memcpy(p, &v, sizeof v);
 }
 
@@ -148,6 +157,8 @@ void rt_missing(scope_table *t, size_t col) {
         memset(c->valid, 1, t->nrows);
     }
     c->valid[t->nrows - 1] = 0;
+    if (c->pub.type == SCOPE_COL_F64) /* reader.h: a float not measured is NAN */
+        memcpy(cell(t, col), &(double){NAN}, sizeof(double));
 }
 
 void rt_i64_or_missing(scope_table *t, size_t col, int64_t v) {

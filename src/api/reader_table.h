@@ -1,7 +1,10 @@
 /*
  * The tables of the reader API (scope/reader.h): columns of one type each,
- * built a row at a time.  A new row starts zeroed (NULL strings) and valid;
- * the setters write its cells.  Strings are copied into the table, so it
+ * built a row at a time.  A new row starts zeroed (NULL strings), its
+ * floats NAN, and valid; the setters write its cells.  A float not
+ * measured is NAN and missing alike, however it was written (rt_f64 of
+ * NAN, rt_missing): a C caller reads the value reader.h promises, and the
+ * same valid mask as any other column's.  Strings are copied into the table, so it
  * outlives the run it was built from.  Out of memory marks the table
  * failed: every later call does nothing and rt_failed says so once, at the
  * end, rather than at every cell.

@@ -104,7 +104,7 @@ def test_symlink_and_fifo_in_run_dir(tmp_path):
         "except scope.Error as e:\n"
         "    print('error', e); sys.exit(0)\n"
         "print('processes', r.nprocesses)\n"
-        "print('\\n'.join(r.caveats.text))\n"
+        "print('\\n'.join(r.caveats().text))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

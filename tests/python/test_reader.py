@@ -101,7 +101,7 @@ def check_processes(run, doc):
 
 
 def check_caveats(run, doc):
-    df = run.caveats
+    df = run.caveats()
     assert len(df) == len(doc["caveats"])
     for i, c in enumerate(doc["caveats"]):
         check_row(df.iloc[i], c, ["kind", "worker", "text"], f"caveat {i}")
