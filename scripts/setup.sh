@@ -25,8 +25,9 @@ PACKAGES=(
     # memory, python3 to read JSON output back, python3-h5py to read exported
     # HDF5 files as users do (docs/hdf5.md), vim as the real editor the
     # browser's o key is tested against, strace to deliver a signal at a
-    # known system call (test_export_output)
-    hdf5-tools zstd tmux ncurses-term util-linux time python3 python3-h5py vim strace
+    # known system call (test_export_output), gdb to count the browser's calls
+    # of one function (test_flame_builds_once)
+    hdf5-tools zstd tmux ncurses-term util-linux time python3 python3-h5py vim strace gdb
     # a real browser, headless, for the HTML report's tests (test_html.sh)
     chromium
     # unit tests

@@ -74,17 +74,23 @@ int hot_lines_load_both(app *a, char *msg, size_t cap) {
 }
 
 const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap) {
+    return hot_lines_info_in_build(a, NULL, msg, cap);
+}
+
+const run_lines_info *hot_lines_info_in_build(app *a, const view *building, char *msg, size_t cap) {
     size_t caveats = a->model->ncaveats;
     int loaded = load_lines(a->model, a->source_dir, &a->symbolizer, &a->lines_model,
                             &a->lines_info, &a->caveats_before_lines, msg, cap);
     if (loaded <= 0)
         return loaded < 0 ? NULL : &a->lines_info;
     /* Loading adds the lines' caveats (missing debug info, dropped samples):
-     * the views that list caveats are built again to show them. */
+     * the views that list caveats are built again to show them, all but
+     * the one being built now, which goes on with them. */
     if (a->model->ncaveats != caveats)
         for (size_t i = 0; i < view_count; i++) {
             const view_ops *ops = a->views[i].ops;
-            if (ops != &lines_view_ops && ops != &source_view_ops && app_rebuild(&a->views[i]) < 0)
+            if (&a->views[i] != building && ops != &lines_view_ops && ops != &source_view_ops &&
+                app_rebuild(&a->views[i]) < 0)
                 app_message(a, 1, "out of memory");
         }
     return &a->lines_info;

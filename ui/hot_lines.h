@@ -34,8 +34,13 @@ void hot_scope_set(app *a, hot_scope *sc, const run_role *role, const run_phase 
 int hot_scope_resolve(app *a, hot_scope *sc);
 
 /* The run's line data, symbolized on first use (run_lines_load) and kept
- * with the model.  Returns the info, or NULL with a plain line in msg. */
+ * with the model.  Returns the info, or NULL with a plain line in msg.
+ * Loading adds the lines' caveats, so the views that list caveats are
+ * built again then. */
 const run_lines_info *hot_lines_info(app *a, char *msg, size_t cap);
+/* The same from a view's build: that view is not built again inside its
+ * own build (it goes on with the data loaded). */
+const run_lines_info *hot_lines_info_in_build(app *a, const view *building, char *msg, size_t cap);
 
 /* Both runs' line data in a diff (the shown run's only, with one run),
  * symbolized with the app's symbolizers and --source-dir as the views

@@ -75,7 +75,7 @@ static int callers_build(view *v) {
         return list_done(&v->list);
     if (hot_scope_resolve(a, &st->scope))
         app_message(a, 0, "the phase the callers were narrowed to is gone: every sample shown");
-    const run_lines_info *info = hot_lines_info(a, st->msg, sizeof st->msg);
+    const run_lines_info *info = hot_lines_info_in_build(a, v, st->msg, sizeof st->msg);
     if (!info)
         return list_done(&v->list);
     run_lines_query q = {

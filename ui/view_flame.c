@@ -183,13 +183,8 @@ static int flame_build(view *v) {
         return list_done(&v->list);
     if (hot_scope_resolve(a, &st->scope))
         app_message(a, 0, "the phase the flame was narrowed to is gone: every sample shown");
-    const run_lines_info *info = hot_lines_info(a, st->msg, sizeof st->msg);
-    /* Loading the lines rebuilds every view, this one included (its flame
-     * and ends are then built): this build starts from nothing again. */
-    list_clear(&v->list);
-    run_flame_free(&st->fl);
-    free(st->end);
-    st->end = NULL;
+    /* Loading the lines here builds the other views again, not this one. */
+    const run_lines_info *info = hot_lines_info_in_build(a, v, st->msg, sizeof st->msg);
     if (!info)
         return list_done(&v->list);
     if (!info->has_lines) {
