@@ -11,7 +11,8 @@
 #    of the four buckets, none called a recorder before 1.10's;
 #  - --blocked and --queued leave the unknown states out; --off-cpu keeps
 #    them (the folded stacks hold all 680);
-#  - the text heading gives the unknown share: 80 of 680, 11.8%.
+#  - the text heading gives the unknown share: 80 of 680, 11.8%;
+#  - the Flame view's w shows the 680 and says they include the unknown.
 #
 # Usage: test_offcpu_newer.sh SCOPE_TUI LINES_FIXTURE SOURCE_DIR
 set -euo pipefail
@@ -63,4 +64,8 @@ fi
 expect_rc 0 "$tui" lines --folded --off-cpu run
 folded=$(awk '{ n += $NF } END { print n }' out)
 [ "$folded" = 680 ] || fail "--folded --off-cpu holds $folded samples, wanted 680: $(cat out)"
+# The Flame view's w: the off-CPU set, all 680, and what it holds.
+expect_rc 0 env LC_ALL=C.UTF-8 XDG_CONFIG_HOME="$tmp/config" "$tui" run --size 120x30 --keys Fw --print
+expect_in_output "680 samples"
+expect_in_output "off-CPU samples: where the threads waited, blocked, queued or of a kind this reader does not know"
 finish
