@@ -13,37 +13,21 @@ static const char *side_words(enum run_cmp_side s) {
     return s == RUN_CMP_ONLY_A ? "only in A" : s == RUN_CMP_ONLY_B ? "only in B" : "both";
 }
 
-static void put_exact(FILE *f, double v) {
-    if (isnan(v) || isinf(v))
-        fputs("null", f);
-    else
-        fprintf(f, "%.17g", v);
-}
-
-/* A change's cell: its exact fraction in data-v, "+12.5%" as text, a bar
- * as long as the change (capped at 100%) pointing its way. */
+/* A change's cell: its exact fraction in data-v, "+12.5%" as text. */
 static void put_change(FILE *f, const char *key, const run_cmp_fig *fig) {
-    char t[32];
-    fprintf(f, "<td class=\"n\" data-k=\"%s.change\" data-v=\"", key);
-    put_exact(f, fig->change);
-    fputs("\">", f);
-    if (isnan(fig->change))
-        fputs("-", f);
-    else
-        html_str(f, fmt_change(t, sizeof t, fig->change));
-    fputs("</td>", f);
+    char t[32], k[96];
+    snprintf(k, sizeof k, "%s.change", key);
+    html_num_cell(f, k, fig->change,
+                  isnan(fig->change) ? "" : fmt_change(t, sizeof t, fig->change));
 }
 
 /* One side's figure as text, by its unit. */
 static void put_side(FILE *f, enum phase_fig fig, const char *key, const char *side, double v) {
-    char t[48];
-    fprintf(f, "<td class=\"n\" data-k=\"%s.%s\" data-v=\"", key, side);
-    put_exact(f, v);
-    fputs("\">", f);
-    html_str(f, isnan(v)
-                    ? "-"
-                    : phase_fig_text(fig, (pf_value){(uint64_t)(v > 0 ? v : 0), v}, t, sizeof t));
-    fputs("</td>", f);
+    char t[48], k[96];
+    snprintf(k, sizeof k, "%s.%s", key, side);
+    html_num_cell(
+        f, k, v,
+        isnan(v) ? "" : phase_fig_text(fig, (pf_value){(uint64_t)(v > 0 ? v : 0), v}, t, sizeof t));
 }
 
 /* The mean's verdict, as compare's text marks it: a change whose interval

@@ -60,14 +60,49 @@ void html_name(FILE *f, run_str name) {
     html_text(f, name.s ? name.s : "", name.s ? name.len : 0);
 }
 
+/* The one way a cell with an exact value is written: data-k KEY (NULL:
+ * none), data-v EXACT (NULL: not measured, "null" and n/a), a tooltip of
+ * "NAME: EXACT NOTE, approximate: APPROX" (NAME NULL: the value alone;
+ * no tooltip for a value not measured without a name), and TEXT, after a
+ * "~" when APPROX says why it is approximate. */
+typedef struct exact_cell_text {
+    const char *name, *note, *approx;
+} exact_cell_text;
+
+static void exact_cell(FILE *f, const char *key, const char *exact, exact_cell_text t,
+                       const char *text) {
+    int rough = t.approx && *t.approx;
+    fputs("<td class=\"n\"", f);
+    if (key)
+        fprintf(f, " data-k=\"%s\"", key);
+    fprintf(f, " data-v=\"%s\"", exact ? exact : "null");
+    if (exact || t.name) {
+        fputs(" title=\"", f);
+        if (t.name) {
+            html_str(f, t.name);
+            fputs(": ", f);
+        }
+        fputs(exact ? exact : "not measured", f);
+        html_str(f, t.note);
+        if (rough) {
+            fputs(", approximate: ", f);
+            html_shown(f, t.approx, strlen(t.approx));
+        }
+        fputc('"', f);
+    }
+    fputs(rough ? ">~" : ">", f);
+    html_str(f, exact ? text : FMT_NA);
+    fputs("</td>", f);
+}
+
 /* A figure's exact value as report --json writes it. */
-static void put_exact(FILE *f, const phase_figure *pf, pf_value v) {
+static void fig_exact(char *buf, size_t cap, const phase_figure *pf, pf_value v) {
     if (pf->type != PF_F64)
-        fprintf(f, "%" PRIu64, v.u);
+        snprintf(buf, cap, "%" PRIu64, v.u);
     else if (isnan(v.d) || isinf(v.d))
-        fputs("null", f);
+        snprintf(buf, cap, "null");
     else
-        fprintf(f, "%.17g", v.d);
+        snprintf(buf, cap, "%.17g", v.d);
 }
 
 void html_fig_cell(FILE *f, enum phase_fig fig, pf_value v, const char *key) {
@@ -76,67 +111,35 @@ void html_fig_cell(FILE *f, enum phase_fig fig, pf_value v, const char *key) {
 
 void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key,
                         const char *approx) {
-    int rough = approx && *approx;
     const phase_figure *pf = &phase_figures[fig];
-    char text[64];
+    char exact[32], text[64];
     int na = pf->type == PF_F64 && isnan(v.d);
-    fputs("<td class=\"n\"", f);
-    if (key)
-        fprintf(f, " data-k=\"%s\"", key);
-    fputs(" data-v=\"", f);
-    put_exact(f, pf, v);
-    fputs("\" title=\"", f);
-    html_str(f, pf->name);
-    fputs(": ", f);
-    if (na)
-        fputs("not measured", f);
-    else
-        put_exact(f, pf, v);
-    fputs(pf->unit == PF_UNIT_NS ? " ns" : "", f);
-    if (rough) {
-        fputs(", approximate: ", f);
-        html_shown(f, approx, strlen(approx));
-    }
-    fputs(rough ? "\">~" : "\">", f);
-    html_str(f, na ? FMT_NA : phase_fig_text(fig, v, text, sizeof text));
-    fputs("</td>", f);
-}
-
-/* The one way a cell with an exact value is written: exact NULL is not
- * measured. */
-static void exact_cell(FILE *f, const char *key, const char *exact, const char *note,
-                       const char *text) {
-    fputs("<td class=\"n\"", f);
-    if (key)
-        fprintf(f, " data-k=\"%s\"", key);
-    if (!exact) {
-        fprintf(f, " data-v=\"null\">%s</td>", FMT_NA);
-        return;
-    }
-    fprintf(f, " data-v=\"%s\" title=\"%s", exact, exact);
-    html_str(f, note);
-    fputs("\">", f);
-    html_str(f, text);
-    fputs("</td>", f);
+    fig_exact(exact, sizeof exact, pf, v);
+    exact_cell(f, key, na ? NULL : exact,
+               (exact_cell_text){pf->name, pf->unit == PF_UNIT_NS ? " ns" : NULL, approx},
+               phase_fig_text(fig, v, text, sizeof text));
 }
 
 void html_num_cell(FILE *f, const char *key, double v, const char *text) {
     char exact[32];
-    snprintf(exact, sizeof exact, "%.17g", v);
-    exact_cell(f, key, isnan(v) ? NULL : exact, NULL, text);
+    if (isinf(v))
+        snprintf(exact, sizeof exact, "null"); /* as JSON, which has no infinity */
+    else
+        snprintf(exact, sizeof exact, "%.17g", v);
+    exact_cell(f, key, isnan(v) ? NULL : exact, (exact_cell_text){0}, text);
 }
 
 void html_u64_cell(FILE *f, const char *key, uint64_t v, int measured, const char *note,
                    const char *text) {
     char exact[32];
     snprintf(exact, sizeof exact, "%" PRIu64, v);
-    exact_cell(f, key, measured ? exact : NULL, note, text);
+    exact_cell(f, key, measured ? exact : NULL, (exact_cell_text){.note = note}, text);
 }
 
 void html_i64_cell(FILE *f, const char *key, int64_t v, const char *text) {
     char exact[32];
     snprintf(exact, sizeof exact, "%" PRId64, v);
-    exact_cell(f, key, exact, NULL, text);
+    exact_cell(f, key, exact, (exact_cell_text){0}, text);
 }
 
 void html_top_offer(html_top_phases *t, const run_phase *p, double key) {

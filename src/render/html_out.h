@@ -47,7 +47,8 @@ void html_fig_cell(FILE *f, enum phase_fig fig, pf_value v, const char *key);
 void html_fig_cell_note(FILE *f, enum phase_fig fig, pf_value v, const char *key,
                         const char *approx);
 /* A cell of a number with its own text (bytes, a rate): exact in data-v,
- * its JSON key in data-k (NULL: none). */
+ * its JSON key in data-k (NULL: none); NAN is n/a, an infinity null in
+ * data-v (as in JSON) beside its text. */
 void html_num_cell(FILE *f, const char *key, double v, const char *text);
 /* The same for an integer, written whole (a double rounds one past 2^53);
  * measured 0 writes n/a.  note: what follows the value in the tooltip
