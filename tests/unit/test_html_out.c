@@ -81,6 +81,52 @@ START_TEST(figure_cells_carry_exact_values) {
 }
 END_TEST
 
+/* The other exact cells go through the same writer: an integer whole past
+ * 2^53 (a double would round it), a count not measured n/a and null, an
+ * infinity null in data-v as JSON writes it. */
+START_TEST(number_cells_carry_exact_values) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    html_u64_cell(f, "disk_read", 9007199254740993ull, 1, " bytes", "8 PB");
+    html_u64_cell(f, "rss_peak", 0, 0, " bytes", "0 B");
+    html_i64_cell(f, "total", -9007199254740993ll, "-9.0e15");
+    html_num_cell(f, "a.change", 1.0 / 0.0, "+inf");
+    fclose(f);
+    ck_assert_ptr_nonnull(
+        strstr(buf, "data-k=\"disk_read\" data-v=\"9007199254740993\" title=\"9007199254740993 "
+                    "bytes\">8 PB</td>"));
+    ck_assert_ptr_nonnull(strstr(buf, "data-k=\"rss_peak\" data-v=\"null\">n/a</td>"));
+    ck_assert_ptr_nonnull(strstr(buf, "data-k=\"total\" data-v=\"-9007199254740993\""));
+    ck_assert_ptr_nonnull(strstr(buf, "data-k=\"a.change\" data-v=\"null\""));
+    ck_assert_ptr_nonnull(strstr(buf, ">+inf</td>"));
+    free(buf);
+}
+END_TEST
+
+/* One top-k for the spread and I/O tables: the largest keys, largest
+ * first, and a count of those offered past the cap. */
+START_TEST(top_phases_keep_the_largest) {
+    run_phase ph[6];
+    const run_phase *v[3];
+    double key[3];
+    html_top_phases t = {v, key, 0, 3, 0};
+    const double keys[6] = {5, 1, 9, 7, 3, 9.5};
+    for (int i = 0; i < 6; i++)
+        html_top_offer(&t, &ph[i], keys[i]);
+    ck_assert_uint_eq(t.n, 3);
+    ck_assert_uint_eq(t.more, 3);
+    ck_assert_ptr_eq(v[0], &ph[5]);
+    ck_assert_ptr_eq(v[1], &ph[2]);
+    ck_assert_ptr_eq(v[2], &ph[3]);
+    ck_assert_double_eq(key[2], 7);
+    html_top_phases none = {v, key, 0, 0, 0};
+    html_top_offer(&none, &ph[0], 1);
+    ck_assert_uint_eq(none.n, 0);
+    ck_assert_uint_eq(none.more, 1);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("html_out");
     TCase *tc = tcase_create("escape");
@@ -88,6 +134,8 @@ int main(void) {
     tcase_add_test(tc, hidden_characters_become_visible_escapes);
     tcase_add_test(tc, long_names_are_escaped_whole);
     tcase_add_test(tc, figure_cells_carry_exact_values);
+    tcase_add_test(tc, number_cells_carry_exact_values);
+    tcase_add_test(tc, top_phases_keep_the_largest);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
