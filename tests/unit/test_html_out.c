@@ -65,15 +65,26 @@ START_TEST(long_names_are_escaped_whole) {
 }
 END_TEST
 
-/* A figure's cell: the exact value for the tables and the tests, n/a and
- * null where not measured. */
-START_TEST(figure_cells_carry_exact_values) {
+/* What write writes (malloc'd). */
+static char *written(void (*write)(FILE *f)) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    write(f);
+    fclose(f);
+    return buf;
+}
+
+static void figure_cells(FILE *f) {
     html_fig_cell(f, PF_TOTAL, (pf_value){12345678901234567ull, 12345678901234567.0}, "total_ns");
     html_fig_cell(f, PF_WAIT, (pf_value){0, 0.0 / 0.0}, "wait");
-    fclose(f);
+}
+
+/* A figure's cell: the exact value for the tables and the tests, n/a and
+ * null where not measured. */
+START_TEST(figure_cells_carry_exact_values) {
+    char *buf = written(figure_cells);
     ck_assert_ptr_nonnull(strstr(buf, "data-k=\"total_ns\" data-v=\"12345678901234567\""));
     ck_assert_ptr_nonnull(strstr(buf, "data-k=\"wait\" data-v=\"null\""));
     ck_assert_ptr_nonnull(strstr(buf, ">n/a</td>"));
@@ -81,18 +92,18 @@ START_TEST(figure_cells_carry_exact_values) {
 }
 END_TEST
 
-/* The other exact cells go through the same writer: an integer whole past
- * 2^53 (a double would round it), a count not measured n/a and null, an
- * infinity null in data-v as JSON writes it. */
-START_TEST(number_cells_carry_exact_values) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+static void number_cells(FILE *f) {
     html_u64_cell(f, "disk_read", 9007199254740993ull, 1, " bytes", "8 PB");
     html_u64_cell(f, "rss_peak", 0, 0, " bytes", "0 B");
     html_i64_cell(f, "total", -9007199254740993ll, "-9.0e15");
     html_num_cell(f, "a.change", 1.0 / 0.0, "+inf");
-    fclose(f);
+}
+
+/* The other exact cells go through the same writer: an integer whole past
+ * 2^53 (a double would round it), a count not measured n/a and null, an
+ * infinity null in data-v as JSON writes it. */
+START_TEST(number_cells_carry_exact_values) {
+    char *buf = written(number_cells);
     ck_assert_ptr_nonnull(
         strstr(buf, "data-k=\"disk_read\" data-v=\"9007199254740993\" title=\"9007199254740993 "
                     "bytes\">8 PB</td>"));
