@@ -1,7 +1,7 @@
 /*
  * The reduction of reduce_run.h.  What each rank sends rank 0 is one
  * message: a tag byte, then
- *   'H'  its part's model in scope's HDF5 layout (the bytes of the file);
+ *   'H'  its part's model as scope's HDF5 /summary (the bytes of the file);
  *   'N'  nothing: its part of the run holds no log;
  *   'E'  one line saying why its part could not be read.
  * Every rank always sends, so a rank that fails never leaves the others
@@ -150,14 +150,15 @@ static void *read_part(const reduce_comm *c, const char *run, const run_options 
     int fd = scratch_open(dir, sizeof dir, file, sizeof file);
     if (fd < 0)
         snprintf(msg, sizeof msg, "cannot make a scratch file for its part in $TMPDIR or /tmp");
-    else if (export_format_hdf5_processes.write(m, run, fd, msg, sizeof msg) == 0)
+    else if (export_format_hdf5_part.write(m, run, fd, msg, sizeof msg) == 0)
         part = file_part(fd, len, msg, sizeof msg);
     scratch_close(fd, dir, file);
     run_free(m);
     return part ? part : error_part(len, msg[0] ? msg : "its part could not be written");
 }
 
-/* Rank 0: the parts read back, in rank order, into one model of run. */
+/* Rank 0: the parts read back, in rank order, each as one partial model,
+ * and merged into one model of run (run_builder_finish_parts). */
 static run_model *merge_parts(const reduce_comm *c, const char *run, const run_options *ro,
                               void **parts, const size_t *lens) {
     char msg[1024] = "";
@@ -241,7 +242,7 @@ static void step_done(step_clock *k, const char *fmt, ...) {
 
 /* SUMMARY from the merged model, which it frees: the exit status. */
 static int write_summary(step_clock *clock, run_model *m, const char *run, const cmd_out *out) {
-    int rc = cmd_export_write("reduce", &export_format_hdf5, m, run, out);
+    int rc = cmd_export_write("reduce", &export_format_hdf5_summary, m, run, out);
     step_done(clock, "wrote SUMMARY");
     run_free(m);
     return rc == 0 ? 0 : 2;

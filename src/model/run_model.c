@@ -39,7 +39,9 @@ struct run_model_builder {
     run_options opt;     /* as loaded; iteration_name lives in mem */
     read_caps *caps;     /* what its logs may hold together (read_caps.h); NULL until added */
     worker_role **alone; /* run_worker_role's, per worker (nlogs); NULL until asked */
-    void *ext;           /* run_model_set_extension's */
+    run_model **owned;   /* run_builder_own_parts': partial models freed with this one */
+    size_t nowned;
+    void *ext; /* run_model_set_extension's */
     void (*ext_free)(void *);
 };
 
@@ -53,6 +55,11 @@ static const run_model_builder *const_builder_of(const run_model *m) {
 
 worker_log *run_model_logs(run_model *m) {
     return builder_of(m)->logs;
+}
+
+int run_model_has_logs(const run_model *m) {
+    const run_model_builder *b = const_builder_of(m);
+    return b->logs && b->nlogs == m->nworkers;
 }
 
 arena *run_model_arena(run_model *m) {
@@ -137,12 +144,29 @@ void run_builder_set_source(run_model_builder *b, const char *text) {
     b->pub.source = (run_str){s ? s : "", s ? strlen(text) : 0};
 }
 
+int run_builder_own_parts(run_model_builder *b, run_model *const *parts, size_t n) {
+    run_model **grown = realloc(b->owned, (b->nowned + n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    b->owned = grown;
+    memcpy(&b->owned[b->nowned], parts, n * sizeof *parts);
+    b->nowned += n;
+    return 0;
+}
+
+run_model *run_builder_model(run_model_builder *b) {
+    return &b->pub;
+}
+
 void run_builder_abandon(run_model_builder *b) {
     run_free(&b->pub);
 }
 
 enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, char *msg,
                                        size_t msglen) {
+    if (b->nowned && !b->nlogs) /* a file holding a partial model (run_h5_summary.h) */
+        return run_builder_finish_parts(b, (const run_model *const *)b->owned, b->nowned, out, msg,
+                                        msglen);
     run_model *m = &b->pub;
     char shown[512];
     scope_escape((const uint8_t *)m->dir, strlen(m->dir), shown, sizeof shown, 0);
@@ -306,5 +330,9 @@ void run_free(run_model *m) {
     run_caveats_free(m);
     read_caps_drop(b->caps);
     arena_free(&b->mem);
+    /* After this model: its names and resources point into them. */
+    for (size_t i = 0; i < b->nowned; i++)
+        run_free(b->owned[i]);
+    free(b->owned);
     free(b);
 }
