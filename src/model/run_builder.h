@@ -75,6 +75,9 @@ worker_log *run_model_logs(run_model *m);
  * not a model merged from partial models (run_builder_finish_parts), which
  * has none, so what needs one process's own log cannot be done on it. */
 int run_model_has_logs(const run_model *m);
+/* 0 when the model has its processes' logs; else -1 with one line in msg
+ * saying that `what` needs them and that the run directory has them. */
+int run_model_needs_logs(const run_model *m, const char *what, char *msg, size_t msglen);
 
 /* Hands the processes' tables (and the array holding them; n of them) to
  * the caller, who frees them (worker_log_release, free) after run_free,

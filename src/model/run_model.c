@@ -62,6 +62,19 @@ int run_model_has_logs(const run_model *m) {
     return b->logs && b->nlogs == m->nworkers;
 }
 
+int run_model_needs_logs(const run_model *m, const char *what, char *msg, size_t msglen) {
+    if (run_model_has_logs(m))
+        return 0;
+    char shown[512];
+    scope_escape((const uint8_t *)m->dir, strlen(m->dir), shown, sizeof shown, 0);
+    run_load_fail(msg, msglen, RUN_ERR_NOT_RUN,
+                  "%s is a summary (scope-tui reduce, docs/reduce.md): it keeps the model, not "
+                  "each process's log, and %s are read from the logs: the run directory it was "
+                  "reduced from has them",
+                  shown, what);
+    return -1;
+}
+
 arena *run_model_arena(run_model *m) {
     return &builder_of(m)->mem;
 }
