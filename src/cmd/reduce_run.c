@@ -110,17 +110,20 @@ static void abort_if_asked(unsigned rank) {
     }
 }
 
-/* This rank's part of run as a model (*m): 0, 1 when the part holds no
- * log, -1 with msg set. */
-static int load_part(const reduce_comm *c, const char *run, const run_options *ro, run_model **m,
-                     char *msg, size_t msglen) {
+/* This rank's part of run as a model (*m): of the cut (run_dir_cut's
+ * bytes) when there is one, else the whole run.  0, 1 when the part holds
+ * no log, -1 with msg set. */
+static int load_part(const reduce_comm *c, const char *run, const run_options *ro, const char *cut,
+                     size_t cutlen, run_model **m, char *msg, size_t msglen) {
     run_model_builder *b = run_builder_new(run, ro);
     if (!b) {
         snprintf(msg, msglen, "out of memory");
         return -1;
     }
     size_t nread = 0;
-    enum run_load_error e = run_dir_load_part(b, run, ro, c->rank, c->size, &nread, msg, msglen);
+    enum run_load_error e =
+        cut ? run_dir_load_cut(b, run, ro, cut, cutlen, c->rank, &nread, msg, msglen)
+            : run_dir_load_part(b, run, ro, 0, 1, &nread, msg, msglen);
     if (e != RUN_OK || nread == 0) {
         run_builder_abandon(b);
         return e != RUN_OK ? -1 : 1;
@@ -132,10 +135,11 @@ static int load_part(const reduce_comm *c, const char *run, const run_options *r
 }
 
 /* This rank's part of run as a message (*len bytes). */
-static void *read_part(const reduce_comm *c, const char *run, const run_options *ro, size_t *len) {
+static void *read_part(const reduce_comm *c, const char *run, const run_options *ro,
+                       const char *cut, size_t cutlen, size_t *len) {
     char msg[1024] = "";
     run_model *m = NULL;
-    int got = load_part(c, run, ro, &m, msg, sizeof msg);
+    int got = load_part(c, run, ro, cut, cutlen, &m, msg, sizeof msg);
     if (got < 0)
         return error_part(len, msg);
     if (got > 0) {
@@ -323,7 +327,7 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
     if (c->size == 1) {
         /* One rank: its part is the whole run, already merged. */
         char why[1024] = "";
-        if (load_part(c, run, &ro, &m, why, sizeof why) != 0) {
+        if (load_part(c, run, &ro, NULL, 0, &m, why, sizeof why) != 0) {
             fprintf(stderr, "scope-tui reduce: %s\n", why);
             return 2;
         }
@@ -331,8 +335,35 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
         return write_summary(&clock, m, run, &out);
     }
     guard_scratch();
+    /* Rank 0 lists and cuts, once: a run still being written would give
+     * ranks listing it apart different lists. */
+    void *cut = NULL;
+    size_t cutlen = 0;
+    if (c->rank == 0) {
+        char why[1024] = "";
+        if (run_dir_cut(run, c->size, (char **)&cut, &cutlen, why, sizeof why) < 0) {
+            size_t n = strlen(why);
+            cut = malloc(n + 2);
+            if (cut) {
+                ((char *)cut)[0] = PART_ERROR;
+                memcpy((char *)cut + 1, why, n + 1);
+            }
+            cutlen = cut ? n + 2 : 0;
+        }
+    }
+    if (c->broadcast_bytes(c->ctx, &cut, &cutlen) < 0 || !cut || !cutlen ||
+        ((char *)cut)[0] == PART_ERROR) {
+        if (c->rank == 0)
+            fprintf(stderr, "scope-tui reduce: %.*s\n", cut && cutlen ? (int)(cutlen - 1) : 13,
+                    cut && cutlen ? (char *)cut + 1 : "out of memory");
+        free(cut);
+        return 2;
+    }
+    step_done(&clock, "%s the cut (%zu bytes)", c->rank ? "received" : "listed the logs and sent",
+              cutlen);
     size_t len = 0;
-    void *part = read_part(c, run, &ro, &len);
+    void *part = read_part(c, run, &ro, cut, cutlen, &len);
+    free(cut);
     step_done(&clock, "read its part and wrote it as HDF5 (%zu bytes)", len);
     void **parts = NULL;
     size_t *lens = NULL;
