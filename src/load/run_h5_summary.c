@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <scope/log_hist.h>
+#include <scope/vec.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -360,12 +361,11 @@ static void load_bins(sum_load *s) {
             break;
         }
         run_phase *p = s->phases[ph];
-        run_hist_bin *h = realloc(p->hist, (end - k) * sizeof *h);
-        if (!h) {
+        if (SCOPE_VEC_RESIZE(p->hist, end - k) < 0) {
             bad(s->l, "out of memory");
             break;
         }
-        p->hist = h;
+        run_hist_bin *h = p->hist;
         for (size_t i = k; i < end; i++) {
             if (r[i].bucket >= SCOPE_HIST_BUCKETS || (i > k && r[i].bucket <= r[i - 1].bucket)) {
                 bad(s->l, "%s row %zu: bucket %u out of order or past %u", h5t_sum_bins.path, i,

@@ -100,14 +100,15 @@ static void *room_for(void *arr, size_t n, size_t size) {
 }
 
 /* Room for `add` more elements after n, once, keeping room_for's rule:
- * the allocation holds the power of two at or above its length. */
+ * the allocation holds the power of two at or above its length (doubling
+ * from the power of two at or below n gives one). */
 static void *room_for_more(void *arr, size_t n, size_t add, size_t size) {
-    size_t want = n + add, cap = 1;
-    while (cap < want)
-        cap <<= 1;
-    if (cap > SIZE_MAX / size)
+    size_t cap = 1;
+    while (cap * 2 <= n)
+        cap *= 2;
+    if (add > SIZE_MAX - n)
         return NULL;
-    return realloc(arr, cap * size);
+    return scope_vec_grow(arr, &cap, n + add, size);
 }
 
 /* ---- phases --------------------------------------------------------------- */

@@ -40,7 +40,7 @@ struct run_model_builder {
     read_caps *caps;     /* what its logs may hold together (read_caps.h); NULL until added */
     worker_role **alone; /* run_worker_role's, per worker (nlogs); NULL until asked */
     run_model **owned;   /* run_builder_own_parts': partial models freed with this one */
-    size_t nowned;
+    size_t nowned, cap_owned;
     void *ext; /* run_model_set_extension's */
     void (*ext_free)(void *);
 };
@@ -158,10 +158,8 @@ void run_builder_set_source(run_model_builder *b, const char *text) {
 }
 
 int run_builder_own_parts(run_model_builder *b, run_model *const *parts, size_t n) {
-    run_model **grown = realloc(b->owned, (b->nowned + n + 1) * sizeof *grown);
-    if (!grown)
+    if (n > SIZE_MAX - b->nowned || SCOPE_VEC_RESERVE(b->owned, b->cap_owned, b->nowned + n) < 0)
         return -1;
-    b->owned = grown;
     memcpy(&b->owned[b->nowned], parts, n * sizeof *parts);
     b->nowned += n;
     return 0;
