@@ -103,8 +103,8 @@ static void *room_for(void *arr, size_t n, size_t size) {
  * the allocation holds the power of two at or above its length (doubling
  * from the power of two at or below n gives one). */
 static void *room_for_more(void *arr, size_t n, size_t add, size_t size) {
-    size_t cap = 1;
-    while (cap * 2 <= n)
+    size_t cap = n ? 1 : 0; /* below n + add, so that it grows (add > 0) */
+    while (cap && cap * 2 <= n)
         cap *= 2;
     if (add > SIZE_MAX - n)
         return NULL;
