@@ -186,6 +186,8 @@ void export_h5_put_summary(export_ctx *x, const run_model *m) {
     if (scope_h5_group(x->f, RUN_H5_SUMMARY, x->msg, x->msglen) < 0 ||
         scope_h5_attr_put_i64(x->f, RUN_H5_SUMMARY, RUN_H5_SUM_SHOWN,
                               m->nattempts ? (int64_t)m->shown_attempt : -1, x->msg,
+                              x->msglen) < 0 ||
+        scope_h5_attr_put_i64(x->f, RUN_H5_SUMMARY, RUN_H5_SUM_NO_SAMPLES, m->no_samples, x->msg,
                               x->msglen) < 0) {
         x->failed = 1;
         return;

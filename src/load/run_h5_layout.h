@@ -374,6 +374,9 @@ size_t run_h5_sum_figures(enum phase_fig ids[PF_N]);
 
 /* /summary's attribute: the part's attempt shown (row of /summary/attempts). */
 #define RUN_H5_SUM_SHOWN "shown_attempt"
+/* And 1 when it was read without the resource samples (--no-samples): its
+ * processes' resources are not known, not none. */
+#define RUN_H5_SUM_NO_SAMPLES "no_samples"
 
 /* run_end as the layout names it, and back (-1: not a name). */
 const char *run_h5_end_name(int end);

@@ -526,6 +526,12 @@ int run_h5_load_summary(h5_load *l, run_model_builder *b, const run_options *opt
         run_free(part);
         return -1;
     }
-    part->no_samples = opt->no_samples;
+    /* Its resources were not read when it was made: not known, not none. */
+    int64_t unread = 0;
+    char err[200];
+    if (scope_h5_attr_get_i64(l->f, RUN_H5_SUMMARY, RUN_H5_SUM_NO_SAMPLES, &unread, err,
+                              sizeof err) < 0)
+        unread = 0; /* a summary written before it said */
+    part->no_samples = opt->no_samples || unread != 0;
     return 0;
 }

@@ -284,6 +284,8 @@ enum run_load_error run_builder_finish_parts(run_model_builder *b, const run_mod
         m->nrunning +=
             m->workers[i].attempt == m->shown_attempt && m->workers[i].end == RUN_END_RUNNING;
     m->no_samples = b->opt.no_samples;
+    for (size_t i = 0; i < nparts; i++) /* resources unread in any part are unknown */
+        m->no_samples |= parts[i]->no_samples;
     *out = m;
     return RUN_OK;
 }

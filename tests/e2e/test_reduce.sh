@@ -98,6 +98,15 @@ expect_rc 0 "$tui" export one.h5 --format hdf5 -o again.h5
 same again.h5 "SUMMARY exported again"
 ok "SUMMARY holds /summary, not the processes' tables; read twice and written again, the same report"
 
+# Reduced without the resource samples, SUMMARY says they were not read
+# (resources unknown), as report --no-samples of the run does.
+"$tui" report --json --no-samples run | jq 'del(.run.dir)' >nosamples.json
+expect_rc 0 "$tui" reduce --no-samples run -o nosamples.h5
+"$tui" report --json nosamples.h5 | jq 'del(.run.dir)' >nosamples.h5.json
+cmp -s nosamples.json nosamples.h5.json || fail "reduce --no-samples differs from report --no-samples:
+$(diff nosamples.json nosamples.h5.json | head -10)"
+ok "reduce --no-samples: SUMMARY's resources are unread, as the run's with --no-samples"
+
 # What needs a process's own log says so in one line, exit 2, nothing on stdout.
 for args in "lines one.h5" "lines --folded one.h5" "export one.h5 --format chrome -o trace.json"; do
     # shellcheck disable=SC2086
