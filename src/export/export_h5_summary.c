@@ -9,6 +9,7 @@
 #include "phase_figures.h"
 
 #include <scope/log_hist.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,12 @@ static void put_sum_phase(export_ctx *x, sum_out *o, uint32_t role, int64_t pare
     if (x->failed)
         return;
     uint64_t row = o->next_row++;
+    if (row > UINT32_MAX || p->nprocs > UINT32_MAX) {
+        if (!x->failed)
+            snprintf(x->msg, x->msglen, "more than 2^32 phases or processes: past the layout");
+        x->failed = 1;
+        return;
+    }
     h5_sum_phase_row *r = batch_row(x, &o->phases);
     if (!r)
         return;
@@ -135,7 +142,8 @@ static void put_sum_phase(export_ctx *x, sum_out *o, uint32_t role, int64_t pare
         const run_proc_ns *e = &p->per_proc[k];
         h5_sum_phase_process_row *pr = batch_row(x, &o->procs);
         if (pr)
-            *pr = (h5_sum_phase_process_row){row, e->proc, e->ns, e->count, e->open_ns, e->cpu_ns};
+            *pr = (h5_sum_phase_process_row){(uint32_t)row, (uint32_t)e->proc, e->ns,
+                                             e->count,      e->open_ns,        e->cpu_ns};
     }
     for (size_t k = 0; p->hist && k < p->nhist; k++) {
         h5_sum_bin_row *br = batch_row(x, &o->bins);

@@ -439,7 +439,7 @@ TABLE(h5t_sum_role_processes, "/summary/role_processes", h5_sum_role_process_row
       sum_role_process_fields);
 
 static const scope_h5_field sum_phase_process_fields[] = {
-    F(h5_sum_phase_process_row, phase, U64),   F(h5_sum_phase_process_row, proc, U64),
+    F(h5_sum_phase_process_row, phase, U32),   F(h5_sum_phase_process_row, proc, U32),
     F(h5_sum_phase_process_row, ns, F64),      F(h5_sum_phase_process_row, count, U64),
     F(h5_sum_phase_process_row, open_ns, U64), F(h5_sum_phase_process_row, cpu_ns, U64),
 };

@@ -342,8 +342,8 @@ typedef struct h5_sum_phase_row {
 
 /* A process's figures in a phase it entered (run_proc_ns). */
 typedef struct h5_sum_phase_process_row {
-    uint64_t phase;
-    uint64_t proc; /* its place in the phase's role */
+    uint32_t phase; /* 32 bits: the largest table, read whole on every open */
+    uint32_t proc;  /* its place in the phase's role */
     double ns;
     uint64_t count, open_ns, cpu_ns;
 } h5_sum_phase_process_row;

@@ -319,7 +319,7 @@ static void load_phase_processes(sum_load *s) {
     size_t n;
     h5_sum_phase_process_row *r = read_table(s->l, &h5t_sum_phase_processes, &n);
     for (size_t k = 0, end; !s->l->failed && k < n; k = end) {
-        uint64_t ph = r[k].phase;
+        uint32_t ph = r[k].phase;
         for (end = k; end < n && r[end].phase == ph; end++)
             ;
         if (ph >= s->nphases || (k && r[k - 1].phase > ph) || s->phases[ph]->nprocs) {

@@ -139,6 +139,7 @@ typedef struct merge_ctx {
      * bucket was met in the phase at hand; both zero between phases. */
     uint64_t *dense;
     uint8_t *met;
+    int take; /* run_merge_parts' take, for the part being added: its order is the model's */
 } merge_ctx;
 
 static run_phase *new_phase(merge_ctx *c, run_phase *parent, run_str name) {
@@ -1160,7 +1161,14 @@ static void add_phase(merge_ctx *c, run_phase *p, const run_phase *src, const si
     }
     if (!p->tags.len && src->tags.len)
         p->tags = src->tags;
-    if (src->nprocs) {
+    if (c->take && !p->nprocs && src->nprocs) {
+        /* Taken whole: the part's order is the model's (map is the identity). */
+        run_phase *given = (run_phase *)src;
+        p->per_proc = given->per_proc;
+        p->nprocs = given->nprocs;
+        given->per_proc = NULL;
+        given->nprocs = 0;
+    } else if (src->nprocs) {
         run_proc_ns *grown = room_for_more(p->per_proc, p->nprocs, src->nprocs, sizeof *grown);
         if (!grown) {
             c->nomem = 1;
@@ -1212,8 +1220,8 @@ static const run_role *part_role(const run_model *part, run_str name) {
     return NULL;
 }
 
-static int merge_role_parts(merge_ctx *c, const run_model *const *parts, const size_t *first,
-                            size_t nparts, size_t *pos, const run_options *opt) {
+static int merge_role_parts(merge_ctx *c, run_model *const *parts, const size_t *first,
+                            size_t nparts, int take, size_t *pos, const run_options *opt) {
     run_role *r = c->role;
     if (begin_role(c) < 0)
         return -1;
@@ -1226,8 +1234,12 @@ static int merge_role_parts(merge_ctx *c, const run_model *const *parts, const s
         size_t *map = malloc((pr->nprocs + 1) * sizeof *map);
         if (!map)
             return -1;
-        for (size_t k = 0; k < pr->nprocs; k++)
+        int identity = 1;
+        for (size_t k = 0; k < pr->nprocs; k++) {
             map[k] = pos[first[i] + pr->workers[k]];
+            identity &= map[k] == k;
+        }
+        c->take = take && identity;
         for (size_t k = 0; k < pr->root->nchildren && !c->nomem; k++) {
             run_phase *top = child_named(c, r->root, pr->root->children[k]->name);
             if (top)
@@ -1244,8 +1256,8 @@ static int merge_role_parts(merge_ctx *c, const run_model *const *parts, const s
     return settle_role(c, opt);
 }
 
-int run_merge_parts(run_model *m, arena *mem, const run_model *const *parts, const size_t *first,
-                    size_t nparts, const run_options *opt) {
+int run_merge_parts(run_model *m, arena *mem, run_model *const *parts, const size_t *first,
+                    size_t nparts, int take, const run_options *opt) {
     int begun = begin_merge(m, mem, opt);
     if (begun)
         return begun > 0 ? 0 : begun;
@@ -1265,7 +1277,7 @@ int run_merge_parts(run_model *m, arena *mem, const run_model *const *parts, con
     int rc = 0;
     for (size_t r = 0; r < m->nroles && rc == 0; r++) {
         c.role = &m->roles[r];
-        rc = merge_role_parts(&c, parts, first, nparts, pos, opt);
+        rc = merge_role_parts(&c, parts, first, nparts, take, pos, opt);
     }
     free(pos);
     free_ctx(&c);

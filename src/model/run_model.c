@@ -266,7 +266,9 @@ enum run_load_error run_builder_finish_parts(run_model_builder *b, const run_mod
         m->nworkers += parts[i]->nworkers;
     }
     if (rc == 0)
-        rc = run_merge_parts(m, &b->mem, parts, first, nparts, &b->opt);
+        /* Parts the builder owns (read from a file) give up what they can. */
+        rc = run_merge_parts(m, &b->mem, (run_model *const *)parts, first, nparts,
+                             parts == (const run_model *const *)b->owned, &b->opt);
     if (rc == 0)
         rc = copy_part_caveats(m, parts, first, nparts);
     free(first);
