@@ -89,48 +89,57 @@ for p in $procs; do
             END { printf "%d %d %.2f %.2f %.2f %.0f %.0f %.2f %s %.2f %d\n", p, n, wall, cmax, c0, r0, rmax, open, same, ocpu, orss }' time.*)
         # shellcheck disable=SC2086
         printf '%8s %5s %8s %9s %9s %10s %10s %8s %4s %10s %11s\n' $row
-        echo "$row" >>"$points"
+        # From --times: the CPU of reading a part (the slowest rank's), and
+        # rank 0's alone (listing and cutting, merging the parts, writing
+        # SUMMARY), for the model below.
+        read -r part serial < <(awk '
+            { cpu = $0; sub(/.*\(CPU /, "", cpu); sub(/ s\).*/, "", cpu); r = $3; sub(/:/, "", r) }
+            / read / { if (cpu + 0 > part) part = cpu + 0; next }
+            r == 0 { serial += cpu }
+            END { printf "%.3f %.3f\n", part, serial }' steps)
+        echo "$row $part $serial" >>"$points"
         for f in time.*; do
             read -r w u sy rss <"$f"
             printf '    rank %s: wall %s s, CPU %.2f s, peak RSS %d MB\n' "${f#time.}" "$w" \
                 "$(echo "$u + $sy" | bc)" "$((rss / 1024))"
         done
         sed 's/^/    /' steps
+        cp summary.json "summary-$p-$n.json"
+        across=""
+        [ "$n" != 1 ] && [ -f "summary-$p-1.json" ] &&
+            { cmp -s "summary-$p-1.json" summary.json && across=", report --json the same as 1 rank's" ||
+                across=", report --json NOT the same as 1 rank's"; }
+        echo "    SUMMARY $(stat -c %s summary.h5) bytes$across; load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     done
 done
 
-# The model: CPU seconds on the longest rank = c + a * P / N + b * P * [N > 1]
-# (a: reading and merging a process, on every rank; b: rank 0 reading the
-# parts back, merging and writing each process again), least squares.
+# The model: CPU seconds of rank 0, the longest,
+#   T(P, N) = c + a * P / N + s * P
+# a: reading a process's log and merging it into its part, on every rank
+# (--times' "read" step, the slowest rank's); s: rank 0's work alone,
+# listing and cutting the run, merging the parts' /summary and writing
+# SUMMARY (its other steps).  Each fitted by least squares to its own
+# step's CPU seconds; T compared with the CPU /usr/bin/time measured.
 python3 - "$points" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
-X, y = [], []
+def fit(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    return my - slope * mx, slope
+if len({int(r[0]) for r in rows}) < 2:
+    print("model: too few points to fit (two process counts or more wanted)"); sys.exit(0)
+ca, a = fit([int(r[0]) / int(r[1]) for r in rows], [float(r[11]) for r in rows])
+cs, s = fit([int(r[0]) for r in rows], [float(r[12]) for r in rows])
+c = ca + cs
+print(f"model: cpu_s = {c:.3f} + {a * 1e6:.1f} us * P/N + {s * 1e6:.1f} us * P")
+def model(p, n):
+    return c + a * p / n + s * p
 for r in rows:
-    p, n, cpu = int(r[0]), int(r[1]), float(r[3])
-    X.append([1.0, p / n, p if n > 1 else 0.0])
-    y.append(cpu)
-k = 3 if any(x[2] for x in X) else 2
-X = [x[:k] for x in X]
-if len(X) < k:
-    print("model: too few points to fit"); sys.exit(0)
-# normal equations, solved by Gaussian elimination
-A = [[sum(X[i][a] * X[i][b] for i in range(len(X))) for b in range(k)] for a in range(k)]
-v = [sum(X[i][a] * y[i] for i in range(len(X))) for a in range(k)]
-for c in range(k):
-    piv = max(range(c, k), key=lambda r: abs(A[r][c]))
-    A[c], A[piv], v[c], v[piv] = A[piv], A[c], v[piv], v[c]
-    for r in range(k):
-        if r != c and A[c][c]:
-            f = A[r][c] / A[c][c]
-            A[r] = [A[r][j] - f * A[c][j] for j in range(k)]
-            v[r] -= f * v[c]
-coef = [v[i] / A[i][i] if A[i][i] else 0.0 for i in range(k)] + [0.0] * (3 - k)
-c, a, b = coef
-print(f"model: cpu_s = {c:.3f} + {a * 1e6:.1f} us * P/N + {b * 1e6:.1f} us * P (N > 1)")
-for r, x in zip(rows, X):
-    fit = sum(ci * xi for ci, xi in zip(coef, x + [0.0] * (3 - k)))
-    print(f"  P={r[0]:>7} N={r[1]}: measured {float(r[3]):7.2f} s, model {fit:7.2f} s")
+    print(f"  P={r[0]:>7} N={r[1]}: measured {float(r[4]):7.2f} s (part {float(r[11]):6.2f},"
+          f" rank 0 alone {float(r[12]):5.2f}), model {model(int(r[0]), int(r[1])):7.2f} s")
 for p, n in ((100000, 1), (100000, 2), (100000, 64)):
-    print(f"  extrapolated, P={p} N={n}: {c + a * p / n + (b * p if n > 1 else 0):.1f} s of CPU on the longest rank")
+    print(f"  extrapolated, P={p} N={n}: {model(p, n):.2f} s of CPU on rank 0")
 PY

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "browser.h"
 #include "fmt.h"
+#include "run_builder.h"
 #include "run_resources.h"
 #include "style.h"
 
@@ -332,6 +333,14 @@ static int processes_action(view *v, enum action act) {
         if (w->role_index == SIZE_MAX) {
             app_message(a, 1,
                         "%s is not in the attempt shown: only that one is analysed (A: the next)",
+                        app_worker_label(a, index, label, sizeof label));
+            return 1;
+        }
+        if (!run_model_has_logs(a->model)) {
+            /* A summary keeps the roles' trees, not one process's own. */
+            app_message(a, 1,
+                        "a summary (scope-tui reduce) keeps no process's own tree: open the run "
+                        "directory for %s's",
                         app_worker_label(a, index, label, sizeof label));
             return 1;
         }

@@ -56,6 +56,33 @@ static void recv_when_there(void *buf, int n, MPI_Datatype type, int from, int t
 
 enum { TAG_LEN = 1, TAG_BYTES = 2 };
 
+/* A broadcast waited for as the parts are (wait_sent), in pieces. */
+static int broadcast_bytes_mpi(void *ctx, void **buf, size_t *len) {
+    (void)ctx;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    unsigned long long n = rank == 0 ? *len : 0;
+    MPI_Request req;
+    MPI_Ibcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD, &req);
+    wait_sent(&req);
+    if (rank != 0) {
+        *len = (size_t)n;
+        if (!(*buf = malloc(n ? (size_t)n : 1))) {
+            /* The collective cannot go on without this rank: the job ends. */
+            fprintf(stderr, "scope-reduce: rank %d: out of memory for the cut (%llu bytes)\n", rank,
+                    n);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+            return -1;
+        }
+    }
+    for (size_t at = 0; at < n; at += PIECE) {
+        size_t k = n - at < PIECE ? (size_t)n - at : PIECE;
+        MPI_Ibcast((char *)*buf + at, (int)k, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+        wait_sent(&req);
+    }
+    return 0;
+}
+
 static int gather_mpi(void *ctx, void *buf, size_t len, void ***parts, size_t **lens, char *msg,
                       size_t msglen) {
     (void)ctx;
@@ -118,6 +145,7 @@ int main(int argc, char **argv) {
     reduce_comm comm = {.rank = (unsigned)rank,
                         .size = (unsigned)size,
                         .broadcast = broadcast_mpi,
+                        .broadcast_bytes = broadcast_bytes_mpi,
                         .gather = gather_mpi};
     /* Each rank's own status: the launcher ends once every rank did, rank 0
      * after SUMMARY is written, and fails the job when any rank failed. */

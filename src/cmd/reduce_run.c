@@ -1,7 +1,7 @@
 /*
  * The reduction of reduce_run.h.  What each rank sends rank 0 is one
  * message: a tag byte, then
- *   'H'  its part's model in scope's HDF5 layout (the bytes of the file);
+ *   'H'  its part's model as scope's HDF5 /summary (the bytes of the file);
  *   'N'  nothing: its part of the run holds no log;
  *   'E'  one line saying why its part could not be read.
  * Every rank always sends, so a rank that fails never leaves the others
@@ -37,17 +37,16 @@ enum { PART_MODEL = 'H', PART_NONE = 'N', PART_ERROR = 'E' };
 static void usage(FILE *f) {
     fputs("usage: scope-tui reduce RUN -o SUMMARY [--all-frames] [--no-samples] [--times]\n"
           "       mpiexec -n N scope-reduce RUN -o SUMMARY [OPTIONS]\n\n"
-          "Reads a run directory in parts, one a rank, and writes SUMMARY: the whole\n"
-          "run in scope's HDF5 layout (docs/hdf5.md), which report, compare, check,\n"
-          "lines and the browser open as they open RUN.  Each rank reads about an\n"
+          "Reads a run directory in parts, one a rank, and writes SUMMARY: the run's\n"
+          "model in scope's HDF5 layout (docs/hdf5.md), which report, compare, check\n"
+          "and the browser open as they open RUN.  Each rank reads about an\n"
           "equal share of the logs' bytes, whole host folders where there are enough\n"
           "of them.  scope-tui reduce is one rank; scope-reduce is the same under MPI.\n"
           "SUMMARY is replaced only when the reduction succeeds.\n\n"
           "Options:\n"
           "  -o, --output SUMMARY  the file to write\n"
-          "  --all-frames          read every frame of every log, as export does (a trace\n"
-          "                        window's events), not from each log's newest snapshot\n"
-          "                        as report does\n"
+          "  --all-frames          read every frame of every log, as export does, not\n"
+          "                        from each log's newest snapshot as report does\n"
           "  --no-samples          leave the resource samples out\n"
           "  --times               each rank's steps and their seconds, on stderr\n"
           "  -h, --help            this help\n",
@@ -110,17 +109,20 @@ static void abort_if_asked(unsigned rank) {
     }
 }
 
-/* This rank's part of run as a model (*m): 0, 1 when the part holds no
- * log, -1 with msg set. */
-static int load_part(const reduce_comm *c, const char *run, const run_options *ro, run_model **m,
-                     char *msg, size_t msglen) {
+/* This rank's part of run as a model (*m): of the cut (run_dir_cut's
+ * bytes) when there is one, else the whole run.  0, 1 when the part holds
+ * no log, -1 with msg set. */
+static int load_part(const reduce_comm *c, const char *run, const run_options *ro, const char *cut,
+                     size_t cutlen, run_model **m, char *msg, size_t msglen) {
     run_model_builder *b = run_builder_new(run, ro);
     if (!b) {
         snprintf(msg, msglen, "out of memory");
         return -1;
     }
     size_t nread = 0;
-    enum run_load_error e = run_dir_load_part(b, run, ro, c->rank, c->size, &nread, msg, msglen);
+    enum run_load_error e =
+        cut ? run_dir_load_cut(b, run, ro, cut, cutlen, c->rank, &nread, msg, msglen)
+            : run_dir_load_part(b, run, ro, 0, 1, &nread, msg, msglen);
     if (e != RUN_OK || nread == 0) {
         run_builder_abandon(b);
         return e != RUN_OK ? -1 : 1;
@@ -132,10 +134,11 @@ static int load_part(const reduce_comm *c, const char *run, const run_options *r
 }
 
 /* This rank's part of run as a message (*len bytes). */
-static void *read_part(const reduce_comm *c, const char *run, const run_options *ro, size_t *len) {
+static void *read_part(const reduce_comm *c, const char *run, const run_options *ro,
+                       const char *cut, size_t cutlen, size_t *len) {
     char msg[1024] = "";
     run_model *m = NULL;
-    int got = load_part(c, run, ro, &m, msg, sizeof msg);
+    int got = load_part(c, run, ro, cut, cutlen, &m, msg, sizeof msg);
     if (got < 0)
         return error_part(len, msg);
     if (got > 0) {
@@ -150,14 +153,15 @@ static void *read_part(const reduce_comm *c, const char *run, const run_options 
     int fd = scratch_open(dir, sizeof dir, file, sizeof file);
     if (fd < 0)
         snprintf(msg, sizeof msg, "cannot make a scratch file for its part in $TMPDIR or /tmp");
-    else if (export_format_hdf5_processes.write(m, run, fd, msg, sizeof msg) == 0)
+    else if (export_format_hdf5_part.write(m, run, fd, msg, sizeof msg) == 0)
         part = file_part(fd, len, msg, sizeof msg);
     scratch_close(fd, dir, file);
     run_free(m);
     return part ? part : error_part(len, msg[0] ? msg : "its part could not be written");
 }
 
-/* Rank 0: the parts read back, in rank order, into one model of run. */
+/* Rank 0: the parts read back, in rank order, each as one partial model,
+ * and merged into one model of run (run_builder_finish_parts). */
 static run_model *merge_parts(const reduce_comm *c, const char *run, const run_options *ro,
                               void **parts, const size_t *lens) {
     char msg[1024] = "";
@@ -241,7 +245,7 @@ static void step_done(step_clock *k, const char *fmt, ...) {
 
 /* SUMMARY from the merged model, which it frees: the exit status. */
 static int write_summary(step_clock *clock, run_model *m, const char *run, const cmd_out *out) {
-    int rc = cmd_export_write("reduce", &export_format_hdf5, m, run, out);
+    int rc = cmd_export_write("reduce", &export_format_hdf5_summary, m, run, out);
     step_done(clock, "wrote SUMMARY");
     run_free(m);
     return rc == 0 ? 0 : 2;
@@ -322,7 +326,7 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
     if (c->size == 1) {
         /* One rank: its part is the whole run, already merged. */
         char why[1024] = "";
-        if (load_part(c, run, &ro, &m, why, sizeof why) != 0) {
+        if (load_part(c, run, &ro, NULL, 0, &m, why, sizeof why) != 0) {
             fprintf(stderr, "scope-tui reduce: %s\n", why);
             return 2;
         }
@@ -330,8 +334,35 @@ int reduce_main(int argc, char **argv, const reduce_comm *c) {
         return write_summary(&clock, m, run, &out);
     }
     guard_scratch();
+    /* Rank 0 lists and cuts, once: a run still being written would give
+     * ranks listing it apart different lists. */
+    void *cut = NULL;
+    size_t cutlen = 0;
+    if (c->rank == 0) {
+        char why[1024] = "";
+        if (run_dir_cut(run, c->size, (char **)&cut, &cutlen, why, sizeof why) < 0) {
+            size_t n = strlen(why);
+            cut = malloc(n + 2);
+            if (cut) {
+                ((char *)cut)[0] = PART_ERROR;
+                memcpy((char *)cut + 1, why, n + 1);
+            }
+            cutlen = cut ? n + 2 : 0;
+        }
+    }
+    if (c->broadcast_bytes(c->ctx, &cut, &cutlen) < 0 || !cut || !cutlen ||
+        ((char *)cut)[0] == PART_ERROR) {
+        if (c->rank == 0)
+            fprintf(stderr, "scope-tui reduce: %.*s\n", cut && cutlen ? (int)(cutlen - 1) : 13,
+                    cut && cutlen ? (char *)cut + 1 : "out of memory");
+        free(cut);
+        return 2;
+    }
+    step_done(&clock, "%s the cut (%zu bytes)", c->rank ? "received" : "listed the logs and sent",
+              cutlen);
     size_t len = 0;
-    void *part = read_part(c, run, &ro, &len);
+    void *part = read_part(c, run, &ro, cut, cutlen, &len);
+    free(cut);
     step_done(&clock, "read its part and wrote it as HDF5 (%zu bytes)", len);
     void **parts = NULL;
     size_t *lens = NULL;

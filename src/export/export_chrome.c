@@ -29,6 +29,7 @@
 #include "json_out.h"
 #include "log_trace.h"
 #include "progress.h"
+#include "run_builder.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -287,6 +288,8 @@ static int write_chrome(const run_model *m, const char *run, int out_fd, char *m
         snprintf(msg, msglen, "out of memory");
         goto out;
     }
+    if (run_model_needs_logs(m, "a trace window's events", msg, msglen) < 0)
+        goto out;
     for (size_t i = 0; i < m->nworkers; i++) {
         const run_worker *w = &m->workers[i];
         if (!in_export(w) || w->trace_state < 0)

@@ -45,9 +45,13 @@ extern const export_format export_format_speedscope;
 /* The whole model in scope's HDF5 layout (run_h5_layout.h, docs/hdf5.md),
  * which run_load reads back. */
 extern const export_format export_format_hdf5;
-/* Its processes as loaded only (docs/hdf5.md's second part), which the
- * loader reads back into the same model: scope-reduce's parts
- * (reduce_run.h).  Not a format of `export`. */
-extern const export_format export_format_hdf5_processes;
+/* The model as /summary, with the model's tables and without the
+ * processes' (docs/hdf5.md, "The summary"): SUMMARY, which the loader reads
+ * as one partial model.  Not a format of `export`; export of a model that
+ * has no processes' tables (one merged from parts) writes it. */
+extern const export_format export_format_hdf5_summary;
+/* /summary alone: a part of scope-reduce (reduce_run.h), which rank 0
+ * merges.  Not a format of `export`. */
+extern const export_format export_format_hdf5_part;
 
 #endif

@@ -6,6 +6,7 @@
 #include "export_formats.h"
 
 #include "arena.h"
+#include "export_h5_batch.h"
 #include "progress.h"
 #include "run_builder.h"
 #include "run_h5_layout.h"
@@ -21,95 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows gathered for one table and appended BATCH_ROWS at a time. */
-#define BATCH_ROWS 4096
-
-typedef struct batch {
-    scope_h5_writer *w;
-    const scope_h5_table *t;
-    char *rows;
-    size_t n;
-} batch;
-
-typedef struct export_ctx {
-    scope_h5_file *f;
-    arena mem; /* strings made for the export (paths, hex) */
-    char *msg;
-    size_t msglen;
-    int failed;
-} export_ctx;
-
-static const char *cs(run_str s) {
-    return s.s ? s.s : "";
-}
-
-static void oom(export_ctx *x) {
-    if (!x->failed)
-        snprintf(x->msg, x->msglen, "out of memory");
-    x->failed = 1;
-}
-
-static int batch_begin(export_ctx *x, batch *b, const run_h5_table *t) {
-    *b = (batch){.t = &t->t};
-    if (x->failed)
-        return -1;
-    b->rows = calloc(BATCH_ROWS, t->t.row_size);
-    if (!b->rows) {
-        oom(x);
-        return -1;
-    }
-    b->w = scope_h5_table_begin(x->f, t->path, &t->t, x->msg, x->msglen);
-    if (!b->w) {
-        x->failed = 1;
-        free(b->rows);
-        b->rows = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-static int batch_flush(export_ctx *x, batch *b) {
-    if (b->n && !x->failed && scope_h5_table_append(b->w, b->rows, b->n, x->msg, x->msglen) < 0)
-        x->failed = 1;
-    memset(b->rows, 0, b->n * b->t->row_size);
-    b->n = 0;
-    return x->failed ? -1 : 0;
-}
-
-/* The next row, zeroed, or NULL once the export failed. */
-static void *batch_row(export_ctx *x, batch *b) {
-    if (!b->rows || x->failed)
-        return NULL;
-    if (b->n == BATCH_ROWS && batch_flush(x, b) < 0)
-        return NULL;
-    return b->rows + b->n++ * b->t->row_size;
-}
-
-static void batch_end(export_ctx *x, batch *b) {
-    if (b->w) {
-        batch_flush(x, b);
-        if (scope_h5_table_end(b->w, x->failed ? NULL : x->msg, x->msglen) < 0)
-            x->failed = 1;
-    }
-    free(b->rows);
-    *b = (batch){0};
-}
-
-static const char *hex(export_ctx *x, run_str bytes) {
-    char *s = arena_alloc(&x->mem, bytes.len * 2 + 1);
-    if (!s) {
-        oom(x);
-        return "";
-    }
-    for (size_t i = 0; i < bytes.len; i++)
-        snprintf(s + 2 * i, 3, "%02x", (unsigned char)bytes.s[i]);
-    return s;
-}
-
-static int64_t index_or_minus1(size_t i) {
-    return i == SIZE_MAX ? -1 : (int64_t)i;
-}
-
 /* ---- the processes as loaded ------------------------------------------------ */
 
 static void put_processes(export_ctx *x, const run_model *m, const worker_log *logs) {
@@ -123,20 +35,20 @@ static void put_processes(export_ctx *x, const run_model *m, const worker_log *l
         if (!r)
             break;
         *r = (h5_process_row){
-            .path = cs(w->path),
+            .path = h5_cs(w->path),
             .readable = (uint8_t)w->readable,
             .has_process = (uint8_t)w->has_process,
             .truncated = (uint8_t)w->truncated,
             .flush_failed = (uint8_t)w->flush_failed,
-            .run_id = cs(w->run_id),
-            .uuid = cs(w->uuid),
-            .host = cs(w->host),
-            .role = cs(w->role),
-            .job_id = cs(w->job_id),
-            .step_id = cs(w->step_id),
-            .exe = cs(w->exe),
-            .cwd = cs(w->cwd),
-            .recorder_version = cs(w->recorder_version),
+            .run_id = h5_cs(w->run_id),
+            .uuid = h5_cs(w->uuid),
+            .host = h5_cs(w->host),
+            .role = h5_cs(w->role),
+            .job_id = h5_cs(w->job_id),
+            .step_id = h5_cs(w->step_id),
+            .exe = h5_cs(w->exe),
+            .cwd = h5_cs(w->cwd),
+            .recorder_version = h5_cs(w->recorder_version),
             .pid = w->pid,
             .ppid = w->ppid,
             .rank = w->rank,
@@ -166,8 +78,8 @@ static void put_processes(export_ctx *x, const run_model *m, const worker_log *l
             .attempt = index_or_minus1(w->attempt),
             .role_index = index_or_minus1(w->role_index),
             .launcher_known = 1,
-            .launcher = cs(w->launcher),
-            .array_job_id = cs(w->array_job_id),
+            .launcher = h5_cs(w->launcher),
+            .array_job_id = h5_cs(w->array_job_id),
             .array_task = w->array_task,
             .restarts = w->restarts,
         };
@@ -261,8 +173,8 @@ static void put_phase_nodes(export_ctx *x, const run_model *m, worker_log *logs)
                 .flags = n->flags,
                 .line = n->line,
                 .io_flags = n->io_flags,
-                .name = name ? cs(*name) : "",
-                .file = file ? cs(*file) : "",
+                .name = name ? h5_cs(*name) : "",
+                .file = file ? h5_cs(*file) : "",
                 .named = name != NULL,
                 .has_agg = (uint8_t)n->has_agg,
                 .left_open = (uint8_t)n->left_open,
@@ -297,7 +209,7 @@ static void put_phase_nodes(export_ctx *x, const run_model *m, worker_log *logs)
             if (!r)
                 break;
             *r = (h5_counter_row){
-                (uint32_t)i, c->id,   c->node, c->thread, cs(*log_string_of(log, c->name)),
+                (uint32_t)i, c->id,   c->node, c->thread, h5_cs(*log_string_of(log, c->name)),
                 c->calls,    c->total};
         }
     }
@@ -306,15 +218,15 @@ static void put_phase_nodes(export_ctx *x, const run_model *m, worker_log *logs)
     batch_end(x, &cb);
 }
 
-static void put_resources(export_ctx *x, const run_model *m, const worker_log *logs) {
+void export_h5_put_resources(export_ctx *x, const run_model *m, const run_h5_table *const t[5]) {
     batch rb, sb, nb, gb, gsb;
-    batch_begin(x, &rb, &h5t_res);
-    batch_begin(x, &sb, &h5t_res_buckets);
-    batch_begin(x, &nb, &h5t_res_nodes);
-    batch_begin(x, &gb, &h5t_gpus);
-    batch_begin(x, &gsb, &h5t_gpu_buckets);
+    batch_begin(x, &rb, t[0]);
+    batch_begin(x, &sb, t[1]);
+    batch_begin(x, &nb, t[2]);
+    batch_begin(x, &gb, t[3]);
+    batch_begin(x, &gsb, t[4]);
     for (size_t i = 0; i < m->nworkers && !x->failed; i++) {
-        const res_proc *p = logs[i].res;
+        const res_proc *p = m->workers[i].res;
         if (!p)
             continue;
         uint32_t pi = (uint32_t)i;
@@ -411,7 +323,7 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
             const log_module *mo = &l->modules[k];
             h5_module_row *r = batch_row(x, &mb);
             if (r)
-                *r = (h5_module_row){pi,       mo->id,  cs(mo->path), hex(x, mo->build_id),
+                *r = (h5_module_row){pi,       mo->id,  h5_cs(mo->path), hex(x, mo->build_id),
                                      mo->base, mo->size};
         }
         for (size_t k = 0; k < l->nstacks; k++) {
@@ -434,7 +346,7 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
             if (r)
                 *r = (h5_sampler_row){
                     .process = pi,
-                    .project = cs(l->project),
+                    .project = h5_cs(l->project),
                     .hz = l->rec.hz,
                     .clock = l->rec.clock,
                     .threads = l->rec.threads,
@@ -452,9 +364,9 @@ static void put_lines(export_ctx *x, const run_model *m, const worker_log *logs)
             h5_measured_row *r = batch_row(x, &xb);
             if (r)
                 *r = (h5_measured_row){.process = pi,
-                                       .region = cs(ml->region),
-                                       .file = cs(ml->file),
-                                       .function = cs(ml->function),
+                                       .region = h5_cs(ml->region),
+                                       .file = h5_cs(ml->file),
+                                       .function = h5_cs(ml->function),
                                        .line = ml->line,
                                        .def_line = ml->def_line,
                                        .hits = ml->hits,
@@ -484,7 +396,7 @@ static void put_counters(export_ctx *x, phase_out *o, uint32_t role, int64_t pha
     for (size_t k = 0; k < n; k++) {
         h5_phase_counter_row *r = batch_row(x, &o->counters);
         if (r)
-            *r = (h5_phase_counter_row){role,       phase,           cs(c[k].name),   c[k].calls,
+            *r = (h5_phase_counter_row){role,       phase,           h5_cs(c[k].name), c[k].calls,
                                         c[k].total, c[k].rate_per_s, c[k].ns_per_unit};
     }
 }
@@ -494,7 +406,7 @@ static int hist_room(export_ctx *x, phase_out *o) {
     uint64_t *h =
         scope_vec_grow(o->hist, &o->cap_hist, o->nhist + 1, SCOPE_HIST_BUCKETS * sizeof *o->hist);
     if (!h) {
-        oom(x);
+        export_oom(x);
         return -1;
     }
     o->hist = h;
@@ -507,12 +419,12 @@ static void put_phase(export_ctx *x, phase_out *o, uint32_t role, int64_t parent
                       const char *parent_path, const run_phase *p) {
     if (x->failed)
         return;
-    const char *path = cs(p->name);
+    const char *path = h5_cs(p->name);
     if (parent_path) {
         size_t a = strlen(parent_path), n = p->name.len;
         char *s = arena_alloc(&x->mem, a + 1 + n + 1);
         if (!s) {
-            oom(x);
+            export_oom(x);
             return;
         }
         memcpy(s, parent_path, a);
@@ -531,9 +443,9 @@ static void put_phase(export_ctx *x, phase_out *o, uint32_t role, int64_t parent
         .depth = p->depth,
         .flags = p->flags,
         .line = p->line,
-        .name = cs(p->name),
+        .name = h5_cs(p->name),
         .path = path,
-        .file = cs(p->file),
+        .file = h5_cs(p->file),
         .nprocs = p->nprocs,
         .spread_min_ns = p->spread_min_ns,
         .spread_median_ns = p->spread_median_ns,
@@ -590,7 +502,8 @@ static void put_model(export_ctx *x, const run_model *m) {
         const run_attempt *at = &m->attempts[a];
         h5_attempt_row *r = batch_row(x, &ab);
         if (r)
-            *r = (h5_attempt_row){cs(at->run_id), at->nworkers, at->start_wall_ns, at->end_wall_ns};
+            *r = (h5_attempt_row){h5_cs(at->run_id), at->nworkers, at->start_wall_ns,
+                                  at->end_wall_ns};
     }
     batch_end(x, &ab);
 
@@ -609,7 +522,7 @@ static void put_model(export_ctx *x, const run_model *m) {
         if (!r)
             break;
         *r = (h5_role_row){
-            .name = cs(role->name),
+            .name = h5_cs(role->name),
             .nprocs = role->nprocs,
             .nphases = role->nphases,
             .phase_ns = role->phase_ns,
@@ -634,7 +547,7 @@ static void put_model(export_ctx *x, const run_model *m) {
         o.role = role;
         o.dominant_at = calloc(role->ndominant + 1, sizeof *o.dominant_at);
         if (!o.dominant_at) {
-            oom(x);
+            export_oom(x);
             break;
         }
         put_counters(x, &o, (uint32_t)i, -1, role->unattached, role->nunattached);
@@ -689,10 +602,10 @@ static void put_hot_lines(export_ctx *x, run_model *m) {
             h5_line_row *row = batch_row(x, &b);
             if (row)
                 *row = (h5_line_row){
-                    .file = cs(l->file),
-                    .function = cs(l->function),
-                    .linkage_name = cs(l->linkage),
-                    .module = cs(l->module),
+                    .file = h5_cs(l->file),
+                    .function = h5_cs(l->function),
+                    .linkage_name = h5_cs(l->linkage),
+                    .module = h5_cs(l->module),
                     .kind = l->kind == RUN_LINE_MEASURED ? "measured" : "sampled",
                     .line = l->line,
                     .approximate = (uint8_t)l->approximate,
@@ -735,38 +648,51 @@ static void put_header(export_ctx *x, const run_model *m, const char *run) {
         }
 }
 
-/* The whole model, or (processes_only) the processes as loaded and nothing
- * computed from them: what the HDF5 loader reads back, for scope-reduce's
- * parts, which rank 0 merges again. */
-static int write_file(const run_model *m, const char *run, int fd, int processes_only, char *msg,
+/* What a file holds (docs/hdf5.md): everything (an export of a run read
+ * from its logs); the model as /summary with the model's tables (SUMMARY,
+ * or an export of a model that has no processes' tables: one merged from
+ * parts); or /summary alone (a part of scope-reduce, which rank 0 merges). */
+enum h5_content { H5_WHOLE, H5_SUMMARY, H5_PART };
+
+static int write_file(const run_model *m, const char *run, int fd, enum h5_content what, char *msg,
                       size_t msglen) {
     export_ctx x = {.msg = msg, .msglen = msglen};
+    /* The loaded processes' tables are the model's own; writing them
+     * changes nothing.  A model merged from parts has none. */
+    worker_log *logs = run_model_has_logs(m) ? run_model_logs((run_model *)m) : NULL;
+    if (what == H5_WHOLE && !logs)
+        what = H5_SUMMARY;
     x.f = scope_h5_create_fd(fd, msg, msglen);
     if (!x.f)
         return -1;
-    /* The loaded processes' tables are the model's own; writing them
-     * changes nothing. */
-    worker_log *logs = run_model_logs((run_model *)m);
     /* Eight parts, each a pass over every process (the hot lines symbolize
      * the samples first, which shows its own progress). */
     progress prog;
     progress_begin(&prog, "exporting to HDF5", "part", "parts", 8);
     put_header(&x, m, run);
     progress_step(&prog, 1);
-    put_processes(&x, m, logs);
-    progress_step(&prog, 2);
-    put_damage_and_notes(&x, m, logs);
-    progress_step(&prog, 3);
-    put_phase_nodes(&x, m, logs);
-    progress_step(&prog, 4);
-    put_resources(&x, m, logs);
-    progress_step(&prog, 5);
-    put_lines(&x, m, logs);
+    if (what == H5_WHOLE) {
+        put_processes(&x, m, logs);
+        progress_step(&prog, 2);
+        put_damage_and_notes(&x, m, logs);
+        progress_step(&prog, 3);
+        put_phase_nodes(&x, m, logs);
+        progress_step(&prog, 4);
+        export_h5_put_resources(&x, m,
+                                (const run_h5_table *const[5]){&h5t_res, &h5t_res_buckets,
+                                                               &h5t_res_nodes, &h5t_gpus,
+                                                               &h5t_gpu_buckets});
+        progress_step(&prog, 5);
+        put_lines(&x, m, logs);
+    } else {
+        export_h5_put_summary(&x, m);
+    }
     progress_step(&prog, 6);
-    if (!processes_only) {
+    if (what != H5_PART) {
         put_model(&x, m);
         progress_step(&prog, 7);
-        put_hot_lines(&x, (run_model *)m);
+        if (what == H5_WHOLE) /* a summary's hot lines would be symbolized on the ranks */
+            put_hot_lines(&x, (run_model *)m);
     }
     progress_step(&prog, 8);
     progress_end(&prog);
@@ -777,18 +703,26 @@ static int write_file(const run_model *m, const char *run, int fd, int processes
 }
 
 static int write_hdf5(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
-    return write_file(m, run, fd, 0, msg, msglen);
+    return write_file(m, run, fd, H5_WHOLE, msg, msglen);
 }
 
-static int write_hdf5_processes(const run_model *m, const char *run, int fd, char *msg,
-                                size_t msglen) {
-    return write_file(m, run, fd, 1, msg, msglen);
+static int write_hdf5_summary(const run_model *m, const char *run, int fd, char *msg,
+                              size_t msglen) {
+    return write_file(m, run, fd, H5_SUMMARY, msg, msglen);
+}
+
+static int write_hdf5_part(const run_model *m, const char *run, int fd, char *msg, size_t msglen) {
+    return write_file(m, run, fd, H5_PART, msg, msglen);
 }
 
 const export_format export_format_hdf5 = {
     "hdf5", "the whole model in scope's HDF5 layout (docs/hdf5.md), which report reads back",
     write_hdf5};
 
-const export_format export_format_hdf5_processes = {
-    "hdf5-processes", "the processes as loaded in scope's HDF5 layout, without the model",
-    write_hdf5_processes};
+const export_format export_format_hdf5_summary = {
+    "hdf5-summary", "the model as /summary in scope's HDF5 layout, without the processes' tables",
+    write_hdf5_summary};
+
+const export_format export_format_hdf5_part = {
+    "hdf5-part", "the model as /summary alone: a part of scope-reduce, merged by rank 0",
+    write_hdf5_part};

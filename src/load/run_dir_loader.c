@@ -243,13 +243,13 @@ static int probe_dir(const char *path) {
 
 /* ---- one part of the logs, for a reduction over several readers --------------- */
 
-/* Keeps of paths (sorted) part `part` of `nparts`: consecutive logs holding
- * about a share of the bytes each, cut between host folders when there are
+/* Which of `nparts` parts each of paths (sorted) goes to: consecutive logs
+ * holding about a share of the bytes each, cut between host folders when there are
  * enough of them (4 a part) for the parts to come out even, else between
  * logs.  Every reader computes the same cuts from the same listing, and the
  * parts in order are the listing, so the processes of a reduction come in
  * the order of one reader's. */
-static void keep_part(int dirfd, path_list *paths, unsigned part, unsigned nparts) {
+static void assign_parts(int dirfd, const path_list *paths, unsigned nparts, unsigned *owners) {
     size_t n = paths->n, hosts = 0;
     uint64_t *bytes = calloc(n ? n : 1, sizeof *bytes);
     size_t *unit = calloc(n ? n : 1, sizeof *unit);
@@ -280,7 +280,6 @@ static void keep_part(int dirfd, path_list *paths, unsigned part, unsigned npart
     for (size_t i = 0; i < n; i++)
         total += bytes ? bytes[i] : 1;
     /* A unit goes to the part its middle byte falls in. */
-    size_t kept = 0;
     uint64_t before = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -293,45 +292,113 @@ static void keep_part(int dirfd, path_list *paths, unsigned part, unsigned npart
         unsigned owner = (unsigned)((double)(before + size / 2) * nparts / (double)total);
         if (owner >= nparts)
             owner = nparts - 1;
-        for (size_t k = i; k < j; k++) {
-            if (owner == part)
-                paths->v[kept++] = paths->v[k];
-            else
-                free(paths->v[k].path);
-        }
+        for (size_t k = i; k < j; k++)
+            owners[k] = owner;
         before += size;
         i = j;
     }
-    paths->n = kept;
     free(bytes);
     free(unit);
 }
 
-static enum run_load_error load_dir_part(run_model_builder *b, const char *dir,
-                                         const run_options *opt, unsigned part, unsigned nparts,
-                                         size_t *nread, char *msg, size_t msglen) {
+/* Lists dir's logs into *paths, as the loader does: RUN_OK, or the
+ * loader's error for the whole directory. */
+static enum run_load_error list_dir(const char *dir, path_list *paths, size_t *unlisted, char *msg,
+                                    size_t msglen) {
     enum run_load_error e = check_dir(dir, msg, msglen);
     if (e != RUN_OK)
         return e;
     char shown[512];
     scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
+    int err = list_logs(dir, paths, unlisted);
+    if (!err)
+        return RUN_OK;
+    free_paths(paths);
+    if (err == EACCES)
+        return run_load_fail(msg, msglen, RUN_ERR_PERMISSION, "%s/workers: permission denied",
+                             shown);
+    if (err == ELOOP)
+        return run_load_fail(msg, msglen, RUN_ERR_NOT_RUN,
+                             "%s/workers is a symbolic link: not followed, since a run "
+                             "directory's links could point anywhere",
+                             shown);
+    return run_load_fail(msg, msglen, err == ENOMEM ? RUN_ERR_NOMEM : RUN_ERR_IO,
+                         "%s/workers: cannot list: %s", shown, strerror(err));
+}
 
+/* Keeps of paths (sorted) part `part` of `nparts` (assign_parts). */
+static void keep_part(int dirfd, path_list *paths, unsigned part, unsigned nparts) {
+    unsigned *owners = calloc(paths->n ? paths->n : 1, sizeof *owners);
+    size_t kept = 0;
+    if (owners)
+        assign_parts(dirfd, paths, nparts, owners);
+    for (size_t k = 0; k < paths->n; k++) {
+        /* Without memory for the owners, by count. */
+        unsigned owner = owners ? owners[k] : (unsigned)(k * nparts / paths->n);
+        if (owner == part)
+            paths->v[kept++] = paths->v[k];
+        else
+            free(paths->v[k].path);
+    }
+    paths->n = kept;
+    free(owners);
+}
+
+/* Reads the logs of paths (sorted, taken over) into b. */
+static enum run_load_error read_paths(run_model_builder *b, const char *dir, const run_options *opt,
+                                      path_list *paths, size_t unlisted, size_t *nread, char *msg,
+                                      size_t msglen) {
+    char shown[512];
+    scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
+    if (paths->n == 0) {
+        free_paths(paths);
+        if (unlisted)
+            return run_load_fail(msg, msglen, RUN_ERR_PERMISSION,
+                                 "%s/workers: %zu host folder(s) could not be listed "
+                                 "(permission denied?) and no log was found",
+                                 shown, unlisted);
+        return run_load_fail(msg, msglen, RUN_ERR_EMPTY, "%s/workers holds no scope logs (*.%s)",
+                             shown, SCOPE_LOG_FILE_EXT);
+    }
+    worker_log *logs = run_builder_add_workers(b, paths->n);
+    if (!logs) {
+        free_paths(paths);
+        return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory", shown);
+    }
+    for (size_t i = 0; i < paths->n; i++) {
+        logs[i].w.path = run_str_dup(&logs[i].mem, paths->v[i].path, strlen(paths->v[i].path));
+        logs[i].no_samples = opt->no_samples;
+        logs[i].read_all = opt->read_all;
+        logs[i].snapshot_min_size =
+            opt->snapshot_min_bytes ? opt->snapshot_min_bytes : RUN_SNAPSHOT_MIN_BYTES;
+    }
+    /* RUN was listed through its own descriptor; its logs are read through
+     * one too, so that RUN cannot be swapped in between. */
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0) {
+        free_paths(paths);
+        return run_load_fail(msg, msglen, RUN_ERR_IO, "%s: cannot open: %s", shown,
+                             strerror(errno));
+    }
+    progress prog;
+    progress_begin(&prog, "reading the run", "log", "logs", paths->n);
+    read_job job = {.dirfd = dirfd, .paths = paths->v, .logs = logs, .n = paths->n, .prog = &prog};
+    read_all(&job, opt->threads);
+    progress_end(&prog);
+    close(dirfd);
+    *nread = paths->n;
+    free_paths(paths);
+    return RUN_OK;
+}
+
+static enum run_load_error load_dir_part(run_model_builder *b, const char *dir,
+                                         const run_options *opt, unsigned part, unsigned nparts,
+                                         size_t *nread, char *msg, size_t msglen) {
     path_list paths = {0};
     size_t unlisted = 0;
-    int err = list_logs(dir, &paths, &unlisted);
-    if (err) {
-        free_paths(&paths);
-        if (err == EACCES)
-            return run_load_fail(msg, msglen, RUN_ERR_PERMISSION, "%s/workers: permission denied",
-                                 shown);
-        if (err == ELOOP)
-            return run_load_fail(msg, msglen, RUN_ERR_NOT_RUN,
-                                 "%s/workers is a symbolic link: not followed, since a run "
-                                 "directory's links could point anywhere",
-                                 shown);
-        return run_load_fail(msg, msglen, err == ENOMEM ? RUN_ERR_NOMEM : RUN_ERR_IO,
-                             "%s/workers: cannot list: %s", shown, strerror(err));
-    }
+    enum run_load_error e = list_dir(dir, &paths, &unlisted, msg, msglen);
+    if (e != RUN_OK)
+        return e;
     if (nparts > 1 && paths.n > 0) {
         int rd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         keep_part(rd, &paths, part, nparts);
@@ -342,46 +409,7 @@ static enum run_load_error load_dir_part(run_model_builder *b, const char *dir,
             return RUN_OK;
         }
     }
-    if (paths.n == 0) {
-        free_paths(&paths);
-        if (unlisted)
-            return run_load_fail(msg, msglen, RUN_ERR_PERMISSION,
-                                 "%s/workers: %zu host folder(s) could not be listed "
-                                 "(permission denied?) and no log was found",
-                                 shown, unlisted);
-        return run_load_fail(msg, msglen, RUN_ERR_EMPTY, "%s/workers holds no scope logs (*.%s)",
-                             shown, SCOPE_LOG_FILE_EXT);
-    }
-
-    worker_log *logs = run_builder_add_workers(b, paths.n);
-    if (!logs) {
-        free_paths(&paths);
-        return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory", shown);
-    }
-    for (size_t i = 0; i < paths.n; i++) {
-        logs[i].w.path = run_str_dup(&logs[i].mem, paths.v[i].path, strlen(paths.v[i].path));
-        logs[i].no_samples = opt->no_samples;
-        logs[i].read_all = opt->read_all;
-        logs[i].snapshot_min_size =
-            opt->snapshot_min_bytes ? opt->snapshot_min_bytes : RUN_SNAPSHOT_MIN_BYTES;
-    }
-    /* RUN was listed through its own descriptor; its logs are read through
-     * one too, so that RUN cannot be swapped in between. */
-    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirfd < 0) {
-        free_paths(&paths);
-        return run_load_fail(msg, msglen, RUN_ERR_IO, "%s: cannot open: %s", shown,
-                             strerror(errno));
-    }
-    progress prog;
-    progress_begin(&prog, "reading the run", "log", "logs", paths.n);
-    read_job job = {.dirfd = dirfd, .paths = paths.v, .logs = logs, .n = paths.n, .prog = &prog};
-    read_all(&job, opt->threads);
-    progress_end(&prog);
-    close(dirfd);
-    *nread = paths.n;
-    free_paths(&paths);
-    return RUN_OK;
+    return read_paths(b, dir, opt, &paths, unlisted, nread, msg, msglen);
 }
 
 static enum run_load_error load_dir(run_model_builder *b, const char *dir, const run_options *opt,
@@ -395,6 +423,85 @@ enum run_load_error run_dir_load_part(run_model_builder *b, const char *dir, con
                                       size_t msglen) {
     *nread = 0;
     return load_dir_part(b, dir, opt, part, nparts ? nparts : 1, nread, msg, msglen);
+}
+
+int run_dir_cut(const char *dir, unsigned nparts, char **out, size_t *outlen, char *msg,
+                size_t msglen) {
+    path_list paths = {0};
+    size_t unlisted = 0;
+    *out = NULL;
+    *outlen = 0;
+    enum run_load_error e = list_dir(dir, &paths, &unlisted, msg, msglen);
+    if (e != RUN_OK)
+        return -1;
+    if (paths.n == 0) { /* the loader's words for it */
+        size_t none = 0;
+        read_paths(NULL, dir, NULL, &paths, unlisted, &none, msg, msglen);
+        return -1;
+    }
+    unsigned *owners = calloc(paths.n, sizeof *owners);
+    size_t len = 0;
+    char shown[512];
+    scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
+    int rd = owners ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (rd >= 0) {
+        assign_parts(rd, &paths, nparts ? nparts : 1, owners);
+        close(rd);
+        for (size_t i = 0; i < paths.n; i++)
+            len += 11 + strlen(paths.v[i].path) + 1;
+    }
+    char *buf = rd >= 0 ? malloc(len + 1) : NULL;
+    if (!buf) {
+        free(owners);
+        free_paths(&paths);
+        run_load_fail(msg, msglen, RUN_ERR_IO, "%s: cannot open, or out of memory", shown);
+        return -1;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < paths.n; i++) {
+        at += (size_t)snprintf(buf + at, 11, "%u", owners[i]) + 1; /* its NUL kept */
+        size_t k = strlen(paths.v[i].path) + 1;
+        memcpy(buf + at, paths.v[i].path, k);
+        at += k;
+    }
+    free(owners);
+    free_paths(&paths);
+    *out = buf;
+    *outlen = at;
+    return 0;
+}
+
+enum run_load_error run_dir_load_cut(run_model_builder *b, const char *dir, const run_options *opt,
+                                     const char *cut, size_t cutlen, unsigned part, size_t *nread,
+                                     char *msg, size_t msglen) {
+    *nread = 0;
+    path_list paths = {0};
+    char shown[512];
+    scope_escape((const uint8_t *)dir, strlen(dir), shown, sizeof shown, 0);
+    for (size_t at = 0; at < cutlen;) {
+        const char *owner = cut + at, *oe = memchr(owner, '\0', cutlen - at);
+        const char *path = oe ? oe + 1 : NULL;
+        const char *pe =
+            path && path < cut + cutlen ? memchr(path, '\0', (size_t)(cut + cutlen - path)) : NULL;
+        if (!pe) {
+            free_paths(&paths);
+            return run_load_fail(msg, msglen, RUN_ERR_IO, "%s: the list of parts is cut short",
+                                 shown);
+        }
+        at = (size_t)(pe + 1 - cut);
+        if (strtoul(owner, NULL, 10) != part)
+            continue;
+        found f = {.path = strdup(path)};
+        if (!f.path || SCOPE_VEC_RESERVE(paths.v, paths.cap, paths.n + 1) < 0) {
+            free(f.path);
+            free_paths(&paths);
+            return run_load_fail(msg, msglen, RUN_ERR_NOMEM, "%s: out of memory", shown);
+        }
+        paths.v[paths.n++] = f;
+    }
+    if (paths.n == 0)
+        return RUN_OK; /* this part is empty; another holds the logs */
+    return read_paths(b, dir, opt, &paths, 0, nread, msg, msglen);
 }
 
 const run_loader run_dir_loader = {

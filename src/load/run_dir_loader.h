@@ -34,4 +34,19 @@ enum run_load_error run_dir_load_part(run_model_builder *b, const char *dir, con
                                       unsigned part, unsigned nparts, size_t *nread, char *msg,
                                       size_t msglen);
 
+/* Rank 0 of a reduction: lists dir's logs once and cuts them into nparts
+ * parts as run_dir_load_part does, into *out (malloc'd, *outlen bytes): for
+ * each log in order its part in decimal and its path, each ended by a NUL.
+ * Every rank reads its part from these bytes (run_dir_load_cut), so that a
+ * run still being written is cut once, not once by each rank.  0, or -1
+ * with msg set (the loader's words: no such directory, no logs). */
+int run_dir_cut(const char *dir, unsigned nparts, char **out, size_t *outlen, char *msg,
+                size_t msglen);
+
+/* Reads part `part` of a cut (run_dir_cut's bytes) into b, as
+ * run_dir_load_part reads its part. */
+enum run_load_error run_dir_load_cut(run_model_builder *b, const char *dir, const run_options *opt,
+                                     const char *cut, size_t cutlen, unsigned part, size_t *nread,
+                                     char *msg, size_t msglen);
+
 #endif

@@ -370,6 +370,158 @@ static const scope_h5_field phase_process_fields[] = {
 };
 TABLE(h5t_phase_processes, "/phase_processes", h5_phase_process_row, phase_process_fields);
 
+/* ---- the summary ---------------------------------------------------------------- */
+
+static const scope_h5_field sum_process_fields[] = {
+    F(h5_sum_process_row, path, STR),
+    F(h5_sum_process_row, readable, U8),
+    F(h5_sum_process_row, has_process, U8),
+    F(h5_sum_process_row, run_id, STR),
+    F(h5_sum_process_row, uuid, STR),
+    F(h5_sum_process_row, host, STR),
+    F(h5_sum_process_row, role, STR),
+    F(h5_sum_process_row, job_id, STR),
+    F(h5_sum_process_row, step_id, STR),
+    F(h5_sum_process_row, exe, STR),
+    F(h5_sum_process_row, cwd, STR),
+    F(h5_sum_process_row, recorder_version, STR),
+    F(h5_sum_process_row, pid, I64),
+    F(h5_sum_process_row, ppid, I64),
+    F(h5_sum_process_row, rank, I32),
+    F(h5_sum_process_row, local_rank, I32),
+    F(h5_sum_process_row, node_rank, I32),
+    F(h5_sum_process_row, world_size, I32),
+    F(h5_sum_process_row, launcher, STR),
+    F(h5_sum_process_row, array_job_id, STR),
+    F(h5_sum_process_row, array_task, I32),
+    F(h5_sum_process_row, restarts, I32),
+    F(h5_sum_process_row, start_wall_ns, U64),
+    F(h5_sum_process_row, start_mono_ns, U64),
+    F(h5_sum_process_row, last_wall_ns, U64),
+    F(h5_sum_process_row, last_mono_ns, U64),
+    F(h5_sum_process_row, runtime_ns, U64),
+    F(h5_sum_process_row, frames, U64),
+    F(h5_sum_process_row, frames_lost, U64),
+    F(h5_sum_process_row, bytes_skipped, U64),
+    F(h5_sum_process_row, truncated, U8),
+    F(h5_sum_process_row, end, STR),
+    F(h5_sum_process_row, end_signal, I32),
+    F(h5_sum_process_row, stale, U8),
+    F(h5_sum_process_row, stale_ns, U64),
+    F(h5_sum_process_row, unbalanced, U64),
+    F(h5_sum_process_row, dropped, U64),
+    F(h5_sum_process_row, flush_failed, U8),
+    F(h5_sum_process_row, nthreads, U32),
+    F(h5_sum_process_row, phase_ns, U64),
+    F(h5_sum_process_row, line_samples, U64),
+    F(h5_sum_process_row, ncaveats, U64),
+    F(h5_sum_process_row, trace_state, I32),
+    F(h5_sum_process_row, trace_phase, STR),
+    F(h5_sum_process_row, trace_first, U64),
+    F(h5_sum_process_row, trace_last, U64),
+    F(h5_sum_process_row, trace_start_mono_ns, U64),
+    F(h5_sum_process_row, trace_end_mono_ns, U64),
+    F(h5_sum_process_row, trace_events, U64),
+    F(h5_sum_process_row, trace_cap, U64),
+    F(h5_sum_process_row, trace_lost, U64),
+};
+TABLE(h5t_sum_processes, "/summary/processes", h5_sum_process_row, sum_process_fields);
+TABLE(h5t_sum_attempts, "/summary/attempts", h5_attempt_row, attempt_fields);
+
+static const scope_h5_field sum_role_fields[] = {F(h5_sum_role_row, name, STR)};
+TABLE(h5t_sum_roles, "/summary/roles", h5_sum_role_row, sum_role_fields);
+
+static const scope_h5_field sum_role_process_fields[] = {
+    F(h5_sum_role_process_row, role, U32),
+    F(h5_sum_role_process_row, process, U64),
+};
+TABLE(h5t_sum_role_processes, "/summary/role_processes", h5_sum_role_process_row,
+      sum_role_process_fields);
+
+static const scope_h5_field sum_phase_process_fields[] = {
+    F(h5_sum_phase_process_row, phase, U32),   F(h5_sum_phase_process_row, proc, U32),
+    F(h5_sum_phase_process_row, ns, F64),      F(h5_sum_phase_process_row, count, U64),
+    F(h5_sum_phase_process_row, open_ns, U64), F(h5_sum_phase_process_row, cpu_ns, U64),
+};
+TABLE(h5t_sum_phase_processes, "/summary/phase_processes", h5_sum_phase_process_row,
+      sum_phase_process_fields);
+
+static const scope_h5_field sum_bin_fields[] = {
+    F(h5_sum_bin_row, phase, U64),
+    F(h5_sum_bin_row, bucket, U32),
+    F(h5_sum_bin_row, count, U64),
+};
+TABLE(h5t_sum_bins, "/summary/phase_bins", h5_sum_bin_row, sum_bin_fields);
+
+static const scope_h5_field sum_counter_fields[] = {
+    F(h5_sum_counter_row, role, U32),  F(h5_sum_counter_row, phase, I64),
+    F(h5_sum_counter_row, name, STR),  F(h5_sum_counter_row, calls, U64),
+    F(h5_sum_counter_row, total, I64),
+};
+TABLE(h5t_sum_counters, "/summary/phase_counters", h5_sum_counter_row, sum_counter_fields);
+TABLE(h5t_sum_caveats, "/summary/caveats", h5_caveat_row, caveat_fields);
+TABLE(h5t_sum_res, "/summary/resources", h5_res_row, res_fields);
+TABLE(h5t_sum_res_buckets, "/summary/resource_series", h5_res_bucket_row, res_bucket_fields);
+TABLE(h5t_sum_res_nodes, "/summary/resource_phase_io", h5_res_node_row, res_node_fields);
+TABLE(h5t_sum_gpus, "/summary/gpus", h5_gpu_row, gpu_fields);
+TABLE(h5t_sum_gpu_buckets, "/summary/gpu_series", h5_gpu_bucket_row, gpu_bucket_fields);
+
+static const scope_h5_field sum_phase_head_fields[] = {
+    F(h5_sum_phase_row, role, U32),         F(h5_sum_phase_row, parent, I64),
+    F(h5_sum_phase_row, name, STR),         F(h5_sum_phase_row, file, STR),
+    F(h5_sum_phase_row, tags, STR),         F(h5_sum_phase_row, line, U32),
+    F(h5_sum_phase_row, flags, U32),        F(h5_sum_phase_row, file_proc, U64),
+    F(h5_sum_phase_row, has_histogram, U8),
+};
+
+static const scope_h5_field sum_phase_tail_fields[] = {
+    F(h5_sum_phase_row, delay_count, U64),    F(h5_sum_phase_row, delay_wall_ns, U64),
+    F(h5_sum_phase_row, delay_ns, U64),       F(h5_sum_phase_row, io_measured, U8),
+    F(h5_sum_phase_row, io_count, U64),       F(h5_sum_phase_row, io_failed, U64),
+    F(h5_sum_phase_row, disk_read, U64),      F(h5_sum_phase_row, disk_write, U64),
+    F(h5_sum_phase_row, char_read, U64),      F(h5_sum_phase_row, char_write, U64),
+    F(h5_sum_phase_row, smp_io, U8),          F(h5_sum_phase_row, smp_disk_read, U64),
+    F(h5_sum_phase_row, smp_disk_write, U64), F(h5_sum_phase_row, smp_char_read, U64),
+    F(h5_sum_phase_row, smp_char_write, U64),
+};
+
+#define NSUMHEAD (sizeof sum_phase_head_fields / sizeof sum_phase_head_fields[0])
+#define NSUMTAIL (sizeof sum_phase_tail_fields / sizeof sum_phase_tail_fields[0])
+
+static scope_h5_field sum_phase_fields[NSUMHEAD + PF_N + NSUMTAIL];
+static run_h5_table sum_phases_table = {"/summary/phases",
+                                        {sizeof(h5_sum_phase_row), 0, sum_phase_fields}};
+static pthread_once_t sum_phases_once = PTHREAD_ONCE_INIT;
+
+size_t run_h5_sum_figures(enum phase_fig ids[PF_N]) {
+    size_t n = 0;
+    for (int f = 0; f < PF_N; f++)
+        if (phase_figures[f].merge == PF_MERGE_SUM || phase_figures[f].merge == PF_MERGE_MIN ||
+            phase_figures[f].merge == PF_MERGE_MAX)
+            ids[n++] = (enum phase_fig)f;
+    return n;
+}
+
+static void build_sum_phases(void) {
+    enum phase_fig ids[PF_N];
+    size_t n = 0, k = run_h5_sum_figures(ids);
+    for (size_t i = 0; i < NSUMHEAD; i++)
+        sum_phase_fields[n++] = sum_phase_head_fields[i];
+    /* Named as check's metrics are: every figure has that name. */
+    for (size_t i = 0; i < k; i++)
+        sum_phase_fields[n++] = (scope_h5_field){
+            phase_figures[ids[i]].name, offsetof(h5_sum_phase_row, fig) + i * sizeof(uint64_t),
+            SCOPE_H5_U64, 0};
+    for (size_t i = 0; i < NSUMTAIL; i++)
+        sum_phase_fields[n++] = sum_phase_tail_fields[i];
+    sum_phases_table.t.nfields = n;
+}
+
+const run_h5_table *run_h5_sum_phases(void) {
+    pthread_once(&sum_phases_once, build_sum_phases);
+    return &sum_phases_table;
+}
+
 static const char *const end_names[] = {
     [RUN_END_EXIT] = "exit",
     [RUN_END_SIGNAL] = "signal",

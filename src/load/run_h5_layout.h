@@ -289,6 +289,95 @@ const run_h5_table *run_h5_phases(void);
 /* The phases' histograms: a matrix of /phases rows x SCOPE_HIST_BUCKETS. */
 #define RUN_H5_PHASE_HIST "/phase_histograms"
 
+/* ---- the summary: the model as a partial model ----------------------------------- */
+
+/* Under RUN_H5_SUMMARY: everything run_merge_parts merges a model from, so
+ * that a file holding it loads as one partial model (run_h5_summary.h),
+ * without the processes' tables: per process its identity row and its
+ * figures in the phases it entered, per phase the sums, extremes and
+ * histogram the merge adds (docs/hdf5.md, "The summary").  Rows name a
+ * process by its row in /summary/processes, a phase by its row in
+ * /summary/phases (each role's tree in pre-order, a parent before its
+ * children). */
+#define RUN_H5_SUMMARY "/summary"
+
+typedef struct h5_sum_process_row {
+    const char *path, *run_id, *uuid, *host, *role, *job_id, *step_id, *exe, *cwd;
+    const char *recorder_version, *launcher, *array_job_id, *trace_phase, *end;
+    uint8_t readable, has_process, truncated, flush_failed, stale;
+    int64_t pid, ppid;
+    int32_t rank, local_rank, node_rank, world_size, array_task, restarts, end_signal;
+    int32_t trace_state;
+    uint64_t start_wall_ns, start_mono_ns, last_wall_ns, last_mono_ns, runtime_ns;
+    uint64_t frames, frames_lost, bytes_skipped, stale_ns, unbalanced, dropped;
+    uint32_t nthreads;
+    uint64_t phase_ns, line_samples, ncaveats;
+    uint64_t trace_first, trace_last, trace_start_mono_ns, trace_end_mono_ns;
+    uint64_t trace_events, trace_cap, trace_lost;
+} h5_sum_process_row;
+
+typedef struct h5_sum_role_row {
+    const char *name;
+} h5_sum_role_row;
+
+typedef struct h5_sum_role_process_row {
+    uint32_t role;
+    uint64_t process; /* row of /summary/processes */
+} h5_sum_role_process_row;
+
+/* A phase: fig[k] is the k-th figure that merges by adding, least or most
+ * (phase_figures.h, run_h5_sum_figures), in that order. */
+typedef struct h5_sum_phase_row {
+    uint32_t role;
+    int64_t parent; /* row; -1 a top-level phase */
+    const char *name, *file, *tags;
+    uint32_t line, flags;
+    uint64_t file_proc; /* the role's process (its place in the role) that gave file */
+    uint8_t has_histogram, io_measured, smp_io;
+    uint64_t fig[PF_N];
+    uint64_t delay_count, delay_wall_ns, delay_ns;
+    uint64_t io_count, io_failed, disk_read, disk_write, char_read, char_write;
+    uint64_t smp_disk_read, smp_disk_write, smp_char_read, smp_char_write;
+} h5_sum_phase_row;
+
+/* A process's figures in a phase it entered (run_proc_ns). */
+typedef struct h5_sum_phase_process_row {
+    uint32_t phase; /* 32 bits: the largest table, read whole on every open */
+    uint32_t proc;  /* its place in the phase's role */
+    double ns;
+    uint64_t count, open_ns, cpu_ns;
+} h5_sum_phase_process_row;
+
+/* A histogram bucket with entries, of a phase; rows in phase then bucket order. */
+typedef struct h5_sum_bin_row {
+    uint64_t phase;
+    uint32_t bucket;
+    uint64_t count;
+} h5_sum_bin_row;
+
+typedef struct h5_sum_counter_row {
+    uint32_t role;
+    int64_t phase; /* -1: counted with no phase open */
+    const char *name;
+    uint64_t calls;
+    int64_t total;
+} h5_sum_counter_row;
+
+extern const run_h5_table h5t_sum_processes, h5t_sum_attempts, h5t_sum_roles,
+    h5t_sum_role_processes, h5t_sum_phase_processes, h5t_sum_bins, h5t_sum_counters,
+    h5t_sum_caveats, h5t_sum_res, h5t_sum_res_buckets, h5t_sum_res_nodes, h5t_sum_gpus,
+    h5t_sum_gpu_buckets;
+
+/* /summary/phases, and the figures its fig[] holds (into ids; returns how many). */
+const run_h5_table *run_h5_sum_phases(void);
+size_t run_h5_sum_figures(enum phase_fig ids[PF_N]);
+
+/* /summary's attribute: the part's attempt shown (row of /summary/attempts). */
+#define RUN_H5_SUM_SHOWN "shown_attempt"
+/* And 1 when it was read without the resource samples (--no-samples): its
+ * processes' resources are not known, not none. */
+#define RUN_H5_SUM_NO_SAMPLES "no_samples"
+
 /* run_end as the layout names it, and back (-1: not a name). */
 const char *run_h5_end_name(int end);
 int run_h5_end_of(const char *name);

@@ -12,6 +12,8 @@
 
 #include "run_builder.h"
 #include "run_h5_layout.h"
+#include "run_h5_load_priv.h"
+#include "run_h5_summary.h"
 #include "text_escape.h"
 #include "worker_log.h"
 
@@ -34,21 +36,7 @@
  * before memory is spent on it. */
 #define MAX_EXPANSION 1100
 
-typedef struct h5_load {
-    scope_h5_file *f;
-    const char *path;
-    worker_log *logs;
-    size_t nlogs;
-    const h5_process_row *procs;
-    uint64_t file_size;
-    uint32_t *next_string; /* per process: the next string id to hand out */
-    char *msg;
-    size_t msglen;
-    int failed;
-} h5_load;
-
-static void bad(h5_load *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bad(h5_load *l, const char *fmt, ...) {
+void bad(h5_load *l, const char *fmt, ...) {
     if (l->failed)
         return;
     l->failed = 1;
@@ -67,9 +55,7 @@ static size_t max_rows(const h5_load *l, const scope_h5_table *t) {
     return (size_t)(l->file_size / t->row_size * MAX_EXPANSION + 64);
 }
 
-/* The whole table, or NULL with the load failed (an empty table is not
- * NULL). */
-static void *read_table(h5_load *l, const run_h5_table *t, size_t *n) {
+void *read_table(h5_load *l, const run_h5_table *t, size_t *n) {
     void *rows = NULL;
     char err[400];
     *n = 0;
@@ -338,24 +324,39 @@ static void load_counters(h5_load *l) {
 
 /* ---- resources -------------------------------------------------------------------- */
 
-static res_proc *res_of(h5_load *l, const run_h5_table *t, size_t k, uint32_t process) {
+/* The resources slot of process row k of t names: a log's, or (a summary)
+ * the load's own.  NULL with the load failed when there is no such process. */
+static res_proc **res_slot(h5_load *l, const run_h5_table *t, size_t k, uint32_t process) {
+    if (!l->logs) {
+        if (process >= l->nres) {
+            bad(l, "%s row %zu names process %u; the file has %zu", t->path, k, process, l->nres);
+            return NULL;
+        }
+        return &l->res[process];
+    }
     worker_log *log = log_of(l, t, k, process);
-    if (log && !log->res)
-        bad(l, "%s row %zu names process %u, which has no row in %s", t->path, k, process,
-            h5t_res.path);
-    return log ? log->res : NULL;
+    return log ? &log->res : NULL;
 }
 
-static void load_res_rows(h5_load *l) {
+static res_proc *res_of(h5_load *l, const run_h5_table *t, const run_h5_table *rows, size_t k,
+                        uint32_t process) {
+    res_proc **slot = res_slot(l, t, k, process);
+    if (slot && !*slot)
+        bad(l, "%s row %zu names process %u, which has no row in %s", t->path, k, process,
+            rows->path);
+    return slot ? *slot : NULL;
+}
+
+static void load_res_rows(h5_load *l, const run_h5_table *t) {
     size_t n;
-    h5_res_row *r = read_table(l, &h5t_res, &n);
+    h5_res_row *r = read_table(l, t, &n);
     for (size_t k = 0; r && k < n && !l->failed; k++) {
-        worker_log *log = log_of(l, &h5t_res, k, r[k].process);
-        if (!log)
+        res_proc **slot = res_slot(l, t, k, r[k].process);
+        if (!slot)
             break;
-        if (log->res || r[k].nused > RES_BUCKETS) {
-            bad(l, "%s row %zu: %s", h5t_res.path, k,
-                log->res ? "a second row for its process" : "more buckets than a series holds");
+        if (*slot || r[k].nused > RES_BUCKETS) {
+            bad(l, "%s row %zu: %s", t->path, k,
+                *slot ? "a second row for its process" : "more buckets than a series holds");
             break;
         }
         res_proc *p = calloc(1, sizeof *p);
@@ -363,7 +364,7 @@ static void load_res_rows(h5_load *l) {
             bad(l, "out of memory");
             break;
         }
-        log->res = p;
+        *slot = p;
         *p = (res_proc){
             .present = r[k].present,
             .intervals = r[k].intervals,
@@ -388,30 +389,30 @@ static void load_res_rows(h5_load *l) {
             .s = {r[k].t0_ns, r[k].width_ns, r[k].nused},
         };
     }
-    scope_h5_table_free(&h5t_res.t, r, n);
+    scope_h5_table_free(&t->t, r, n);
 }
 
-static void load_res_series(h5_load *l) {
+static void load_res_series(h5_load *l, const run_h5_table *const t[5]) {
     size_t n;
-    h5_res_bucket_row *b = read_table(l, &h5t_res_buckets, &n);
+    h5_res_bucket_row *b = read_table(l, t[1], &n);
     for (size_t k = 0; b && k < n && !l->failed; k++) {
-        res_proc *p = res_of(l, &h5t_res_buckets, k, b[k].process);
+        res_proc *p = res_of(l, t[1], t[0], k, b[k].process);
         if (p && b[k].bucket >= p->s.nused)
-            bad(l, "%s row %zu: bucket %u past the series' %u", h5t_res_buckets.path, k,
-                b[k].bucket, p->s.nused);
+            bad(l, "%s row %zu: bucket %u past the series' %u", t[1]->path, k, b[k].bucket,
+                p->s.nused);
         else if (p)
             p->b[b[k].bucket] = b[k].b;
     }
-    scope_h5_table_free(&h5t_res_buckets.t, b, n);
+    scope_h5_table_free(&t[1]->t, b, n);
 
-    h5_res_node_row *io = read_table(l, &h5t_res_nodes, &n);
+    h5_res_node_row *io = read_table(l, t[2], &n);
     for (size_t k = 0; io && k < n && !l->failed; k++) {
-        res_proc *p = res_of(l, &h5t_res_nodes, k, io[k].process);
+        res_proc *p = res_of(l, t[2], t[0], k, io[k].process);
         uint32_t seen;
         if (!p)
             break;
         if (idmap_get(&p->node_ix, io[k].io.node, &seen)) {
-            bad(l, "%s row %zu: node %u twice", h5t_res_nodes.path, k, io[k].io.node);
+            bad(l, "%s row %zu: node %u twice", t[2]->path, k, io[k].io.node);
             break;
         }
         if (SCOPE_VEC_RESERVE(p->nodes, p->cap_nodes, p->nnodes + 1) < 0 ||
@@ -421,21 +422,21 @@ static void load_res_series(h5_load *l) {
         }
         p->nodes[p->nnodes++] = io[k].io;
     }
-    scope_h5_table_free(&h5t_res_nodes.t, io, n);
+    scope_h5_table_free(&t[2]->t, io, n);
 }
 
-static void load_gpus(h5_load *l) {
+static void load_gpus(h5_load *l, const run_h5_table *const t[5]) {
     size_t n;
-    h5_gpu_row *g = read_table(l, &h5t_gpus, &n);
+    h5_gpu_row *g = read_table(l, t[3], &n);
     for (size_t k = 0; g && k < n && !l->failed; k++) {
-        res_proc *p = res_of(l, &h5t_gpus, k, g[k].process);
+        res_proc *p = res_of(l, t[3], t[0], k, g[k].process);
         if (!p)
             break;
         if (g[k].slot != p->ngpus || p->ngpus >= RES_MAX_GPUS || g[k].nused > RES_BUCKETS) {
             bad(l,
                 "%s row %zu: slot %u out of order, past %d devices, or more buckets than a "
                 "series holds",
-                h5t_gpus.path, k, g[k].slot, RES_MAX_GPUS);
+                t[3]->path, k, g[k].slot, RES_MAX_GPUS);
             break;
         }
         if (SCOPE_VEC_RESERVE(p->gpus, p->cap_gpus, p->ngpus + 1) < 0) {
@@ -459,21 +460,27 @@ static void load_gpus(h5_load *l) {
         gp->mem_used_max = g[k].mem_used_max;
         gp->s = (res_series){g[k].t0_ns, g[k].width_ns, g[k].nused};
     }
-    scope_h5_table_free(&h5t_gpus.t, g, n);
+    scope_h5_table_free(&t[3]->t, g, n);
 
-    h5_gpu_bucket_row *b = read_table(l, &h5t_gpu_buckets, &n);
+    h5_gpu_bucket_row *b = read_table(l, t[4], &n);
     for (size_t k = 0; b && k < n && !l->failed; k++) {
-        res_proc *p = res_of(l, &h5t_gpu_buckets, k, b[k].process);
+        res_proc *p = res_of(l, t[4], t[0], k, b[k].process);
         if (!p)
             break;
         if (b[k].slot >= p->ngpus || b[k].bucket >= p->gpus[b[k].slot].s.nused) {
-            bad(l, "%s row %zu: device slot %u or bucket %u is not in %s", h5t_gpu_buckets.path, k,
-                b[k].slot, b[k].bucket, h5t_gpus.path);
+            bad(l, "%s row %zu: device slot %u or bucket %u is not in %s", t[4]->path, k, b[k].slot,
+                b[k].bucket, t[3]->path);
             break;
         }
         p->gpus[b[k].slot].b[b[k].bucket] = b[k].b;
     }
-    scope_h5_table_free(&h5t_gpu_buckets.t, b, n);
+    scope_h5_table_free(&t[4]->t, b, n);
+}
+
+void load_resources(h5_load *l, const run_h5_table *const t[5]) {
+    load_res_rows(l, t[0]);
+    load_res_series(l, t);
+    load_gpus(l, t);
 }
 
 /* ---- line samples ------------------------------------------------------------------ */
@@ -697,6 +704,13 @@ static enum run_load_error load(run_model_builder *b, const char *path, const ru
         bad(&l, "version %lld of scope's HDF5 layout; this scope reads version %d",
             (long long)version, RUN_H5_LAYOUT_VERSION);
 
+    /* A summary (SUMMARY, docs/reduce.md): one partial model, without the
+     * processes' tables. */
+    if (!l.failed && scope_h5_exists(l.f, RUN_H5_SUMMARY)) {
+        run_h5_load_summary(&l, b, opt);
+        scope_h5_close(l.f, NULL, 0);
+        return l.failed ? RUN_ERR_NOT_RUN : RUN_OK;
+    }
     size_t nprocs = 0;
     h5_process_row *procs = read_table(&l, &h5t_processes, &nprocs);
     if (!l.failed && !nprocs)
@@ -717,9 +731,9 @@ static enum run_load_error load(run_model_builder *b, const char *path, const ru
     load_nodes(&l);
     load_counters(&l);
     if (!opt->no_samples) {
-        load_res_rows(&l);
-        load_res_series(&l);
-        load_gpus(&l);
+        load_resources(&l,
+                       (const run_h5_table *const[5]){&h5t_res, &h5t_res_buckets, &h5t_res_nodes,
+                                                      &h5t_gpus, &h5t_gpu_buckets});
     }
     load_modules(&l);
     load_stacks(&l);

@@ -159,6 +159,17 @@ pf_value phase_fig_get(const run_phase *p, enum phase_fig f) {
     return read_at(pf->in_dist ? (const void *)&p->dist : (const void *)p, pf);
 }
 
+void phase_fig_set(run_phase *p, enum phase_fig f, uint64_t u) {
+    const phase_figure *pf = &phase_figures[f];
+    char *at = (char *)(pf->in_dist ? (void *)&p->dist : (void *)p) + pf->offset;
+    if (pf->type == PF_U64) {
+        memcpy(at, &u, sizeof u);
+    } else if (pf->type == PF_SIZE) {
+        size_t n = (size_t)u;
+        memcpy(at, &n, sizeof n);
+    }
+}
+
 pf_value phase_fig_dist_get(const run_dist *d, enum phase_fig f) {
     return phase_figures[f].in_dist ? read_at(d, &phase_figures[f]) : (pf_value){0, NAN};
 }

@@ -141,6 +141,9 @@ typedef struct pf_value {
 /* Figure f of a phase, or of a distribution (where f is in_dist; else
  * NAN). */
 pf_value phase_fig_get(const run_phase *p, enum phase_fig f);
+/* Sets integer figure f (PF_U64 or PF_SIZE) of a phase to u: what a
+ * partial model read from a file (run_h5_summary.h) fills its phases with. */
+void phase_fig_set(run_phase *p, enum phase_fig f, uint64_t u);
 pf_value phase_fig_dist_get(const run_dist *d, enum phase_fig f);
 double phase_fig_value(const run_phase *p, enum phase_fig f); /* its d */
 

@@ -50,6 +50,18 @@ enum run_load_error run_builder_finish_parts(run_model_builder *b, const run_mod
                                              size_t nparts, run_model **out, char *msg,
                                              size_t msglen);
 
+/* Hands the builder n partial models (run_model_builder_finish'd or built
+ * by a loader, run_h5_summary.h), which it frees with its model: a model
+ * merged from them keeps pointers into them (names, resources).  When the
+ * builder has no processes of its own, run_builder_finish merges them
+ * (run_builder_finish_parts).  Returns 0, or -1 when out of memory (the
+ * parts stay the caller's). */
+int run_builder_own_parts(run_model_builder *b, run_model *const *parts, size_t n);
+
+/* The model being built, for a loader that fills it itself (a partial
+ * model read from a file, run_h5_summary.h), to be freed with run_free. */
+run_model *run_builder_model(run_model_builder *b);
+
 /* Frees a builder that will not be finished (its loader failed). */
 void run_builder_abandon(run_model_builder *b);
 
@@ -59,6 +71,13 @@ void run_builder_abandon(run_model_builder *b);
  * lives as long as the model, for parts of the model computed on demand
  * (hot lines). */
 worker_log *run_model_logs(run_model *m);
+/* 1 when the model keeps its processes' tables (logs[i] for every worker):
+ * not a model merged from partial models (run_builder_finish_parts), which
+ * has none, so what needs one process's own log cannot be done on it. */
+int run_model_has_logs(const run_model *m);
+/* 0 when the model has its processes' logs; else -1 with one line in msg
+ * saying that `what` needs them and that the run directory has them. */
+int run_model_needs_logs(const run_model *m, const char *what, char *msg, size_t msglen);
 
 /* Hands the processes' tables (and the array holding them; n of them) to
  * the caller, who frees them (worker_log_release, free) after run_free,

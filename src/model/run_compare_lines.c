@@ -1,6 +1,8 @@
 /* Hot lines compared between two runs; see run_compare_lines.h. */
 #include "run_compare_lines.h"
 
+#include "run_builder.h"
+
 #include "run_lines.h"
 #include "run_noise.h"
 
@@ -258,6 +260,10 @@ static int compare_role_lines(run_model *ma, run_model *mb, run_cmp_role *role, 
 int run_compare_lines(run_model *a, run_model *b, run_cmp *c, char *msg, size_t msglen) {
     run_lines_info ia, ib;
     char why[256];
+    /* A summary keeps no line samples (docs/reduce.md): its phases compare,
+     * its lines are the run directory's to compare. */
+    if (!run_model_has_logs(a) || !run_model_has_logs(b))
+        return 0;
     if (run_lines_load(a, NULL, &ia, why, sizeof why) != 0 ||
         run_lines_load(b, NULL, &ib, why, sizeof why) != 0) {
         snprintf(msg, msglen, "%s", why);

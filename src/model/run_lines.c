@@ -904,6 +904,9 @@ int run_lines_load_with(run_model *m, const char *source_dir, lines_symbolizer *
             *info = c->info;
         return 0;
     }
+    if (run_model_needs_logs(m, "its line samples (hot lines, stacks, the flame graph)", msg,
+                             msglen) < 0)
+        return -1;
     progress prog = {0};
     c = calloc(1, sizeof *c);
     load_ctx x = {.c = c, .per_process = mode_is("per-process")};

@@ -25,9 +25,12 @@ int run_merge(run_model *m, arena *mem, worker_log *logs, const run_options *opt
  * histogram, not every duration; docs/reduce.md).  The model keeps
  * pointers into the parts, which must outlive it.  Returns 0, -1 when out
  * of memory, -2 as run_merge, -3 when a part shows another attempt than
- * the model (its roles are not of the attempt shown). */
-int run_merge_parts(run_model *m, arena *mem, const run_model *const *parts, const size_t *first,
-                    size_t nparts, const run_options *opt);
+ * the model (its roles are not of the attempt shown).  take: the parts
+ * are the caller's to give up (one read from a file, freed with the
+ * model): a phase's per-process totals are taken from them where their
+ * order is already the model's, not copied. */
+int run_merge_parts(run_model *m, arena *mem, run_model *const *parts, const size_t *first,
+                    size_t nparts, int take, const run_options *opt);
 
 /* The phase tree and figures of *role, a role of one process whose name,
  * nprocs (1) and workers are set, merged from that process's log as

@@ -39,7 +39,9 @@ struct run_model_builder {
     run_options opt;     /* as loaded; iteration_name lives in mem */
     read_caps *caps;     /* what its logs may hold together (read_caps.h); NULL until added */
     worker_role **alone; /* run_worker_role's, per worker (nlogs); NULL until asked */
-    void *ext;           /* run_model_set_extension's */
+    run_model **owned;   /* run_builder_own_parts': partial models freed with this one */
+    size_t nowned, cap_owned;
+    void *ext; /* run_model_set_extension's */
     void (*ext_free)(void *);
 };
 
@@ -53,6 +55,24 @@ static const run_model_builder *const_builder_of(const run_model *m) {
 
 worker_log *run_model_logs(run_model *m) {
     return builder_of(m)->logs;
+}
+
+int run_model_has_logs(const run_model *m) {
+    const run_model_builder *b = const_builder_of(m);
+    return b->logs && b->nlogs == m->nworkers;
+}
+
+int run_model_needs_logs(const run_model *m, const char *what, char *msg, size_t msglen) {
+    if (run_model_has_logs(m))
+        return 0;
+    char shown[512];
+    scope_escape((const uint8_t *)m->dir, strlen(m->dir), shown, sizeof shown, 0);
+    run_load_fail(msg, msglen, RUN_ERR_NOT_RUN,
+                  "%s is a summary (scope-tui reduce, docs/reduce.md): it keeps the model, not "
+                  "each process's log, and %s are read from the logs: the run directory it was "
+                  "reduced from has them",
+                  shown, what);
+    return -1;
 }
 
 arena *run_model_arena(run_model *m) {
@@ -137,12 +157,27 @@ void run_builder_set_source(run_model_builder *b, const char *text) {
     b->pub.source = (run_str){s ? s : "", s ? strlen(text) : 0};
 }
 
+int run_builder_own_parts(run_model_builder *b, run_model *const *parts, size_t n) {
+    if (n > SIZE_MAX - b->nowned || SCOPE_VEC_RESERVE(b->owned, b->cap_owned, b->nowned + n) < 0)
+        return -1;
+    memcpy(&b->owned[b->nowned], parts, n * sizeof *parts);
+    b->nowned += n;
+    return 0;
+}
+
+run_model *run_builder_model(run_model_builder *b) {
+    return &b->pub;
+}
+
 void run_builder_abandon(run_model_builder *b) {
     run_free(&b->pub);
 }
 
 enum run_load_error run_builder_finish(run_model_builder *b, run_model **out, char *msg,
                                        size_t msglen) {
+    if (b->nowned && !b->nlogs) /* a file holding a partial model (run_h5_summary.h) */
+        return run_builder_finish_parts(b, (const run_model *const *)b->owned, b->nowned, out, msg,
+                                        msglen);
     run_model *m = &b->pub;
     char shown[512];
     scope_escape((const uint8_t *)m->dir, strlen(m->dir), shown, sizeof shown, 0);
@@ -231,7 +266,9 @@ enum run_load_error run_builder_finish_parts(run_model_builder *b, const run_mod
         m->nworkers += parts[i]->nworkers;
     }
     if (rc == 0)
-        rc = run_merge_parts(m, &b->mem, parts, first, nparts, &b->opt);
+        /* Parts the builder owns (read from a file) give up what they can. */
+        rc = run_merge_parts(m, &b->mem, (run_model *const *)parts, first, nparts,
+                             parts == (const run_model *const *)b->owned, &b->opt);
     if (rc == 0)
         rc = copy_part_caveats(m, parts, first, nparts);
     free(first);
@@ -249,6 +286,8 @@ enum run_load_error run_builder_finish_parts(run_model_builder *b, const run_mod
         m->nrunning +=
             m->workers[i].attempt == m->shown_attempt && m->workers[i].end == RUN_END_RUNNING;
     m->no_samples = b->opt.no_samples;
+    for (size_t i = 0; i < nparts; i++) /* resources unread in any part are unknown */
+        m->no_samples |= parts[i]->no_samples;
     *out = m;
     return RUN_OK;
 }
@@ -306,5 +345,9 @@ void run_free(run_model *m) {
     run_caveats_free(m);
     read_caps_drop(b->caps);
     arena_free(&b->mem);
+    /* After this model: its names and resources point into them. */
+    for (size_t i = 0; i < b->nowned; i++)
+        run_free(b->owned[i]);
+    free(b->owned);
     free(b);
 }

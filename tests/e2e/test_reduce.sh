@@ -73,6 +73,90 @@ expect_rc 0 "$tui" reduce run -o one.h5
 same one.h5 "scope-tui reduce"
 ok "scope-tui reduce (one rank): report --json equal to the run's, the damaged and unreadable logs as caveats"
 
+# SUMMARY is the model (/summary, docs/hdf5.md), not the processes' tables:
+# read again, and written again by export (a model without logs writes its
+# summary), it gives the same report.
+py=$(h5py_python)
+if [ -z "$py" ]; then
+    fail "no python3 with h5py (scripts/setup.sh installs python3-h5py)"
+else
+    "$py" - one.h5 >tables.out 2>&1 <<'PY' || fail "SUMMARY's groups: $(cat tables.out)"
+import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+assert "summary" in f, "no /summary group"
+for t in ("phase_nodes", "phase_node_bins", "counters", "processes", "line_samples"):
+    assert t not in f, "SUMMARY holds /" + t
+s = f["summary"]
+for t in ("processes", "phases", "phase_processes", "phase_bins", "roles", "caveats"):
+    assert t in s, "no /summary/" + t
+assert len(s["processes"]) == 25, len(s["processes"])
+PY
+fi
+"$tui" report --json one.h5 | jq 'del(.run.dir)' >twice.json
+cmp -s one.h5.json twice.json || fail "SUMMARY read twice differs"
+expect_rc 0 "$tui" export one.h5 --format hdf5 -o again.h5
+same again.h5 "SUMMARY exported again"
+ok "SUMMARY holds /summary, not the processes' tables; read twice and written again, the same report"
+
+# Reduced without the resource samples, SUMMARY says they were not read
+# (resources unknown), as report --no-samples of the run does.
+"$tui" report --json --no-samples run | jq 'del(.run.dir)' >nosamples.json
+expect_rc 0 "$tui" reduce --no-samples run -o nosamples.h5
+"$tui" report --json nosamples.h5 | jq 'del(.run.dir)' >nosamples.h5.json
+cmp -s nosamples.json nosamples.h5.json || fail "reduce --no-samples differs from report --no-samples:
+$(diff nosamples.json nosamples.h5.json | head -10)"
+ok "reduce --no-samples: SUMMARY's resources are unread, as the run's with --no-samples"
+
+# What needs a process's own log says so in one line, exit 2, nothing on stdout.
+for args in "lines one.h5" "lines --folded one.h5" "export one.h5 --format chrome -o trace.json"; do
+    # shellcheck disable=SC2086
+    expect_rc 2 "$tui" $args
+    expect_in_output "the run directory it was reduced from has them"
+    [ -s out ] && fail "'$args' printed on stdout: $(head -3 out)"
+    [ "$(wc -l <err)" = 1 ] || fail "'$args': not one line: $(cat err)"
+done
+[ -e trace.json ] && fail "export --format chrome of SUMMARY wrote trace.json"
+"$tui" one.h5 --keys $'5j\r' --size 120x40 --print >screen.txt 2>&1 ||
+    fail "the browser on SUMMARY: $(tail -3 screen.txt)"
+expect_in screen.txt "keeps no process's own tree: open the run"
+ok "SUMMARY: hot lines, folded stacks, a trace and one process's tree say the run directory has them"
+
+# A damaged /summary is refused in one line naming what is wrong, exit 2.
+# damage PYTHON-EDIT WANT: one.h5 edited in a copy with h5py, then read.
+damage() {
+    cp one.h5 bad.h5
+    "$py" - bad.h5 "$1" >edit.out 2>&1 <<'PY' || fail "editing bad.h5 ($1): $(cat edit.out)"
+import h5py, sys
+f = h5py.File(sys.argv[1], "r+")
+s = f["summary"]
+def edit(table, field, value, row=0):
+    a = s[table][...]
+    a[row][field] = value
+    s[table][...] = a
+exec(sys.argv[2])
+PY
+    expect_rc 2 "$tui" report --json bad.h5
+    expect_in_output "$2"
+    [ "$(wc -l <err)" = 1 ] || fail "damage '$1': not one line: $(cat err)"
+}
+if [ -n "$py" ]; then
+    damage 'edit("role_processes", "process", 10**6)' "is not a process of its role"
+    damage 'edit("role_processes", "process", 1, row=1); edit("role_processes", "process", 1, row=0)' \
+        "listed once"
+    damage 'edit("phases", "parent", 3)' "not an earlier phase of its role"
+    damage 'edit("phases", "role", 99)' "is not a role"
+    damage 'edit("phase_bins", "bucket", 5000)' "bucket 5000 out of order or past"
+    damage 'edit("phase_processes", "proc", 10**9)' "out of order or past its role's"
+    damage 'edit("phase_processes", "phase", 10**9)' "out of order or past the"
+    damage 'edit("phase_counters", "role", 77)' "is not there"
+    damage 'edit("caveats", "process", 10**6)' "is not there"
+    damage 'edit("processes", "end", b"lost")' "end 'lost' is none of"
+    damage 's.attrs["shown_attempt"] = 9' "attribute shown_attempt is 9"
+    damage 'del s["phases"]' "/summary/phases"
+    damage 'del s["processes"]' "/summary/processes"
+    ok "a damaged /summary: exit 2, one line saying what is wrong"
+fi
+
 # A run past the reader's caps (lowered by SCOPE_READ_MAX_NODES, each log
 # past its own, the run within its): SUMMARY, read without the variable,
 # says what the caps left out as the run read with it does.

@@ -3,7 +3,9 @@
  * runs whose logs are written through the real writer (the sample logs of
  * tests/support, every record kind in them), one of them with a log cut
  * inside its last frame; and, given a scope-profiler file with line
- * profiles, its export, whose /line_measured rows the others lack.
+ * profiles, its export, whose /line_measured rows the others lack.  Each
+ * run also as a SUMMARY (/summary, the partial model scope-reduce writes,
+ * docs/reduce.md), which the loader reads by another path.
  *
  *   make_h5_corpus OUTDIR [SCOPE_PROFILER_H5]
  */
@@ -20,24 +22,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The run at src exported as OUT_DIR/NAME.h5.  0, or -1 with why on stderr. */
-static int export_seed(const char *src, const char *out_dir, const char *name) {
-    run_model *m = NULL;
+/* The model m written by format f as OUT_DIR/NAME.h5.  0, or -1 with why
+ * on stderr. */
+static int write_h5(const run_model *m, const export_format *f, const char *src,
+                    const char *out_dir, const char *name) {
     char msg[1024] = "", out[600];
-    run_options opt = {.threads = 1};
-    if (run_load(src, &opt, &m, msg, sizeof msg) != RUN_OK) {
-        fprintf(stderr, "make_h5_corpus: %s\n", msg);
-        return -1;
-    }
     snprintf(out, sizeof out, "%s/%s.h5", out_dir, name);
     int fd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int rc = fd >= 0 ? export_format_hdf5.write(m, src, fd, msg, sizeof msg) : -1;
+    int rc = fd >= 0 ? f->write(m, src, fd, msg, sizeof msg) : -1;
     if (fd < 0)
         snprintf(msg, sizeof msg, "%s", strerror(errno));
     else
         close(fd);
     if (rc < 0)
         fprintf(stderr, "make_h5_corpus: %s: %s\n", out, msg);
+    return rc < 0 ? -1 : 0;
+}
+
+/* The run at src exported as OUT_DIR/NAME.h5, and as a SUMMARY,
+ * OUT_DIR/NAME-summary.h5.  0, or -1 with why on stderr. */
+static int export_seed(const char *src, const char *out_dir, const char *name) {
+    run_model *m = NULL;
+    char msg[1024] = "", summary[300];
+    run_options opt = {.threads = 1};
+    if (run_load(src, &opt, &m, msg, sizeof msg) != RUN_OK) {
+        fprintf(stderr, "make_h5_corpus: %s\n", msg);
+        return -1;
+    }
+    snprintf(summary, sizeof summary, "%s-summary", name);
+    int rc = write_h5(m, &export_format_hdf5, src, out_dir, name);
+    rc |= write_h5(m, &export_format_hdf5_summary, src, out_dir, summary);
     run_free(m);
     return rc < 0 ? -1 : 0;
 }
