@@ -18,7 +18,7 @@ int run_cmp_fig_beyond_noise(const run_cmp_fig *f) {
 }
 
 run_cmp_fig run_cmp_figure(double a, double b) {
-    run_cmp_fig f = {a, b, NAN, NAN, NAN, NAN};
+    run_cmp_fig f = {a, b, NAN, NAN, NAN, NAN, NAN};
     if (isnan(a) || isnan(b))
         return f;
     f.delta = b - a;
@@ -118,6 +118,7 @@ static void noisy_figure(run_cmp_phase *row, const phase_rows *rows, const run_p
         row->fig[f] = run_cmp_figure(na.value, row->fig[f].b);
     }
     run_noise_interval(na, nb, rows->confidence, &row->fig[f].lo, &row->fig[f].hi);
+    row->fig[f].at_least = run_noise_at_least(na, nb, rows->confidence);
     row->noise_a[f] = (unsigned char)na.source;
     row->noise_b[f] = (unsigned char)nb.source;
 }

@@ -40,6 +40,9 @@ typedef struct run_cmp_fig {
      * for the figures that have one (mean, total, p50, p99); NAN when there
      * is no estimate of the noise. */
     double lo, hi;
+    /* The one-sided lower bound at that confidence: the change is at least
+     * this.  What check's verdict tests against its threshold (run_check.h). */
+    double at_least;
 } run_cmp_fig;
 
 typedef struct run_cmp_counter {
