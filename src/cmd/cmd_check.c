@@ -1,9 +1,9 @@
 /*
  * `scope-tui check BASE... CANDIDATE`: a regression gate for CI.  Prints
  * every watched phase with its change, the interval of that change at the
- * stated confidence, and its verdict (the rules are in run_check.h and
- * run_noise.h).  Several base runs (arguments, or a directory of runs)
- * teach it the run-to-run noise.
+ * stated confidence, the one-sided bound its verdict tests, and its verdict (the rules are in
+ * run_check.h and run_noise.h).  Several base runs (arguments, or a directory of runs) teach it the
+ * run-to-run noise.
  *
  * Exit status: 0 nothing regressed past the threshold; 1 something did (or a
  * phase named with --phase disappeared); 2 bad usage, an unloadable run, or
