@@ -177,16 +177,18 @@ static void print_findings(FILE *f, const run_cmp *c, const run_check *k, const 
                 if (isnan(row->fig->lo))
                     fputs("; no estimate of the noise: judged by the threshold alone)\n", f);
                 else
-                    fprintf(f, "; at least %s at %g%% confidence, interval %s)\n",
-                            at_least_text(least, sizeof least, row->fig), c->confidence * 100,
+                    fprintf(f, "; at least %s at %g%% one-sided, %g%% interval %s)\n",
+                            at_least_text(least, sizeof least, row->fig),
+                            row->fig->at_least_confidence * 100, c->confidence * 100,
                             interval_text(ci, sizeof ci, row->fig));
                 break;
             case RUN_CHECK_NOISE:
                 fprintf(f,
                         "note: %s (role %s): %s %s is past the limit %s but within the noise "
-                        "(at least %s at %g%% confidence, interval %s): not called\n",
+                        "(at least %s at %g%% one-sided, %g%% interval %s): not called\n",
                         path, role, metric, change, limit,
-                        at_least_text(least, sizeof least, row->fig), c->confidence * 100,
+                        at_least_text(least, sizeof least, row->fig),
+                        row->fig->at_least_confidence * 100, c->confidence * 100,
                         interval_text(ci, sizeof ci, row->fig));
                 break;
             case RUN_CHECK_GONE:
@@ -237,16 +239,19 @@ static void print_noise(FILE *f, const run_cmp *c, const run_check *k, const run
     if (c->nbase > 1) {
         fprintf(f,
                 "noise: the base figures are the mean of %zu runs; their spread is the "
-                "run-to-run noise of both sides, where larger than the noise within a run\n",
-                c->nbase);
+                "run-to-run noise of both sides, where larger than the noise within a run; "
+                "the bound is one-sided %g%%\n",
+                c->nbase, c->confidence * 100);
         return;
     }
     int unknown = 0;
     for (size_t i = 0; i < k->nrows; i++)
         unknown |= k->rows[i].phase->side == RUN_CMP_BOTH && isnan(k->rows[i].fig->lo);
-    fputs("noise: within each run (the spread between its processes, or its entries); "
-          "several BASE runs measure the run-to-run noise\n",
-          f);
+    fprintf(f,
+            "noise: within each run (the spread between its processes, or its entries); "
+            "one run does not measure the run-to-run noise, so the bound is the %g%% "
+            "interval's lower end (one-sided %g%%); several BASE runs measure it\n",
+            c->confidence * 100, (1 + c->confidence) / 2 * 100);
     if (unknown)
         fputs("(- : no estimate of the noise, judged by the threshold alone)\n", f);
     (void)o;
@@ -260,10 +265,10 @@ static int report(FILE *f, const cmd_runs *bases, const run_cmp *c, const run_ch
         print_run(f, "           ", bases->v[i]);
     print_run(f, "candidate  ", c->b);
     fprintf(f,
-            "metric: %s %s; a regression is growth past %s whose one-sided %g%% bound (at "
-            "least) is past it too\n",
+            "metric: %s %s; a regression is growth past %s whose lower bound (at least) is "
+            "past it too\n",
             run_check_metric_name(o->metric), phase_figures[o->metric].check,
-            fmt_change(limit, sizeof limit, o->max_regression), c->confidence * 100);
+            fmt_change(limit, sizeof limit, o->max_regression));
     print_noise(f, c, k, o);
     fputc('\n', f);
     if (k->nrows == 0) {

@@ -251,3 +251,7 @@ double run_noise_at_least(run_noise a, run_noise b, double confidence) {
     double t = confidence > 0.5 ? run_noise_t(2 * confidence - 1, df) : 0;
     return isnan(t) ? NAN : expm1(l - t * s);
 }
+
+double run_noise_bound_confidence(run_noise per_run, double confidence) {
+    return per_run.source == RUN_NOISE_RUNS ? confidence : (1 + confidence) / 2;
+}

@@ -30,11 +30,17 @@
  *
  * compare's interval is two-sided: did the figure move, either way?
  * check asks one question, did B grow by more than the threshold, and
- * answers it with the one-sided lower bound exp(L - t1 s) - 1, t1 the
- * quantile with P(T < t1) = confidence: a candidate whose true change is
- * at the threshold is called with probability 1 - confidence, as stated,
- * where the two-sided interval's lower end would call it half as often
- * and miss real changes for it.
+ * answers it with a one-sided lower bound exp(L - t1 s) - 1, t1 the
+ * quantile with P(T < t1) = its confidence.  When several base runs
+ * measured the run-to-run noise, s holds all the noise one run carries
+ * and the bound is taken at the stated confidence: a candidate whose true
+ * change is at the threshold is called with probability 1 - confidence,
+ * where the two-sided interval's lower end called it half as often and
+ * missed real changes for it.  With one base run s holds only the noise
+ * within each run, short of what a busier machine moves a whole run by,
+ * so the bound stays the two-sided interval's lower end (one-sided at
+ * (1 + confidence) / 2): the margin false alarms had, kept where the
+ * noise that would justify less is not measured.
  *
  * Everything is closed form: the same runs give the same interval every
  * time, with no random resampling to seed.
@@ -89,6 +95,12 @@ void run_noise_interval(run_noise a, run_noise b, double confidence, double *lo,
  * at least this with that confidence.  NAN where run_noise_interval gives
  * none. */
 double run_noise_at_least(run_noise a, run_noise b, double confidence);
+
+/* The confidence of check's one-sided bound for a comparison at
+ * `confidence`: that confidence when per_run is the base runs' measured
+ * spread (run_noise_base), else (1 + confidence) / 2, the two-sided
+ * interval's lower end (see above). */
+double run_noise_bound_confidence(run_noise per_run, double confidence);
 
 /* Student's t two-sided quantile: the t with P(|T| < t) = confidence for df
  * degrees of freedom (rounded down; the normal's beyond 1,000 or for

@@ -193,8 +193,10 @@ expect_in out "note: cleanup (role worker) is not in the candidate"
 expect_rc 1 "$scope_tui" check --threshold 20 base slow
 grep -E '^worker +compute ' out | grep -qE ' \+[0-9.]+%\.\.\+[0-9.]+% +\+[0-9.]+% +REGRESSED$' ||
     fail "compute's interval and bound not shown: $(cat out)"
+# One base run does not measure the run-to-run noise: the bound is the
+# interval's lower end, one-sided 97.5%.
 expect_in out "limit +20.0%; at least +"
-expect_in out "% confidence, interval +"
+expect_in out "% at 97.5% one-sided, 95% interval +"
 # Several base runs: the base is their mean, their spread the run-to-run
 # noise.  base and rerun agree, so slow's compute is beyond it; with half
 # among them (its compute entries take twice as long) the base runs disagree
@@ -206,7 +208,9 @@ doc = json.load(open(sys.argv[1]))
 assert doc["base_runs"] == 2 and doc["confidence"] == 0.95, doc
 c = next(p for p in doc["phases"] if p["path"] == "compute")["metric"]
 assert c["change_low"] > 0.5 and c["change_high"] < 1.5 and c["significant"] is True, c
-# The one-sided bound lies inside the two-sided interval, below the change.
+# Two base runs measured the run-to-run noise: the bound is one-sided at the
+# stated confidence, inside the two-sided interval, below the change.
+assert c["at_least_confidence"] == 0.95, c
 assert c["change_low"] < c["change_at_least"] < c["change"], c
 PY
 expect_rc 0 "$scope_tui" check --json base rerun half slow

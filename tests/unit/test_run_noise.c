@@ -14,6 +14,7 @@
 #include <scope/log_hist.h>
 
 #include <math.h>
+#include <string.h>
 
 /* ---- Student's t ------------------------------------------------------------- */
 
@@ -284,6 +285,41 @@ START_TEST(rates_several_processes) {
 }
 END_TEST
 
+/* check's bound: one-sided at the stated confidence where several base
+ * runs measured the run-to-run noise; with one base run, whose noise within
+ * the run is short of it, the two-sided interval's lower end. */
+START_TEST(bound_follows_measured_noise) {
+    model_run bases[5], cand;
+    for (int i = 0; i < 5; i++)
+        draw_run(&bases[i], &several, 1.0, 500 + (uint64_t)i);
+    draw_run(&cand, &several, 1.10, 550);
+    run_cmp *one = run_compare_with(&bases[0].m, &cand.m, &(run_cmp_opts){.confidence = 0.95});
+    const run_model *more[4] = {&bases[1].m, &bases[2].m, &bases[3].m, &bases[4].m};
+    run_cmp *five = run_compare_with(
+        &bases[0].m, &cand.m, &(run_cmp_opts){.confidence = 0.95, .more_a = more, .nmore_a = 4});
+    ck_assert_ptr_nonnull(one);
+    ck_assert_ptr_nonnull(five);
+    const run_cmp_fig *f1 = NULL, *f5 = NULL;
+    for (size_t i = 0; i < one->roles[0].nphases; i++)
+        if (!strcmp(one->roles[0].phases[i].path, "step"))
+            f1 = &one->roles[0].phases[i].fig[PF_MEAN];
+    for (size_t i = 0; i < five->roles[0].nphases; i++)
+        if (!strcmp(five->roles[0].phases[i].path, "step"))
+            f5 = &five->roles[0].phases[i].fig[PF_MEAN];
+    ck_assert_ptr_nonnull(f1);
+    ck_assert_ptr_nonnull(f5);
+    ck_assert_double_eq_tol(f1->at_least_confidence, 0.975, 1e-12);
+    ck_assert_double_eq_tol(f1->at_least, f1->lo, 1e-12);
+    ck_assert_double_eq_tol(f5->at_least_confidence, 0.95, 1e-12);
+    ck_assert(f5->at_least > f5->lo && f5->at_least < f5->change);
+    run_cmp_free(one);
+    run_cmp_free(five);
+    for (int i = 0; i < 5; i++)
+        free_run(&bases[i]);
+    free_run(&cand);
+}
+END_TEST
+
 /* A machine with run-to-run noise common to every process of a run (0.6%
  * here, 0.9% in all with the processes' and the entries'), judged against
  * 5 base runs, whose spread is that noise on both sides with 4 degrees of
@@ -353,6 +389,7 @@ int main(void) {
     tcase_add_test(tc, interval_arithmetic);
     tcase_add_test(tc, one_sided_bound);
     tcase_add_test(tc, rates_several_processes);
+    tcase_add_test(tc, bound_follows_measured_noise);
     tcase_add_test(tc, rates_several_bases_one_sided);
     tcase_add_test(tc, rates_few_noisy_entries);
     tcase_add_test(tc, rates_one_process_several_bases);
