@@ -95,7 +95,7 @@ print(p["verdict"], "%+.1f%%" % (100*m["change"]), "nan" if least is None else "
 # every one is).
 range() { # COL
     awk -v c="$1" '$c != "nan" { sub(/%$/, "", $c); print $c + 0 }' | sort -g | sed -n '1p;$p' |
-        paste -sd' ' | awk '{ printf "%+.1f%% to %+.1f%%", $1, ($2 == "" ? $1 : $2) } END { if (NR == 0) printf "-" }'
+        paste -sd' ' | awk 'NF { printf "%+.1f%% to %+.1f%%", $1, ($2 == "" ? $1 : $2); shown = 1 } END { if (!shown) printf "-" }'
 }
 
 summary() { # CONDITION
