@@ -114,7 +114,11 @@ summary() { # CONDITION
 }
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-echo "$pairs pairs of 8 processes x $entries entries; threshold 5%, 95% confidence"
+if [[ -n $reuse ]]; then
+    echo "$pairs pairs of the runs in $runs; threshold 5%, 95% confidence"
+else
+    echo "$pairs pairs of 8 processes x $entries entries; threshold 5%, 95% confidence"
+fi
 for cond in $conditions; do
     if [[ -n $reuse ]]; then
         echo "$cond: runs recorded earlier, in $runs/$cond"
