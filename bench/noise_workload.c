@@ -6,8 +6,8 @@
  *
  *   noise_workload RUN SEED SLOW [PROCS [ENTRIES]]
  *
- * Records into RUN (its own run id) PROCS processes (default 4) of role
- * "worker", each running ENTRIES (default 200) iterations of
+ * Records into RUN (its own run id) PROCS processes (default 8) of role
+ * "worker", each running ENTRIES (default 400) iterations of
  *
  *   step  { spin 400,000 x SLOW x noise }
  *   other { spin 200,000 x noise }
@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
     }
     uint64_t seed = strtoull(argv[2], NULL, 10);
     double slow = atof(argv[3]);
-    int procs = argc > 4 ? atoi(argv[4]) : 4, entries = argc > 5 ? atoi(argv[5]) : 200;
+    int procs = argc > 4 ? atoi(argv[4]) : 8, entries = argc > 5 ? atoi(argv[5]) : 400;
     if (!(slow > 0) || procs < 1 || procs > 64 || entries < 1) {
         fputs("noise_workload: SLOW > 0, PROCS 1..64, ENTRIES >= 1\n", stderr);
         return 2;

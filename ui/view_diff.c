@@ -416,7 +416,7 @@ static enum theme_element verdict_text(const diff_state *st, const run_cmp_phase
         snprintf(out, cap, "check: NEW, only in B: nothing to compare it with");
         return TH_NORMAL;
     }
-    char ch[32], lo[32], hi[32], limit[32];
+    char ch[32], limit[32], least[32];
     const run_cmp_fig *f = row->fig;
     fmt_change(limit, sizeof limit, RUN_CHECK_DEFAULT_THRESHOLD);
     fmt_change(ch, sizeof ch, f->change);
@@ -424,12 +424,12 @@ static enum theme_element verdict_text(const diff_state *st, const run_cmp_phase
     int n = 0;
     switch (row->verdict) {
     case RUN_CHECK_REGRESSED:
-        n = snprintf(out, cap, "check: REGRESSED, %s %s: past %s beyond the noise (%s..%s)", metric,
-                     ch, limit, fmt_change(lo, sizeof lo, f->lo), fmt_change(hi, sizeof hi, f->hi));
+        n = snprintf(out, cap, "check: REGRESSED, %s %s: past %s, at least %s beyond the noise",
+                     metric, ch, limit, fmt_change(least, sizeof least, f->at_least));
         break;
     case RUN_CHECK_NOISE:
-        n = snprintf(out, cap, "check: NOISE, %s %s: past %s, but the noise reaches back to %s",
-                     metric, ch, limit, fmt_change(lo, sizeof lo, f->lo));
+        n = snprintf(out, cap, "check: NOISE, %s %s: past %s, but the noise leaves it at least %s",
+                     metric, ch, limit, fmt_change(least, sizeof least, f->at_least));
         break;
     case RUN_CHECK_OK:
         n = snprintf(out, cap, "check: OK, %s %s: within %s", metric, ch, limit);

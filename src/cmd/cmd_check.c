@@ -1,9 +1,9 @@
 /*
  * `scope-tui check BASE... CANDIDATE`: a regression gate for CI.  Prints
  * every watched phase with its change, the interval of that change at the
- * stated confidence, and its verdict (the rules are in run_check.h and
- * run_noise.h).  Several base runs (arguments, or a directory of runs)
- * teach it the run-to-run noise.
+ * stated confidence, the one-sided bound its verdict tests, and its verdict (the rules are in
+ * run_check.h and run_noise.h).  Several base runs (arguments, or a directory of runs) teach it the
+ * run-to-run noise.
  *
  * Exit status: 0 nothing regressed past the threshold; 1 something did (or a
  * phase named with --phase disappeared); 2 bad usage, an unloadable run, or
@@ -43,8 +43,9 @@ static void check_usage(FILE *f) {
           "grew past the threshold, and beyond the noise at the stated confidence.\n"
           "  --threshold PCT       the largest growth allowed, in percent (default 10;\n"
           "                        --max-regression is the same)\n"
-          "  --confidence PCT      of the interval a change must leave zero behind\n"
-          "                        (default 95; 50 to 99.9)\n",
+          "  --confidence PCT      of the bound a change must pass the threshold by\n"
+          "                        (one-sided: \"at least\"; the interval shown is\n"
+          "                        two-sided at the same confidence; default 95; 50 to 99.9)\n",
           f);
     fprintf(f,
             "  --metric M            %s (%s, the default: fair to runs of\n"
@@ -93,6 +94,15 @@ static const char *interval_text(char *buf, size_t cap, const run_cmp_fig *f) {
     return buf;
 }
 
+/* The one-sided bound the verdict tests, "+6.3%"; "-" when the noise is unknown. */
+static const char *at_least_text(char *buf, size_t cap, const run_cmp_fig *f) {
+    if (isnan(f->at_least))
+        snprintf(buf, cap, "-");
+    else
+        fmt_change(buf, cap, f->at_least);
+    return buf;
+}
+
 /* The metric's figures printed by its unit (phase_figures.h). */
 static void cells(const run_check_row *row, run_check_metric m, char *base, char *cand,
                   char *change) {
@@ -129,10 +139,10 @@ static void print_table(FILE *f, const run_cmp *c, const run_check *k, run_check
     fmt_put_left(f, "phase", wpath);
     fputs("         base    candidate     change  ", f);
     fmt_put_left(f, head, wint + 2);
-    fputs("verdict\n", f);
+    fputs("at least  verdict\n", f);
     for (size_t i = 0; i < k->nrows; i++) {
         const run_check_row *row = &k->rows[i];
-        char base[CELL], cand[CELL], change[CELL];
+        char base[CELL], cand[CELL], change[CELL], least[CELL];
         cells(row, m, base, cand, change);
         fmt_put_left(f, role_label(buf, sizeof buf, row), wrole + 2);
         fmt_put_left(f, row->phase->path, wpath);
@@ -141,13 +151,15 @@ static void print_table(FILE *f, const run_cmp *c, const run_check *k, run_check
         fmt_put_right(f, change, 11);
         fputs("  ", f);
         fmt_put_left(f, interval_text(ci, sizeof ci, row->fig), wint + 2);
-        fprintf(f, "%s\n", run_check_verdict_name(row->verdict));
+        fmt_put_right(f, at_least_text(least, sizeof least, row->fig), 8);
+        fprintf(f, "  %s\n", run_check_verdict_name(row->verdict));
     }
 }
 
 /* The lines under the table: each failure, then each note, in words. */
 static void print_findings(FILE *f, const run_cmp *c, const run_check *k, const run_check_opts *o) {
     char role[NAME_CAP], base[CELL], cand[CELL], change[CELL], limit[CELL], ci[2 * CELL];
+    char least[CELL];
     fmt_change(limit, sizeof limit, o->max_regression);
     const char *metric = run_check_metric_name(o->metric);
     for (int failures = 1; failures >= 0; failures--)
@@ -165,14 +177,18 @@ static void print_findings(FILE *f, const run_cmp *c, const run_check *k, const 
                 if (isnan(row->fig->lo))
                     fputs("; no estimate of the noise: judged by the threshold alone)\n", f);
                 else
-                    fprintf(f, "; %g%% interval %s)\n", c->confidence * 100,
+                    fprintf(f, "; at least %s at %g%% one-sided, %g%% interval %s)\n",
+                            at_least_text(least, sizeof least, row->fig),
+                            row->fig->at_least_confidence * 100, c->confidence * 100,
                             interval_text(ci, sizeof ci, row->fig));
                 break;
             case RUN_CHECK_NOISE:
                 fprintf(f,
                         "note: %s (role %s): %s %s is past the limit %s but within the noise "
-                        "(%g%% interval %s): not called\n",
-                        path, role, metric, change, limit, c->confidence * 100,
+                        "(at least %s at %g%% one-sided, %g%% interval %s): not called\n",
+                        path, role, metric, change, limit,
+                        at_least_text(least, sizeof least, row->fig),
+                        row->fig->at_least_confidence * 100, c->confidence * 100,
                         interval_text(ci, sizeof ci, row->fig));
                 break;
             case RUN_CHECK_GONE:
@@ -223,16 +239,19 @@ static void print_noise(FILE *f, const run_cmp *c, const run_check *k, const run
     if (c->nbase > 1) {
         fprintf(f,
                 "noise: the base figures are the mean of %zu runs; their spread is the "
-                "run-to-run noise of both sides, where larger than the noise within a run\n",
-                c->nbase);
+                "run-to-run noise of both sides, where larger than the noise within a run; "
+                "the bound is one-sided %g%%\n",
+                c->nbase, c->confidence * 100);
         return;
     }
     int unknown = 0;
     for (size_t i = 0; i < k->nrows; i++)
         unknown |= k->rows[i].phase->side == RUN_CMP_BOTH && isnan(k->rows[i].fig->lo);
-    fputs("noise: within each run (the spread between its processes, or its entries); "
-          "several BASE runs measure the run-to-run noise\n",
-          f);
+    fprintf(f,
+            "noise: within each run (the spread between its processes, or its entries); "
+            "one run does not measure the run-to-run noise, so the bound is the %g%% "
+            "interval's lower end (one-sided %g%%); several BASE runs measure it\n",
+            c->confidence * 100, (1 + c->confidence) / 2 * 100);
     if (unknown)
         fputs("(- : no estimate of the noise, judged by the threshold alone)\n", f);
     (void)o;
@@ -245,9 +264,11 @@ static int report(FILE *f, const cmd_runs *bases, const run_cmp *c, const run_ch
     for (size_t i = 1; i < bases->n; i++)
         print_run(f, "           ", bases->v[i]);
     print_run(f, "candidate  ", c->b);
-    fprintf(f, "metric: %s %s; a regression is growth past %s, beyond the noise at %g%%\n",
+    fprintf(f,
+            "metric: %s %s; a regression is growth past %s whose lower bound (at least) is "
+            "past it too\n",
             run_check_metric_name(o->metric), phase_figures[o->metric].check,
-            fmt_change(limit, sizeof limit, o->max_regression), c->confidence * 100);
+            fmt_change(limit, sizeof limit, o->max_regression));
     print_noise(f, c, k, o);
     fputc('\n', f);
     if (k->nrows == 0) {

@@ -83,7 +83,7 @@ static void judge(run_check_row *row, const run_check_opts *o, int named) {
         row->verdict = RUN_CHECK_NEW;
     } else if (isnan(row->fig->change)) {
         row->verdict = RUN_CHECK_UNMEASURED;
-    } else if (row->fig->change > o->max_regression && row->fig->lo <= o->max_regression) {
+    } else if (row->fig->change > o->max_regression && row->fig->at_least <= o->max_regression) {
         row->verdict = RUN_CHECK_NOISE; /* NAN (no estimate) compares false */
     } else if (row->fig->change > o->max_regression) {
         row->verdict = RUN_CHECK_REGRESSED;

@@ -9,17 +9,16 @@
  * and names are matched in their escaped form, as the text output shows them.
  *
  * A phase regressed when its metric grew by more than max_regression
- * (a fraction: 0.10 is 10%) and the whole interval of that change
- * (run_noise.h) lies above the threshold too: past the threshold by more
- * than the noise.  A growth past it that the noise could explain is NOISE,
- * not a failure.  Without an estimate of the noise (one entry a side, no
- * histogram and one process) the threshold alone judges, and the row says
- * so.  The default metric is the mean time per entry,
- * which stays comparable when the two runs did different amounts of work;
- * "total" does not.  A watched phase missing from the candidate is a failure
- * when it was named with --phase (what CI asked to watch is gone) and a note
- * otherwise; a phase whose metric was not measured on a side (p50/p99
- * without a histogram) is a note, never a pass or a failure in disguise.
+ * (a fraction: 0.10 is 10%) and the one-sided lower bound of that change
+ * at the comparison's confidence (run_cmp_fig.at_least, run_noise.h) lies
+ * above the threshold too: past the threshold by more than the noise.  A growth past it that the
+ * noise could explain is NOISE, not a failure.  Without an estimate of the noise (one entry a side,
+ * no histogram and one process) the threshold alone judges, and the row says so.  The default
+ * metric is the mean time per entry, which stays comparable when the two runs did different amounts
+ * of work; "total" does not.  A watched phase missing from the candidate is a failure when it was
+ * named with --phase (what CI asked to watch is gone) and a note otherwise; a phase whose metric
+ * was not measured on a side (p50/p99 without a histogram) is a note, never a pass or a failure in
+ * disguise.
  */
 #ifndef SCOPE_RUN_CHECK_H
 #define SCOPE_RUN_CHECK_H

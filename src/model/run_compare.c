@@ -18,7 +18,7 @@ int run_cmp_fig_beyond_noise(const run_cmp_fig *f) {
 }
 
 run_cmp_fig run_cmp_figure(double a, double b) {
-    run_cmp_fig f = {a, b, NAN, NAN, NAN, NAN};
+    run_cmp_fig f = {a, b, NAN, NAN, NAN, NAN, NAN, NAN};
     if (isnan(a) || isnan(b))
         return f;
     f.delta = b - a;
@@ -105,7 +105,8 @@ typedef struct phase_rows {
 static void noisy_figure(run_cmp_phase *row, const phase_rows *rows, const run_phase *const *more,
                          enum phase_fig f) {
     const run_phase *a = row->a, *b = row->b;
-    run_noise na = run_noise_within(a, f), nb = run_noise_within(b, f), per_run;
+    run_noise na = run_noise_within(a, f), nb = run_noise_within(b, f);
+    run_noise per_run = {NAN, NAN, NAN, RUN_NOISE_NONE}; /* unmeasured with one base run */
     if (a && rows->nmore) {
         /* A few base runs; more than RUN_CMP_MAX_BASE is refused by the commands. */
         double values[RUN_CMP_MAX_BASE];
@@ -118,6 +119,9 @@ static void noisy_figure(run_cmp_phase *row, const phase_rows *rows, const run_p
         row->fig[f] = run_cmp_figure(na.value, row->fig[f].b);
     }
     run_noise_interval(na, nb, rows->confidence, &row->fig[f].lo, &row->fig[f].hi);
+    double bound = run_noise_bound_confidence(per_run, rows->confidence);
+    row->fig[f].at_least = run_noise_at_least(na, nb, bound);
+    row->fig[f].at_least_confidence = isnan(row->fig[f].at_least) ? NAN : bound;
     row->noise_a[f] = (unsigned char)na.source;
     row->noise_b[f] = (unsigned char)nb.source;
 }

@@ -40,6 +40,12 @@ typedef struct run_cmp_fig {
      * for the figures that have one (mean, total, p50, p99); NAN when there
      * is no estimate of the noise. */
     double lo, hi;
+    /* A one-sided lower bound of the change (it is at least this) at
+     * at_least_confidence, run_noise_bound_confidence's: the comparison's
+     * confidence where several base runs measured the run-to-run noise,
+     * else stricter.  What check's verdict tests against its threshold
+     * (run_check.h).  NAN where lo is. */
+    double at_least, at_least_confidence;
 } run_cmp_fig;
 
 typedef struct run_cmp_counter {

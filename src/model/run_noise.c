@@ -209,18 +209,49 @@ run_noise run_noise_candidate(run_noise within, run_noise per_run) {
 
 /* ---- the change -------------------------------------------------------------- */
 
-void run_noise_interval(run_noise a, run_noise b, double confidence, double *lo, double *hi) {
-    *lo = *hi = NAN;
+/* The change's log L, its standard error *s and degrees of freedom *df;
+ * 0, or -1 when either side has no estimate or a figure is not above 0. */
+static int change_spread(run_noise a, run_noise b, double *l, double *s, double *df) {
     if (!(a.value > 0) || !(b.value > 0) || !isfinite(a.value) || !isfinite(b.value) ||
         isnan(a.rel_se) || isnan(b.rel_se))
-        return;
-    double va = a.rel_se * a.rel_se, vb = b.rel_se * b.rel_se, s = sqrt(va + vb);
+        return -1;
+    double va = a.rel_se * a.rel_se, vb = b.rel_se * b.rel_se;
+    *l = log(b.value / a.value);
+    *s = sqrt(va + vb);
+    if (a.source == RUN_NOISE_RUNS && b.source == RUN_NOISE_RUNS) {
+        /* Both sides scale the one spread of the base runs (the base's mean
+         * by 1 / runs, the candidate's one run by 1): one estimate, with its
+         * own degrees of freedom, not two independent ones. */
+        *df = fmin(a.df, b.df);
+        return 0;
+    }
     /* Welch-Satterthwaite; a side of infinite df adds nothing to the sum. */
     double den = (va > 0 ? va * va / a.df : 0) + (vb > 0 ? vb * vb / b.df : 0);
-    double df = den > 0 ? (va + vb) * (va + vb) / den : INFINITY;
-    double t = run_noise_t(confidence, df), l = log(b.value / a.value);
+    *df = den > 0 ? (va + vb) * (va + vb) / den : INFINITY;
+    return 0;
+}
+
+void run_noise_interval(run_noise a, run_noise b, double confidence, double *lo, double *hi) {
+    *lo = *hi = NAN;
+    double l, s, df;
+    if (change_spread(a, b, &l, &s, &df) != 0)
+        return;
+    double t = run_noise_t(confidence, df);
     if (isnan(t))
         return;
     *lo = expm1(l - t * s);
     *hi = expm1(l + t * s);
+}
+
+double run_noise_at_least(run_noise a, run_noise b, double confidence) {
+    double l, s, df;
+    if (change_spread(a, b, &l, &s, &df) != 0)
+        return NAN;
+    /* P(T < t) = confidence is the two-sided quantile at 2 confidence - 1. */
+    double t = confidence > 0.5 ? run_noise_t(2 * confidence - 1, df) : 0;
+    return isnan(t) ? NAN : expm1(l - t * s);
+}
+
+double run_noise_bound_confidence(run_noise per_run, double confidence) {
+    return per_run.source == RUN_NOISE_RUNS ? confidence : (1 + confidence) / 2;
 }

@@ -25,7 +25,23 @@
  * kept where it is larger.  The change's interval is exp(L +- t s) - 1 for
  * L = ln(B / A) and s = sqrt(rA^2 + rB^2) (the delta method on the log of
  * the ratio), t Student's quantile for the Welch-Satterthwaite degrees of
- * freedom of the two sides (processes - 1, runs - 1, or entries - 1).
+ * freedom of the two sides (processes - 1, runs - 1, or entries - 1); when
+ * both sides' estimates are the base runs' one spread, its runs - 1.
+ *
+ * compare's interval is two-sided: did the figure move, either way?
+ * check asks one question, did B grow by more than the threshold, and
+ * answers it with a one-sided lower bound exp(L - t1 s) - 1, t1 the
+ * quantile with P(T < t1) = its confidence.  When several base runs
+ * measured the run-to-run noise, s holds all the noise one run carries
+ * and the bound is taken at the stated confidence: a candidate whose true
+ * change is at the threshold is called with probability 1 - confidence,
+ * where the two-sided interval's lower end called it half as often and
+ * missed real changes for it.  With one base run s holds only the noise
+ * within each run, short of what a busier machine moves a whole run by,
+ * so the bound stays the two-sided interval's lower end (one-sided at
+ * (1 + confidence) / 2): the margin false alarms had, kept where the
+ * noise that would justify less is not measured.
+ *
  * Everything is closed form: the same runs give the same interval every
  * time, with no random resampling to seed.
  */
@@ -74,6 +90,17 @@ run_noise run_noise_candidate(run_noise within, run_noise per_run);
  * into *lo and *hi; both NAN when either side has no estimate, a figure
  * is missing or not above 0. */
 void run_noise_interval(run_noise a, run_noise b, double confidence, double *lo, double *hi);
+
+/* The one-sided lower bound of the change at `confidence`: the change is
+ * at least this with that confidence.  NAN where run_noise_interval gives
+ * none. */
+double run_noise_at_least(run_noise a, run_noise b, double confidence);
+
+/* The confidence of check's one-sided bound for a comparison at
+ * `confidence`: that confidence when per_run is the base runs' measured
+ * spread (run_noise_base), else (1 + confidence) / 2, the two-sided
+ * interval's lower end (see above). */
+double run_noise_bound_confidence(run_noise per_run, double confidence);
 
 /* Student's t two-sided quantile: the t with P(|T| < t) = confidence for df
  * degrees of freedom (rounded down; the normal's beyond 1,000 or for

@@ -24,6 +24,8 @@ static void put_noisy_fig(json_out *j, cJSON *o, const char *key, const run_cmp_
     cJSON *e = put_fig(j, o, key, fig);
     jo_num(j, e, "change_low", fig->lo);
     jo_num(j, e, "change_high", fig->hi);
+    jo_num(j, e, "change_at_least", fig->at_least);
+    jo_num(j, e, "at_least_confidence", fig->at_least_confidence);
     jo_bool(j, e, "significant", run_cmp_fig_beyond_noise(fig) != 0);
     jo_str(j, e, "noise_a", run_noise_source_name((enum run_noise_source)p->noise_a[f]));
     jo_str(j, e, "noise_b", run_noise_source_name((enum run_noise_source)p->noise_b[f]));

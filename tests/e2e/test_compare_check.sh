@@ -188,11 +188,15 @@ expect_rc 1 "$scope_tui" check base slow --role worker --metric total --phase co
 expect_rc 0 "$scope_tui" check extra base --max-regression 50
 expect_in out "note: cleanup (role worker) is not in the candidate"
 
-# The noise.  Each change has its interval; --threshold is --max-regression.
+# The noise.  Each change has its interval and the one-sided bound the
+# verdict tests; --threshold is --max-regression.
 expect_rc 1 "$scope_tui" check --threshold 20 base slow
-grep -E '^worker +compute ' out | grep -qE ' \+[0-9.]+%\.\.\+[0-9.]+% +REGRESSED$' ||
-    fail "compute's interval not shown: $(cat out)"
-expect_in out "limit +20.0%; 95% interval +"
+grep -E '^worker +compute ' out | grep -qE ' \+[0-9.]+%\.\.\+[0-9.]+% +\+[0-9.]+% +REGRESSED$' ||
+    fail "compute's interval and bound not shown: $(cat out)"
+# One base run does not measure the run-to-run noise: the bound is the
+# interval's lower end, one-sided 97.5%.
+expect_in out "limit +20.0%; at least +"
+expect_in out "% at 97.5% one-sided, 95% interval +"
 # Several base runs: the base is their mean, their spread the run-to-run
 # noise.  base and rerun agree, so slow's compute is beyond it; with half
 # among them (its compute entries take twice as long) the base runs disagree
@@ -204,6 +208,10 @@ doc = json.load(open(sys.argv[1]))
 assert doc["base_runs"] == 2 and doc["confidence"] == 0.95, doc
 c = next(p for p in doc["phases"] if p["path"] == "compute")["metric"]
 assert c["change_low"] > 0.5 and c["change_high"] < 1.5 and c["significant"] is True, c
+# Two base runs measured the run-to-run noise: the bound is one-sided at the
+# stated confidence, inside the two-sided interval, below the change.
+assert c["at_least_confidence"] == 0.95, c
+assert c["change_low"] < c["change_at_least"] < c["change"], c
 PY
 expect_rc 0 "$scope_tui" check --json base rerun half slow
 python3 - out <<'PY' || fail "check with 3 disagreeing base runs: $(head -c 600 out)"

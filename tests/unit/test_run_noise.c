@@ -14,6 +14,7 @@
 #include <scope/log_hist.h>
 
 #include <math.h>
+#include <string.h>
 
 /* ---- Student's t ------------------------------------------------------------- */
 
@@ -73,6 +74,36 @@ START_TEST(interval_arithmetic) {
     ck_assert_int_eq(cand.source, RUN_NOISE_RUNS);
     ck_assert_double_eq(cand.value, 110);
     ck_assert_double_eq_tol(cand.rel_se, per_run.rel_se, 1e-12);
+}
+END_TEST
+
+START_TEST(one_sided_bound) {
+    /* check's question is one-sided (did B grow past the threshold?): its
+     * bound at 95% is the two-sided 90% interval's lower end. */
+    run_noise a = {100, 0.02, 7, RUN_NOISE_PROCESSES}, b = {110, 0.02, 7, RUN_NOISE_PROCESSES};
+    double lo, hi, lo90, hi90;
+    run_noise_interval(a, b, 0.95, &lo, &hi);
+    run_noise_interval(a, b, 0.90, &lo90, &hi90);
+    double least = run_noise_at_least(a, b, 0.95);
+    ck_assert_double_eq_tol(least, lo90, 1e-12);
+    ck_assert(least > lo && least < 0.10);
+    /* At 50% the bound is the change itself; no estimate, no bound. */
+    ck_assert_double_eq_tol(run_noise_at_least(a, b, 0.50), 0.10, 1e-12);
+    b.rel_se = NAN;
+    ck_assert(isnan(run_noise_at_least(a, b, 0.95)));
+    /* Both sides from the base runs' one spread (5 runs: 4 degrees of
+     * freedom): one estimate, so t for 4, not Welch's 5.5 for two. */
+    double runs[] = {100, 102, 98, 101, 99};
+    run_noise per_run, within = {100, 0.001, 999, RUN_NOISE_ENTRIES};
+    run_noise base = run_noise_base(runs, 5, within, &per_run);
+    run_noise cand = run_noise_candidate((run_noise){110, 0.001, 999, RUN_NOISE_ENTRIES}, per_run);
+    ck_assert_int_eq(base.source, RUN_NOISE_RUNS);
+    ck_assert_int_eq(cand.source, RUN_NOISE_RUNS);
+    run_noise_interval(base, cand, 0.95, &lo, &hi);
+    double s = per_run.rel_se * sqrt(1 + 1.0 / 5);
+    ck_assert_double_eq_tol(hi, exp(log(1.1) + run_noise_t(0.95, 4) * s) - 1, 1e-9);
+    ck_assert_double_eq_tol(run_noise_at_least(base, cand, 0.95),
+                            exp(log(1.1) - run_noise_t(0.90, 4) * s) - 1, 1e-9);
 }
 END_TEST
 
@@ -254,6 +285,66 @@ START_TEST(rates_several_processes) {
 }
 END_TEST
 
+/* check's bound: one-sided at the stated confidence where several base
+ * runs measured the run-to-run noise; with one base run, whose noise within
+ * the run is short of it, the two-sided interval's lower end. */
+START_TEST(bound_follows_measured_noise) {
+    model_run bases[5], cand;
+    for (int i = 0; i < 5; i++)
+        draw_run(&bases[i], &several, 1.0, 500 + (uint64_t)i);
+    draw_run(&cand, &several, 1.10, 550);
+    run_cmp *one = run_compare_with(&bases[0].m, &cand.m, &(run_cmp_opts){.confidence = 0.95});
+    const run_model *more[4] = {&bases[1].m, &bases[2].m, &bases[3].m, &bases[4].m};
+    run_cmp *five = run_compare_with(
+        &bases[0].m, &cand.m, &(run_cmp_opts){.confidence = 0.95, .more_a = more, .nmore_a = 4});
+    ck_assert_ptr_nonnull(one);
+    ck_assert_ptr_nonnull(five);
+    const run_cmp_fig *f1 = NULL, *f5 = NULL;
+    for (size_t i = 0; i < one->roles[0].nphases; i++)
+        if (!strcmp(one->roles[0].phases[i].path, "step"))
+            f1 = &one->roles[0].phases[i].fig[PF_MEAN];
+    for (size_t i = 0; i < five->roles[0].nphases; i++)
+        if (!strcmp(five->roles[0].phases[i].path, "step"))
+            f5 = &five->roles[0].phases[i].fig[PF_MEAN];
+    ck_assert_ptr_nonnull(f1);
+    ck_assert_ptr_nonnull(f5);
+    ck_assert_double_eq_tol(f1->at_least_confidence, 0.975, 1e-12);
+    ck_assert_double_eq_tol(f1->at_least, f1->lo, 1e-12);
+    ck_assert_double_eq_tol(f5->at_least_confidence, 0.95, 1e-12);
+    ck_assert(f5->at_least > f5->lo && f5->at_least < f5->change);
+    run_cmp_free(one);
+    run_cmp_free(five);
+    for (int i = 0; i < 5; i++)
+        free_run(&bases[i]);
+    free_run(&cand);
+}
+END_TEST
+
+/* A machine with run-to-run noise common to every process of a run (0.6%
+ * here, 0.9% in all with the processes' and the entries'), judged against
+ * 5 base runs, whose spread is that noise on both sides with 4 degrees of
+ * freedom.  check's one-sided bound catches a 10% slowdown in 19 or more of
+ * each set of 20 pairs; the two-sided interval's lower end, which answers
+ * at 97.5% a question asked at 95%, caught 17 to 20 (95 of 100).  Same
+ * build and 2% stay uncalled. */
+static const workload run_noisy = {8, 400, 0.015, 0.006, 0.25};
+
+START_TEST(rates_several_bases_one_sided) {
+    for (uint64_t seed0 = 21; seed0 < 1000; seed0 += 197) {
+        int same = called_in_pairs(&run_noisy, 1.00, 0.05, 5, seed0, NULL);
+        int slower = called_in_pairs(&run_noisy, 1.10, 0.05, 5, seed0, NULL);
+        int small = called_in_pairs(&run_noisy, 1.02, 0.05, 5, seed0, NULL);
+        fprintf(stderr,
+                "8 processes, 0.6%% run noise, 5 base runs, threshold 5%% (seed %llu): same "
+                "build %d/20 called, 10%% slower %d/20, 2%% slower %d/20\n",
+                (unsigned long long)seed0, same, slower, small);
+        ck_assert_int_le(same, 1);
+        ck_assert_int_ge(slower, 19);
+        ck_assert_int_eq(small, 0);
+    }
+}
+END_TEST
+
 /* 4 processes of 20 entries, each entry spread by 50%: the threshold alone
  * calls runs of the same build slower, the interval does not. */
 static const workload few = {4, 20, 0.03, 0.003, 0.5};
@@ -292,9 +383,14 @@ END_TEST
 int main(void) {
     Suite *s = suite_create("run_noise");
     TCase *tc = tcase_create("noise");
+    tcase_set_timeout(tc,
+                      120); /* the rates draw some 10,000 model runs: a loaded machine is slow */
     tcase_add_test(tc, t_quantiles);
     tcase_add_test(tc, interval_arithmetic);
+    tcase_add_test(tc, one_sided_bound);
     tcase_add_test(tc, rates_several_processes);
+    tcase_add_test(tc, bound_follows_measured_noise);
+    tcase_add_test(tc, rates_several_bases_one_sided);
     tcase_add_test(tc, rates_few_noisy_entries);
     tcase_add_test(tc, rates_one_process_several_bases);
     suite_add_tcase(s, tc);
