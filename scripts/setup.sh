@@ -15,9 +15,9 @@ PACKAGES=(
     # toolchain and build; libtsan2 is gcc's ThreadSanitizer runtime (test.sh --tsan);
     # gfortran builds the recorder's Fortran module (recorder/fortran) and its test
     build-essential gcc cmake pkg-config libtsan2 gfortran
-    # libraries: terminal UI, HDF5 import/export (zlib: its chunks), log compression, themes,
+    # libraries: terminal UI, HDF5 import/export (libdeflate: its chunks), log compression, themes,
     # symbolization (libiberty: demangling C++ and Rust names), stack capture, JSON
-    libncurses-dev libhdf5-dev zlib1g-dev libzstd-dev libyaml-dev libdw-dev libiberty-dev
+    libncurses-dev libhdf5-dev libdeflate-dev zlib1g-dev libzstd-dev libyaml-dev libdw-dev libiberty-dev
     libunwind-dev libcjson-dev
     # command-line tools the tests and benchmarks use: h5dump, zstd -dc on logs,
     # real terminals (tmux; ncurses-term for the xterm-direct true-colour
