@@ -92,11 +92,20 @@ static const char *type_unsound(hid_t ftype) {
 }
 
 /* HDF5's shuffle filter undone: byte j of element i was stored at
- * j * n + i. */
+ * j * n + i.  Done in blocks of elements whose rows stay in L1 while each
+ * of their bytes is placed: byte by byte over a whole chunk, every store
+ * went to another cache line of a 64 KB buffer, a tenth of the time that
+ * opening a 100,000-process SUMMARY took. */
 static void unshuffle(const unsigned char *in, unsigned char *out, size_t n, size_t size) {
-    for (size_t j = 0; j < size; j++)
-        for (size_t i = 0; i < n; i++)
-            out[i * size + j] = in[j * n + i];
+    enum { BLOCK = 256 };
+    for (size_t first = 0; first < n; first += BLOCK) {
+        size_t end = n - first < BLOCK ? n : first + BLOCK;
+        for (size_t j = 0; j < size; j++) {
+            const unsigned char *src = in + j * n;
+            for (size_t i = first; i < end; i++)
+                out[i * size + j] = src[i];
+        }
+    }
 }
 
 /* The rows of a table as staged rows (mtype, `staged` bytes each), read a
