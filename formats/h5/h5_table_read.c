@@ -136,9 +136,9 @@ static const char *read_chunks(hid_t d, hid_t ftype, hid_t mtype, size_t nrows, 
     if (!fsize || raw / fsize != chunk || raw > ((size_t)64 << 20))
         return "chunks larger than scope writes";
     size_t comp_cap = raw + raw / 8 + 1024; /* deflate's worst case, and then some */
-    unsigned char *comp = malloc(comp_cap), *plain = malloc(raw), *rows = malloc(raw);
+    unsigned char *comp = malloc(comp_cap), *plain = malloc(raw);
     unsigned char *conv = malloc((size_t)chunk * wide), *bkg = calloc(chunk, staged);
-    if (!comp || !plain || !rows || !conv || !bkg)
+    if (!comp || !plain || !conv || !bkg)
         why = "out of memory";
     for (size_t first = 0; !why && first < nrows; first += chunk) {
         hsize_t off = first, nbytes = 0;
@@ -159,8 +159,9 @@ static const char *read_chunks(hid_t d, hid_t ftype, hid_t mtype, size_t nrows, 
             break;
         /* The chunk's rows are within the table, and its buffers hold them. */
         assert(n > 0 && n <= chunk && first + n <= nrows && n * staged <= (size_t)chunk * wide);
-        unshuffle(plain, rows, (size_t)chunk, fsize);
-        memcpy(conv, rows, n * fsize);
+        /* Straight into conv (chunk * wide >= chunk * fsize bytes): a copy
+         * of every row less. */
+        unshuffle(plain, conv, (size_t)chunk, fsize);
         memset(bkg, 0, n * staged);
         if (H5Tconvert(ftype, mtype, n, conv, bkg, H5P_DEFAULT) < 0) {
             why = "rows that cannot be converted (damaged file)";
@@ -170,7 +171,6 @@ static const char *read_chunks(hid_t d, hid_t ftype, hid_t mtype, size_t nrows, 
     }
     free(comp);
     free(plain);
-    free(rows);
     free(conv);
     free(bkg);
     return why;
