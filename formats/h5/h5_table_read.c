@@ -92,18 +92,18 @@ static const char *type_unsound(hid_t ftype) {
 }
 
 /* HDF5's shuffle filter undone: byte j of element i was stored at
- * j * n + i. */
+ * j * n + i.  Done in blocks of elements whose rows stay in L1 while each
+ * of their bytes is placed: byte by byte over a whole chunk, every store
+ * went to another cache line of a 64 KB buffer, a tenth of the time that
+ * opening a 100,000-process SUMMARY took. */
 static void unshuffle(const unsigned char *in, unsigned char *out, size_t n, size_t size) {
-    /* Rows in blocks of 64, so that each block's bytes of every plane and
-     * its rows stay in the cache: the plain double loop strode over the
-     * whole chunk for every byte of a row. */
-    enum { BLOCK = 64 };
-    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
-        size_t i1 = n - i0 < BLOCK ? n : i0 + BLOCK;
+    enum { BLOCK = 256 };
+    for (size_t first = 0; first < n; first += BLOCK) {
+        size_t end = n - first < BLOCK ? n : first + BLOCK;
         for (size_t j = 0; j < size; j++) {
-            const unsigned char *plane = in + j * n;
-            for (size_t i = i0; i < i1; i++)
-                out[i * size + j] = plane[i];
+            const unsigned char *src = in + j * n;
+            for (size_t i = first; i < end; i++)
+                out[i * size + j] = src[i];
         }
     }
 }
@@ -136,10 +136,10 @@ static const char *read_chunks(hid_t d, hid_t ftype, hid_t mtype, size_t nrows, 
     if (!fsize || raw / fsize != chunk || raw > ((size_t)64 << 20))
         return "chunks larger than scope writes";
     size_t comp_cap = raw + raw / 8 + 1024; /* deflate's worst case, and then some */
-    unsigned char *comp = malloc(comp_cap), *plain = malloc(raw), *rows = malloc(raw);
+    unsigned char *comp = malloc(comp_cap), *plain = malloc(raw);
     unsigned char *conv = malloc((size_t)chunk * wide), *bkg = calloc(chunk, staged);
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
-    if (!comp || !plain || !rows || !conv || !bkg || !inflater)
+    if (!comp || !plain || !conv || !bkg || !inflater)
         why = "out of memory";
     for (size_t first = 0; !why && first < nrows; first += chunk) {
         hsize_t off = first, nbytes = 0;
@@ -162,8 +162,9 @@ static const char *read_chunks(hid_t d, hid_t ftype, hid_t mtype, size_t nrows, 
             break;
         /* The chunk's rows are within the table, and its buffers hold them. */
         assert(n > 0 && n <= chunk && first + n <= nrows && n * staged <= (size_t)chunk * wide);
-        unshuffle(plain, rows, (size_t)chunk, fsize);
-        memcpy(conv, rows, n * fsize);
+        /* Straight into conv (chunk * wide >= chunk * fsize bytes): a copy
+         * of every row less. */
+        unshuffle(plain, conv, (size_t)chunk, fsize);
         memset(bkg, 0, n * staged);
         if (H5Tconvert(ftype, mtype, n, conv, bkg, H5P_DEFAULT) < 0) {
             why = "rows that cannot be converted (damaged file)";
@@ -173,7 +174,6 @@ static const char *read_chunks(hid_t d, hid_t ftype, hid_t mtype, size_t nrows, 
     }
     free(comp);
     free(plain);
-    free(rows);
     free(conv);
     free(bkg);
     if (inflater)
